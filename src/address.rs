@@ -1,0 +1,303 @@
+//! The embed address: `serviceUrl` (trailing slashes trimmed) + `/embed/<cardId>/`.
+//!
+//! Pure string work, so it is tested natively. The rules are stricter than a
+//! browser's URL parser on purpose: anything that could make the widget post
+//! somewhere other than `{service}/embed/{card}/` is refused.
+
+use std::fmt;
+
+/// Longest `serviceUrl` accepted; real service addresses are far shorter.
+pub const MAX_SERVICE_URL_LEN: usize = 2048;
+/// Longest `cardId` accepted, in characters before encoding.
+pub const MAX_CARD_ID_LEN: usize = 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AddressProblem {
+    NotHttp(String),
+    Whitespace,
+    Backslash,
+    NoHost,
+    Credentials,
+    BadPort,
+    QueryOrFragment,
+    TooLong(usize),
+    EmptyCardId,
+    DotSegment,
+}
+
+impl fmt::Display for AddressProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AddressProblem::NotHttp(found) => write!(
+                f,
+                "must be an absolute http: or https: URL such as \"https://charts.example.com\", found {found}"
+            ),
+            AddressProblem::Whitespace => {
+                f.write_str("must not contain spaces or control characters")
+            }
+            AddressProblem::Backslash => f.write_str("must not contain backslashes"),
+            AddressProblem::NoHost => f.write_str("must name a host after \"//\""),
+            AddressProblem::Credentials => {
+                f.write_str("must not contain a user name or password (\"user@\")")
+            }
+            AddressProblem::BadPort => f.write_str("has a port that is not a number from 0 to 65535"),
+            AddressProblem::QueryOrFragment => f.write_str(
+                "must not contain a query (\"?\") or fragment (\"#\"): the widget appends /embed/<cardId>/ to it",
+            ),
+            AddressProblem::TooLong(limit) => write!(f, "is longer than {limit} characters"),
+            AddressProblem::EmptyCardId => f.write_str("must not be empty"),
+            AddressProblem::DotSegment => f.write_str("must not be \".\" or \"..\""),
+        }
+    }
+}
+
+/// A service base address that passed validation, without trailing slashes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServiceUrl {
+    base: String,
+}
+
+impl ServiceUrl {
+    pub fn parse(input: &str) -> Result<Self, AddressProblem> {
+        if input.chars().count() > MAX_SERVICE_URL_LEN {
+            return Err(AddressProblem::TooLong(MAX_SERVICE_URL_LEN));
+        }
+        let scheme_end = input.find(':');
+        let scheme = scheme_end.map(|end| &input[..end]).unwrap_or("");
+        let is_http = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
+        let rest = match scheme_end {
+            Some(end) if is_http => &input[end + 1..],
+            _ => return Err(AddressProblem::NotHttp(crate::js_value::quote(input))),
+        };
+        // Browsers strip or reinterpret these; a silent rewrite is not what the caller meant.
+        if input.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(AddressProblem::Whitespace);
+        }
+        if input.contains('\\') {
+            return Err(AddressProblem::Backslash);
+        }
+        let Some(after_slashes) = rest.strip_prefix("//") else {
+            return Err(AddressProblem::NotHttp(crate::js_value::quote(input)));
+        };
+        if after_slashes.contains(['?', '#']) {
+            return Err(AddressProblem::QueryOrFragment);
+        }
+        let authority = after_slashes.split('/').next().unwrap_or("");
+        check_authority(authority)?;
+        Ok(ServiceUrl {
+            base: input.trim_end_matches('/').to_owned(),
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.base
+    }
+}
+
+fn check_authority(authority: &str) -> Result<(), AddressProblem> {
+    if authority.contains('@') {
+        return Err(AddressProblem::Credentials);
+    }
+    let (host, port) = split_host_port(authority);
+    if host.is_empty() || host == "[]" {
+        return Err(AddressProblem::NoHost);
+    }
+    match port {
+        None => Ok(()),
+        Some(digits) => {
+            let valid = !digits.is_empty()
+                && digits.len() <= 5
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && digits.parse::<u32>().is_ok_and(|port| port <= 65535);
+            if valid {
+                Ok(())
+            } else {
+                Err(AddressProblem::BadPort)
+            }
+        }
+    }
+}
+
+/// Splits `host[:port]`, keeping an IPv6 literal such as `[::1]` whole.
+fn split_host_port(authority: &str) -> (&str, Option<&str>) {
+    let host_end = if authority.starts_with('[') {
+        authority
+            .find(']')
+            .map(|i| i + 1)
+            .unwrap_or(authority.len())
+    } else {
+        authority.find(':').unwrap_or(authority.len())
+    };
+    let (host, after) = authority.split_at(host_end);
+    (host, after.strip_prefix(':'))
+}
+
+/// A card id, percent-encoded as exactly one path segment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardSegment {
+    encoded: String,
+}
+
+impl CardSegment {
+    pub fn parse(card_id: &str) -> Result<Self, AddressProblem> {
+        if card_id.is_empty() {
+            return Err(AddressProblem::EmptyCardId);
+        }
+        if card_id == "." || card_id == ".." {
+            return Err(AddressProblem::DotSegment);
+        }
+        if card_id.chars().count() > MAX_CARD_ID_LEN {
+            return Err(AddressProblem::TooLong(MAX_CARD_ID_LEN));
+        }
+        Ok(CardSegment {
+            encoded: encode_segment(card_id),
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.encoded
+    }
+}
+
+/// Percent-encodes every byte but RFC 3986 unreserved characters, so `/`, `?`,
+/// `#` and `%` in an id can never leave its segment.
+fn encode_segment(raw: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(raw.len());
+    for byte in raw.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0x0f)]));
+        }
+    }
+    out
+}
+
+/// `{service}/embed/{card}/`, the form's action.
+pub fn embed_address(service: &ServiceUrl, card: &CardSegment) -> String {
+    format!("{}/embed/{}/", service.as_str(), card.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn address(service: &str, card: &str) -> Result<String, AddressProblem> {
+        Ok(embed_address(
+            &ServiceUrl::parse(service)?,
+            &CardSegment::parse(card)?,
+        ))
+    }
+
+    #[test]
+    fn joins_service_and_card() {
+        assert_eq!(
+            address("https://svc.example", "abc").as_deref(),
+            Ok("https://svc.example/embed/abc/")
+        );
+        assert_eq!(
+            address("http://127.0.0.1:8080/", "card_1-x").as_deref(),
+            Ok("http://127.0.0.1:8080/embed/card_1-x/")
+        );
+    }
+
+    #[test]
+    fn trims_every_trailing_slash_and_keeps_a_path_prefix() {
+        assert_eq!(
+            address("https://svc.example/charts///", "c").as_deref(),
+            Ok("https://svc.example/charts/embed/c/")
+        );
+    }
+
+    #[test]
+    fn scheme_is_case_insensitive() {
+        assert!(ServiceUrl::parse("HTTPS://svc.example").is_ok());
+        assert!(ServiceUrl::parse("Http://svc.example").is_ok());
+    }
+
+    #[test]
+    fn refuses_non_http_schemes() {
+        for bad in [
+            "javascript:alert(1)",
+            "data:text/html,<b>x</b>",
+            "file:///etc/passwd",
+            "ftp://svc.example",
+            "//svc.example",
+            "svc.example",
+            "",
+            "http:svc.example",
+            "https:/svc.example",
+        ] {
+            assert!(
+                matches!(ServiceUrl::parse(bad), Err(AddressProblem::NotHttp(_))),
+                "{bad} should be refused as not http"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_hostless_credentials_ports_queries_and_whitespace() {
+        let cases = [
+            ("https://", AddressProblem::NoHost),
+            ("https:///path", AddressProblem::NoHost),
+            ("https://:8080", AddressProblem::NoHost),
+            ("https://user:pw@svc.example", AddressProblem::Credentials),
+            ("https://svc.example:99999", AddressProblem::BadPort),
+            ("https://svc.example:", AddressProblem::BadPort),
+            ("https://svc.example:80a", AddressProblem::BadPort),
+            ("https://svc.example/?x=1", AddressProblem::QueryOrFragment),
+            ("https://svc.example#top", AddressProblem::QueryOrFragment),
+            ("https://svc.example /", AddressProblem::Whitespace),
+            ("https://svc.example\n", AddressProblem::Whitespace),
+            ("https://svc.example\\evil", AddressProblem::Backslash),
+        ];
+        for (input, problem) in cases {
+            assert_eq!(ServiceUrl::parse(input), Err(problem), "{input:?}");
+        }
+    }
+
+    #[test]
+    fn accepts_ipv6_literals_and_ports() {
+        assert!(ServiceUrl::parse("http://[::1]:8080").is_ok());
+        assert!(ServiceUrl::parse("http://[::1]").is_ok());
+        assert!(ServiceUrl::parse("http://localhost:0").is_ok());
+        assert!(ServiceUrl::parse("http://localhost:65535").is_ok());
+    }
+
+    #[test]
+    fn refuses_overlong_addresses() {
+        let long = format!("https://svc.example/{}", "a".repeat(MAX_SERVICE_URL_LEN));
+        assert_eq!(
+            ServiceUrl::parse(&long),
+            Err(AddressProblem::TooLong(MAX_SERVICE_URL_LEN))
+        );
+    }
+
+    #[test]
+    fn card_id_stays_one_segment() {
+        let seg = |id: &str| CardSegment::parse(id).map(|s| s.as_str().to_owned());
+        assert_eq!(seg("a/b").as_deref(), Ok("a%2Fb"));
+        assert_eq!(seg("../admin").as_deref(), Ok("..%2Fadmin"));
+        assert_eq!(seg("x?y#z").as_deref(), Ok("x%3Fy%23z"));
+        assert_eq!(seg("100%").as_deref(), Ok("100%25"));
+        assert_eq!(seg("%2e%2e").as_deref(), Ok("%252e%252e"));
+        assert_eq!(seg("café bar").as_deref(), Ok("caf%C3%A9%20bar"));
+        assert_eq!(seg("a-b_c.d~e").as_deref(), Ok("a-b_c.d~e"));
+        assert_eq!(seg("..."), Ok("...".to_owned()));
+    }
+
+    #[test]
+    fn card_id_refuses_empty_and_dot_segments() {
+        assert_eq!(CardSegment::parse(""), Err(AddressProblem::EmptyCardId));
+        assert_eq!(CardSegment::parse("."), Err(AddressProblem::DotSegment));
+        assert_eq!(CardSegment::parse(".."), Err(AddressProblem::DotSegment));
+        let long = "x".repeat(MAX_CARD_ID_LEN + 1);
+        assert_eq!(
+            CardSegment::parse(&long),
+            Err(AddressProblem::TooLong(MAX_CARD_ID_LEN))
+        );
+    }
+}

@@ -1,0 +1,127 @@
+//! The `width` and `height` options: CSS lengths, checked before they reach a style.
+
+use std::fmt;
+
+/// Units a width or height may carry. Relative font units are allowed because
+/// they are what responsive pages use; `calc()` is not (say so in the error).
+const UNITS: &[&str] = &[
+    "px", "%", "em", "rem", "vh", "vw", "vmin", "vmax", "svh", "lvh", "dvh", "svw", "lvw", "dvw",
+    "ch", "ex", "cm", "mm", "in", "pt", "pc",
+];
+
+/// What the caller gave: JS numbers mean pixels, strings are CSS lengths.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SizeInput<'a> {
+    Pixels(f64),
+    Text(&'a str),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SizeProblem(String);
+
+impl fmt::Display for SizeProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "must be a non-negative number of pixels or a CSS length such as \"100%\" or \"600px\", found {}",
+            self.0
+        )
+    }
+}
+
+/// Returns the CSS text to set, e.g. `600` -> `600px`, `"50%"` -> `50%`.
+pub fn css_length(input: SizeInput<'_>) -> Result<String, SizeProblem> {
+    match input {
+        SizeInput::Pixels(px) if px.is_finite() && px >= 0.0 => Ok(format!("{px}px")),
+        SizeInput::Pixels(px) => Err(SizeProblem(format!("the number {px}"))),
+        SizeInput::Text(text) => {
+            let number_end = text
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(text.len());
+            let (number, unit) = text.split_at(number_end);
+            let unit_ok =
+                unit.is_empty() || UNITS.iter().any(|known| known.eq_ignore_ascii_case(unit));
+            if is_decimal(number) && unit_ok {
+                // A bare number is pixels, as the HTML width attribute reads it.
+                Ok(if unit.is_empty() {
+                    format!("{number}px")
+                } else {
+                    text.to_ascii_lowercase()
+                })
+            } else {
+                Err(SizeProblem(crate::js_value::quote(text)))
+            }
+        }
+    }
+}
+
+/// `12`, `12.5`, `.5`: digits with at most one point and at least one digit.
+fn is_decimal(text: &str) -> bool {
+    let mut parts = text.split('.');
+    let whole = parts.next().unwrap_or("");
+    let fraction = parts.next();
+    if parts.next().is_some() {
+        return false;
+    }
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    match fraction {
+        None => !whole.is_empty() && digits(whole),
+        Some(frac) => !frac.is_empty() && digits(whole) && digits(frac),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> Result<String, SizeProblem> {
+        css_length(SizeInput::Text(s))
+    }
+
+    #[test]
+    fn accepts_lengths_and_percentages() {
+        assert_eq!(text("100%").as_deref(), Ok("100%"));
+        assert_eq!(text("600px").as_deref(), Ok("600px"));
+        assert_eq!(text("12.5REM").as_deref(), Ok("12.5rem"));
+        assert_eq!(text(".5em").as_deref(), Ok(".5em"));
+        assert_eq!(text("80vh").as_deref(), Ok("80vh"));
+        assert_eq!(text("0").as_deref(), Ok("0px"));
+    }
+
+    #[test]
+    fn bare_numbers_are_pixels() {
+        assert_eq!(text("600").as_deref(), Ok("600px"));
+        assert_eq!(css_length(SizeInput::Pixels(480.0)).as_deref(), Ok("480px"));
+        assert_eq!(css_length(SizeInput::Pixels(12.5)).as_deref(), Ok("12.5px"));
+    }
+
+    #[test]
+    fn refuses_everything_else() {
+        for bad in [
+            "",
+            "px",
+            "-5px",
+            "1.2.3px",
+            "5.px",
+            "100px; background:url(x)",
+            "calc(100% - 2px)",
+            "100 px",
+            "10furlongs",
+            "expression(alert(1))",
+        ] {
+            assert!(text(bad).is_err(), "{bad:?} should be refused");
+        }
+        for bad in [f64::NAN, f64::INFINITY, -1.0] {
+            assert!(css_length(SizeInput::Pixels(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn message_shows_the_value() {
+        let err = text("wide")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.ends_with("found \"wide\""), "{err}");
+    }
+}

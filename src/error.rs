@@ -1,0 +1,120 @@
+//! Every way the widget can refuse or fail, with messages a developer can act on.
+//!
+//! Messages name the call and the option (`render: option "cardId" is required`),
+//! because the person reading them is looking at their own `render({...})` call.
+
+use std::fmt;
+
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The public call an error belongs to; it prefixes every message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Call {
+    Render,
+    Update,
+    /// One entry of `renderMultiple`, counted from 0 like the array.
+    RenderMultiple(usize),
+}
+
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Call::Render => f.write_str("render"),
+            Call::Update => f.write_str("update"),
+            Call::RenderMultiple(index) => write!(f, "renderMultiple: options[{index}]"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EmbedError {
+    #[error("{call}: options must be an object, found {found}")]
+    OptionsNotObject { call: Call, found: String },
+
+    #[error("{call}: option \"{name}\" is required")]
+    MissingOption { call: Call, name: String },
+
+    #[error("{call}: option \"{name}\" must be {expected}, found {found}")]
+    WrongType {
+        call: Call,
+        name: String,
+        expected: &'static str,
+        found: String,
+    },
+
+    #[error("{call}: option \"{name}\" {problem}")]
+    InvalidOption {
+        call: Call,
+        name: String,
+        problem: String,
+    },
+
+    #[error(
+        "{call}: option \"containerId\" is \"{id}\", but the document has no element with that id"
+    )]
+    ContainerNotFound { call: Call, id: String },
+
+    #[error("{call}: option \"visualizationData\" cannot be serialised to JSON: {reason}")]
+    NotSerialisable { call: Call, reason: String },
+
+    #[error("renderMultiple: expected an array of options objects, found {found}")]
+    NotAnArray { found: String },
+
+    #[error("update: this embed was destroyed; call render() to show the card again")]
+    Destroyed,
+
+    #[error("{call}: could not {action}: {reason}")]
+    Dom {
+        call: Call,
+        action: &'static str,
+        reason: String,
+    },
+}
+
+impl EmbedError {
+    /// A stable, machine-readable kind, set as `error.code` on the JS side.
+    pub fn code(&self) -> &'static str {
+        match self {
+            EmbedError::OptionsNotObject { .. } | EmbedError::NotAnArray { .. } => {
+                "invalid_argument"
+            }
+            EmbedError::MissingOption { .. } => "missing_option",
+            EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => "invalid_option",
+            EmbedError::ContainerNotFound { .. } => "container_not_found",
+            EmbedError::NotSerialisable { .. } => "not_serialisable",
+            EmbedError::Destroyed => "destroyed",
+            EmbedError::Dom { .. } => "dom_failure",
+        }
+    }
+
+    /// A real JS `Error` (so `instanceof Error` and stack traces work) with `code` set.
+    pub fn to_js_error(&self) -> js_sys::Error {
+        let error = js_sys::Error::new(&self.to_string());
+        // Setting a data property on a fresh Error cannot fail; ignore the Ok(true).
+        let _ = js_sys::Reflect::set(&error, &"code".into(), &self.code().into());
+        error
+    }
+}
+
+impl From<EmbedError> for JsValue {
+    fn from(error: EmbedError) -> JsValue {
+        error.to_js_error().into()
+    }
+}
+
+/// The message of whatever a browser call threw, for wrapping into our errors.
+pub fn describe_thrown(thrown: &JsValue) -> String {
+    if let Some(error) = thrown.dyn_ref::<js_sys::Error>() {
+        let name = String::from(error.name());
+        let message = String::from(error.message());
+        return if name.is_empty() {
+            message
+        } else {
+            format!("{name}: {message}")
+        };
+    }
+    match thrown.as_string() {
+        Some(text) => text,
+        None => crate::js_value::describe(thrown),
+    }
+}

@@ -1,0 +1,66 @@
+//! The spec's delivery: a hidden form POSTs `visualization_data` into the frame.
+
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::JsValue;
+use web_sys::{Document, Element, HtmlFormElement, HtmlInputElement};
+
+use wasm_bindgen::JsCast;
+
+/// The one form field the service reads (spec 4.16).
+pub const FIELD_NAME: &str = "visualization_data";
+/// How long a submitted form stays in the page (spec 4.16: "about 100 ms").
+pub const FORM_LIFETIME_MS: u32 = 100;
+
+/// A submitted form waiting for its removal. Dropping it removes the form and
+/// cancels the timer, so `destroy()` and a quick `update()` need no special case.
+pub struct PendingForm {
+    form: HtmlFormElement,
+    _removal: Timeout,
+}
+
+impl Drop for PendingForm {
+    fn drop(&mut self) {
+        self.form.remove();
+    }
+}
+
+/// Where one post goes.
+pub struct Post<'a> {
+    pub document: &'a Document,
+    pub container: &'a Element,
+    pub frame_name: &'a str,
+    pub address: &'a str,
+    pub json: &'a str,
+}
+
+impl Post<'_> {
+    /// Builds, appends and submits the form. `on_due` runs after
+    /// [`FORM_LIFETIME_MS`] and should drop the returned [`PendingForm`].
+    /// On failure nothing stays in the page.
+    pub fn submit(self, on_due: impl FnOnce() + 'static) -> Result<PendingForm, JsValue> {
+        let form: HtmlFormElement = self.document.create_element("form")?.dyn_into()?;
+        form.set_method("post");
+        form.set_enctype("application/x-www-form-urlencoded");
+        form.set_accept_charset("UTF-8");
+        form.set_action(self.address);
+        form.set_target(self.frame_name);
+        form.set_attribute("aria-hidden", "true")?;
+        form.set_attribute("style", "display:none")?;
+
+        let field: HtmlInputElement = self.document.create_element("input")?.dyn_into()?;
+        field.set_type("hidden");
+        field.set_name(FIELD_NAME);
+        field.set_value(self.json);
+        form.append_child(&field)?;
+
+        self.container.append_child(&form)?;
+        // Armed before submit so that a failing submit still removes the form on drop.
+        let pending = PendingForm {
+            form: form.clone(),
+            _removal: Timeout::new(FORM_LIFETIME_MS, on_due),
+        };
+        // submit() (not requestSubmit) fires no submit event: page handlers cannot intercept it.
+        form.submit()?;
+        Ok(pending)
+    }
+}

@@ -1,0 +1,111 @@
+//! zdr-embed: the `ServiceZDREmbed` widget in Rust and WebAssembly.
+//!
+//! `render(options)` validates everything first (nothing is created when it
+//! throws), then creates an iframe and posts `visualization_data` into it
+//! through a hidden form, exactly as the service's widget does (spec 4.16).
+
+mod address;
+mod css_size;
+mod embed;
+mod error;
+mod form_post;
+mod js_value;
+mod options;
+mod payload;
+
+use wasm_bindgen::prelude::*;
+use web_sys::Document;
+
+pub use embed::EmbedHandle;
+pub use error::{Call, EmbedError};
+pub use form_post::{FIELD_NAME, FORM_LIFETIME_MS};
+pub use options::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
+
+use options::EmbedOptions;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = r#"
+/** The card's configuration; `title` names the frame for assistive technology. */
+export interface VizConfig {
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** What the service draws: `viz_config` and `data` are both required (spec 4.16). */
+export interface VisualizationData {
+  viz_config: VizConfig;
+  data: unknown[] | Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Options of `render`, as in the service's `ServiceZDREmbed.render`. */
+export interface RenderOptions {
+  /** id of the element the iframe is appended to. */
+  containerId: string;
+  /** Absolute http: or https: base address of the service, e.g. "https://charts.example.com". */
+  serviceUrl: string;
+  /** The card id from a visualize response; sent as one percent-encoded path segment. */
+  cardId: string;
+  visualizationData: VisualizationData;
+  /** CSS length or pixels; default "100%". */
+  width?: string | number;
+  /** CSS length or pixels; default "600px". */
+  height?: string | number;
+  /** Called with the iframe each time the service's page has loaded in it. */
+  onLoad?: (iframe: HTMLIFrameElement) => void;
+  /** Called when posting fails; without it the error is logged with console.error. */
+  onError?: (error: Error) => void;
+}
+"#;
+
+/// Shows a card: validates `options`, creates the iframe and posts the data into it.
+/// Throws an `Error` naming the option when an option is missing or invalid.
+#[wasm_bindgen]
+pub fn render(
+    #[wasm_bindgen(unchecked_param_type = "RenderOptions")] options: JsValue,
+) -> Result<EmbedHandle, JsValue> {
+    let document = document(Call::Render)?;
+    let options = EmbedOptions::read(Call::Render, &options, &document)?;
+    Ok(embed::start(Call::Render, &document, options)?)
+}
+
+/// Renders several cards. Every options object is validated before any card is
+/// created, so one bad entry throws and leaves the page untouched.
+#[wasm_bindgen(js_name = "renderMultiple", unchecked_return_type = "EmbedHandle[]")]
+pub fn render_multiple(
+    #[wasm_bindgen(js_name = "optionsList", unchecked_param_type = "RenderOptions[]")]
+    options_list: JsValue,
+) -> Result<js_sys::Array, JsValue> {
+    if !js_sys::Array::is_array(&options_list) {
+        return Err(EmbedError::NotAnArray {
+            found: js_value::describe(&options_list),
+        }
+        .into());
+    }
+    let document = document(Call::Render)?;
+    let list = js_sys::Array::from(&options_list);
+    let mut validated = Vec::with_capacity(list.length() as usize);
+    for (index, options) in list.iter().enumerate() {
+        validated.push(EmbedOptions::read(
+            Call::RenderMultiple(index),
+            &options,
+            &document,
+        )?);
+    }
+    let handles = js_sys::Array::new();
+    for (index, options) in validated.into_iter().enumerate() {
+        let handle = embed::start(Call::RenderMultiple(index), &document, options)?;
+        handles.push(&handle.into());
+    }
+    Ok(handles)
+}
+
+fn document(call: Call) -> Result<Document, EmbedError> {
+    web_sys::window()
+        .and_then(|window| window.document())
+        .ok_or(EmbedError::Dom {
+            call,
+            action: "find the page's document",
+            reason: "the widget must run in a browser window, not a worker".into(),
+        })
+}
