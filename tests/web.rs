@@ -1,0 +1,508 @@
+//! The widget in a real browser: run with `wasm-pack test --headless --chrome` (and `--firefox`).
+#![cfg(target_arch = "wasm32")]
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlFormElement, HtmlIFrameElement, HtmlInputElement};
+
+use zdr_embed::{render, render_multiple};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen(module = "/tests/support/helpers.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = freshContainer)]
+    fn fresh_container(id: &str) -> Element;
+    #[wasm_bindgen(js_name = sampleData)]
+    fn sample_data(title: &str) -> JsValue;
+    #[wasm_bindgen(js_name = baseOptions)]
+    fn base_options(container_id: &str, extra: JsValue) -> JsValue;
+    fn without(object: &JsValue, key: &str) -> JsValue;
+    #[wasm_bindgen(js_name = cyclicData)]
+    fn cyclic_data() -> JsValue;
+    #[wasm_bindgen(js_name = bigintData)]
+    fn bigint_data() -> JsValue;
+    #[wasm_bindgen(js_name = throwingGetterOptions)]
+    fn throwing_getter_options(container_id: &str) -> JsValue;
+    #[wasm_bindgen(js_name = formsInDocument)]
+    fn forms_in_document() -> u32;
+    #[wasm_bindgen(js_name = breakFormSubmit)]
+    fn break_form_submit() -> js_sys::Function;
+    #[wasm_bindgen(js_name = captureConsoleError)]
+    fn capture_console_error() -> ConsoleCapture;
+    fn recorder() -> Recorder;
+    #[wasm_bindgen(js_name = errorCode)]
+    fn error_code(error: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = isError)]
+    fn is_error(value: &JsValue) -> bool;
+
+    type ConsoleCapture;
+    #[wasm_bindgen(method)]
+    fn count(this: &ConsoleCapture) -> u32;
+    #[wasm_bindgen(method, js_name = firstMessage)]
+    fn first_message(this: &ConsoleCapture) -> String;
+    #[wasm_bindgen(method)]
+    fn restore(this: &ConsoleCapture);
+
+    #[wasm_bindgen(extends = js_sys::Function)]
+    type Recorder;
+    #[wasm_bindgen(method)]
+    fn count(this: &Recorder) -> u32;
+    #[wasm_bindgen(method)]
+    fn last(this: &Recorder) -> JsValue;
+}
+
+fn set(object: &JsValue, key: &str, value: impl Into<JsValue>) {
+    js_sys::Reflect::set(object, &key.into(), &value.into()).unwrap_throw();
+}
+
+fn get(object: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(object, &key.into()).unwrap_throw()
+}
+
+fn options(container_id: &str) -> JsValue {
+    base_options(container_id, JsValue::UNDEFINED)
+}
+
+fn message_of(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .unwrap_or_default()
+}
+
+/// Renders and expects a throw; returns the message after checking that it is
+/// a real Error and that nothing was added to the container or the page.
+fn expect_render_error(container: &Element, options: &JsValue) -> String {
+    let children = container.child_element_count();
+    let forms = forms_in_document();
+    let error = match render(options.clone()) {
+        Ok(handle) => {
+            handle.destroy();
+            panic!("render should have thrown");
+        }
+        Err(error) => error,
+    };
+    assert!(is_error(&error), "the thrown value is an Error");
+    assert_eq!(container.child_element_count(), children, "nothing created");
+    assert_eq!(forms_in_document(), forms, "no form created");
+    message_of(&error)
+}
+
+fn the_form(container: &Element) -> HtmlFormElement {
+    container
+        .query_selector("form")
+        .unwrap_throw()
+        .expect("a form in the container")
+        .dyn_into()
+        .unwrap_throw()
+}
+
+async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
+    for _ in 0..200 {
+        if condition() {
+            return;
+        }
+        TimeoutFuture::new(25).await;
+    }
+    panic!("timed out waiting until {what}");
+}
+
+#[wasm_bindgen_test]
+fn render_creates_a_borderless_named_frame_in_the_container() {
+    let container = fresh_container("frame");
+    let handle = render(options("frame")).unwrap_throw();
+    let frame: HtmlIFrameElement = container
+        .query_selector("iframe")
+        .unwrap_throw()
+        .expect("an iframe")
+        .dyn_into()
+        .unwrap_throw();
+    assert_eq!(handle.iframe(), frame, "the handle carries the frame");
+    assert!(frame.name().starts_with("zdr-embed-"), "{}", frame.name());
+    assert_eq!(frame.title(), "Monthly sales");
+    assert_eq!(frame.get_attribute("scrolling").as_deref(), Some("no"));
+    assert_eq!(frame.get_attribute("frameborder").as_deref(), Some("0"));
+    let style = frame.style();
+    assert_eq!(style.get_property_value("width").unwrap_throw(), "100%");
+    assert_eq!(style.get_property_value("height").unwrap_throw(), "600px");
+    assert_eq!(style.get_property_value("border-style").unwrap_throw(), "none");
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+fn sizes_accept_css_lengths_and_pixel_numbers() {
+    let container = fresh_container("sizes");
+    let opts = options("sizes");
+    set(&opts, "width", "480px");
+    set(&opts, "height", 320);
+    let handle = render(opts).unwrap_throw();
+    let style = handle.iframe().style();
+    assert_eq!(style.get_property_value("width").unwrap_throw(), "480px");
+    assert_eq!(style.get_property_value("height").unwrap_throw(), "320px");
+    handle.destroy();
+
+    let bad = options("sizes");
+    set(&bad, "width", "100px; background: red");
+    let message = expect_render_error(&container, &bad);
+    assert!(message.contains("option \"width\""), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn every_frame_name_is_unique() {
+    fresh_container("unique");
+    let a = render(options("unique")).unwrap_throw();
+    let b = render(options("unique")).unwrap_throw();
+    assert_ne!(a.iframe().name(), b.iframe().name());
+    a.destroy();
+    b.destroy();
+}
+
+#[wasm_bindgen_test]
+fn the_hidden_form_posts_the_exact_json_into_the_frame() {
+    let container = fresh_container("form");
+    let opts = options("form");
+    set(&opts, "cardId", "q3/report?#x");
+    let handle = render(opts.clone()).unwrap_throw();
+    let form = the_form(&container);
+    assert_eq!(form.method(), "post");
+    assert_eq!(form.enctype(), "application/x-www-form-urlencoded");
+    let origin = web_sys::window().unwrap_throw().location().origin().unwrap_throw();
+    assert_eq!(form.action(), format!("{origin}/embed/q3%2Freport%3F%23x/"));
+    assert_eq!(form.target(), handle.iframe().name());
+    assert!(form.hidden() || form.get_attribute("style").unwrap_or_default().contains("none"));
+
+    let inputs = form.query_selector_all("input").unwrap_throw();
+    assert_eq!(inputs.length(), 1, "exactly one field");
+    let field: HtmlInputElement = inputs.get(0).unwrap_throw().dyn_into().unwrap_throw();
+    assert_eq!(field.type_(), "hidden");
+    assert_eq!(field.name(), "visualization_data");
+    let expected = js_sys::JSON::stringify(&get(&opts, "visualizationData")).unwrap_throw();
+    assert_eq!(field.value(), String::from(expected));
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn the_form_is_removed_about_100_ms_after_submit() {
+    let container = fresh_container("removal");
+    let handle = render(options("removal")).unwrap_throw();
+    assert_eq!(container.query_selector_all("form").unwrap_throw().length(), 1);
+    TimeoutFuture::new(40).await;
+    assert_eq!(
+        container.query_selector_all("form").unwrap_throw().length(),
+        1,
+        "still there at 40 ms"
+    );
+    TimeoutFuture::new(160).await;
+    assert_eq!(
+        container.query_selector_all("form").unwrap_throw().length(),
+        0,
+        "gone at 200 ms"
+    );
+    assert!(handle.iframe().is_connected(), "the frame stays");
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn on_load_fires_with_the_frame_once_the_service_page_loaded() {
+    fresh_container("load");
+    let on_load = recorder();
+    let opts = options("load");
+    set(&opts, "onLoad", &on_load);
+    let handle = render(opts).unwrap_throw();
+    wait_until(|| on_load.count() >= 1, "onLoad fired").await;
+    assert_eq!(on_load.last(), JsValue::from(handle.iframe()));
+    // The post was a real navigation: the frame now shows the embed address.
+    let url = handle
+        .iframe()
+        .content_document()
+        .map(|doc| doc.url().unwrap_throw())
+        .unwrap_or_default();
+    assert!(url.ends_with("/embed/card-1/"), "frame shows {url}");
+    TimeoutFuture::new(100).await;
+    assert_eq!(on_load.count(), 1, "the initial about:blank is not reported");
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+fn each_missing_required_option_throws_naming_it() {
+    let container = fresh_container("missing");
+    for name in ["containerId", "serviceUrl", "cardId", "visualizationData"] {
+        let message = expect_render_error(&container, &without(&options("missing"), name));
+        assert_eq!(message, format!("render: option \"{name}\" is required"));
+    }
+}
+
+#[wasm_bindgen_test]
+fn wrongly_typed_options_throw_naming_the_option_and_the_type() {
+    let container = fresh_container("types");
+    let cases: [(&str, JsValue, &str); 6] = [
+        ("cardId", 42.into(), "render: option \"cardId\" must be a string, found a number"),
+        ("containerId", true.into(), "render: option \"containerId\" must be a string, found a boolean"),
+        ("serviceUrl", js_sys::Object::new().into(), "render: option \"serviceUrl\" must be a string, found an object"),
+        ("visualizationData", "{}".into(), "render: option \"visualizationData\" must be an object with \"viz_config\" and \"data\", found \"{}\""),
+        ("onLoad", "alert(1)".into(), "render: option \"onLoad\" must be a function, found \"alert(1)\""),
+        ("onError", 1.into(), "render: option \"onError\" must be a function, found a number"),
+    ];
+    for (name, value, expected) in cases {
+        let opts = options("types");
+        set(&opts, name, value);
+        assert_eq!(expect_render_error(&container, &opts), expected);
+    }
+    let not_object = render(JsValue::from("options")).err().unwrap_throw();
+    assert_eq!(
+        message_of(&not_object),
+        "render: options must be an object, found \"options\""
+    );
+    assert_eq!(error_code(&not_object), JsValue::from("invalid_argument"));
+}
+
+#[wasm_bindgen_test]
+fn a_missing_container_element_throws() {
+    let container = fresh_container("present");
+    let opts = options("absent");
+    let message = expect_render_error(&container, &opts);
+    assert_eq!(
+        message,
+        "render: option \"containerId\" is \"absent\", but the document has no element with that id"
+    );
+}
+
+#[wasm_bindgen_test]
+fn service_urls_that_are_not_http_throw() {
+    let container = fresh_container("scheme");
+    for bad in [
+        "javascript:alert(1)",
+        "data:text/html,<script>alert(1)</script>",
+        "ftp://svc.example",
+        "/relative/path",
+        "https://user:pw@svc.example",
+        "https://svc.example/?q=1",
+    ] {
+        let opts = options("scheme");
+        set(&opts, "serviceUrl", bad);
+        let message = expect_render_error(&container, &opts);
+        assert!(message.starts_with("render: option \"serviceUrl\" "), "{message}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn empty_and_dot_card_ids_throw() {
+    let container = fresh_container("cards");
+    for bad in ["", ".", ".."] {
+        let opts = options("cards");
+        set(&opts, "cardId", bad);
+        let message = expect_render_error(&container, &opts);
+        assert!(message.starts_with("render: option \"cardId\" must not be"), "{message}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn visualization_data_needs_viz_config_and_data() {
+    let container = fresh_container("shape");
+    let cases = [
+        (without(&sample_data("t"), "viz_config"), "render: option \"visualizationData.viz_config\" is required"),
+        (without(&sample_data("t"), "data"), "render: option \"visualizationData.data\" is required"),
+    ];
+    for (data, expected) in cases {
+        let opts = options("shape");
+        set(&opts, "visualizationData", data);
+        assert_eq!(expect_render_error(&container, &opts), expected);
+    }
+    let opts = options("shape");
+    let data = sample_data("t");
+    set(&data, "data", 5);
+    set(&opts, "visualizationData", data);
+    assert_eq!(
+        expect_render_error(&container, &opts),
+        "render: option \"visualizationData.data\" must be an object or an array, found a number"
+    );
+}
+
+#[wasm_bindgen_test]
+fn unserialisable_data_throws_instead_of_hanging() {
+    let container = fresh_container("cycle");
+    for data in [cyclic_data(), bigint_data()] {
+        let opts = options("cycle");
+        set(&opts, "visualizationData", data);
+        let message = expect_render_error(&container, &opts);
+        assert!(
+            message.starts_with("render: option \"visualizationData\" cannot be serialised to JSON: TypeError"),
+            "{message}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_throwing_getter_becomes_an_error_not_a_crash() {
+    let container = fresh_container("getter");
+    let message = expect_render_error(&container, &throwing_getter_options("getter"));
+    assert_eq!(
+        message,
+        "render: option \"cardId\" could not be read: RangeError: hostile getter"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_failing_form_submission_goes_to_on_error() {
+    let container = fresh_container("onerror");
+    let on_error = recorder();
+    let opts = options("onerror");
+    set(&opts, "onError", &on_error);
+    let restore = break_form_submit();
+    let handle = render(opts);
+    restore.call0(&JsValue::NULL).unwrap_throw();
+    let handle = handle.unwrap_throw();
+    assert_eq!(on_error.count(), 1);
+    let error = on_error.last();
+    assert!(is_error(&error));
+    assert!(
+        message_of(&error).starts_with("render: could not post the form: SecurityError"),
+        "{}",
+        message_of(&error)
+    );
+    assert_eq!(forms_in_document(), 0, "the failed form does not linger");
+    assert!(container.query_selector("iframe").unwrap_throw().is_some());
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+fn without_on_error_a_failure_is_logged() {
+    fresh_container("logged");
+    let console = capture_console_error();
+    let restore = break_form_submit();
+    let handle = render(options("logged"));
+    restore.call0(&JsValue::NULL).unwrap_throw();
+    console.restore();
+    assert_eq!(console.count(), 1);
+    assert!(console.first_message().contains("could not post the form"));
+    handle.unwrap_throw().destroy();
+}
+
+#[wasm_bindgen_test]
+fn update_reposts_new_data_into_the_same_frame() {
+    let container = fresh_container("update");
+    let handle = render(options("update")).unwrap_throw();
+    let frame = handle.iframe();
+    let new_data = sample_data("Updated title");
+    handle.update(new_data.clone()).unwrap_throw();
+    let forms = container.query_selector_all("form").unwrap_throw();
+    assert_eq!(forms.length(), 1, "the earlier pending form is replaced");
+    let form = the_form(&container);
+    assert_eq!(form.target(), frame.name());
+    let field: HtmlInputElement = form
+        .query_selector("input")
+        .unwrap_throw()
+        .unwrap_throw()
+        .dyn_into()
+        .unwrap_throw();
+    assert_eq!(
+        field.value(),
+        String::from(js_sys::JSON::stringify(&new_data).unwrap_throw())
+    );
+    assert_eq!(container.query_selector_all("iframe").unwrap_throw().length(), 1);
+    assert_eq!(handle.iframe(), frame);
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+fn update_validates_its_data() {
+    fresh_container("update-bad");
+    let handle = render(options("update-bad")).unwrap_throw();
+    let error = handle.update(without(&sample_data("t"), "data")).err().unwrap_throw();
+    assert_eq!(
+        message_of(&error),
+        "update: option \"visualizationData.data\" is required"
+    );
+    let error = handle.update(cyclic_data()).err().unwrap_throw();
+    assert!(message_of(&error).starts_with("update: option \"visualizationData\" cannot be serialised"));
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn destroy_removes_everything_and_is_idempotent() {
+    let container = fresh_container("destroy");
+    let on_load = recorder();
+    let opts = options("destroy");
+    set(&opts, "onLoad", &on_load);
+    let handle = render(opts).unwrap_throw();
+    let frame = handle.iframe();
+    handle.destroy();
+    assert_eq!(container.child_element_count(), 0, "frame and form are gone at once");
+    assert!(!frame.is_connected());
+    handle.destroy();
+
+    let error = handle.update(sample_data("again")).err().unwrap_throw();
+    assert_eq!(
+        message_of(&error),
+        "update: this embed was destroyed; call render() to show the card again"
+    );
+    assert_eq!(error_code(&error), JsValue::from("destroyed"));
+
+    // The load listener is gone: loading a page into the old frame reports nothing.
+    web_sys::window()
+        .unwrap_throw()
+        .document()
+        .unwrap_throw()
+        .body()
+        .unwrap_throw()
+        .append_child(&frame)
+        .unwrap_throw();
+    frame.set_src("/");
+    TimeoutFuture::new(500).await;
+    assert_eq!(on_load.count(), 0, "no onLoad after destroy");
+    frame.remove();
+}
+
+#[wasm_bindgen_test]
+async fn destroy_before_the_timer_cancels_it() {
+    let container = fresh_container("timer");
+    let handle = render(options("timer")).unwrap_throw();
+    handle.destroy();
+    // A fresh embed in the same container must keep its own form for its 100 ms.
+    let other = render(options("timer")).unwrap_throw();
+    TimeoutFuture::new(30).await;
+    assert_eq!(container.query_selector_all("form").unwrap_throw().length(), 1);
+    other.destroy();
+}
+
+#[wasm_bindgen_test]
+fn render_multiple_returns_one_handle_per_options_object() {
+    let first = fresh_container("multi-a");
+    let second = fresh_container("multi-b");
+    let list = js_sys::Array::new();
+    list.push(&options("multi-a"));
+    list.push(&options("multi-b"));
+    let handles = render_multiple(list.into()).unwrap_throw();
+    assert_eq!(handles.length(), 2);
+    assert_eq!(first.query_selector_all("iframe").unwrap_throw().length(), 1);
+    assert_eq!(second.query_selector_all("iframe").unwrap_throw().length(), 1);
+    handles.for_each(&mut |handle, _, _| {
+        let destroy: js_sys::Function = get(&handle, "destroy").dyn_into().unwrap_throw();
+        destroy.call0(&handle).unwrap_throw();
+    });
+    assert_eq!(first.child_element_count() + second.child_element_count(), 0);
+}
+
+#[wasm_bindgen_test]
+fn render_multiple_creates_nothing_when_one_entry_is_invalid() {
+    let container = fresh_container("multi-bad");
+    let list = js_sys::Array::new();
+    list.push(&options("multi-bad"));
+    list.push(&without(&options("multi-bad"), "cardId"));
+    let error = render_multiple(list.into()).err().unwrap_throw();
+    assert_eq!(
+        message_of(&error),
+        "renderMultiple: options[1]: option \"cardId\" is required"
+    );
+    assert_eq!(container.child_element_count(), 0);
+
+    let error = render_multiple(options("multi-bad")).err().unwrap_throw();
+    assert_eq!(
+        message_of(&error),
+        "renderMultiple: expected an array of options objects, found an object"
+    );
+}
