@@ -9,10 +9,12 @@ const UNITS: &[&str] = &[
     "ch", "ex", "cm", "mm", "in", "pt", "pc",
 ];
 
-/// What the caller gave: JS numbers mean pixels, strings are CSS lengths.
+/// What the caller gave: a JS number (as JS prints it, `String(n)`) means pixels,
+/// a string is a CSS length. Numbers arrive as text so that no float formatting
+/// code is compiled into the widget.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SizeInput<'a> {
-    Pixels(f64),
+    Pixels(&'a str),
     Text(&'a str),
 }
 
@@ -32,8 +34,8 @@ impl fmt::Display for SizeProblem {
 /// Returns the CSS text to set, e.g. `600` -> `600px`, `"50%"` -> `50%`.
 pub fn css_length(input: SizeInput<'_>) -> Result<String, SizeProblem> {
     match input {
-        SizeInput::Pixels(px) if px.is_finite() && px >= 0.0 => Ok(format!("{px}px")),
-        SizeInput::Pixels(px) => Err(SizeProblem(format!("the number {px}"))),
+        SizeInput::Pixels(number) if is_decimal(number) => Ok(format!("{number}px")),
+        SizeInput::Pixels(number) => Err(SizeProblem(format!("the number {number}"))),
         SizeInput::Text(text) => {
             let number_end = text
                 .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -91,8 +93,11 @@ mod tests {
     #[test]
     fn bare_numbers_are_pixels() {
         assert_eq!(text("600").as_deref(), Ok("600px"));
-        assert_eq!(css_length(SizeInput::Pixels(480.0)).as_deref(), Ok("480px"));
-        assert_eq!(css_length(SizeInput::Pixels(12.5)).as_deref(), Ok("12.5px"));
+        assert_eq!(css_length(SizeInput::Pixels("480")).as_deref(), Ok("480px"));
+        assert_eq!(
+            css_length(SizeInput::Pixels("12.5")).as_deref(),
+            Ok("12.5px")
+        );
     }
 
     #[test]
@@ -111,7 +116,8 @@ mod tests {
         ] {
             assert!(text(bad).is_err(), "{bad:?} should be refused");
         }
-        for bad in [f64::NAN, f64::INFINITY, -1.0] {
+        // As JS prints NaN, Infinity, -1 and 1e21.
+        for bad in ["NaN", "Infinity", "-1", "1e+21"] {
             assert!(css_length(SizeInput::Pixels(bad)).is_err(), "{bad}");
         }
     }

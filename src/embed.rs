@@ -6,7 +6,6 @@
 //! ends an embed.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 
 use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
@@ -20,9 +19,34 @@ use crate::payload::Payload;
 type EmbedId = u32;
 
 thread_local! {
-    static LIVE: RefCell<BTreeMap<EmbedId, Embed>> = const { RefCell::new(BTreeMap::new()) };
+    static LIVE: RefCell<Registry> = const { RefCell::new(Registry(Vec::new())) };
     static NEXT_ID: Cell<EmbedId> = const { Cell::new(1) };
     static FRAME_PREFIX: String = frame_prefix();
+}
+
+/// The live embeds. A page has a handful, so a vector beats a map in code size.
+struct Registry(Vec<(EmbedId, Embed)>);
+
+impl Registry {
+    fn get_mut(&mut self, id: &EmbedId) -> Option<&mut Embed> {
+        self.0
+            .iter_mut()
+            .find(|(key, _)| key == id)
+            .map(|(_, embed)| embed)
+    }
+
+    fn contains_key(&self, id: &EmbedId) -> bool {
+        self.0.iter().any(|(key, _)| key == id)
+    }
+
+    fn insert(&mut self, id: EmbedId, embed: Embed) {
+        self.0.push((id, embed));
+    }
+
+    fn remove(&mut self, id: &EmbedId) -> Option<Embed> {
+        let index = self.0.iter().position(|(key, _)| key == id)?;
+        Some(self.0.swap_remove(index).1)
+    }
 }
 
 /// One card on the page. Dropping it removes the frame and the pending form and

@@ -1,6 +1,6 @@
 //! `render(options)`: reading and validating every option before anything is created.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element};
 
 use crate::address::{embed_address, CardSegment, ServiceUrl};
@@ -75,8 +75,14 @@ fn size(call: Call, options: &JsValue, key: &str, default: &str) -> Result<Strin
         return Ok(default.to_owned());
     }
     let text;
-    let input = if let Some(px) = value.as_f64() {
-        SizeInput::Pixels(px)
+    let input = if value.as_f64().is_some() {
+        // Number.prototype.toString(10) cannot throw for a number.
+        text = value
+            .unchecked_ref::<js_sys::Number>()
+            .to_string_with_radix(10)
+            .map(String::from)
+            .unwrap_or_default();
+        SizeInput::Pixels(&text)
     } else if let Some(string) = value.as_string() {
         text = string;
         SizeInput::Text(&text)

@@ -129,7 +129,10 @@ fn render_creates_a_borderless_named_frame_in_the_container() {
     let style = frame.style();
     assert_eq!(style.get_property_value("width").unwrap_throw(), "100%");
     assert_eq!(style.get_property_value("height").unwrap_throw(), "600px");
-    assert_eq!(style.get_property_value("border-style").unwrap_throw(), "none");
+    assert_eq!(
+        style.get_property_value("border-style").unwrap_throw(),
+        "none"
+    );
     handle.destroy();
 }
 
@@ -170,10 +173,20 @@ fn the_hidden_form_posts_the_exact_json_into_the_frame() {
     let form = the_form(&container);
     assert_eq!(form.method(), "post");
     assert_eq!(form.enctype(), "application/x-www-form-urlencoded");
-    let origin = web_sys::window().unwrap_throw().location().origin().unwrap_throw();
+    let origin = web_sys::window()
+        .unwrap_throw()
+        .location()
+        .origin()
+        .unwrap_throw();
     assert_eq!(form.action(), format!("{origin}/embed/q3%2Freport%3F%23x/"));
     assert_eq!(form.target(), handle.iframe().name());
-    assert!(form.hidden() || form.get_attribute("style").unwrap_or_default().contains("none"));
+    assert!(
+        form.hidden()
+            || form
+                .get_attribute("style")
+                .unwrap_or_default()
+                .contains("none")
+    );
 
     let inputs = form.query_selector_all("input").unwrap_throw();
     assert_eq!(inputs.length(), 1, "exactly one field");
@@ -189,7 +202,10 @@ fn the_hidden_form_posts_the_exact_json_into_the_frame() {
 async fn the_form_is_removed_about_100_ms_after_submit() {
     let container = fresh_container("removal");
     let handle = render(options("removal")).unwrap_throw();
-    assert_eq!(container.query_selector_all("form").unwrap_throw().length(), 1);
+    assert_eq!(
+        container.query_selector_all("form").unwrap_throw().length(),
+        1
+    );
     TimeoutFuture::new(40).await;
     assert_eq!(
         container.query_selector_all("form").unwrap_throw().length(),
@@ -223,7 +239,11 @@ async fn on_load_fires_with_the_frame_once_the_service_page_loaded() {
         .unwrap_or_default();
     assert!(url.ends_with("/embed/card-1/"), "frame shows {url}");
     TimeoutFuture::new(100).await;
-    assert_eq!(on_load.count(), 1, "the initial about:blank is not reported");
+    assert_eq!(
+        on_load.count(),
+        1,
+        "the initial about:blank is not reported"
+    );
     handle.destroy();
 }
 
@@ -285,7 +305,10 @@ fn service_urls_that_are_not_http_throw() {
         let opts = options("scheme");
         set(&opts, "serviceUrl", bad);
         let message = expect_render_error(&container, &opts);
-        assert!(message.starts_with("render: option \"serviceUrl\" "), "{message}");
+        assert!(
+            message.starts_with("render: option \"serviceUrl\" "),
+            "{message}"
+        );
     }
 }
 
@@ -296,7 +319,10 @@ fn empty_and_dot_card_ids_throw() {
         let opts = options("cards");
         set(&opts, "cardId", bad);
         let message = expect_render_error(&container, &opts);
-        assert!(message.starts_with("render: option \"cardId\" must not be"), "{message}");
+        assert!(
+            message.starts_with("render: option \"cardId\" must not be"),
+            "{message}"
+        );
     }
 }
 
@@ -304,8 +330,14 @@ fn empty_and_dot_card_ids_throw() {
 fn visualization_data_needs_viz_config_and_data() {
     let container = fresh_container("shape");
     let cases = [
-        (without(&sample_data("t"), "viz_config"), "render: option \"visualizationData.viz_config\" is required"),
-        (without(&sample_data("t"), "data"), "render: option \"visualizationData.data\" is required"),
+        (
+            without(&sample_data("t"), "viz_config"),
+            "render: option \"visualizationData.viz_config\" is required",
+        ),
+        (
+            without(&sample_data("t"), "data"),
+            "render: option \"visualizationData.data\" is required",
+        ),
     ];
     for (data, expected) in cases {
         let opts = options("shape");
@@ -330,7 +362,9 @@ fn unserialisable_data_throws_instead_of_hanging() {
         set(&opts, "visualizationData", data);
         let message = expect_render_error(&container, &opts);
         assert!(
-            message.starts_with("render: option \"visualizationData\" cannot be serialised to JSON: TypeError"),
+            message.starts_with(
+                "render: option \"visualizationData\" cannot be serialised to JSON: TypeError"
+            ),
             "{message}"
         );
     }
@@ -403,7 +437,13 @@ fn update_reposts_new_data_into_the_same_frame() {
         field.value(),
         String::from(js_sys::JSON::stringify(&new_data).unwrap_throw())
     );
-    assert_eq!(container.query_selector_all("iframe").unwrap_throw().length(), 1);
+    assert_eq!(
+        container
+            .query_selector_all("iframe")
+            .unwrap_throw()
+            .length(),
+        1
+    );
     assert_eq!(handle.iframe(), frame);
     handle.destroy();
 }
@@ -412,13 +452,18 @@ fn update_reposts_new_data_into_the_same_frame() {
 fn update_validates_its_data() {
     fresh_container("update-bad");
     let handle = render(options("update-bad")).unwrap_throw();
-    let error = handle.update(without(&sample_data("t"), "data")).err().unwrap_throw();
+    let error = handle
+        .update(without(&sample_data("t"), "data"))
+        .err()
+        .unwrap_throw();
     assert_eq!(
         message_of(&error),
         "update: option \"visualizationData.data\" is required"
     );
     let error = handle.update(cyclic_data()).err().unwrap_throw();
-    assert!(message_of(&error).starts_with("update: option \"visualizationData\" cannot be serialised"));
+    assert!(
+        message_of(&error).starts_with("update: option \"visualizationData\" cannot be serialised")
+    );
     handle.destroy();
 }
 
@@ -431,7 +476,11 @@ async fn destroy_removes_everything_and_is_idempotent() {
     let handle = render(opts).unwrap_throw();
     let frame = handle.iframe();
     handle.destroy();
-    assert_eq!(container.child_element_count(), 0, "frame and form are gone at once");
+    assert_eq!(
+        container.child_element_count(),
+        0,
+        "frame and form are gone at once"
+    );
     assert!(!frame.is_connected());
     handle.destroy();
 
@@ -465,7 +514,10 @@ async fn destroy_before_the_timer_cancels_it() {
     // A fresh embed in the same container must keep its own form for its 100 ms.
     let other = render(options("timer")).unwrap_throw();
     TimeoutFuture::new(30).await;
-    assert_eq!(container.query_selector_all("form").unwrap_throw().length(), 1);
+    assert_eq!(
+        container.query_selector_all("form").unwrap_throw().length(),
+        1
+    );
     other.destroy();
 }
 
@@ -478,13 +530,22 @@ fn render_multiple_returns_one_handle_per_options_object() {
     list.push(&options("multi-b"));
     let handles = render_multiple(list.into()).unwrap_throw();
     assert_eq!(handles.length(), 2);
-    assert_eq!(first.query_selector_all("iframe").unwrap_throw().length(), 1);
-    assert_eq!(second.query_selector_all("iframe").unwrap_throw().length(), 1);
+    assert_eq!(
+        first.query_selector_all("iframe").unwrap_throw().length(),
+        1
+    );
+    assert_eq!(
+        second.query_selector_all("iframe").unwrap_throw().length(),
+        1
+    );
     handles.for_each(&mut |handle, _, _| {
         let destroy: js_sys::Function = get(&handle, "destroy").dyn_into().unwrap_throw();
         destroy.call0(&handle).unwrap_throw();
     });
-    assert_eq!(first.child_element_count() + second.child_element_count(), 0);
+    assert_eq!(
+        first.child_element_count() + second.child_element_count(),
+        0
+    );
 }
 
 #[wasm_bindgen_test]

@@ -1,0 +1,66 @@
+# Shared by the scripts: install what is missing, quietly when all is present.
+# Sourced, not run. Every step is idempotent and checks before it installs.
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+
+WASM_PACK_VERSION="0.15.1"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
+}
+
+APT_UPDATED=0
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  say "apt-get install ${missing[*]}"
+  if [ "$APT_UPDATED" = 0 ]; then as_root apt-get update -qq; APT_UPDATED=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# The wasm-bindgen version locked in Cargo.lock; the CLI must match it exactly.
+locked_wasm_bindgen() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+cargo_install() { # crate version binary
+  local crate="$1" version="$2"
+  say "cargo install $crate $version"
+  # --locked first for reproducibility; some releases lock a yanked crate, so fall back.
+  cargo install "$crate" --version "$version" --locked 2>/dev/null ||
+    cargo install "$crate" --version "$version"
+}
+
+ensure_rust_wasm() {
+  rustup target list --installed | grep -qx wasm32-unknown-unknown ||
+    { say "rustup target add wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
+  command -v wasm-pack >/dev/null || cargo_install wasm-pack "$WASM_PACK_VERSION"
+  local want
+  want="$(locked_wasm_bindgen)"
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then
+    cargo_install wasm-bindgen-cli "$want"
+  fi
+}
+
+ensure_npm_packages() {
+  if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+    say "npm ci"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+ensure_browsers() {
+  apt_install chromium chromium-driver firefox-esr
+  command -v geckodriver >/dev/null || cargo_install geckodriver "0.37.1"
+}
+
+ensure_build_tools() {
+  ensure_rust_wasm
+  ensure_npm_packages
+}

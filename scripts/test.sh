@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test: formatting and lints, native unit tests, the widget in headless
+# Chromium and Firefox, the package build and its types, and the end-to-end tests.
+# Installs whatever is missing first.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+ensure_build_tools
+ensure_browsers
+
+say "cargo fmt --check"
+cargo fmt --all -- --check
+
+say "cargo clippy (native and wasm32)"
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+
+say "cargo test (native unit tests)"
+cargo test --quiet
+
+say "wasm-pack test --headless --chrome"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack --quiet test --headless --chrome
+
+say "wasm-pack test --headless --firefox"
+GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack --quiet test --headless --firefox
+
+say "build the package"
+bash scripts/build.sh
+
+say "TypeScript types (tsc -p tests/types)"
+tsc -p tests/types
+
+say "end-to-end tests (packed package, local responder, headless Chromium)"
+node --test --test-reporter=spec tests/e2e/
