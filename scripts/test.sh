@@ -19,10 +19,10 @@ say "cargo test (native unit tests)"
 cargo test --quiet
 
 say "wasm-pack test --headless --chrome"
-CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack --quiet test --headless --chrome
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack test --headless --chrome
 
 say "wasm-pack test --headless --firefox"
-GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack --quiet test --headless --firefox
+GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack test --headless --firefox
 
 say "build the package"
 bash scripts/build.sh
