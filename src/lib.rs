@@ -18,8 +18,6 @@ use web_sys::Document;
 
 pub use embed::EmbedHandle;
 pub use error::{Call, EmbedError};
-pub use form_post::{FIELD_NAME, FORM_LIFETIME_MS};
-pub use options::{DEFAULT_HEIGHT, DEFAULT_WIDTH};
 
 use options::EmbedOptions;
 
