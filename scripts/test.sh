@@ -12,11 +12,11 @@ say "cargo fmt --check"
 cargo fmt --all -- --check
 
 say "cargo clippy (native and wasm32)"
-cargo clippy --all-targets --quiet -- -D warnings
-cargo clippy --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy --workspace --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
 
-say "cargo test (native unit tests)"
-cargo test --quiet
+say "cargo test --workspace (native tests, zdr-chart model)"
+cargo test --workspace --quiet
 
 say "wasm-pack test --headless --chrome"
 CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack test --headless --chrome

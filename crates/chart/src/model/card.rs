@@ -1,0 +1,759 @@
+//! Reading the data as each card type needs it: columnar, typed, validated.
+
+use serde_json::{Map, Value};
+
+use super::date::{parse_date, DatePrecision};
+use super::error::describe;
+use super::{CardKind, DataError, DataShape, RawSeries};
+
+/// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Card {
+    /// bar, grouped_bar, stacked_bar, pie, waterfall and choropleth.
+    Categorical(Categorical),
+    /// x in seconds since 1970 (UTC), sorted.
+    Timeseries {
+        series: Vec<Series>,
+        precision: DatePrecision,
+    },
+    Scatter(Vec<XYSeries>),
+    Boxplot(Vec<BoxStats>),
+    /// `values[row * xs.len() + column]`, rows follow `ys`.
+    Heatmap {
+        xs: Vec<String>,
+        ys: Vec<String>,
+        values: Vec<f64>,
+    },
+    Timeline {
+        items: Vec<TimelineItem>,
+        precision: DatePrecision,
+    },
+    Histogram(Vec<f64>),
+    Table {
+        columns: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Categorical {
+    pub kind: CardKind,
+    pub categories: Vec<String>,
+    /// Each series has one value per category.
+    pub series: Vec<NamedValues>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedValues {
+    pub name: String,
+    pub values: Vec<f64>,
+}
+
+/// Columnar x/y, as the drawing hot path wants it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Series {
+    pub name: String,
+    pub xs: Vec<f64>,
+    pub ys: Vec<f64>,
+}
+
+pub type XYSeries = Series;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoxStats {
+    pub label: String,
+    pub min: f64,
+    pub q1: f64,
+    pub median: f64,
+    pub q3: f64,
+    pub max: f64,
+    /// Ends of the whiskers: the furthest values within 1.5 IQR of the box.
+    pub low_whisker: f64,
+    pub high_whisker: f64,
+    pub outliers: Vec<f64>,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelineItem {
+    pub label: String,
+    pub start: f64,
+    pub end: f64,
+}
+
+/// Where a value sits, for error paths.
+#[derive(Clone, Copy)]
+enum Loc {
+    Point(usize),
+    SeriesPoint(usize, usize),
+    Cell(usize, usize),
+}
+
+impl Loc {
+    fn field(self, key: &str) -> String {
+        match self {
+            Loc::Point(i) => format!("data[{i}].{key}"),
+            Loc::SeriesPoint(s, i) => format!("data.series[{s}].points[{i}].{key}"),
+            // Table rows become points whose x is the first cell.
+            Loc::Cell(r, _) if key == "x" => format!("data.rows[{r}][0]"),
+            Loc::Cell(r, c) => format!("data.rows[{r}][{c}]"),
+        }
+    }
+
+    fn whole(self) -> String {
+        match self {
+            Loc::Point(i) => format!("data[{i}]"),
+            Loc::SeriesPoint(s, i) => format!("data.series[{s}].points[{i}]"),
+            Loc::Cell(r, c) => format!("data.rows[{r}][{c}]"),
+        }
+    }
+}
+
+fn error(path: String, message: impl Into<String>) -> DataError {
+    DataError {
+        path,
+        message: message.into(),
+    }
+}
+
+fn expected(path: String, what: &str, found: &Value) -> DataError {
+    error(path, format!("expected {what}, found {}", describe(found)))
+}
+
+/// One point of a series, as a key/value object (table rows are turned into these).
+struct PointRef<'a> {
+    loc: Loc,
+    object: &'a Map<String, Value>,
+}
+
+impl<'a> PointRef<'a> {
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.object.get(key).filter(|value| !value.is_null())
+    }
+
+    fn required(&self, key: &str) -> Result<&'a Value, DataError> {
+        self.get(key)
+            .ok_or_else(|| error(self.loc.field(key), "is required"))
+    }
+
+    /// A number, or NaN for `null`/absent (a gap).
+    fn number_or_gap(&self, key: &str) -> Result<f64, DataError> {
+        match self.object.get(key) {
+            None | Some(Value::Null) => Ok(f64::NAN),
+            Some(value) => {
+                number(value).ok_or_else(|| expected(self.loc.field(key), "a number", value))
+            }
+        }
+    }
+
+    fn label(&self, key: &str) -> Result<String, DataError> {
+        let value = self.required(key)?;
+        label(value).ok_or_else(|| expected(self.loc.field(key), "a string or a number", value))
+    }
+}
+
+fn number(value: &Value) -> Option<f64> {
+    value.as_f64().filter(|n| n.is_finite())
+}
+
+fn label(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// The series of a card, each as (name, points). Tables become one series per value column.
+fn series_points<'a>(
+    shape: &'a DataShape,
+    table_points: &'a [Vec<Map<String, Value>>],
+) -> Vec<(String, Vec<PointRef<'a>>)> {
+    match shape {
+        DataShape::Points(points) => vec![(String::new(), object_points(points, Loc::Point))],
+        DataShape::Series(series) => series
+            .iter()
+            .enumerate()
+            .map(|(s, RawSeries { name, points })| {
+                (
+                    name.clone(),
+                    object_points(points, |i| Loc::SeriesPoint(s, i)),
+                )
+            })
+            .collect(),
+        DataShape::Table { columns, .. } => columns
+            .iter()
+            .skip(1)
+            .zip(table_points)
+            .enumerate()
+            .map(|(c, (name, rows))| {
+                let points = rows
+                    .iter()
+                    .enumerate()
+                    .map(|(r, object)| PointRef {
+                        loc: Loc::Cell(r, c + 1),
+                        object,
+                    })
+                    .collect();
+                (name.clone(), points)
+            })
+            .collect(),
+    }
+}
+
+fn object_points(points: &[Value], loc: impl Fn(usize) -> Loc) -> Vec<PointRef<'_>> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    let empty = EMPTY.get_or_init(Map::new);
+    points
+        .iter()
+        .enumerate()
+        .map(|(i, value)| PointRef {
+            loc: loc(i),
+            object: value.as_object().unwrap_or(empty),
+        })
+        .collect()
+}
+
+/// Points must be objects; checked once up front so readers can assume it.
+fn check_objects(shape: &DataShape) -> Result<(), DataError> {
+    let check = |points: &[Value], loc: &dyn Fn(usize) -> Loc| {
+        points.iter().enumerate().try_for_each(|(i, value)| {
+            if value.is_object() {
+                Ok(())
+            } else {
+                Err(expected(
+                    loc(i).whole(),
+                    "a point object such as {\"x\": \"Jan\", \"y\": 3}",
+                    value,
+                ))
+            }
+        })
+    };
+    match shape {
+        DataShape::Points(points) => check(points, &Loc::Point),
+        DataShape::Series(series) => series
+            .iter()
+            .enumerate()
+            .try_for_each(|(s, raw)| check(&raw.points, &|i| Loc::SeriesPoint(s, i))),
+        DataShape::Table { .. } => Ok(()),
+    }
+}
+
+/// Table rows as `{x: first cell, y: cell of column c}` objects, one list per value column.
+fn table_as_points(shape: &DataShape) -> Vec<Vec<Map<String, Value>>> {
+    let DataShape::Table { columns, rows } = shape else {
+        return Vec::new();
+    };
+    (1..columns.len())
+        .map(|c| {
+            rows.iter()
+                .map(|row| {
+                    let mut object = Map::new();
+                    object.insert("x".into(), row.first().cloned().unwrap_or(Value::Null));
+                    object.insert("y".into(), row.get(c).cloned().unwrap_or(Value::Null));
+                    object
+                })
+                .collect()
+        })
+        .collect()
+}
+
+impl Card {
+    pub fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
+        check_objects(shape)?;
+        match kind {
+            CardKind::Table => Ok(read_table(shape)),
+            CardKind::Heatmap => read_heatmap(shape),
+            CardKind::Timeline => read_timeline(shape),
+            _ => {
+                let table = table_as_points(shape);
+                let series = series_points(shape, &table);
+                match kind {
+                    CardKind::Timeseries => read_timeseries(&series),
+                    CardKind::Scatter => read_scatter(&series),
+                    CardKind::Boxplot => read_boxplot(&series),
+                    CardKind::Histogram => read_histogram(&series),
+                    _ => read_categorical(kind, &series),
+                }
+            }
+        }
+    }
+}
+
+fn read_categorical(
+    kind: CardKind,
+    series: &[(String, Vec<PointRef<'_>>)],
+) -> Result<Card, DataError> {
+    let mut categories: Vec<String> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
+    for (_, points) in series {
+        let mut row = Vec::with_capacity(points.len());
+        for point in points {
+            let x = point.label("x")?;
+            let y = point.number_or_gap("y")?;
+            if kind == CardKind::Pie && y < 0.0 {
+                return Err(error(
+                    point.loc.field("y"),
+                    format!("a pie slice cannot be negative, found the number {y}"),
+                ));
+            }
+            let next = categories.len();
+            let at = *index.entry(x.clone()).or_insert(next);
+            if at == next {
+                categories.push(x);
+            }
+            row.push((at, y));
+        }
+        rows.push(row);
+    }
+    let series = series
+        .iter()
+        .zip(rows)
+        .enumerate()
+        .map(|(s, ((name, _), row))| {
+            let mut values = vec![f64::NAN; categories.len()];
+            // Repeated categories add up: data often arrives unaggregated.
+            for (at, y) in row {
+                if let Some(slot) = values.get_mut(at) {
+                    *slot = if slot.is_nan() {
+                        y
+                    } else if y.is_nan() {
+                        *slot
+                    } else {
+                        *slot + y
+                    };
+                }
+            }
+            NamedValues {
+                name: series_name(name, s),
+                values,
+            }
+        })
+        .collect();
+    Ok(Card::Categorical(Categorical {
+        kind,
+        categories,
+        series,
+    }))
+}
+
+fn series_name(name: &str, index: usize) -> String {
+    if name.is_empty() {
+        if index == 0 {
+            "Value".into()
+        } else {
+            format!("Series {}", index + 1)
+        }
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A date string, or a whole number read as a year.
+fn date_value(point: &PointRef<'_>, key: &str) -> Result<(f64, DatePrecision), DataError> {
+    let value = point.required(key)?;
+    let parsed = match value {
+        Value::String(text) => parse_date(text),
+        Value::Number(_) => number(value)
+            .filter(|n| n.fract() == 0.0 && (0.0..=9999.0).contains(n))
+            .map(|year| {
+                (
+                    super::date::epoch_seconds(year as u32, 1, 1, 0),
+                    DatePrecision::Year,
+                )
+            }),
+        _ => None,
+    };
+    parsed.ok_or_else(|| {
+        expected(
+            point.loc.field(key),
+            "a date such as \"2024-05-01\", \"2024-05\", \"2024\" or \"2024-05-01T12:00:00Z\"",
+            value,
+        )
+    })
+}
+
+fn read_timeseries(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+    let mut precision = DatePrecision::Year;
+    let mut out = Vec::with_capacity(series.len());
+    for (s, (name, points)) in series.iter().enumerate() {
+        let mut pairs = Vec::with_capacity(points.len());
+        for point in points {
+            let (x, p) = date_value(point, "x")?;
+            precision = precision.max(p);
+            pairs.push((x, point.number_or_gap("y")?));
+        }
+        if !pairs.windows(2).all(|w| w[0].0 <= w[1].0) {
+            pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        let (xs, ys) = pairs.into_iter().unzip();
+        out.push(Series {
+            name: series_name(name, s),
+            xs,
+            ys,
+        });
+    }
+    Ok(Card::Timeseries {
+        series: out,
+        precision,
+    })
+}
+
+fn read_scatter(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+    let mut out = Vec::with_capacity(series.len());
+    for (s, (name, points)) in series.iter().enumerate() {
+        let mut xy = Series {
+            name: series_name(name, s),
+            ..Series::default()
+        };
+        for point in points {
+            let x = match point.object.get("x") {
+                Some(Value::String(text)) => text
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|n| n.is_finite())
+                    .ok_or_else(|| {
+                        expected(
+                            point.loc.field("x"),
+                            "a number",
+                            &Value::String(text.clone()),
+                        )
+                    })?,
+                _ => point.number_or_gap("x")?,
+            };
+            let y = point.number_or_gap("y")?;
+            if !x.is_nan() && !y.is_nan() {
+                xy.xs.push(x);
+                xy.ys.push(y);
+            }
+        }
+        out.push(xy);
+    }
+    Ok(Card::Scatter(out))
+}
+
+fn read_boxplot(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+    let mut labels: Vec<String> = Vec::new();
+    let mut groups: Vec<Vec<f64>> = Vec::new();
+    for (_, points) in series {
+        for point in points {
+            let x = point.label("x")?;
+            let at = match labels.iter().position(|l| *l == x) {
+                Some(at) => at,
+                None => {
+                    labels.push(x);
+                    groups.push(Vec::new());
+                    labels.len() - 1
+                }
+            };
+            let group = &mut groups[at];
+            match point.get("values") {
+                Some(Value::Array(values)) => {
+                    for (i, value) in values.iter().enumerate() {
+                        match value {
+                            Value::Null => {}
+                            other => group.push(number(other).ok_or_else(|| {
+                                expected(
+                                    format!("{}[{i}]", point.loc.field("values")),
+                                    "a number",
+                                    other,
+                                )
+                            })?),
+                        }
+                    }
+                }
+                Some(other) => {
+                    return Err(expected(
+                        point.loc.field("values"),
+                        "an array of numbers",
+                        other,
+                    ))
+                }
+                None => {
+                    let y = point.number_or_gap("y")?;
+                    if !y.is_nan() {
+                        group.push(y);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Card::Boxplot(
+        labels
+            .into_iter()
+            .zip(groups)
+            .filter_map(|(label, values)| box_stats(label, values))
+            .collect(),
+    ))
+}
+
+/// Tukey's box: quartiles by linear interpolation, whiskers at 1.5 IQR.
+pub fn box_stats(label: String, mut values: Vec<f64>) -> Option<BoxStats> {
+    values.retain(|v| v.is_finite());
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let quantile = |q: f64| {
+        let pos = q * (values.len() - 1) as f64;
+        let low = pos.floor() as usize;
+        let high = pos.ceil() as usize;
+        let (a, b) = (values[low], values[high.min(values.len() - 1)]);
+        a + (b - a) * (pos - low as f64)
+    };
+    let (q1, median, q3) = (quantile(0.25), quantile(0.5), quantile(0.75));
+    let iqr = q3 - q1;
+    let (low_fence, high_fence) = (q1 - 1.5 * iqr, q3 + 1.5 * iqr);
+    let inside = values
+        .iter()
+        .copied()
+        .filter(|v| *v >= low_fence && *v <= high_fence);
+    let low_whisker = inside.clone().fold(f64::INFINITY, f64::min);
+    let high_whisker = inside.fold(f64::NEG_INFINITY, f64::max);
+    Some(BoxStats {
+        label,
+        min: values[0],
+        q1,
+        median,
+        q3,
+        max: values[values.len() - 1],
+        low_whisker,
+        high_whisker,
+        outliers: values
+            .iter()
+            .copied()
+            .filter(|v| *v < low_fence || *v > high_fence)
+            .collect(),
+        count: values.len(),
+    })
+}
+
+fn read_histogram(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+    let mut values = Vec::new();
+    for (_, points) in series {
+        for point in points {
+            let y = point.number_or_gap("y")?;
+            if !y.is_nan() {
+                values.push(y);
+            }
+        }
+    }
+    Ok(Card::Histogram(values))
+}
+
+fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
+    let mut xs: Vec<String> = Vec::new();
+    let mut ys: Vec<String> = Vec::new();
+    let mut cells: Vec<(usize, usize, f64)> = Vec::new();
+    let position =
+        |list: &mut Vec<String>, label: String| match list.iter().position(|l| *l == label) {
+            Some(at) => at,
+            None => {
+                list.push(label);
+                list.len() - 1
+            }
+        };
+    match shape {
+        DataShape::Table { columns, rows } => {
+            // A matrix: the first column names the rows, the others are the x categories.
+            xs.extend(columns.iter().skip(1).cloned());
+            for (r, row) in rows.iter().enumerate() {
+                let row_label = row.first().and_then(label).unwrap_or_default();
+                let y = position(&mut ys, row_label);
+                for (c, cell) in row.iter().enumerate().skip(1) {
+                    let value = match cell {
+                        Value::Null => f64::NAN,
+                        other => number(other).ok_or_else(|| {
+                            expected(format!("data.rows[{r}][{c}]"), "a number", other)
+                        })?,
+                    };
+                    cells.push((c - 1, y, value));
+                }
+            }
+        }
+        _ => {
+            let table = Vec::new();
+            for (_, points) in series_points(shape, &table) {
+                for point in points {
+                    let x = position(&mut xs, point.label("x")?);
+                    let y = position(&mut ys, point.label("y")?);
+                    cells.push((x, y, point.number_or_gap("value")?));
+                }
+            }
+        }
+    }
+    let mut values = vec![f64::NAN; xs.len() * ys.len()];
+    for (x, y, value) in cells {
+        if let Some(slot) = values.get_mut(y * xs.len() + x) {
+            *slot = value;
+        }
+    }
+    Ok(Card::Heatmap { xs, ys, values })
+}
+
+fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
+    let mut precision = DatePrecision::Year;
+    let mut items = Vec::new();
+    let mut push = |point: &PointRef<'_>| -> Result<(), DataError> {
+        let label = point.label("label")?;
+        let (start, p1) = date_value(point, "start")?;
+        let (end, p2) = date_value(point, "end")?;
+        if end < start {
+            return Err(error(point.loc.field("end"), "is before \"start\""));
+        }
+        precision = precision.max(p1).max(p2);
+        items.push(TimelineItem { label, start, end });
+        Ok(())
+    };
+    match shape {
+        DataShape::Table { columns, rows } => {
+            let find = |name: &str, fallback: usize| {
+                columns.iter().position(|c| c == name).unwrap_or(fallback)
+            };
+            let (l, s, e) = (find("label", 0), find("start", 1), find("end", 2));
+            for (r, row) in rows.iter().enumerate() {
+                let mut object = Map::new();
+                for (key, at) in [("label", l), ("start", s), ("end", e)] {
+                    object.insert(key.into(), row.get(at).cloned().unwrap_or(Value::Null));
+                }
+                push(&PointRef {
+                    loc: Loc::Cell(r, 0),
+                    object: &object,
+                })?;
+            }
+        }
+        _ => {
+            let table = Vec::new();
+            for (_, points) in series_points(shape, &table) {
+                for point in &points {
+                    push(point)?;
+                }
+            }
+        }
+    }
+    Ok(Card::Timeline { items, precision })
+}
+
+fn read_table(shape: &DataShape) -> Card {
+    let text = |value: &Value| match value {
+        Value::Null => String::new(),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    match shape {
+        DataShape::Table { columns, rows } => Card::Table {
+            columns: columns.clone(),
+            rows: rows
+                .iter()
+                .map(|row| row.iter().map(text).collect())
+                .collect(),
+        },
+        DataShape::Points(points) => {
+            let mut columns: Vec<String> = Vec::new();
+            for point in points {
+                if let Some(object) = point.as_object() {
+                    for key in object.keys() {
+                        if !columns.contains(key) {
+                            columns.push(key.clone());
+                        }
+                    }
+                }
+            }
+            let rows = points
+                .iter()
+                .map(|point| {
+                    columns
+                        .iter()
+                        .map(|column| point.get(column).map(text).unwrap_or_default())
+                        .collect()
+                })
+                .collect();
+            Card::Table { columns, rows }
+        }
+        DataShape::Series(series) => Card::Table {
+            columns: vec!["series".into(), "x".into(), "y".into()],
+            rows: series
+                .iter()
+                .flat_map(|raw| {
+                    raw.points.iter().map(move |point| {
+                        vec![
+                            raw.name.clone(),
+                            point.get("x").map(text).unwrap_or_default(),
+                            point.get("y").map(text).unwrap_or_default(),
+                        ]
+                    })
+                })
+                .collect(),
+        },
+    }
+}
+
+/// What the data looks like, when `viz_component_type` does not say.
+pub fn infer_kind(shape: &DataShape) -> CardKind {
+    let (first_points, series_count): (Vec<&Value>, usize) = match shape {
+        DataShape::Points(points) => (points.iter().collect(), 1),
+        DataShape::Series(series) => (
+            series.iter().flat_map(|s| s.points.iter()).collect(),
+            series.len(),
+        ),
+        DataShape::Table { columns, rows } => {
+            let numeric_values = rows.iter().all(|row| {
+                row.iter()
+                    .skip(1)
+                    .all(|cell| cell.is_null() || cell.is_number())
+            });
+            if columns.len() < 2 || !numeric_values {
+                return CardKind::Table;
+            }
+            let dated = !rows.is_empty()
+                && rows.iter().all(|row| {
+                    row.first()
+                        .and_then(Value::as_str)
+                        .is_some_and(|t| parse_date(t).is_some())
+                });
+            return match (dated, columns.len()) {
+                (true, _) => CardKind::Timeseries,
+                (false, 2) => CardKind::Bar,
+                (false, _) => CardKind::GroupedBar,
+            };
+        }
+    };
+    let objects: Vec<&Map<String, Value>> =
+        first_points.iter().filter_map(|p| p.as_object()).collect();
+    let all_have = |key: &str| !objects.is_empty() && objects.iter().all(|o| o.contains_key(key));
+    if all_have("start") && all_have("end") {
+        return CardKind::Timeline;
+    }
+    if all_have("value") && all_have("x") && all_have("y") {
+        return CardKind::Heatmap;
+    }
+    if all_have("values") {
+        return CardKind::Boxplot;
+    }
+    if objects.iter().all(|o| !o.contains_key("x")) && all_have("y") {
+        return CardKind::Histogram;
+    }
+    let xs: Vec<&Value> = objects
+        .iter()
+        .filter_map(|o| o.get("x"))
+        .filter(|x| !x.is_null())
+        .collect();
+    if !xs.is_empty()
+        && xs
+            .iter()
+            .all(|x| x.as_str().is_some_and(|t| parse_date(t).is_some()))
+    {
+        return CardKind::Timeseries;
+    }
+    if !xs.is_empty() && xs.iter().all(|x| x.is_number()) {
+        return CardKind::Scatter;
+    }
+    if series_count > 1 {
+        CardKind::GroupedBar
+    } else {
+        CardKind::Bar
+    }
+}

@@ -1,0 +1,106 @@
+//! Rejections of `visualization_data`, each naming the JSON path it is about.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// `data.series[1].points[7].y: expected a number, found null`
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct DataError {
+    pub path: String,
+    pub message: String,
+}
+
+impl DataError {
+    pub fn new(path: &Path<'_>, message: impl Into<String>) -> Self {
+        DataError {
+            path: path.to_string(),
+            message: message.into(),
+        }
+    }
+
+    pub fn expected(path: &Path<'_>, expected: &str, found: &Value) -> Self {
+        DataError::new(
+            path,
+            format!("expected {expected}, found {}", describe(found)),
+        )
+    }
+}
+
+/// A JSON path built as the reader descends, without allocating until an error needs it.
+#[derive(Clone, Copy)]
+pub enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl<'a> Path<'a> {
+    pub fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path::Key(self, key)
+    }
+
+    pub fn index(&'a self, index: usize) -> Path<'a> {
+        Path::Index(self, index)
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Path::Root => f.write_str("visualization_data"),
+            Path::Key(Path::Root, key) => f.write_str(key),
+            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Path::Index(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
+}
+
+/// `null`, `a number (3)`, `"abc"`, `an array`, ... as error messages quote them.
+pub fn describe(value: &Value) -> String {
+    const QUOTE_LIMIT: usize = 40;
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => format!("{b}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::String(s) => {
+            let mut quoted: String = s.chars().take(QUOTE_LIMIT).collect();
+            if s.chars().nth(QUOTE_LIMIT).is_some() {
+                quoted.push('…');
+            }
+            format!("{quoted:?}")
+        }
+        Value::Array(_) => "an array".into(),
+        Value::Object(_) => "an object".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_read_like_javascript() {
+        let root = Path::Root;
+        let data = root.key("data");
+        let series = data.key("series");
+        let one = series.index(1);
+        let points = one.key("points");
+        let seven = points.index(7);
+        let y = seven.key("y");
+        assert_eq!(y.to_string(), "data.series[1].points[7].y");
+        let err = DataError::expected(&y, "a number", &Value::Null);
+        assert_eq!(
+            err.to_string(),
+            "data.series[1].points[7].y: expected a number, found null"
+        );
+        assert_eq!(root.index(2).to_string(), "visualization_data[2]");
+    }
+
+    #[test]
+    fn long_strings_are_cut_in_messages() {
+        let long = Value::String("x".repeat(100));
+        assert_eq!(describe(&long), format!("\"{}…\"", "x".repeat(40)));
+    }
+}

@@ -1,0 +1,313 @@
+//! The `visualization_data` contract: `{ viz_config, data }`, read with errors
+//! that name the JSON path. See `docs/data-format.md` and
+//! `schema/visualization_data.schema.json`. Unknown keys are ignored.
+
+mod card;
+mod date;
+mod error;
+mod kind;
+
+use serde_json::{Map, Value};
+
+pub use card::{BoxStats, Card, Categorical, Series, TimelineItem, XYSeries};
+pub use date::{civil_from_seconds, parse_date, DatePrecision};
+pub use error::{describe, DataError, Path};
+pub use kind::CardKind;
+
+/// A parsed card: its configuration and its data, still in the shape it came in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VisualizationData {
+    pub config: VizConfig,
+    pub data: DataShape,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VizConfig {
+    pub title: String,
+    pub subtitle: Option<String>,
+    /// `viz_component_type`; inferred from the data when absent.
+    pub kind: Option<CardKind>,
+    pub x_label: Option<String>,
+    pub y_label: Option<String>,
+    /// Appended to formatted values, e.g. "%" or "USD".
+    pub units: Option<String>,
+    pub source: Option<String>,
+    pub dark_mode: Option<bool>,
+    /// Series colours overriding the palette, as `#rrggbb`.
+    pub colors: Vec<Rgb>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+/// The three accepted shapes of `data`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DataShape {
+    /// `data: [{x, y}, ...]`: one series (the spec's shape).
+    Points(Vec<Value>),
+    /// `data: {series: [{name, points: [...]}, ...]}`.
+    Series(Vec<RawSeries>),
+    /// `data: {columns: [...], rows: [[...], ...]}`.
+    Table {
+        columns: Vec<String>,
+        rows: Vec<Vec<Value>>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawSeries {
+    pub name: String,
+    pub points: Vec<Value>,
+}
+
+impl VisualizationData {
+    /// Parses JSON text, as posted in the `visualization_data` form field.
+    pub fn from_json(text: &str) -> Result<Self, DataError> {
+        let value: Value = serde_json::from_str(text).map_err(|error| DataError {
+            path: "visualization_data".into(),
+            message: format!("is not valid JSON: {error}"),
+        })?;
+        Self::from_value(&value)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Self, DataError> {
+        let root = Path::Root;
+        let object = value.as_object().ok_or_else(|| {
+            DataError::expected(&root, "an object with \"viz_config\" and \"data\"", value)
+        })?;
+        let config_path = root.key("viz_config");
+        let config = match object.get("viz_config") {
+            Some(config) => VizConfig::from_value(&config_path, config)?,
+            None => return Err(DataError::new(&config_path, "is required")),
+        };
+        let data_path = root.key("data");
+        let data = match object.get("data") {
+            Some(data) => DataShape::from_value(&data_path, data)?,
+            None => return Err(DataError::new(&data_path, "is required")),
+        };
+        Ok(VisualizationData { config, data })
+    }
+
+    /// The card type: `viz_component_type`, or what the data looks like.
+    pub fn kind(&self) -> CardKind {
+        self.config
+            .kind
+            .unwrap_or_else(|| card::infer_kind(&self.data))
+    }
+
+    /// Reads the data as the card type needs it.
+    pub fn card(&self) -> Result<Card, DataError> {
+        Card::read(self.kind(), &self.data)
+    }
+}
+
+impl VizConfig {
+    fn from_value(path: &Path<'_>, value: &Value) -> Result<Self, DataError> {
+        let object = value
+            .as_object()
+            .ok_or_else(|| DataError::expected(path, "an object", value))?;
+        let title_path = path.key("title");
+        let title = match object.get("title") {
+            Some(Value::String(title)) => title.clone(),
+            Some(other) => return Err(DataError::expected(&title_path, "a string", other)),
+            None => return Err(DataError::new(&title_path, "is required")),
+        };
+        let kind_path = path.key("viz_component_type");
+        let kind = match object.get("viz_component_type") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(name)) => Some(CardKind::from_name(name).ok_or_else(|| {
+                DataError::new(
+                    &kind_path,
+                    format!(
+                        "must be one of {}, found {}",
+                        CardKind::list(),
+                        describe(&Value::String(name.clone()))
+                    ),
+                )
+            })?),
+            Some(other) => return Err(DataError::expected(&kind_path, "a string", other)),
+        };
+        let dark_path = path.key("dark_mode");
+        let dark_mode = match object.get("dark_mode") {
+            None | Some(Value::Null) => None,
+            Some(Value::Bool(dark)) => Some(*dark),
+            Some(other) => return Err(DataError::expected(&dark_path, "true or false", other)),
+        };
+        Ok(VizConfig {
+            title,
+            subtitle: optional_string(path, object, "subtitle")?,
+            kind,
+            x_label: optional_string(path, object, "x_label")?,
+            y_label: optional_string(path, object, "y_label")?,
+            units: optional_string(path, object, "units")?,
+            source: optional_string(path, object, "source")?,
+            dark_mode,
+            colors: colors(path, object)?,
+        })
+    }
+}
+
+fn optional_string(
+    path: &Path<'_>,
+    object: &Map<String, Value>,
+    key: &str,
+) -> Result<Option<String>, DataError> {
+    match object.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(other) => Err(DataError::expected(&path.key(key), "a string", other)),
+    }
+}
+
+fn colors(path: &Path<'_>, object: &Map<String, Value>) -> Result<Vec<Rgb>, DataError> {
+    let colors_path = path.key("colors");
+    match object.get("colors") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| {
+                let item_path = colors_path.index(index);
+                item.as_str().and_then(parse_hex_color).ok_or_else(|| {
+                    DataError::expected(&item_path, "a colour such as \"#1f77b4\"", item)
+                })
+            })
+            .collect(),
+        Some(other) => Err(DataError::expected(
+            &colors_path,
+            "an array of colours",
+            other,
+        )),
+    }
+}
+
+/// `#rgb` or `#rrggbb`.
+pub fn parse_hex_color(text: &str) -> Option<Rgb> {
+    let hex = text.strip_prefix('#')?;
+    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let channel = |s: &str| u8::from_str_radix(s, 16).ok();
+    match hex.len() {
+        3 => {
+            let mut c = hex.chars().map(|ch| channel(&format!("{ch}{ch}")));
+            Some(Rgb(c.next()??, c.next()??, c.next()??))
+        }
+        6 => Some(Rgb(
+            channel(&hex[0..2])?,
+            channel(&hex[2..4])?,
+            channel(&hex[4..6])?,
+        )),
+        _ => None,
+    }
+}
+
+impl DataShape {
+    fn from_value(path: &Path<'_>, value: &Value) -> Result<Self, DataError> {
+        match value {
+            Value::Array(points) => Ok(DataShape::Points(points.clone())),
+            Value::Object(object) if object.contains_key("series") => {
+                let series_path = path.key("series");
+                let list = object
+                    .get("series")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| match object.get("series") {
+                        Some(found) => DataError::expected(&series_path, "an array of series", found),
+                        None => DataError::new(&series_path, "is required"),
+                    })?;
+                list.iter()
+                    .enumerate()
+                    .map(|(index, item)| RawSeries::from_value(&series_path.index(index), index, item))
+                    .collect::<Result<_, _>>()
+                    .map(DataShape::Series)
+            }
+            Value::Object(object) if object.contains_key("columns") || object.contains_key("rows") => {
+                table(path, object)
+            }
+            Value::Object(_) => Err(DataError::new(
+                path,
+                "must be an array of points, {\"series\": [...]} or {\"columns\": [...], \"rows\": [...]}",
+            )),
+            other => Err(DataError::expected(path, "an array or an object", other)),
+        }
+    }
+}
+
+impl RawSeries {
+    fn from_value(path: &Path<'_>, index: usize, value: &Value) -> Result<Self, DataError> {
+        let object = value.as_object().ok_or_else(|| {
+            DataError::expected(path, "an object with \"name\" and \"points\"", value)
+        })?;
+        let name = match object.get("name") {
+            None | Some(Value::Null) => format!("Series {}", index + 1),
+            Some(Value::String(name)) => name.clone(),
+            Some(Value::Number(n)) => n.to_string(),
+            Some(other) => return Err(DataError::expected(&path.key("name"), "a string", other)),
+        };
+        let points_path = path.key("points");
+        let points = match object.get("points") {
+            Some(Value::Array(points)) => points.clone(),
+            Some(other) => {
+                return Err(DataError::expected(
+                    &points_path,
+                    "an array of points",
+                    other,
+                ))
+            }
+            None => return Err(DataError::new(&points_path, "is required")),
+        };
+        Ok(RawSeries { name, points })
+    }
+}
+
+fn table(path: &Path<'_>, object: &Map<String, Value>) -> Result<DataShape, DataError> {
+    let columns_path = path.key("columns");
+    let columns: Vec<String> = match object.get("columns") {
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(index, item)| match item {
+                Value::String(name) => Ok(name.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                other => Err(DataError::expected(
+                    &columns_path.index(index),
+                    "a column name",
+                    other,
+                )),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(DataError::expected(
+                &columns_path,
+                "an array of column names",
+                other,
+            ))
+        }
+        None => return Err(DataError::new(&columns_path, "is required")),
+    };
+    let rows_path = path.key("rows");
+    let rows = match object.get("rows") {
+        Some(Value::Array(rows)) => rows
+            .iter()
+            .enumerate()
+            .map(|(index, row)| {
+                let row_path = rows_path.index(index);
+                match row {
+                    Value::Array(cells) if cells.len() == columns.len() => Ok(cells.clone()),
+                    Value::Array(cells) => Err(DataError::new(
+                        &row_path,
+                        format!(
+                            "has {} cells, but there are {} columns",
+                            cells.len(),
+                            columns.len()
+                        ),
+                    )),
+                    other => Err(DataError::expected(&row_path, "an array of cells", other)),
+                }
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => return Err(DataError::expected(&rows_path, "an array of rows", other)),
+        None => return Err(DataError::new(&rows_path, "is required")),
+    };
+    Ok(DataShape::Table { columns, rows })
+}

@@ -1,0 +1,588 @@
+// Converts the world-atlas and us-atlas TopoJSON boundaries into the compact
+// binary atlases that zdr-chart embeds (crates/chart/src/geo.rs).
+//
+//   mkdir -p /tmp/geo && cd /tmp/geo && npm init -y \
+//     && npm i world-atlas@2.0.2 us-atlas@3.0.1 topojson-client@3
+//   node scripts/geo/convert.mjs /tmp/geo/node_modules [output-dir]
+//
+// Inputs: world-atlas@2.0.2 countries-110m.json (lon/lat, numeric ISO 3166-1
+// ids) and us-atlas@3.0.1 states-albers-10m.json (already projected with
+// Albers USA into a 975x610 viewport, ids are 2-digit state FIPS codes).
+// Outputs: <output-dir>/world.bin and <output-dir>/us-states.bin; the output
+// directory defaults to crates/chart/geo next to this script's repository.
+// The conversion is deterministic: the same inputs give the same bytes.
+//
+// Processing
+//   1. The arcs of the topology are decoded to absolute coordinates and put
+//      into the atlas grid (world: Equal Earth projection, written out below,
+//      scaled so the whole globe is 1000 atlas units wide; US: the Albers
+//      coordinates unchanged). Grid = atlas units x DIVISOR, i.e. 0.1 unit.
+//   2. Every arc is simplified on its own with Douglas-Peucker (world:
+//      0.25 units, US: 0.5 units = 0.5 px at 975 wide), then rounded to
+//      the integer grid. Shared borders are arcs, so neighbours stay seamless.
+//   3. Polygons are rebuilt with topojson-client. Rings with fewer than three
+//      distinct points after simplification are dropped (a polygon whose
+//      exterior ring is dropped is dropped with its holes). Natural Earth's
+//      "N. Cyprus" and "Somaliland" (no ISO code) are merged into Cyprus and
+//      Somalia with topojson.merge, so ISO-coded data colours the whole
+//      internationally recognised territory. Kosovo keeps its user-assigned
+//      codes XK / XKX and the user-assigned numeric id 900 (not ISO).
+//   4. Regions are written in ascending id order.
+//
+// Byte format (version 1; all integers little-endian)
+//
+//   header
+//     magic      4 bytes  "ZGEO"
+//     version    u8       1
+//     kind       u8       0 = world countries, 1 = US states (informational)
+//     divisor    u16      grid units per atlas unit (> 0)
+//     origin_x   i16      atlas x of grid x = 0, in grid units
+//     origin_y   i16      atlas y of grid y = 0, in grid units
+//     grid_w     u16      grid x range is 0..=grid_w
+//     grid_h     u16      grid y range is 0..=grid_h
+//     regions    u16      number of region records that follow
+//   region record
+//     id         u16      world: ISO 3166-1 numeric (900 = Kosovo);
+//                         US: state FIPS code as a number (6 = California)
+//     code2      u8 n, n bytes ASCII   world: ISO alpha-2 ("DE");
+//                                      US: USPS postal code ("CA")
+//     code3      u8 n, n bytes ASCII   world: ISO alpha-3 ("DEU");
+//                                      US: 2-digit FIPS ("06")
+//     names      u8 count (>= 1), then per name: u8 n, n bytes UTF-8.
+//                The first name is the English display name, the others are
+//                aliases for look-ups (e.g. "Czech Republic", "UK").
+//     polygons   varint count
+//       rings    varint count (>= 1); the first ring is the exterior, the
+//                others are holes (fill with the even-odd rule)
+//         points varint count (>= 3); rings are open: the closing point
+//                (equal to the first) is not stored
+//         first  u16 x, u16 y    absolute grid coordinates
+//         rest   (count - 1) pairs of zigzag varints dx, dy: the difference
+//                to the previous point of the same ring
+//   end of data: no bytes may follow the last region.
+//
+//   varint  = unsigned LEB128 (7 bits per byte, low group first, high bit
+//             set on every byte but the last); at most 5 bytes.
+//   zigzag  = (n << 1) ^ (n >> 31): 0, -1, 1, -2, ... -> 0, 1, 2, 3, ...
+//   Every point lies inside 0..=grid_w x 0..=grid_h. Atlas coordinates:
+//     x = (origin_x + gx) / divisor,  y = (origin_y + gy) / divisor
+//   with y growing downwards (screen orientation) in both atlases.
+
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+
+const nodeModules = process.argv[2];
+if (!nodeModules) {
+  console.error('usage: node scripts/geo/convert.mjs <node_modules folder> [output dir]');
+  process.exit(2);
+}
+const here = dirname(fileURLToPath(import.meta.url));
+const outDir = resolve(process.argv[3] ?? join(here, '..', '..', 'crates', 'chart', 'geo'));
+const require = createRequire(join(resolve(nodeModules), 'noop.js'));
+const topojson = require('topojson-client');
+
+const readJson = (pkg, file) => JSON.parse(readFileSync(join(resolve(nodeModules), pkg, file), 'utf8'));
+const pkgVersion = (pkg) => readJson(pkg, 'package.json').version;
+for (const [pkg, want] of [['world-atlas', '2.0.2'], ['us-atlas', '3.0.1']]) {
+  const got = pkgVersion(pkg);
+  if (got !== want) throw new Error(`${pkg}: expected version ${want}, found ${got}`);
+}
+
+const DIVISOR = 10;
+
+// ---------------------------------------------------------------------------
+// Code tables
+
+// [ISO 3166-1 numeric, alpha-2, alpha-3, English name, ...aliases] for every
+// country in countries-110m.json. Natural Earth's own (abbreviated) name is
+// added as an alias when it differs.
+const COUNTRIES = [
+  [4, 'AF', 'AFG', 'Afghanistan'],
+  [8, 'AL', 'ALB', 'Albania'],
+  [10, 'AQ', 'ATA', 'Antarctica'],
+  [12, 'DZ', 'DZA', 'Algeria'],
+  [24, 'AO', 'AGO', 'Angola'],
+  [31, 'AZ', 'AZE', 'Azerbaijan'],
+  [32, 'AR', 'ARG', 'Argentina'],
+  [36, 'AU', 'AUS', 'Australia'],
+  [40, 'AT', 'AUT', 'Austria'],
+  [44, 'BS', 'BHS', 'Bahamas', 'The Bahamas'],
+  [50, 'BD', 'BGD', 'Bangladesh'],
+  [51, 'AM', 'ARM', 'Armenia'],
+  [56, 'BE', 'BEL', 'Belgium'],
+  [64, 'BT', 'BTN', 'Bhutan'],
+  [68, 'BO', 'BOL', 'Bolivia', 'Bolivia, Plurinational State of', 'Plurinational State of Bolivia'],
+  [70, 'BA', 'BIH', 'Bosnia and Herzegovina', 'Bosnia & Herzegovina'],
+  [72, 'BW', 'BWA', 'Botswana'],
+  [76, 'BR', 'BRA', 'Brazil'],
+  [84, 'BZ', 'BLZ', 'Belize'],
+  [90, 'SB', 'SLB', 'Solomon Islands'],
+  [96, 'BN', 'BRN', 'Brunei', 'Brunei Darussalam'],
+  [100, 'BG', 'BGR', 'Bulgaria'],
+  [104, 'MM', 'MMR', 'Myanmar', 'Burma'],
+  [108, 'BI', 'BDI', 'Burundi'],
+  [112, 'BY', 'BLR', 'Belarus'],
+  [116, 'KH', 'KHM', 'Cambodia'],
+  [120, 'CM', 'CMR', 'Cameroon'],
+  [124, 'CA', 'CAN', 'Canada'],
+  [140, 'CF', 'CAF', 'Central African Republic'],
+  [144, 'LK', 'LKA', 'Sri Lanka'],
+  [148, 'TD', 'TCD', 'Chad'],
+  [152, 'CL', 'CHL', 'Chile'],
+  [156, 'CN', 'CHN', 'China', "People's Republic of China"],
+  [158, 'TW', 'TWN', 'Taiwan'],
+  [170, 'CO', 'COL', 'Colombia'],
+  [178, 'CG', 'COG', 'Republic of the Congo', 'Congo', 'Congo-Brazzaville'],
+  [180, 'CD', 'COD', 'Democratic Republic of the Congo', 'DR Congo', 'DRC',
+    'Congo, Democratic Republic of the', 'Congo-Kinshasa'],
+  [188, 'CR', 'CRI', 'Costa Rica'],
+  [191, 'HR', 'HRV', 'Croatia'],
+  [192, 'CU', 'CUB', 'Cuba'],
+  [196, 'CY', 'CYP', 'Cyprus'],
+  [203, 'CZ', 'CZE', 'Czechia', 'Czech Republic'],
+  [204, 'BJ', 'BEN', 'Benin'],
+  [208, 'DK', 'DNK', 'Denmark'],
+  [214, 'DO', 'DOM', 'Dominican Republic'],
+  [218, 'EC', 'ECU', 'Ecuador'],
+  [222, 'SV', 'SLV', 'El Salvador'],
+  [226, 'GQ', 'GNQ', 'Equatorial Guinea'],
+  [231, 'ET', 'ETH', 'Ethiopia'],
+  [232, 'ER', 'ERI', 'Eritrea'],
+  [233, 'EE', 'EST', 'Estonia'],
+  [238, 'FK', 'FLK', 'Falkland Islands', 'Falkland Islands (Malvinas)'],
+  [242, 'FJ', 'FJI', 'Fiji'],
+  [246, 'FI', 'FIN', 'Finland'],
+  [250, 'FR', 'FRA', 'France'],
+  [260, 'TF', 'ATF', 'French Southern and Antarctic Lands', 'French Southern Territories'],
+  [262, 'DJ', 'DJI', 'Djibouti'],
+  [266, 'GA', 'GAB', 'Gabon'],
+  [268, 'GE', 'GEO', 'Georgia'],
+  [270, 'GM', 'GMB', 'Gambia', 'The Gambia'],
+  [275, 'PS', 'PSE', 'Palestine', 'State of Palestine'],
+  [276, 'DE', 'DEU', 'Germany'],
+  [288, 'GH', 'GHA', 'Ghana'],
+  [300, 'GR', 'GRC', 'Greece'],
+  [304, 'GL', 'GRL', 'Greenland'],
+  [320, 'GT', 'GTM', 'Guatemala'],
+  [324, 'GN', 'GIN', 'Guinea'],
+  [328, 'GY', 'GUY', 'Guyana'],
+  [332, 'HT', 'HTI', 'Haiti'],
+  [340, 'HN', 'HND', 'Honduras'],
+  [348, 'HU', 'HUN', 'Hungary'],
+  [352, 'IS', 'ISL', 'Iceland'],
+  [356, 'IN', 'IND', 'India'],
+  [360, 'ID', 'IDN', 'Indonesia'],
+  [364, 'IR', 'IRN', 'Iran', 'Iran, Islamic Republic of', 'Islamic Republic of Iran'],
+  [368, 'IQ', 'IRQ', 'Iraq'],
+  [372, 'IE', 'IRL', 'Ireland'],
+  [376, 'IL', 'ISR', 'Israel'],
+  [380, 'IT', 'ITA', 'Italy'],
+  [384, 'CI', 'CIV', "Côte d'Ivoire", 'Ivory Coast'],
+  [388, 'JM', 'JAM', 'Jamaica'],
+  [392, 'JP', 'JPN', 'Japan'],
+  [398, 'KZ', 'KAZ', 'Kazakhstan'],
+  [400, 'JO', 'JOR', 'Jordan'],
+  [404, 'KE', 'KEN', 'Kenya'],
+  [408, 'KP', 'PRK', 'North Korea', "Democratic People's Republic of Korea",
+    "Korea, Democratic People's Republic of"],
+  [410, 'KR', 'KOR', 'South Korea', 'Republic of Korea', 'Korea, Republic of', 'Korea'],
+  [414, 'KW', 'KWT', 'Kuwait'],
+  [417, 'KG', 'KGZ', 'Kyrgyzstan', 'Kyrgyz Republic'],
+  [418, 'LA', 'LAO', 'Laos', "Lao People's Democratic Republic", 'Lao PDR'],
+  [422, 'LB', 'LBN', 'Lebanon'],
+  [426, 'LS', 'LSO', 'Lesotho'],
+  [428, 'LV', 'LVA', 'Latvia'],
+  [430, 'LR', 'LBR', 'Liberia'],
+  [434, 'LY', 'LBY', 'Libya'],
+  [440, 'LT', 'LTU', 'Lithuania'],
+  [442, 'LU', 'LUX', 'Luxembourg'],
+  [450, 'MG', 'MDG', 'Madagascar'],
+  [454, 'MW', 'MWI', 'Malawi'],
+  [458, 'MY', 'MYS', 'Malaysia'],
+  [466, 'ML', 'MLI', 'Mali'],
+  [478, 'MR', 'MRT', 'Mauritania'],
+  [484, 'MX', 'MEX', 'Mexico'],
+  [496, 'MN', 'MNG', 'Mongolia'],
+  [498, 'MD', 'MDA', 'Moldova', 'Republic of Moldova', 'Moldova, Republic of'],
+  [499, 'ME', 'MNE', 'Montenegro'],
+  [504, 'MA', 'MAR', 'Morocco'],
+  [508, 'MZ', 'MOZ', 'Mozambique'],
+  [512, 'OM', 'OMN', 'Oman'],
+  [516, 'NA', 'NAM', 'Namibia'],
+  [524, 'NP', 'NPL', 'Nepal'],
+  [528, 'NL', 'NLD', 'Netherlands', 'The Netherlands'],
+  [540, 'NC', 'NCL', 'New Caledonia'],
+  [548, 'VU', 'VUT', 'Vanuatu'],
+  [554, 'NZ', 'NZL', 'New Zealand'],
+  [558, 'NI', 'NIC', 'Nicaragua'],
+  [562, 'NE', 'NER', 'Niger'],
+  [566, 'NG', 'NGA', 'Nigeria'],
+  [578, 'NO', 'NOR', 'Norway'],
+  [586, 'PK', 'PAK', 'Pakistan'],
+  [591, 'PA', 'PAN', 'Panama'],
+  [598, 'PG', 'PNG', 'Papua New Guinea'],
+  [600, 'PY', 'PRY', 'Paraguay'],
+  [604, 'PE', 'PER', 'Peru'],
+  [608, 'PH', 'PHL', 'Philippines'],
+  [616, 'PL', 'POL', 'Poland'],
+  [620, 'PT', 'PRT', 'Portugal'],
+  [624, 'GW', 'GNB', 'Guinea-Bissau'],
+  [626, 'TL', 'TLS', 'Timor-Leste', 'East Timor'],
+  [630, 'PR', 'PRI', 'Puerto Rico'],
+  [634, 'QA', 'QAT', 'Qatar'],
+  [642, 'RO', 'ROU', 'Romania'],
+  [643, 'RU', 'RUS', 'Russia', 'Russian Federation'],
+  [646, 'RW', 'RWA', 'Rwanda'],
+  [682, 'SA', 'SAU', 'Saudi Arabia'],
+  [686, 'SN', 'SEN', 'Senegal'],
+  [688, 'RS', 'SRB', 'Serbia'],
+  [694, 'SL', 'SLE', 'Sierra Leone'],
+  [703, 'SK', 'SVK', 'Slovakia', 'Slovak Republic'],
+  [704, 'VN', 'VNM', 'Vietnam', 'Viet Nam'],
+  [705, 'SI', 'SVN', 'Slovenia'],
+  [706, 'SO', 'SOM', 'Somalia'],
+  [710, 'ZA', 'ZAF', 'South Africa'],
+  [716, 'ZW', 'ZWE', 'Zimbabwe'],
+  [724, 'ES', 'ESP', 'Spain'],
+  [728, 'SS', 'SSD', 'South Sudan'],
+  [729, 'SD', 'SDN', 'Sudan'],
+  [732, 'EH', 'ESH', 'Western Sahara'],
+  [740, 'SR', 'SUR', 'Suriname'],
+  [748, 'SZ', 'SWZ', 'Eswatini', 'Swaziland'],
+  [752, 'SE', 'SWE', 'Sweden'],
+  [756, 'CH', 'CHE', 'Switzerland'],
+  [760, 'SY', 'SYR', 'Syria', 'Syrian Arab Republic'],
+  [762, 'TJ', 'TJK', 'Tajikistan'],
+  [764, 'TH', 'THA', 'Thailand'],
+  [768, 'TG', 'TGO', 'Togo'],
+  [780, 'TT', 'TTO', 'Trinidad and Tobago'],
+  [784, 'AE', 'ARE', 'United Arab Emirates', 'UAE'],
+  [788, 'TN', 'TUN', 'Tunisia'],
+  [792, 'TR', 'TUR', 'Turkey', 'Türkiye'],
+  [795, 'TM', 'TKM', 'Turkmenistan'],
+  [800, 'UG', 'UGA', 'Uganda'],
+  [804, 'UA', 'UKR', 'Ukraine'],
+  [807, 'MK', 'MKD', 'North Macedonia', 'Macedonia'],
+  [818, 'EG', 'EGY', 'Egypt'],
+  [826, 'GB', 'GBR', 'United Kingdom', 'UK', 'Great Britain',
+    'United Kingdom of Great Britain and Northern Ireland'],
+  [834, 'TZ', 'TZA', 'Tanzania', 'United Republic of Tanzania'],
+  [840, 'US', 'USA', 'United States', 'United States of America'],
+  [854, 'BF', 'BFA', 'Burkina Faso'],
+  [858, 'UY', 'URY', 'Uruguay'],
+  [860, 'UZ', 'UZB', 'Uzbekistan'],
+  [862, 'VE', 'VEN', 'Venezuela', 'Venezuela, Bolivarian Republic of'],
+  [887, 'YE', 'YEM', 'Yemen'],
+  [894, 'ZM', 'ZMB', 'Zambia'],
+  // Not ISO 3166-1: user-assigned codes in wide use (EU, IMF, World Bank).
+  [900, 'XK', 'XKX', 'Kosovo'],
+];
+
+// Natural Earth features without an ISO code, merged into a country.
+const MERGE_INTO = { 'N. Cyprus': 196, Somaliland: 706 };
+const KOSOVO_NAME = 'Kosovo';
+
+// [FIPS, USPS code, name, ...aliases]: the 50 states, DC and Puerto Rico.
+const STATES = [
+  [1, 'AL', 'Alabama'], [2, 'AK', 'Alaska'], [4, 'AZ', 'Arizona'], [5, 'AR', 'Arkansas'],
+  [6, 'CA', 'California'], [8, 'CO', 'Colorado'], [9, 'CT', 'Connecticut'],
+  [10, 'DE', 'Delaware'], [11, 'DC', 'District of Columbia', 'Washington, D.C.', 'Washington DC'],
+  [12, 'FL', 'Florida'], [13, 'GA', 'Georgia'], [15, 'HI', 'Hawaii'], [16, 'ID', 'Idaho'],
+  [17, 'IL', 'Illinois'], [18, 'IN', 'Indiana'], [19, 'IA', 'Iowa'], [20, 'KS', 'Kansas'],
+  [21, 'KY', 'Kentucky'], [22, 'LA', 'Louisiana'], [23, 'ME', 'Maine'], [24, 'MD', 'Maryland'],
+  [25, 'MA', 'Massachusetts'], [26, 'MI', 'Michigan'], [27, 'MN', 'Minnesota'],
+  [28, 'MS', 'Mississippi'], [29, 'MO', 'Missouri'], [30, 'MT', 'Montana'], [31, 'NE', 'Nebraska'],
+  [32, 'NV', 'Nevada'], [33, 'NH', 'New Hampshire'], [34, 'NJ', 'New Jersey'],
+  [35, 'NM', 'New Mexico'], [36, 'NY', 'New York'], [37, 'NC', 'North Carolina'],
+  [38, 'ND', 'North Dakota'], [39, 'OH', 'Ohio'], [40, 'OK', 'Oklahoma'], [41, 'OR', 'Oregon'],
+  [42, 'PA', 'Pennsylvania'], [44, 'RI', 'Rhode Island'], [45, 'SC', 'South Carolina'],
+  [46, 'SD', 'South Dakota'], [47, 'TN', 'Tennessee'], [48, 'TX', 'Texas'], [49, 'UT', 'Utah'],
+  [50, 'VT', 'Vermont'], [51, 'VA', 'Virginia'], [53, 'WA', 'Washington'],
+  [54, 'WV', 'West Virginia'], [55, 'WI', 'Wisconsin'], [56, 'WY', 'Wyoming'],
+  [72, 'PR', 'Puerto Rico'],
+];
+
+// ---------------------------------------------------------------------------
+// Geometry
+
+// Equal Earth (Šavrič, Patterson, Jenny 2018), unit sphere, y up.
+const A1 = 1.340264, A2 = -0.081106, A3 = 0.000893, A4 = 0.003796;
+const M = Math.sqrt(3) / 2;
+function equalEarth(lonDeg, latDeg) {
+  const lambda = (Math.max(-180, Math.min(180, lonDeg)) * Math.PI) / 180;
+  const phi = (Math.max(-90, Math.min(90, latDeg)) * Math.PI) / 180;
+  const t = Math.asin(M * Math.sin(phi));
+  const t2 = t * t;
+  const t6 = t2 * t2 * t2;
+  const x = (lambda * Math.cos(t)) / (M * (A1 + 3 * A2 * t2 + t6 * (7 * A3 + 9 * A4 * t2)));
+  const y = t * (A1 + A2 * t2 + t6 * (A3 + A4 * t2));
+  return [x, y];
+}
+
+// Squared distance from p to the segment a-b (to a if a == b).
+function segDist2(p, a, b) {
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  let t = len2 > 0 ? ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2 : 0;
+  t = Math.max(0, Math.min(1, t));
+  const ex = a[0] + t * dx - p[0];
+  const ey = a[1] + t * dy - p[1];
+  return ex * ex + ey * ey;
+}
+
+// Douglas-Peucker; keeps both end points (arc end points are shared nodes).
+function simplify(points, tolerance) {
+  const n = points.length;
+  if (n <= 2) return points.slice();
+  const keep = new Uint8Array(n);
+  keep[0] = keep[n - 1] = 1;
+  const tol2 = tolerance * tolerance;
+  const stack = [[0, n - 1]];
+  while (stack.length) {
+    const [first, last] = stack.pop();
+    let maxD = -1;
+    let index = -1;
+    for (let i = first + 1; i < last; i++) {
+      const d = segDist2(points[i], points[first], points[last]);
+      if (d > maxD) { maxD = d; index = i; }
+    }
+    if (index >= 0 && maxD > tol2) {
+      keep[index] = 1;
+      stack.push([first, index], [index, last]);
+    }
+  }
+  return points.filter((_, i) => keep[i]);
+}
+
+// Returns a copy of the topology whose arcs are absolute, projected into the
+// grid, simplified and rounded.
+function prepareTopology(topology, project, tolerance) {
+  const decode = topojson.transform(topology.transform);
+  const arcs = topology.arcs.map((arc) => {
+    const pts = arc.map((p, i) => project(decode(p, i)));
+    const out = [];
+    for (const [x, y] of simplify(pts, tolerance)) {
+      const q = [Math.round(x), Math.round(y)];
+      const prev = out[out.length - 1];
+      if (!prev || prev[0] !== q[0] || prev[1] !== q[1]) out.push(q);
+    }
+    return out;
+  });
+  const copy = { ...topology, arcs };
+  delete copy.transform;
+  return copy;
+}
+
+// GeoJSON geometry -> [[ring, ...], ...] with open rings of >= 3 distinct
+// points; degenerate rings are dropped (with their holes when exterior).
+function cleanPolygons(geometry) {
+  if (!geometry) return [];
+  const polys = geometry.type === 'Polygon' ? [geometry.coordinates]
+    : geometry.type === 'MultiPolygon' ? geometry.coordinates : [];
+  const out = [];
+  for (const poly of polys) {
+    const rings = [];
+    for (const [k, ring] of poly.entries()) {
+      const r = [];
+      for (const p of ring) {
+        const prev = r[r.length - 1];
+        if (!prev || prev[0] !== p[0] || prev[1] !== p[1]) r.push([p[0], p[1]]);
+      }
+      while (r.length > 1 && r[0][0] === r[r.length - 1][0] && r[0][1] === r[r.length - 1][1]) r.pop();
+      if (r.length >= 3 && ringArea2(r) !== 0) rings.push(r);
+      else if (k === 0) break; // exterior gone: drop the polygon
+    }
+    if (rings.length) out.push(rings);
+  }
+  return out;
+}
+function ringArea2(r) {
+  let a = 0;
+  for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += r[j][0] * r[i][1] - r[i][0] * r[j][1];
+  return a;
+}
+
+// ---------------------------------------------------------------------------
+// Encoding
+
+class Writer {
+  constructor() { this.bytes = []; }
+  u8(v) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xff) throw new Error(`u8 out of range: ${v}`);
+    this.bytes.push(v);
+  }
+  u16(v) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffff) throw new Error(`u16 out of range: ${v}`);
+    this.bytes.push(v & 0xff, v >>> 8);
+  }
+  i16(v) {
+    if (!Number.isInteger(v) || v < -0x8000 || v > 0x7fff) throw new Error(`i16 out of range: ${v}`);
+    this.u16(v & 0xffff);
+  }
+  varint(v) {
+    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new Error(`varint out of range: ${v}`);
+    while (v >= 0x80) { this.bytes.push((v & 0x7f) | 0x80); v = Math.floor(v / 128); }
+    this.bytes.push(v);
+  }
+  zigzag(v) { this.varint(v >= 0 ? v * 2 : -v * 2 - 1); }
+  str(s) {
+    const b = Buffer.from(s, 'utf8');
+    this.u8(b.length);
+    for (const x of b) this.bytes.push(x);
+  }
+  buffer() { return Buffer.from(this.bytes); }
+}
+
+function encode({ kind, originX, originY, gridW, gridH, regions }) {
+  const w = new Writer();
+  for (const c of 'ZGEO') w.u8(c.charCodeAt(0));
+  w.u8(1);
+  w.u8(kind);
+  w.u16(DIVISOR);
+  w.i16(originX);
+  w.i16(originY);
+  w.u16(gridW);
+  w.u16(gridH);
+  w.u16(regions.length);
+  for (const r of regions) {
+    w.u16(r.id);
+    w.str(r.code2);
+    w.str(r.code3);
+    w.u8(r.names.length);
+    for (const n of r.names) w.str(n);
+    w.varint(r.polygons.length);
+    for (const poly of r.polygons) {
+      w.varint(poly.length);
+      for (const ring of poly) {
+        w.varint(ring.length);
+        let [px, py] = ring[0];
+        if (px < 0 || py < 0 || px > gridW || py > gridH) throw new Error(`point outside grid in ${r.names[0]}`);
+        w.u16(px);
+        w.u16(py);
+        for (const [x, y] of ring.slice(1)) {
+          if (x < 0 || y < 0 || x > gridW || y > gridH) throw new Error(`point outside grid in ${r.names[0]}`);
+          w.zigzag(x - px);
+          w.zigzag(y - py);
+          px = x;
+          py = y;
+        }
+      }
+    }
+  }
+  return w.buffer();
+}
+
+const uniqueNames = (names) => {
+  const seen = new Set();
+  return names.filter((n) => {
+    const k = n.toLowerCase();
+    if (!n || seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+};
+
+const stats = (regions) => {
+  let polys = 0, rings = 0, points = 0;
+  for (const r of regions) {
+    polys += r.polygons.length;
+    for (const p of r.polygons) { rings += p.length; for (const ring of p) points += ring.length; }
+  }
+  return `${regions.length} regions, ${polys} polygons, ${rings} rings, ${points} points`;
+};
+
+// ---------------------------------------------------------------------------
+// World
+
+function buildWorld() {
+  const topo = readJson('world-atlas', 'countries-110m.json');
+  const WIDTH = 1000; // atlas units
+  const xMax = Math.PI / (M * A1); // equalEarth(180, 0)[0]
+  const yMax = equalEarth(0, 90)[1];
+  const scale = (WIDTH / (2 * xMax)) * DIVISOR; // grid units per projected unit
+  const gridW = Math.round(2 * xMax * scale);
+  const gridH = Math.round(2 * yMax * scale);
+  const project = ([lon, lat]) => {
+    const [x, y] = equalEarth(lon, lat);
+    return [(x + xMax) * scale, (yMax - y) * scale];
+  };
+  const t = prepareTopology(topo, project, 0.25 * DIVISOR);
+  const byId = new Map(COUNTRIES.map(([id, c2, c3, ...names]) => [id, { id, c2, c3, names }]));
+  const geoms = t.objects.countries.geometries;
+  const groups = new Map(); // id -> geometries to merge
+  const neNames = new Map();
+  for (const g of geoms) {
+    const neName = g.properties?.name ?? '';
+    let id;
+    if (g.id === undefined) {
+      if (neName in MERGE_INTO) id = MERGE_INTO[neName];
+      else if (neName === KOSOVO_NAME) id = 900;
+      else throw new Error(`world: feature without id: ${neName}`);
+    } else {
+      id = Number(g.id);
+    }
+    if (!byId.has(id)) throw new Error(`world: no code table entry for id ${g.id} (${neName})`);
+    if (!groups.has(id)) groups.set(id, []);
+    groups.get(id).push(g);
+    if (g.id !== undefined) neNames.set(id, neName);
+  }
+  const regions = [];
+  for (const id of [...groups.keys()].sort((a, b) => a - b)) {
+    const gs = groups.get(id);
+    const geometry = gs.length === 1 ? topojson.feature(t, gs[0]).geometry : topojson.merge(t, gs);
+    const e = byId.get(id);
+    regions.push({
+      id,
+      code2: e.c2,
+      code3: e.c3,
+      names: uniqueNames([...e.names, neNames.get(id) ?? '']),
+      polygons: cleanPolygons(geometry),
+    });
+  }
+  return { kind: 0, originX: 0, originY: 0, gridW, gridH, regions };
+}
+
+// ---------------------------------------------------------------------------
+// US states
+
+function buildUs() {
+  const topo = readJson('us-atlas', 'states-albers-10m.json');
+  // The viewport is 975x610; the western Aleutians reach x = -57.7, so the
+  // grid starts at x = -58 to keep them.
+  const originX = -58 * DIVISOR;
+  const gridW = 975 * DIVISOR - originX;
+  const gridH = 610 * DIVISOR;
+  const project = ([x, y]) => [x * DIVISOR - originX, y * DIVISOR];
+  const t = prepareTopology(topo, project, 0.5 * DIVISOR);
+  const byFips = new Map(STATES.map(([fips, code, ...names]) => [fips, { code, names }]));
+  const regions = [];
+  const geoms = [...t.objects.states.geometries].sort((a, b) => Number(a.id) - Number(b.id));
+  for (const g of geoms) {
+    const fips = Number(g.id);
+    const e = byFips.get(fips);
+    if (!e) throw new Error(`us: unknown FIPS ${g.id}`);
+    regions.push({
+      id: fips,
+      code2: e.code,
+      code3: String(fips).padStart(2, '0'),
+      names: uniqueNames([...e.names, g.properties?.name ?? '']),
+      polygons: cleanPolygons(topojson.feature(t, g).geometry),
+    });
+  }
+  return { kind: 1, originX, originY: 0, gridW, gridH, regions };
+}
+
+// ---------------------------------------------------------------------------
+
+mkdirSync(outDir, { recursive: true });
+for (const [file, build] of [['world.bin', buildWorld], ['us-states.bin', buildUs]]) {
+  const atlas = build();
+  const bytes = encode(atlas);
+  writeFileSync(join(outDir, file), bytes);
+  const sha = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  console.log(`${file}: ${bytes.length} bytes, ${stats(atlas.regions)}, sha256 ${sha}...`);
+}
