@@ -18,7 +18,8 @@
 //      scaled so the whole globe is 1000 atlas units wide; US: the Albers
 //      coordinates unchanged). Grid = atlas units x DIVISOR, i.e. 0.1 unit.
 //   2. Every arc is simplified on its own with Douglas-Peucker (world:
-//      0.25 units, US: 0.5 units = 0.5 px at 975 wide), then rounded to
+//      0.1 unit, which only drops near-collinear points of the already coarse
+//      110m data; US: 0.5 unit = 0.5 px at 975 wide), then rounded to
 //      the integer grid. Shared borders are arcs, so neighbours stay seamless.
 //   3. Polygons are rebuilt with topojson-client. Rings with fewer than three
 //      distinct points after simplification are dropped (a polygon whose
@@ -510,7 +511,7 @@ function buildWorld() {
     const [x, y] = equalEarth(lon, lat);
     return [(x + xMax) * scale, (yMax - y) * scale];
   };
-  const t = prepareTopology(topo, project, 0.25 * DIVISOR);
+  const t = prepareTopology(topo, project, 0.1 * DIVISOR);
   const byId = new Map(COUNTRIES.map(([id, c2, c3, ...names]) => [id, { id, c2, c3, names }]));
   const geoms = t.objects.countries.geometries;
   const groups = new Map(); // id -> geometries to merge
