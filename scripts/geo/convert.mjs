@@ -17,6 +17,10 @@
 //      into the atlas grid (world: Equal Earth projection, written out below,
 //      scaled so the whole globe is 1000 atlas units wide; US: the Albers
 //      coordinates unchanged). Grid = atlas units x DIVISOR, i.e. 0.1 unit.
+//      World arcs that jump across the antimeridian get the crossing points
+//      (+-180 degrees) inserted; after step 3 a ring crossing twice (Fiji,
+//      Chukotka) is split into its two sides, each closed along the map's
+//      edge. Antarctica, crossing once around the pole, stays whole.
 //   2. Every arc is simplified on its own with Douglas-Peucker (world:
 //      0.1 unit, which only drops near-collinear points of the already coarse
 //      110m data; US: 0.5 unit = 0.5 px at 975 wide), then rounded to
@@ -359,14 +363,51 @@ function simplify(points, tolerance) {
   return points.filter((_, i) => keep[i]);
 }
 
+// Lon/lat arcs: an edge that jumps across the antimeridian (|dlon| > 180)
+// gets the two points where it meets the meridian inserted, one on each side
+// (+-180, same latitude). Returns the points and the indices i of the jump
+// edges i -> i + 1.
+function cutAntimeridian(points) {
+  const out = [];
+  const jumps = [];
+  for (const [i, p] of points.entries()) {
+    const prev = points[i - 1];
+    if (prev && Math.abs(p[0] - prev[0]) > 180) {
+      const s1 = Math.sign(prev[0]);
+      const s2 = Math.sign(p[0]);
+      const lon2 = p[0] + 360 * s1; // p moved next to prev
+      let lat;
+      if (Math.abs(prev[0]) === 180) lat = prev[1];
+      else if (Math.abs(p[0]) === 180) lat = p[1];
+      else lat = prev[1] + ((180 * s1 - prev[0]) / (lon2 - prev[0])) * (p[1] - prev[1]);
+      if (prev[0] !== 180 * s1 || prev[1] !== lat) out.push([180 * s1, lat]);
+      jumps.push(out.length - 1);
+      out.push([180 * s2, lat]);
+      if (p[0] === 180 * s2 && p[1] === lat) continue;
+    }
+    out.push(p);
+  }
+  return { points: out, jumps };
+}
+
 // Returns a copy of the topology whose arcs are absolute, projected into the
-// grid, simplified and rounded.
-function prepareTopology(topology, project, tolerance) {
+// grid, simplified and rounded. With `antimeridian`, arcs are cut where they
+// cross it and the runs between cuts are simplified separately, so the
+// crossing points survive.
+function prepareTopology(topology, project, tolerance, antimeridian = false) {
   const decode = topojson.transform(topology.transform);
   const arcs = topology.arcs.map((arc) => {
-    const pts = arc.map((p, i) => project(decode(p, i)));
+    const lonLat = arc.map((p, i) => decode(p, i));
+    const { points, jumps } = antimeridian ? cutAntimeridian(lonLat) : { points: lonLat, jumps: [] };
+    const projected = points.map(project);
+    const simplified = [];
+    let start = 0;
+    for (const end of [...jumps, projected.length - 1]) {
+      simplified.push(...simplify(projected.slice(start, end + 1), tolerance));
+      start = end + 1;
+    }
     const out = [];
-    for (const [x, y] of simplify(pts, tolerance)) {
+    for (const [x, y] of simplified) {
       const q = [Math.round(x), Math.round(y)];
       const prev = out[out.length - 1];
       if (!prev || prev[0] !== q[0] || prev[1] !== q[1]) out.push(q);
@@ -378,9 +419,31 @@ function prepareTopology(topology, project, tolerance) {
   return copy;
 }
 
+// Splits a ring (grid space, open) that crosses the antimeridian twice into
+// its two sides; each piece is closed along the map's edge. A ring crossing
+// once (around a pole: Antarctica) stays whole.
+function splitAtAntimeridian(ring, gridW) {
+  const n = ring.length;
+  const jumps = [];
+  for (let i = 0; i < n; i++) {
+    if (Math.abs(ring[(i + 1) % n][0] - ring[i][0]) > gridW / 2) jumps.push(i);
+  }
+  if (jumps.length < 2) return [ring];
+  if (jumps.length !== 2) throw new Error(`ring crosses the antimeridian ${jumps.length} times`);
+  const piece = (from, to) => {
+    const out = [];
+    for (let i = (from + 1) % n; ; i = (i + 1) % n) {
+      out.push(ring[i]);
+      if (i === to) return out;
+    }
+  };
+  return [piece(jumps[0], jumps[1]), piece(jumps[1], jumps[0])];
+}
+
 // GeoJSON geometry -> [[ring, ...], ...] with open rings of >= 3 distinct
 // points; degenerate rings are dropped (with their holes when exterior).
-function cleanPolygons(geometry) {
+// With `gridW`, exteriors crossing the antimeridian are split in two.
+function cleanPolygons(geometry, gridW = 0) {
   if (!geometry) return [];
   const polys = geometry.type === 'Polygon' ? [geometry.coordinates]
     : geometry.type === 'MultiPolygon' ? geometry.coordinates : [];
@@ -397,7 +460,14 @@ function cleanPolygons(geometry) {
       if (r.length >= 3 && ringArea2(r) !== 0) rings.push(r);
       else if (k === 0) break; // exterior gone: drop the polygon
     }
-    if (rings.length) out.push(rings);
+    if (!rings.length) continue;
+    const pieces = gridW ? splitAtAntimeridian(rings[0], gridW) : [rings[0]];
+    if (pieces.length === 1) {
+      out.push(rings);
+    } else {
+      if (rings.length > 1) throw new Error('a polygon with holes crosses the antimeridian');
+      for (const piece of pieces) if (piece.length >= 3 && ringArea2(piece) !== 0) out.push([piece]);
+    }
   }
   return out;
 }
@@ -511,7 +581,7 @@ function buildWorld() {
     const [x, y] = equalEarth(lon, lat);
     return [(x + xMax) * scale, (yMax - y) * scale];
   };
-  const t = prepareTopology(topo, project, 0.1 * DIVISOR);
+  const t = prepareTopology(topo, project, 0.1 * DIVISOR, true);
   const byId = new Map(COUNTRIES.map(([id, c2, c3, ...names]) => [id, { id, c2, c3, names }]));
   const geoms = t.objects.countries.geometries;
   const groups = new Map(); // id -> geometries to merge
@@ -541,7 +611,7 @@ function buildWorld() {
       code2: e.c2,
       code3: e.c3,
       names: uniqueNames([...e.names, neNames.get(id) ?? '']),
-      polygons: cleanPolygons(geometry),
+      polygons: cleanPolygons(geometry, gridW),
     });
   }
   return { kind: 0, originX: 0, originY: 0, gridW, gridH, regions };

@@ -3,4 +3,6 @@
 //! Pure Rust: no DOM, no IO. The widget draws with it on a canvas, the embed
 //! host as SVG.
 
+#[cfg(feature = "geo")]
+pub mod geo;
 pub mod model;
