@@ -244,70 +244,59 @@ impl RawSeries {
             Some(Value::Number(n)) => n.to_string(),
             Some(other) => return Err(DataError::expected(&path.key("name"), "a string", other)),
         };
-        let points_path = path.key("points");
-        let points = match object.get("points") {
-            Some(Value::Array(points)) => points.clone(),
-            Some(other) => {
-                return Err(DataError::expected(
-                    &points_path,
-                    "an array of points",
-                    other,
-                ))
-            }
-            None => return Err(DataError::new(&points_path, "is required")),
-        };
+        let points = required_array(path, object, "points", "an array of points")?.clone();
         Ok(RawSeries { name, points })
     }
 }
 
 fn table(path: &Path<'_>, object: &Map<String, Value>) -> Result<DataShape, DataError> {
     let columns_path = path.key("columns");
-    let columns: Vec<String> = match object.get("columns") {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| match item {
-                Value::String(name) => Ok(name.clone()),
-                Value::Number(n) => Ok(n.to_string()),
-                other => Err(DataError::expected(
-                    &columns_path.index(index),
-                    "a column name",
-                    other,
-                )),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => {
-            return Err(DataError::expected(
-                &columns_path,
-                "an array of column names",
+    let columns: Vec<String> = required_array(path, object, "columns", "an array of column names")?
+        .iter()
+        .enumerate()
+        .map(|(index, item)| match item {
+            Value::String(name) => Ok(name.clone()),
+            Value::Number(n) => Ok(n.to_string()),
+            other => Err(DataError::expected(
+                &columns_path.index(index),
+                "a column name",
                 other,
-            ))
-        }
-        None => return Err(DataError::new(&columns_path, "is required")),
-    };
+            )),
+        })
+        .collect::<Result<_, _>>()?;
     let rows_path = path.key("rows");
-    let rows = match object.get("rows") {
-        Some(Value::Array(rows)) => rows
-            .iter()
-            .enumerate()
-            .map(|(index, row)| {
-                let row_path = rows_path.index(index);
-                match row {
-                    Value::Array(cells) if cells.len() == columns.len() => Ok(cells.clone()),
-                    Value::Array(cells) => Err(DataError::new(
-                        &row_path,
-                        format!(
-                            "has {} cells, but there are {} columns",
-                            cells.len(),
-                            columns.len()
-                        ),
-                    )),
-                    other => Err(DataError::expected(&row_path, "an array of cells", other)),
-                }
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => return Err(DataError::expected(&rows_path, "an array of rows", other)),
-        None => return Err(DataError::new(&rows_path, "is required")),
-    };
+    let rows = required_array(path, object, "rows", "an array of rows")?
+        .iter()
+        .enumerate()
+        .map(|(index, row)| {
+            let row_path = rows_path.index(index);
+            match row {
+                Value::Array(cells) if cells.len() == columns.len() => Ok(cells.clone()),
+                Value::Array(cells) => Err(DataError::new(
+                    &row_path,
+                    format!(
+                        "has {} cells, but there are {} columns",
+                        cells.len(),
+                        columns.len()
+                    ),
+                )),
+                other => Err(DataError::expected(&row_path, "an array of cells", other)),
+            }
+        })
+        .collect::<Result<_, _>>()?;
     Ok(DataShape::Table { columns, rows })
+}
+
+/// `object[key]` as an array; absent or not an array is an error at `path.key`.
+fn required_array<'v>(
+    path: &Path<'_>,
+    object: &'v Map<String, Value>,
+    key: &str,
+    what: &str,
+) -> Result<&'v Vec<Value>, DataError> {
+    match object.get(key) {
+        Some(Value::Array(items)) => Ok(items),
+        Some(other) => Err(DataError::expected(&path.key(key), what, other)),
+        None => Err(DataError::new(&path.key(key), "is required")),
+    }
 }
