@@ -1,0 +1,391 @@
+//! Bars: bar and grouped_bar, stacked_bar, waterfall, histogram.
+
+use plotters::prelude::DrawingBackend;
+
+use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec};
+use super::frame::{draw_legend, LegendEntry, Marker};
+use super::painter::{Align, Baseline, Font, Rect};
+use super::text::{self, Weight};
+use super::{Ctx, DrawError};
+use crate::model::Categorical;
+use crate::scale::{format_value, nice_ticks};
+
+fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
+fn series_legend<DB: DrawingBackend>(ctx: &Ctx<'_, '_, DB>, c: &Categorical) -> Vec<LegendEntry> {
+    if c.series.len() < 2 {
+        return Vec::new();
+    }
+    c.series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| LegendEntry::new(s.name.clone(), ctx.theme.color(i), Marker::Square))
+        .collect()
+}
+
+/// A value label over (or under, for negatives) a bar, when it fits.
+fn value_label<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    axes: &Axes,
+    value: f64,
+    (x, w): (f64, f64),
+) -> Result<(), DrawError> {
+    let label = format_value(value, ctx.units());
+    let size = ctx.sizes.small;
+    if text::width(&label, size, Weight::Regular) > w + 6.0 {
+        return Ok(());
+    }
+    let y = axes.y_at(value);
+    let (y, baseline) = if value < 0.0 {
+        (y + 3.0, Baseline::Top)
+    } else {
+        (y - 3.0, Baseline::Bottom)
+    };
+    ctx.p.text(
+        &label,
+        (x + w / 2.0, y),
+        Font::new(size, Weight::Regular, ctx.theme.muted),
+        Align::Middle,
+        baseline,
+    )
+}
+
+/// Rectangle between two values on the y axis.
+fn bar_rect(axes: &Axes, x: f64, w: f64, from: f64, to: f64) -> Rect {
+    let (a, b) = (axes.y_at(from), axes.y_at(to));
+    Rect::new(x, a.min(b), w, (a - b).abs())
+}
+
+/// bar and grouped_bar: one bar per series side by side in each category.
+pub fn grouped<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    c: &Categorical,
+) -> Result<(), DrawError> {
+    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &series_legend(ctx, c))?;
+    let (lo, hi) = finite_range(c.series.iter().flat_map(|s| s.values.iter().copied()));
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Band {
+                labels: c.categories.clone(),
+                padding: if c.series.len() > 1 { 0.22 } else { 0.3 },
+            },
+            y: AxisSpec::Linear {
+                lo,
+                hi,
+                zero: true,
+                units: ctx.units(),
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title: ctx.config.y_label.as_deref(),
+        },
+    )?;
+    let groups = c.series.len().max(1);
+    let mut slots = Vec::new();
+    for (ci, _) in c.categories.iter().enumerate() {
+        let (x, w) = axes.x_band(ci);
+        let inner = w / groups as f64;
+        for (si, s) in c.series.iter().enumerate() {
+            let Some(&v) = s.values.get(ci) else { continue };
+            if !v.is_finite() {
+                continue;
+            }
+            // A hairline between neighbours in a group keeps them apart.
+            let gap = if groups > 1 && inner > 6.0 { 1.0 } else { 0.0 };
+            let bx = x + inner * si as f64;
+            ctx.p.rect(
+                bar_rect(&axes, bx, inner - gap, 0.0, v),
+                ctx.theme.color(si),
+            )?;
+            slots.push((v, (bx, inner - gap)));
+        }
+    }
+    // Labels only when every bar can carry one: a few readable numbers.
+    if slots.len() <= 24 {
+        for (v, slot) in slots {
+            value_label(ctx, &axes, v, slot)?;
+        }
+    }
+    Ok(())
+}
+
+/// stacked_bar: positives stack up from zero, negatives down.
+pub fn stacked<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    c: &Categorical,
+) -> Result<(), DrawError> {
+    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &series_legend(ctx, c))?;
+    let sums: Vec<(f64, f64)> = (0..c.categories.len())
+        .map(|ci| {
+            c.series.iter().fold((0.0, 0.0), |(neg, pos), s| {
+                match s.values.get(ci).copied().filter(|v| v.is_finite()) {
+                    Some(v) if v < 0.0 => (neg + v, pos),
+                    Some(v) => (neg, pos + v),
+                    None => (neg, pos),
+                }
+            })
+        })
+        .collect();
+    let (lo, hi) = finite_range(sums.iter().flat_map(|&(n, p)| [n, p]));
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Band {
+                labels: c.categories.clone(),
+                padding: 0.3,
+            },
+            y: AxisSpec::Linear {
+                lo,
+                hi,
+                zero: true,
+                units: ctx.units(),
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title: ctx.config.y_label.as_deref(),
+        },
+    )?;
+    for ci in 0..c.categories.len() {
+        let (x, w) = axes.x_band(ci);
+        let (mut neg, mut pos) = (0.0, 0.0);
+        for (si, s) in c.series.iter().enumerate() {
+            let Some(v) = s.values.get(ci).copied().filter(|v| v.is_finite()) else {
+                continue;
+            };
+            let (from, to) = if v < 0.0 {
+                let from = neg;
+                neg += v;
+                (from, neg)
+            } else {
+                let from = pos;
+                pos += v;
+                (from, pos)
+            };
+            let r = bar_rect(&axes, x, w, from, to);
+            ctx.p.rect(r, ctx.theme.color(si))?;
+            // A background-coloured seam separates the segments.
+            if r.h > 3.0 && v != 0.0 {
+                let seam_y = if v < 0.0 { r.bottom() } else { r.y };
+                ctx.p.line(
+                    &[(r.x, seam_y), (r.right(), seam_y)],
+                    ctx.theme.background,
+                    1.0,
+                )?;
+            }
+        }
+        if c.categories.len() <= 24 {
+            if let Some((_, total)) = sums.get(ci) {
+                if *total > 0.0 {
+                    value_label(ctx, &axes, *total, (x, w))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// waterfall: each value moves a running total; a final bar shows the total.
+pub fn waterfall<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    c: &Categorical,
+) -> Result<(), DrawError> {
+    let deltas: Vec<f64> = c
+        .series
+        .first()
+        .map(|s| s.values.clone())
+        .unwrap_or_default();
+    let mut steps = Vec::with_capacity(deltas.len() + 1);
+    let mut total = 0.0;
+    for d in &deltas {
+        let d = if d.is_finite() { *d } else { 0.0 };
+        steps.push((total, total + d));
+        total += d;
+    }
+    steps.push((0.0, total));
+    let mut labels = c.categories.clone();
+    labels.push("Total".to_string());
+    let (lo, hi) = finite_range(steps.iter().flat_map(|&(a, b)| [a, b]));
+    let legend = [
+        LegendEntry::new("Increase", ctx.theme.increase, Marker::Square),
+        LegendEntry::new("Decrease", ctx.theme.decrease, Marker::Square),
+        LegendEntry::new("Total", ctx.theme.total, Marker::Square),
+    ];
+    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &legend)?;
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Band {
+                labels,
+                padding: 0.25,
+            },
+            y: AxisSpec::Linear {
+                lo,
+                hi,
+                zero: true,
+                units: ctx.units(),
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title: ctx.config.y_label.as_deref(),
+        },
+    )?;
+    let last = steps.len().saturating_sub(1);
+    for (i, &(from, to)) in steps.iter().enumerate() {
+        let (x, w) = axes.x_band(i);
+        let color = if i == last {
+            ctx.theme.total
+        } else if to >= from {
+            ctx.theme.increase
+        } else {
+            ctx.theme.decrease
+        };
+        ctx.p.rect(bar_rect(&axes, x, w, from, to), color)?;
+        // Connector to the next bar at the level this one ends.
+        if i < last {
+            let (nx, _) = axes.x_band(i + 1);
+            let y = axes.y_at(to);
+            ctx.p.line(&[(x + w, y), (nx, y)], ctx.theme.axis, 1.0)?;
+        }
+        if steps.len() <= 24 {
+            let delta = to - from;
+            let mut label = format_value(delta, ctx.units());
+            if delta > 0.0 && i < last {
+                label.insert(0, '+');
+            }
+            if text::width(&label, ctx.sizes.small, Weight::Regular) <= w + 6.0 {
+                let top = axes.y_at(from.max(to));
+                ctx.p.text(
+                    &label,
+                    (x + w / 2.0, top - 3.0),
+                    Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
+                    Align::Middle,
+                    Baseline::Bottom,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Bin edges on nice numbers: about Sturges' count, at least 5, at most 40.
+pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
+    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    let (lo, hi) = finite_range(finite.iter().copied());
+    if finite.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let n = finite.len() as f64;
+    let target = ((n.log2() + 1.0).ceil() as usize)
+        .clamp(5, 40)
+        .min(max_bins.max(1));
+    let ticks = nice_ticks(lo, if hi > lo { hi } else { lo + 1.0 }, target + 1);
+    let step = if ticks.step > 0.0 && ticks.step.is_finite() {
+        ticks.step
+    } else {
+        1.0
+    };
+    let start = (lo / step).floor() * step;
+    let count = (((hi - start) / step).floor() as usize + 1).clamp(1, 1000);
+    let edges: Vec<f64> = (0..=count).map(|i| start + step * i as f64).collect();
+    let mut counts = vec![0u64; count];
+    for v in finite {
+        let i = (((v - start) / step).floor().max(0.0) as usize).min(count - 1);
+        if let Some(c) = counts.get_mut(i) {
+            *c += 1;
+        }
+    }
+    (edges, counts)
+}
+
+/// histogram: counts of the values in nice-width bins.
+pub fn histogram<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    values: &[f64],
+) -> Result<(), DrawError> {
+    let (edges, counts) = bins(values, (body.w / 8.0) as usize);
+    let (Some(&first), Some(&last)) = (edges.first(), edges.last()) else {
+        return Ok(());
+    };
+    let max = counts.iter().copied().max().unwrap_or(0) as f64;
+    let y_title = ctx.config.y_label.as_deref().or(Some("Count"));
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Linear {
+                lo: first,
+                hi: last,
+                zero: false,
+                units: ctx.units(),
+            },
+            y: AxisSpec::Linear {
+                lo: 0.0,
+                hi: max.max(1.0),
+                zero: true,
+                units: None,
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title,
+        },
+    )?;
+    for (i, &count) in counts.iter().enumerate() {
+        let (Some(&a), Some(&b)) = (edges.get(i), edges.get(i + 1)) else {
+            continue;
+        };
+        if count == 0 {
+            continue;
+        }
+        let (x0, x1) = (axes.x_at(a), axes.x_at(b));
+        let gap = if x1 - x0 > 4.0 { 1.0 } else { 0.0 };
+        ctx.p.rect(
+            bar_rect(&axes, x0 + gap / 2.0, x1 - x0 - gap, 0.0, count as f64),
+            ctx.theme.color(0),
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bins_cover_every_value_once() {
+        let values: Vec<f64> = (0..1000)
+            .map(|i| (i as f64 * 0.37).sin() * 50.0 + 20.0)
+            .collect();
+        let (edges, counts) = bins(&values, 100);
+        assert_eq!(counts.iter().sum::<u64>(), 1000);
+        assert_eq!(edges.len(), counts.len() + 1);
+        assert!(edges[0] <= -30.0 && *edges.last().unwrap_or(&0.0) >= 70.0);
+        assert!((5..=40).contains(&counts.len()), "{}", counts.len());
+    }
+
+    #[test]
+    fn bins_of_one_value_and_of_nothing() {
+        let (edges, counts) = bins(&[3.0, 3.0, f64::NAN], 50);
+        assert_eq!(counts.iter().sum::<u64>(), 2);
+        assert!(edges.len() >= 2);
+        assert!(bins(&[], 50).0.is_empty());
+        assert!(bins(&[f64::NAN], 50).1.is_empty());
+    }
+}

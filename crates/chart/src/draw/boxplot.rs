@@ -1,0 +1,71 @@
+//! boxplot: quartile box, median, whiskers to 1.5 IQR, outliers as rings.
+
+use plotters::prelude::DrawingBackend;
+
+use super::axis::{draw_axes, AxesSpec, AxisSpec};
+use super::painter::Rect;
+use super::theme::mix;
+use super::{Ctx, DrawError};
+use crate::model::BoxStats;
+
+pub fn draw<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    boxes: &[BoxStats],
+) -> Result<(), DrawError> {
+    let (lo, hi) = boxes
+        .iter()
+        .flat_map(|b| {
+            [b.low_whisker, b.high_whisker]
+                .into_iter()
+                .chain(b.outliers.iter().copied())
+        })
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Band {
+                labels: boxes.iter().map(|b| b.label.clone()).collect(),
+                padding: 0.45,
+            },
+            y: AxisSpec::Linear {
+                lo,
+                hi,
+                zero: false,
+                units: ctx.units(),
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title: ctx.config.y_label.as_deref(),
+        },
+    )?;
+    let color = ctx.theme.color(0);
+    let fill = mix(color, ctx.theme.background, 0.75);
+    for (i, b) in boxes.iter().enumerate() {
+        let (x, w) = axes.x_band(i);
+        let cx = x + w / 2.0;
+        let (y_q1, y_q3) = (axes.y_at(b.q1), axes.y_at(b.q3));
+        let (y_lo, y_hi) = (axes.y_at(b.low_whisker), axes.y_at(b.high_whisker));
+        let cap = w * 0.25;
+        ctx.p.line(&[(cx, y_hi), (cx, y_q3)], color, 1.5)?;
+        ctx.p.line(&[(cx, y_q1), (cx, y_lo)], color, 1.5)?;
+        ctx.p
+            .line(&[(cx - cap, y_hi), (cx + cap, y_hi)], color, 1.5)?;
+        ctx.p
+            .line(&[(cx - cap, y_lo), (cx + cap, y_lo)], color, 1.5)?;
+        let r = Rect::new(x, y_q3.min(y_q1), w, (y_q1 - y_q3).abs());
+        ctx.p.rect(r, fill)?;
+        ctx.p.outline(r, color, 1.5)?;
+        let y_med = axes.y_at(b.median);
+        ctx.p.line(&[(x, y_med), (x + w, y_med)], color, 3.0)?;
+        for &o in &b.outliers {
+            ctx.p.ring((cx, axes.y_at(o)), 3.0, color, 1.25)?;
+        }
+    }
+    Ok(())
+}

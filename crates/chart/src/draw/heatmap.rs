@@ -1,0 +1,73 @@
+//! heatmap: a grid of cells coloured by value, values written in the cells
+//! that have room.
+
+use plotters::prelude::DrawingBackend;
+
+use super::axis::{draw_axes, AxesSpec, AxisSpec};
+use super::painter::{Align, Baseline, Font, Rect};
+use super::ramp::{draw_color_legend, ColorScale};
+use super::text::{self, Weight};
+use super::{Ctx, DrawError};
+use crate::scale::format_value;
+
+pub fn draw<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    xs: &[String],
+    ys: &[String],
+    values: &[f64],
+) -> Result<(), DrawError> {
+    let scale = ColorScale::new(ctx.theme, values.iter().copied());
+    let body = draw_color_legend(ctx, body, &scale)?;
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Band {
+                labels: xs.to_vec(),
+                padding: 0.0,
+            },
+            y: AxisSpec::Band {
+                labels: ys.to_vec(),
+                padding: 0.0,
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title: ctx.config.y_label.as_deref(),
+        },
+    )?;
+    let columns = xs.len();
+    if columns == 0 {
+        return Ok(());
+    }
+    // A hairline in the background colour between cells when they are big
+    // enough to keep it.
+    for (row, _) in ys.iter().enumerate() {
+        let (y, h) = axes.y_band(row);
+        for (col, _) in xs.iter().enumerate() {
+            let (x, w) = axes.x_band(col);
+            let v = values.get(row * columns + col).copied().unwrap_or(f64::NAN);
+            let gap = if w > 6.0 && h > 6.0 { 1.0 } else { 0.0 };
+            let cell = Rect::new(x, y, w - gap, h - gap);
+            if !v.is_finite() {
+                ctx.p.rect(cell, ctx.theme.faint)?;
+                continue;
+            }
+            let fill = scale.color(v);
+            ctx.p.rect(cell, fill)?;
+            let label = format_value(v, ctx.units());
+            let size = ctx.sizes.small;
+            if text::width(&label, size, Weight::Regular) + 6.0 <= w && size * 1.4 <= h {
+                ctx.p.text(
+                    &label,
+                    cell.center(),
+                    Font::new(size, Weight::Regular, ctx.theme.text_on(fill)),
+                    Align::Middle,
+                    Baseline::Middle,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}

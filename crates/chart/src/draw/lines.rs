@@ -1,0 +1,117 @@
+//! timeseries: one line per series on a time axis, gaps kept, long series
+//! reduced to what the pixels can show.
+
+use plotters::prelude::DrawingBackend;
+
+use super::axis::{draw_axes, AxesSpec, AxisSpec};
+use super::frame::{draw_legend, LegendEntry, Marker};
+use super::painter::Rect;
+use super::{Ctx, DrawError};
+use crate::model::{DatePrecision, Series};
+use crate::reduce::min_max_columns;
+
+pub fn draw<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    series: &[Series],
+    precision: DatePrecision,
+) -> Result<(), DrawError> {
+    let legend: Vec<LegendEntry> = if series.len() > 1 {
+        series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| LegendEntry::new(s.name.clone(), ctx.theme.color(i), Marker::Line))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &legend)?;
+
+    let (mut x_lo, mut x_hi, mut y_lo, mut y_hi) = (
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+    );
+    for s in series {
+        for (&x, &y) in s.xs.iter().zip(&s.ys) {
+            if x.is_finite() && y.is_finite() {
+                x_lo = x_lo.min(x);
+                x_hi = x_hi.max(x);
+                y_lo = y_lo.min(y);
+                y_hi = y_hi.max(y);
+            }
+        }
+    }
+    // Zero belongs on the axis when the data sit near it anyway; otherwise
+    // the axis hugs the data so the shape of the line reads.
+    let zero = y_lo >= 0.0 && y_lo < y_hi * 0.4 || y_hi <= 0.0 && y_hi > y_lo * 0.4;
+    let axes = draw_axes(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        &AxesSpec {
+            x: AxisSpec::Time {
+                lo: x_lo,
+                hi: x_hi,
+                precision,
+            },
+            y: AxisSpec::Linear {
+                lo: y_lo,
+                hi: y_hi,
+                zero,
+                units: ctx.units(),
+            },
+            x_title: ctx.config.x_label.as_deref(),
+            y_title: ctx.config.y_label.as_deref(),
+        },
+    )?;
+
+    let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
+    let (dom_lo, dom_hi) = match &axes.x {
+        super::axis::Scale::Time(t) => (t.lo, t.hi),
+        _ => (x_lo, x_hi),
+    };
+    for (i, s) in series.iter().enumerate() {
+        let color = ctx.theme.color(i);
+        let (xs, ys) = min_max_columns(&s.xs, &s.ys, dom_lo, dom_hi, columns);
+        let sparse = xs.len() <= 60 && (xs.len() as f64) < axes.plot.w / 10.0;
+        let mut run: Vec<(f64, f64)> = Vec::new();
+        let flush = |run: &mut Vec<(f64, f64)>| -> Result<(), DrawError> {
+            match run.len() {
+                0 => {}
+                // A lone point between gaps would vanish as a line.
+                1 => {
+                    if let Some(&p) = run.first() {
+                        ctx.p.circle(p, 2.5, color)?;
+                    }
+                }
+                _ => ctx.p.line(run, color, 2.0)?,
+            }
+            run.clear();
+            Ok(())
+        };
+        for (&x, &y) in xs.iter().zip(&ys) {
+            if !x.is_finite() {
+                continue;
+            }
+            if !y.is_finite() {
+                flush(&mut run)?;
+                continue;
+            }
+            run.push((axes.x_at(x), axes.y_at(y)));
+        }
+        flush(&mut run)?;
+        if sparse {
+            for (&x, &y) in xs.iter().zip(&ys) {
+                if x.is_finite() && y.is_finite() {
+                    let at = (axes.x_at(x), axes.y_at(y));
+                    ctx.p.circle(at, 3.5, ctx.theme.background)?;
+                    ctx.p.circle(at, 2.5, color)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,173 @@
+//! pie: slices clockwise from twelve o'clock, small slices folded into
+//! "Other", percentages on the slices that have room, a legend beside.
+
+use std::f64::consts::{FRAC_PI_2, TAU};
+
+use plotters::prelude::DrawingBackend;
+use plotters::style::RGBColor;
+
+use super::frame::{draw_legend, LegendEntry, Marker};
+use super::painter::{Align, Baseline, Font, Rect};
+use super::text::{self, Weight};
+use super::{Ctx, DrawError};
+use crate::model::Categorical;
+
+/// More slices than this cannot be told apart; the smallest become "Other".
+const MAX_SLICES: usize = 8;
+
+pub struct Slice {
+    pub label: String,
+    pub value: f64,
+}
+
+/// The slices to draw: positive values, the smallest folded into "Other"
+/// when there are too many, in the data's order.
+pub fn slices(c: &Categorical) -> Vec<Slice> {
+    let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
+    let mut all: Vec<Slice> = c
+        .categories
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| v.is_finite() && **v > 0.0)
+        .map(|(label, v)| Slice {
+            label: label.clone(),
+            value: *v,
+        })
+        .collect();
+    if all.len() <= MAX_SLICES {
+        return all;
+    }
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by(|&a, &b| all[b].value.total_cmp(&all[a].value));
+    let keep: Vec<usize> = order.iter().copied().take(MAX_SLICES - 1).collect();
+    let other: f64 = order
+        .iter()
+        .skip(MAX_SLICES - 1)
+        .map(|&i| all[i].value)
+        .sum();
+    let folded = all.len() - (MAX_SLICES - 1);
+    let mut kept: Vec<Slice> = Vec::with_capacity(MAX_SLICES);
+    for (i, s) in all.drain(..).enumerate() {
+        if keep.contains(&i) {
+            kept.push(s);
+        }
+    }
+    kept.push(Slice {
+        label: format!("Other ({folded})"),
+        value: other,
+    });
+    kept
+}
+
+fn percent(share: f64) -> String {
+    let p = share * 100.0;
+    if p < 1.0 {
+        "<1%".to_string()
+    } else {
+        format!("{}%", p.round() as i64)
+    }
+}
+
+pub fn draw<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    c: &Categorical,
+) -> Result<(), DrawError> {
+    let slices = slices(c);
+    let total: f64 = slices.iter().map(|s| s.value).sum();
+    let colors: Vec<RGBColor> = (0..slices.len()).map(|i| ctx.theme.color(i)).collect();
+    let entries: Vec<LegendEntry> = slices
+        .iter()
+        .zip(&colors)
+        .map(|(s, &color)| {
+            LegendEntry::new(
+                format!("{} {}", s.label, percent(s.value / total)),
+                color,
+                Marker::Square,
+            )
+        })
+        .collect();
+
+    // Legend on the right when the card is wide, on top when it is narrow.
+    let size = ctx.sizes.tick;
+    let legend_w = entries
+        .iter()
+        .map(|e| text::width(&e.label, size, Weight::Regular) + size + 6.0)
+        .fold(0.0, f64::max)
+        .min(body.w * 0.45);
+    let wide = body.w - legend_w - 24.0 >= body.h * 0.8;
+    let pie_area = if wide {
+        let row_h = size * 1.7;
+        let top = body.y + (body.h - row_h * entries.len() as f64).max(0.0) / 2.0;
+        let x = body.right() - legend_w;
+        for (i, e) in entries.iter().enumerate() {
+            let cy = top + row_h * (i as f64 + 0.5);
+            ctx.p.rect(
+                Rect::new(x, cy - size * 0.45, size * 0.9, size * 0.9),
+                e.color,
+            )?;
+            let label = text::ellipsize(&e.label, size, Weight::Regular, legend_w - size - 6.0);
+            ctx.p.text(
+                &label,
+                (x + size + 5.0, cy),
+                Font::new(size, Weight::Regular, ctx.theme.text),
+                Align::Start,
+                Baseline::Middle,
+            )?;
+        }
+        Rect::new(body.x, body.y, body.w - legend_w - 24.0, body.h)
+    } else {
+        draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &entries)?
+    };
+
+    let (cx, cy) = pie_area.center();
+    let radius = (pie_area.w.min(pie_area.h) / 2.0 - 4.0).max(4.0);
+    if total <= 0.0 || !total.is_finite() {
+        return Ok(());
+    }
+    let mut angle = -FRAC_PI_2;
+    let mut edges = Vec::with_capacity(slices.len());
+    for (s, &color) in slices.iter().zip(&colors) {
+        let sweep = s.value / total * TAU;
+        // About one vertex per 2 degrees keeps the arc round at any size.
+        let steps = ((sweep / TAU * 180.0).ceil() as usize).clamp(2, 180);
+        let mut points = Vec::with_capacity(steps + 2);
+        points.push((cx, cy));
+        for k in 0..=steps {
+            let a = angle + sweep * k as f64 / steps as f64;
+            points.push((cx + radius * a.cos(), cy + radius * a.sin()));
+        }
+        ctx.p.polygon(&points, color)?;
+        edges.push(angle);
+        let share = s.value / total;
+        if share >= 0.06 {
+            let mid = angle + sweep / 2.0;
+            let at = (
+                cx + radius * 0.68 * mid.cos(),
+                cy + radius * 0.68 * mid.sin(),
+            );
+            let label = percent(share);
+            if text::width(&label, ctx.sizes.tick, Weight::Bold) < radius * sweep * 0.5 {
+                ctx.p.text(
+                    &label,
+                    at,
+                    Font::new(ctx.sizes.tick, Weight::Bold, ctx.theme.text_on(color)),
+                    Align::Middle,
+                    Baseline::Middle,
+                )?;
+            }
+        }
+        angle += sweep;
+    }
+    // Seams between slices in the background colour.
+    if slices.len() > 1 {
+        for a in edges {
+            ctx.p.line(
+                &[(cx, cy), (cx + radius * a.cos(), cy + radius * a.sin())],
+                ctx.theme.background,
+                1.5,
+            )?;
+        }
+    }
+    Ok(())
+}

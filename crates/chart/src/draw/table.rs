@@ -1,0 +1,210 @@
+//! table: a header, striped rows, numbers aligned right, and a note of the
+//! rows that did not fit.
+
+use plotters::prelude::DrawingBackend;
+
+use super::painter::{Align, Baseline, Font, Rect};
+use super::text::{self, Weight};
+use super::{Ctx, DrawError};
+
+/// A cell reads as a number: digits with optional sign, separators,
+/// decimals, currency or percent.
+fn numeric(cell: &str) -> bool {
+    let t = cell.trim();
+    !t.is_empty()
+        && t.chars().any(|c| c.is_ascii_digit())
+        && t.chars().all(|c| {
+            c.is_ascii_digit()
+                || matches!(
+                    c,
+                    '.' | ',' | '-' | '+' | '%' | '$' | '€' | '£' | '\u{2212}' | ' ' | 'e' | 'E'
+                )
+        })
+}
+
+fn cell(row: &[String], c: usize) -> &str {
+    row.get(c).map(String::as_str).unwrap_or("")
+}
+
+/// A plain number as a reader expects it: a real minus sign, and thousands
+/// separators from five digits up (four-digit numbers are often years).
+fn display(cell: &str) -> String {
+    let (sign, digits) = match cell.strip_prefix('-') {
+        Some(rest) => ("\u{2212}", rest),
+        None => ("", cell),
+    };
+    let (int, frac) = match digits.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (digits, None),
+    };
+    let plain = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    if !plain {
+        return cell.to_string();
+    }
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, ch) in int.chars().enumerate() {
+        if int.len() >= 5 && i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+pub fn draw<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    body: Rect,
+    columns: &[String],
+    rows: &[Vec<String>],
+) -> Result<(), DrawError> {
+    let size = ctx.sizes.tick;
+    let row_h = (size * 2.1).round();
+    let pad = 8.0;
+    let count = columns
+        .len()
+        .max(rows.iter().map(Vec::len).max().unwrap_or(0))
+        .max(1);
+
+    // Natural width per column (header and the rows that can show), then
+    // shared out: narrow columns keep theirs, wide ones split the rest.
+    let visible = ((body.h / row_h).floor() as usize).saturating_sub(1);
+    let shown = rows.len().min(visible);
+    let natural: Vec<f64> = (0..count)
+        .map(|c| {
+            let head = text::width(cell(columns, c), size, Weight::Bold);
+            rows.iter()
+                .take(shown)
+                .map(|r| text::width(&display(cell(r, c)), size, Weight::Regular))
+                .fold(head, f64::max)
+                + pad * 2.0
+        })
+        .collect();
+    let total: f64 = natural.iter().sum();
+    let widths: Vec<f64> = if total <= body.w {
+        // Spread the spare room so the table spans the card, but keep
+        // narrow tables from turning into wide gaps.
+        let grow = (body.w / total.max(1.0)).min(1.6);
+        natural.iter().map(|w| w * grow).collect()
+    } else {
+        let fair = body.w / count as f64;
+        let small: f64 = natural.iter().filter(|w| **w <= fair).sum();
+        let big = natural.iter().filter(|w| **w > fair).count().max(1);
+        let share = (body.w - small) / big as f64;
+        natural.iter().map(|w| w.min(share)).collect()
+    };
+    let right_align: Vec<bool> = (0..count)
+        .map(|c| {
+            let mut cells = rows
+                .iter()
+                .take(shown)
+                .map(|r| cell(r, c))
+                .filter(|s| !s.is_empty());
+            let first = cells.next();
+            first.is_some_and(numeric) && cells.all(numeric)
+        })
+        .collect();
+
+    let draw_row = |y: f64, row: &[String], font: Font| -> Result<(), DrawError> {
+        let mut x = body.x;
+        for (c, w) in widths.iter().enumerate() {
+            // Half a pixel of slack: a column sized to its text must not cut it.
+            let content = text::ellipsize(
+                &display(cell(row, c)),
+                font.size,
+                font.weight,
+                w - pad * 2.0 + 0.5,
+            );
+            let right = right_align.get(c).copied().unwrap_or(false);
+            let (tx, align) = if right {
+                (x + w - pad, Align::End)
+            } else {
+                (x + pad, Align::Start)
+            };
+            ctx.p.text(
+                &content,
+                (tx, y + row_h / 2.0),
+                font,
+                align,
+                Baseline::Middle,
+            )?;
+            x += w;
+        }
+        Ok(())
+    };
+
+    let table_w: f64 = widths.iter().sum();
+    draw_row(
+        body.y,
+        columns,
+        Font::new(size, Weight::Bold, ctx.theme.text),
+    )?;
+    ctx.p.line(
+        &[(body.x, body.y + row_h), (body.x + table_w, body.y + row_h)],
+        ctx.theme.axis,
+        1.0,
+    )?;
+    let more = rows.len() - shown;
+    // The last visible line tells how many rows were left out.
+    let shown = if more > 0 {
+        shown.saturating_sub(1)
+    } else {
+        shown
+    };
+    for (i, row) in rows.iter().take(shown).enumerate() {
+        let y = body.y + row_h * (i as f64 + 1.0);
+        if i % 2 == 1 {
+            ctx.p
+                .rect(Rect::new(body.x, y, table_w, row_h), ctx.theme.faint)?;
+        }
+        draw_row(y, row, Font::new(size, Weight::Regular, ctx.theme.text))?;
+    }
+    let hidden = rows.len() - shown;
+    if hidden > 0 {
+        let y = body.y + row_h * (shown as f64 + 1.0);
+        let note = if hidden == 1 {
+            "1 more row".to_string()
+        } else {
+            format!("{hidden} more rows")
+        };
+        ctx.p.text(
+            &format!("\u{2026} {note}"),
+            (body.x + pad, y + row_h / 2.0),
+            Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
+            Align::Start,
+            Baseline::Middle,
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{display, numeric};
+
+    #[test]
+    fn plain_numbers_get_separators_and_a_real_minus() {
+        assert_eq!(display("1250000"), "1,250,000");
+        assert_eq!(display("-0.03"), "\u{2212}0.03");
+        assert_eq!(display("2024"), "2024");
+        assert_eq!(display("12345.678"), "12,345.678");
+        assert_eq!(display("1e6"), "1e6");
+        assert_eq!(display("Acme"), "Acme");
+        assert_eq!(display("-"), "-");
+        assert_eq!(display("1."), "1.");
+    }
+
+    #[test]
+    fn numbers_are_recognised() {
+        for yes in ["12", "1,234.5", "-3", "45%", "$9.99", "1e6", "\u{2212}2"] {
+            assert!(numeric(yes), "{yes}");
+        }
+        for no in ["", "abc", "12 apples", "2025-01-01T00:00", "-", "%"] {
+            assert!(!numeric(no), "{no}");
+        }
+    }
+}
