@@ -14,8 +14,10 @@ cargo fmt --all -- --check
 say "cargo clippy (native and wasm32)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy --workspace --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+# zdr-chart without the map boundaries (the widget's small build).
+cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
-say "cargo test --workspace (native tests, zdr-chart model)"
+say "cargo test --workspace (widget units; zdr-chart model, SVG drawing of every example, proptest)"
 cargo test --workspace --quiet
 
 say "wasm-pack test --headless --chrome"
@@ -32,3 +34,6 @@ tsc -p tests/types
 
 say "end-to-end tests (packed package, local responder, headless Chromium)"
 node --test --test-reporter=spec tests/e2e/
+
+say "JSON Schema: every example validates, bad documents do not (ajv)"
+node --test --test-reporter=spec tests/schema/

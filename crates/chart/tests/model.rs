@@ -239,3 +239,27 @@ fn null_values_are_gaps_not_errors() {
     };
     assert!(bar.series[0].values[0].is_nan());
 }
+
+#[test]
+fn timeline_table_errors_name_the_right_column() {
+    let message = error(json!({
+        "viz_config": {"title": "t", "viz_component_type": "timeline"},
+        "data": {"columns": ["start", "end", "label"], "rows": [["2024-01", "soon", "Build"]]}
+    }));
+    assert!(message.starts_with("data.rows[0][1]:"), "{message}");
+}
+
+#[test]
+fn a_heatmap_too_large_to_draw_is_refused_before_allocating() {
+    let points: Vec<serde_json::Value> = (0..1_000)
+        .map(|i| json!({"x": format!("x{i}"), "y": format!("y{i}"), "value": 1}))
+        .collect();
+    let message = error(json!({
+        "viz_config": {"title": "t", "viz_component_type": "heatmap"},
+        "data": points
+    }));
+    assert!(
+        message.starts_with("data: a heatmap of 1000 x and 1000 y categories"),
+        "{message}"
+    );
+}

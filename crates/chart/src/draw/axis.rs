@@ -229,7 +229,7 @@ enum BandLabels {
     Vertical { every: usize, length: f64 },
 }
 
-fn plan_band_labels(labels: &[String], plot_w: f64, size: f64) -> BandLabels {
+fn plan_band_labels(labels: &[String], plot_w: f64, size: f64, max_length: f64) -> BandLabels {
     let n = labels.len().max(1);
     let step = plot_w / n as f64;
     let widest = labels
@@ -256,7 +256,7 @@ fn plan_band_labels(labels: &[String], plot_w: f64, size: f64) -> BandLabels {
     let every = (line / step).ceil().max(1.0) as usize;
     BandLabels::Vertical {
         every,
-        length: widest.min(120.0),
+        length: widest.min(max_length),
     }
 }
 
@@ -323,10 +323,21 @@ pub fn draw_axes<DB: DrawingBackend>(
     let plot_w = (right - left).max(10.0);
 
     // The x axis: labels decide how much height they need.
-    let x_first = build(x_spec, ((plot_w / 90.0) as usize).max(2));
+    // Dates are shorter than most numbers with units: room for a few more.
+    let spacing = if matches!(x_spec, AxisSpec::Time { .. }) {
+        75.0
+    } else {
+        90.0
+    };
+    let x_first = build(x_spec, ((plot_w / spacing) as usize).max(2));
     let (x_scale, band_plan, x_label_h) = match x_first {
         Scale::Band(b) => {
-            let plan = plan_band_labels(&b.labels, plot_w, sizes.tick);
+            let plan = plan_band_labels(
+                &b.labels,
+                plot_w,
+                sizes.tick,
+                (body.h * 0.3).clamp(24.0, 140.0),
+            );
             let h = match plan {
                 BandLabels::Level { .. } => line,
                 BandLabels::Vertical { length, .. } => length,
@@ -425,6 +436,9 @@ pub fn draw_axes<DB: DrawingBackend>(
                             continue;
                         }
                         let t = text::ellipsize(label, sizes.tick, Weight::Regular, max_width);
+                        if overhangs(cx, &t, sizes, body) {
+                            continue;
+                        }
                         p.text(
                             &t,
                             (cx, label_y),
@@ -466,6 +480,9 @@ pub fn draw_axes<DB: DrawingBackend>(
                         1.0,
                     )?;
                 }
+                if overhangs(x, label, sizes, body) {
+                    continue;
+                }
                 p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top)?;
             }
         }
@@ -484,6 +501,13 @@ pub fn draw_axes<DB: DrawingBackend>(
     Ok(axes)
 }
 
+/// A centred label at `x` reaching past the card's padding would be cut
+/// off at the edge: better left out.
+fn overhangs(x: f64, label: &str, sizes: &Sizes, body: Rect) -> bool {
+    let half = text::width(label, sizes.tick, Weight::Regular) / 2.0;
+    x - half < body.x - sizes.pad / 2.0 || x + half > body.right() + sizes.pad / 2.0
+}
+
 fn continuous_ticks(scale: &Scale) -> (&[f64], &[String]) {
     match scale {
         Scale::Linear(l) => (&l.ticks, &l.labels),
@@ -500,11 +524,11 @@ mod tests {
     fn band_labels_thin_or_turn_when_crowded() {
         let few: Vec<String> = ["A", "B", "C"].iter().map(|s| s.to_string()).collect();
         assert!(matches!(
-            plan_band_labels(&few, 300.0, 12.0),
+            plan_band_labels(&few, 300.0, 12.0, 120.0),
             BandLabels::Level { every: 1, .. }
         ));
         let many: Vec<String> = (0..200).map(|i| format!("{i}")).collect();
-        let plan = plan_band_labels(&many, 600.0, 12.0);
+        let plan = plan_band_labels(&many, 600.0, 12.0, 120.0);
         assert!(
             matches!(plan, BandLabels::Level { every, .. } if every > 1),
             "{plan:?}"
@@ -513,7 +537,7 @@ mod tests {
             .map(|i| format!("A rather long category {i}"))
             .collect();
         assert!(matches!(
-            plan_band_labels(&long, 600.0, 12.0),
+            plan_band_labels(&long, 600.0, 12.0, 120.0),
             BandLabels::Vertical { .. }
         ));
     }

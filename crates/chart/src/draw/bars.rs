@@ -301,11 +301,12 @@ pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
         1.0
     };
     let start = (lo / step).floor() * step;
-    let count = (((hi - start) / step).floor() as usize + 1).clamp(1, 1000);
+    // NaN casts to 0, hence the max after the cast.
+    let count = ((((hi - start) / step).floor() + 1.0).clamp(1.0, 1000.0) as usize).max(1);
     let edges: Vec<f64> = (0..=count).map(|i| start + step * i as f64).collect();
     let mut counts = vec![0u64; count];
     for v in finite {
-        let i = (((v - start) / step).floor().max(0.0) as usize).min(count - 1);
+        let i = (((v - start) / step).floor().max(0.0) as usize).min(count.saturating_sub(1));
         if let Some(c) = counts.get_mut(i) {
             *c += 1;
         }

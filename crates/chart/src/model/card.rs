@@ -1,5 +1,7 @@
 //! Reading the data as each card type needs it: columnar, typed, validated.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use super::date::{parse_date, DatePrecision};
@@ -87,6 +89,8 @@ enum Loc {
     Point(usize),
     SeriesPoint(usize, usize),
     Cell(usize, usize),
+    /// A timeline table row: the columns of label, start and end.
+    TimelineRow(usize, [usize; 3]),
 }
 
 impl Loc {
@@ -97,6 +101,14 @@ impl Loc {
             // Table rows become points whose x is the first cell.
             Loc::Cell(r, _) if key == "x" => format!("data.rows[{r}][0]"),
             Loc::Cell(r, c) => format!("data.rows[{r}][{c}]"),
+            Loc::TimelineRow(r, [l, s, e]) => {
+                let c = match key {
+                    "start" => s,
+                    "end" => e,
+                    _ => l,
+                };
+                format!("data.rows[{r}][{c}]")
+            }
         }
     }
 
@@ -105,7 +117,28 @@ impl Loc {
             Loc::Point(i) => format!("data[{i}]"),
             Loc::SeriesPoint(s, i) => format!("data.series[{s}].points[{i}]"),
             Loc::Cell(r, c) => format!("data.rows[{r}][{c}]"),
+            Loc::TimelineRow(r, _) => format!("data.rows[{r}]"),
         }
+    }
+}
+
+/// Distinct labels in first-seen order, found by hash (tens of thousands
+/// of categories must not cost a quadratic search).
+#[derive(Default)]
+struct Labels {
+    list: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl Labels {
+    fn at(&mut self, label: String) -> usize {
+        if let Some(&at) = self.index.get(&label) {
+            return at;
+        }
+        let at = self.list.len();
+        self.index.insert(label.clone(), at);
+        self.list.push(label);
+        at
     }
 }
 
@@ -436,20 +469,17 @@ fn read_scatter(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataErro
 }
 
 fn read_boxplot(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
-    let mut labels: Vec<String> = Vec::new();
+    let mut labels = Labels::default();
     let mut groups: Vec<Vec<f64>> = Vec::new();
     for (_, points) in series {
         for point in points {
-            let x = point.label("x")?;
-            let at = match labels.iter().position(|l| *l == x) {
-                Some(at) => at,
-                None => {
-                    labels.push(x);
-                    groups.push(Vec::new());
-                    labels.len() - 1
-                }
+            let at = labels.at(point.label("x")?);
+            if at == groups.len() {
+                groups.push(Vec::new());
+            }
+            let Some(group) = groups.get_mut(at) else {
+                continue;
             };
-            let group = &mut groups[at];
             match point.get("values") {
                 Some(Value::Array(values)) => {
                     for (i, value) in values.iter().enumerate() {
@@ -483,6 +513,7 @@ fn read_boxplot(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataErro
     }
     Ok(Card::Boxplot(
         labels
+            .list
             .into_iter()
             .zip(groups)
             .filter_map(|(label, values)| box_stats(label, values))
@@ -544,25 +575,23 @@ fn read_histogram(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataEr
     Ok(Card::Histogram(values))
 }
 
+/// The grid is dense; beyond this many cells each would be smaller than a
+/// pixel on any screen, and the grid alone would take megabytes.
+pub const MAX_HEATMAP_CELLS: usize = 250_000;
+
 fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
-    let mut xs: Vec<String> = Vec::new();
-    let mut ys: Vec<String> = Vec::new();
+    let mut xs = Labels::default();
+    let mut ys = Labels::default();
     let mut cells: Vec<(usize, usize, f64)> = Vec::new();
-    let position =
-        |list: &mut Vec<String>, label: String| match list.iter().position(|l| *l == label) {
-            Some(at) => at,
-            None => {
-                list.push(label);
-                list.len() - 1
-            }
-        };
     match shape {
         DataShape::Table { columns, rows } => {
             // A matrix: the first column names the rows, the others are the x categories.
-            xs.extend(columns.iter().skip(1).cloned());
+            for column in columns.iter().skip(1) {
+                xs.at(column.clone());
+            }
             for (r, row) in rows.iter().enumerate() {
                 let row_label = row.first().and_then(label).unwrap_or_default();
-                let y = position(&mut ys, row_label);
+                let y = ys.at(row_label);
                 for (c, cell) in row.iter().enumerate().skip(1) {
                     let value = match cell {
                         Value::Null => f64::NAN,
@@ -578,14 +607,26 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
             let table = Vec::new();
             for (_, points) in series_points(shape, &table) {
                 for point in points {
-                    let x = position(&mut xs, point.label("x")?);
-                    let y = position(&mut ys, point.label("y")?);
+                    let x = xs.at(point.label("x")?);
+                    let y = ys.at(point.label("y")?);
                     cells.push((x, y, point.number_or_gap("value")?));
                 }
             }
         }
     }
-    let mut values = vec![f64::NAN; xs.len() * ys.len()];
+    let (xs, ys) = (xs.list, ys.list);
+    let size = xs.len().saturating_mul(ys.len());
+    if size > MAX_HEATMAP_CELLS {
+        return Err(error(
+            "data".into(),
+            format!(
+                "a heatmap of {} x and {} y categories has {size} cells; at most {MAX_HEATMAP_CELLS} can be drawn",
+                xs.len(),
+                ys.len()
+            ),
+        ));
+    }
+    let mut values = vec![f64::NAN; size];
     for (x, y, value) in cells {
         if let Some(slot) = values.get_mut(y * xs.len() + x) {
             *slot = value;
@@ -620,7 +661,7 @@ fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
                     object.insert(key.into(), row.get(at).cloned().unwrap_or(Value::Null));
                 }
                 push(&PointRef {
-                    loc: Loc::Cell(r, 0),
+                    loc: Loc::TimelineRow(r, [l, s, e]),
                     object: &object,
                 })?;
             }

@@ -9,7 +9,7 @@ mod kind;
 
 use serde_json::{Map, Value};
 
-pub use card::{BoxStats, Card, Categorical, Series, TimelineItem, XYSeries};
+pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, XYSeries};
 pub use date::{civil_from_seconds, parse_date, DatePrecision};
 pub use error::{describe, DataError, Path};
 pub use kind::CardKind;

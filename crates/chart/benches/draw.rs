@@ -1,0 +1,105 @@
+//! Drawing speed: time series of 1k, 100k and 1M points and a bar chart of
+//! 2,000 categories, each drawn to an 800x500 SVG (layout, reduction and
+//! SVG text included), and the reduction alone.
+//! Run with `cargo bench -p zdr-chart --bench draw`.
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use zdr_chart::model::{
+    Card, CardKind, Categorical, DatePrecision, NamedValues, Series, VizConfig,
+};
+use zdr_chart::reduce::min_max_columns;
+use zdr_chart::Chart;
+
+fn config(title: &str) -> VizConfig {
+    VizConfig {
+        title: title.to_string(),
+        subtitle: None,
+        kind: None,
+        x_label: None,
+        y_label: Some("Value".to_string()),
+        units: None,
+        source: None,
+        dark_mode: None,
+        colors: Vec::new(),
+    }
+}
+
+/// A noisy random walk, one point a minute from 2024-01-01.
+fn walk(n: usize) -> Series {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut y = 1_000.0;
+    let mut xs = Vec::with_capacity(n);
+    let mut ys = Vec::with_capacity(n);
+    for i in 0..n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        y += (state % 2001) as f64 / 1000.0 - 1.0;
+        xs.push(1_704_067_200.0 + 60.0 * i as f64);
+        ys.push(y);
+    }
+    Series {
+        name: "walk".to_string(),
+        xs,
+        ys,
+    }
+}
+
+fn timeseries(n: usize) -> Chart {
+    Chart {
+        config: config("Random walk"),
+        kind: CardKind::Timeseries,
+        card: Card::Timeseries {
+            series: vec![walk(n)],
+            precision: DatePrecision::Time,
+        },
+    }
+}
+
+fn bars(n: usize) -> Chart {
+    Chart {
+        config: config("Many categories"),
+        kind: CardKind::Bar,
+        card: Card::Categorical(Categorical {
+            kind: CardKind::Bar,
+            categories: (0..n).map(|i| format!("Category {i}")).collect(),
+            series: vec![NamedValues {
+                name: String::new(),
+                values: (0..n).map(|i| ((i * 7919) % 1000) as f64).collect(),
+            }],
+        }),
+    }
+}
+
+fn draw(c: &mut Criterion) {
+    let mut group = c.benchmark_group("timeseries_svg_800x500");
+    group.sample_size(20);
+    for n in [1_000usize, 100_000, 1_000_000] {
+        let chart = timeseries(n);
+        let theme = chart.theme(None);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &chart, |b, chart| {
+            b.iter(|| black_box(chart.to_svg(800, 500, &theme)))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("reduce_min_max_760_columns");
+    group.sample_size(20);
+    for n in [1_000usize, 100_000, 1_000_000] {
+        let s = walk(n);
+        let (lo, hi) = (s.xs[0], s.xs[n - 1]);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &s, |b, s| {
+            b.iter(|| black_box(min_max_columns(&s.xs, &s.ys, lo, hi, 760)))
+        });
+    }
+    group.finish();
+
+    let chart = bars(2_000);
+    let theme = chart.theme(None);
+    c.bench_function("bar_2000_categories_svg_800x500", |b| {
+        b.iter(|| black_box(chart.to_svg(800, 500, &theme)))
+    });
+}
+
+criterion_group!(benches, draw);
+criterion_main!(benches);

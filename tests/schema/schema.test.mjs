@@ -1,0 +1,223 @@
+// The JSON Schema of visualization_data (schema/visualization_data.schema.json) against the
+// documented examples and documents it must refuse. Run by scripts/test.sh (`node --test tests/schema/`).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import Ajv2020 from 'ajv/dist/2020.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+
+const schema = readJson(join(ROOT, 'schema/visualization_data.schema.json'));
+// Strict mode catches unknown keywords and mistakes in the schema itself. Intended, so allowed:
+// union types ("type": ["string", "null"]), conditions that require a key without redeclaring
+// it ({"if": {"required": ["series"]}}) and open tuples (a table row's first cell, then values).
+const ajv = new Ajv2020({
+  strict: true,
+  strictRequired: false,
+  strictTuples: false,
+  allowUnionTypes: true,
+  allErrors: true,
+});
+const validate = ajv.compile(schema);
+
+const errorsOf = () => ajv.errorsText(validate.errors, { dataVar: 'visualization_data' });
+
+const TYPES = [
+  'bar', 'grouped_bar', 'stacked_bar', 'timeseries', 'pie', 'choropleth', 'scatter',
+  'boxplot', 'heatmap', 'timeline', 'waterfall', 'histogram', 'table',
+];
+
+test('the schema is draft 2020-12 and names the 13 card types', () => {
+  assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+  const types = schema.$defs.vizConfig.properties.viz_component_type.enum;
+  assert.deepEqual(types.filter((t) => t !== null), TYPES);
+});
+
+test('every field of the schema has a description', () => {
+  const defOf = (ref) => schema.$defs[ref.replace('#/$defs/', '')];
+  const described = (node) =>
+    (typeof node.description === 'string' && node.description !== '') ||
+    (typeof node.$ref === 'string' && described(defOf(node.$ref) ?? {}));
+  const missing = [];
+  const walk = (node, path) => {
+    if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${path}/${i}`));
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node.properties ?? {})) {
+      if (!described(value)) missing.push(`${path}/properties/${key}`);
+    }
+    for (const [key, value] of Object.entries(node)) {
+      // Conditions select a rule; they declare no field.
+      if (key !== 'if') walk(value, `${path}/${key}`);
+    }
+  };
+  walk(schema, '#');
+  for (const [name, def] of Object.entries(schema.$defs)) {
+    if (!described(def)) missing.push(`#/$defs/${name}`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+const exampleDir = join(ROOT, 'docs/examples');
+const examples = readdirSync(exampleDir).filter((name) => name.endsWith('.json')).sort();
+
+test('there is one example per card type', () => {
+  assert.deepEqual(examples.map((name) => name.replace(/\.json$/, '')).sort(), [...TYPES].sort());
+});
+
+for (const name of examples) {
+  test(`docs/examples/${name} is valid`, () => {
+    const doc = readJson(join(exampleDir, name));
+    assert.ok(validate(doc), errorsOf());
+    // The same data is valid with the type left to inference.
+    const { viz_component_type: _, ...config } = doc.viz_config;
+    assert.ok(validate({ ...doc, viz_config: config }), errorsOf());
+  });
+}
+
+// Documents the Rust reader accepts: the schema must accept them too.
+const accepted = {
+  'the spec shape, unknown keys anywhere': {
+    viz_config: { title: 'Spec shape', unknown_key: [1, 2] },
+    data: [{ x: 'a', y: 1, extra: {} }, { x: 'b', y: 2.5 }],
+    extra: true,
+  },
+  'nulls for optional config and gaps': {
+    viz_config: {
+      title: '', subtitle: null, viz_component_type: null, x_label: null, y_label: null,
+      units: null, source: null, dark_mode: null, colors: null,
+    },
+    data: [{ x: 'a', y: null }, { x: 'b' }],
+  },
+  'every config field': {
+    viz_config: {
+      title: 't', subtitle: 's', viz_component_type: 'bar', x_label: 'x', y_label: 'y',
+      units: '%', source: 'src', dark_mode: true, colors: ['#fff', '#1F77b4'],
+    },
+    data: [{ x: 1, y: 2 }, { x: true, y: 3 }],
+  },
+  'dates of every form': {
+    viz_config: { title: 't', viz_component_type: 'timeseries' },
+    data: [
+      { x: '2024', y: 1 }, { x: '2024-05', y: 1 }, { x: '2024-05-01', y: 1 },
+      { x: '2024-05-01T12:00:00Z', y: 1 }, { x: '2024-05-01 12:00', y: 1 },
+      { x: '2024-05-01t12:00:00.250+05:30', y: 1 }, { x: '2024-05-01T12:00-0330', y: 1 },
+      { x: '2024-05-01T23:59:60z', y: 1 }, { x: 1999, y: 2 }, { x: 0, y: 3 },
+    ],
+  },
+  'scatter x as numeric strings and gaps': {
+    viz_config: { title: 't', viz_component_type: 'scatter' },
+    data: [{ x: ' 1.5 ', y: 1 }, { x: '.5', y: 1 }, { x: '5.', y: 2 }, { x: '-1e3', y: 3 }, { x: null, y: 1 }, { y: 4 }],
+  },
+  'boxplot values with nulls, and y ignored beside values': {
+    viz_config: { title: 't', viz_component_type: 'boxplot' },
+    data: [{ x: 'a', values: [1, null, 3], y: 'ignored' }, { x: 'a', y: 4 }, { x: 'b', values: null, y: null }],
+  },
+  'series with numeric, null and missing names': {
+    viz_config: { title: 't', viz_component_type: 'grouped_bar' },
+    data: { series: [{ name: 2024, points: [] }, { name: null, points: [{ x: 'a', y: 1 }] }, { points: [] }] },
+  },
+  'a table card with any cells': {
+    viz_config: { title: 't', viz_component_type: 'table' },
+    data: { columns: ['a', 2], rows: [[{}, [1]], [null, true]] },
+  },
+  'a heatmap matrix': {
+    viz_config: { title: 't', viz_component_type: 'heatmap' },
+    data: { columns: ['day', '9:00', '10:00'], rows: [['Mon', 1, null], [null, 2, 3]] },
+  },
+  'a timeline table with its own column order': {
+    viz_config: { title: 't', viz_component_type: 'timeline' },
+    data: { columns: ['end', 'label', 'start'], rows: [['2024-02', 'a', '2024-01']] },
+  },
+  'a pie slice of -0': {
+    viz_config: { title: 't', viz_component_type: 'pie' },
+    data: [{ x: 'a', y: -0 }, { x: 'b', y: 1 }],
+  },
+  'series win over columns and rows': {
+    viz_config: { title: 't' },
+    data: { series: [], columns: 'ignored', rows: 'ignored' },
+  },
+};
+
+for (const [name, doc] of Object.entries(accepted)) {
+  test(`accepted: ${name}`, () => {
+    assert.ok(validate(doc), errorsOf());
+  });
+}
+
+// Documents the Rust reader refuses, with the path its error names.
+const refused = {
+  'missing title': [{ viz_config: {}, data: [] }, '/viz_config'],
+  'title a number': [{ viz_config: { title: 5 }, data: [] }, '/viz_config/title'],
+  'title null': [{ viz_config: { title: null }, data: [] }, '/viz_config/title'],
+  'data a string': [{ viz_config: { title: 't' }, data: 'abc' }, '/data'],
+  'missing data': [{ viz_config: { title: 't' } }, ''],
+  'missing viz_config': [{ data: [] }, ''],
+  'not an object': [[], ''],
+  'an unknown card type': [{ viz_config: { title: 't', viz_component_type: 'line' }, data: [] }, '/viz_config/viz_component_type'],
+  'a colour name': [{ viz_config: { title: 't', colors: ['#fff', 'red'] }, data: [] }, '/viz_config/colors/1'],
+  'dark_mode a string': [{ viz_config: { title: 't', dark_mode: 'yes' }, data: [] }, '/viz_config/dark_mode'],
+  'an object without series, columns or rows': [{ viz_config: { title: 't' }, data: {} }, '/data'],
+  'a table without rows': [{ viz_config: { title: 't' }, data: { columns: ['a'] } }, '/data'],
+  'a point that is not an object': [{ viz_config: { title: 't' }, data: [1] }, '/data/0'],
+  'series points missing': [{ viz_config: { title: 't' }, data: { series: [{ name: 'a' }] } }, '/data/series/0'],
+  'a y that is not a number': [
+    { viz_config: { title: 't', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }, { x: 'd', y: 'abc' }] },
+    '/data/1/y',
+  ],
+  'a bar point without x': [{ viz_config: { title: 't', viz_component_type: 'bar' }, data: [{ y: 1 }] }, '/data/0'],
+  'a negative pie slice': [{ viz_config: { title: 't', viz_component_type: 'pie' }, data: [{ x: 'a', y: -1 }] }, '/data/0/y'],
+  'a month name as a date': [
+    { viz_config: { title: 't', viz_component_type: 'timeseries' }, data: { series: [{ name: 'b', points: [{ x: 'May', y: 2 }] }] } },
+    '/data/series/0/points/0/x',
+  ],
+  'a date with month 13': [{ viz_config: { title: 't', viz_component_type: 'timeseries' }, data: [{ x: '2025-13-40', y: 1 }] }, '/data/0/x'],
+  'a year beyond 9999': [{ viz_config: { title: 't', viz_component_type: 'timeseries' }, data: [{ x: 10000, y: 1 }] }, '/data/0/x'],
+  'a timeline item without end': [
+    { viz_config: { title: 't', viz_component_type: 'timeline' }, data: [{ label: 'a', start: '2024-01' }] },
+    '/data/0',
+  ],
+  'a heatmap cell without y': [{ viz_config: { title: 't', viz_component_type: 'heatmap' }, data: [{ x: 'a', value: 1 }] }, '/data/0'],
+  'a boxplot values string': [{ viz_config: { title: 't', viz_component_type: 'boxplot' }, data: [{ x: 'a', values: '1,2' }] }, '/data/0/values'],
+  'a scatter x that is not numeric': [{ viz_config: { title: 't', viz_component_type: 'scatter' }, data: [{ x: 'abc', y: 1 }] }, '/data/0/x'],
+  'a table cell that is not a number': [
+    { viz_config: { title: 't', viz_component_type: 'bar' }, data: { columns: ['a', 'b'], rows: [['x', 1], ['y', 'n/a']] } },
+    '/data/rows/1/1',
+  ],
+};
+
+for (const [name, [doc, path]] of Object.entries(refused)) {
+  test(`refused: ${name}`, () => {
+    assert.equal(validate(doc), false, `${name} should be refused`);
+    const paths = validate.errors.map((error) => error.instancePath);
+    assert.ok(paths.includes(path), `expected an error at "${path}", got ${JSON.stringify(paths)}`);
+  });
+}
+
+// docs/data-format.md shows each example as in docs/examples, arrays possibly shortened.
+test('the examples in docs/data-format.md are the files, shortened at most', () => {
+  const page = readFileSync(join(ROOT, 'docs/data-format.md'), 'utf8');
+  const shownPrefix = (shown, file, path) => {
+    if (Array.isArray(shown)) {
+      assert.ok(Array.isArray(file) && shown.length <= file.length, `${path}: not a prefix`);
+      shown.forEach((item, i) => shownPrefix(item, file[i], `${path}[${i}]`));
+    } else if (shown !== null && typeof shown === 'object') {
+      assert.deepEqual(Object.keys(shown), Object.keys(file ?? {}), `${path}: keys`);
+      for (const key of Object.keys(shown)) shownPrefix(shown[key], file[key], `${path}.${key}`);
+    } else {
+      assert.equal(shown, file, path);
+    }
+  };
+  for (const type of TYPES) {
+    const section = page.split(`\n### ${type}\n`)[1];
+    assert.ok(section, `docs/data-format.md has a section "### ${type}"`);
+    const block = section.match(/```json\n([\s\S]*?)\n```/);
+    assert.ok(block, `a JSON block under "### ${type}"`);
+    const shown = JSON.parse(block[1]);
+    shownPrefix(shown, readJson(join(exampleDir, `${type}.json`)), type);
+    assert.ok(validate(shown), `${type} on the page: ${errorsOf()}`);
+  }
+});
