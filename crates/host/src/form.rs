@@ -1,0 +1,109 @@
+//! Reading the `visualization_data` field from a posted form, urlencoded
+//! (what a browser sends for the widget's form) or multipart.
+
+use axum::body::Body;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::HeaderMap;
+use http_body_util::{BodyExt, Limited};
+
+pub const FIELD: &str = "visualization_data";
+
+#[derive(Debug, thiserror::Error)]
+pub enum FormError {
+    #[error("the request body is larger than the limit of {limit} bytes")]
+    TooLarge { limit: usize },
+    #[error("the content type {0} is not a form; post application/x-www-form-urlencoded or multipart/form-data")]
+    UnsupportedType(String),
+    #[error("the request has no Content-Type; post application/x-www-form-urlencoded or multipart/form-data")]
+    MissingType,
+    #[error("the form has no \"visualization_data\" field")]
+    MissingField,
+    #[error("the multipart body is malformed: {0}")]
+    Multipart(String),
+    #[error("the request body could not be read: {0}")]
+    Read(String),
+    #[error("the \"visualization_data\" field is not UTF-8 text")]
+    NotUtf8,
+}
+
+enum Kind {
+    UrlEncoded,
+    Multipart(String),
+}
+
+fn kind(headers: &HeaderMap) -> Result<Kind, FormError> {
+    let value = headers.get(CONTENT_TYPE).ok_or(FormError::MissingType)?;
+    let text = value
+        .to_str()
+        .map_err(|_| FormError::UnsupportedType("(not text)".into()))?;
+    let essence = text
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match essence.as_str() {
+        "application/x-www-form-urlencoded" => Ok(Kind::UrlEncoded),
+        "multipart/form-data" => multer::parse_boundary(text)
+            .map(Kind::Multipart)
+            .map_err(|e| FormError::Multipart(e.to_string())),
+        _ => Err(FormError::UnsupportedType(format!("\"{}\"", text.trim()))),
+    }
+}
+
+/// The field's text. The content type is checked before the body is read,
+/// and the body is read at most up to `limit` bytes.
+pub async fn read_field(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<String, FormError> {
+    let kind = kind(headers)?;
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(FormError::TooLarge { limit });
+    }
+    let bytes = Limited::new(body, limit)
+        .collect()
+        .await
+        .map_err(|e| {
+            if e.is::<http_body_util::LengthLimitError>() {
+                FormError::TooLarge { limit }
+            } else {
+                FormError::Read(e.to_string())
+            }
+        })?
+        .to_bytes();
+    match kind {
+        Kind::UrlEncoded => {
+            let value = form_urlencoded::parse(&bytes)
+                .find(|(name, _)| name == FIELD)
+                .map(|(_, value)| value.into_owned())
+                .ok_or(FormError::MissingField)?;
+            Ok(value)
+        }
+        Kind::Multipart(boundary) => {
+            let stream = futures_util::stream::once(async move { Ok::<_, std::io::Error>(bytes) });
+            let mut multipart = multer::Multipart::new(stream, boundary);
+            loop {
+                let field = multipart
+                    .next_field()
+                    .await
+                    .map_err(|e| FormError::Multipart(e.to_string()))?;
+                let Some(field) = field else {
+                    return Err(FormError::MissingField);
+                };
+                if field.name() == Some(FIELD) {
+                    let bytes = field
+                        .bytes()
+                        .await
+                        .map_err(|e| FormError::Multipart(e.to_string()))?;
+                    return String::from_utf8(bytes.to_vec()).map_err(|_| FormError::NotUtf8);
+                }
+            }
+        }
+    }
+}

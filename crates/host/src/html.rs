@@ -1,0 +1,122 @@
+//! HTML text: escaping and the two pages the embed answers with.
+
+use base64::Engine;
+use sha2::{Digest, Sha256};
+
+/// Escapes text for HTML content and quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A page and the CSP hash of its one stylesheet.
+pub struct Page {
+    pub html: String,
+    pub style_hash: String,
+}
+
+fn style_hash(style: &str) -> String {
+    let digest = Sha256::digest(style.as_bytes());
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
+}
+
+fn page(title: &str, style: &str, body: &str) -> Page {
+    let html = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n\
+         <title>{}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+        escape(title)
+    );
+    Page {
+        html,
+        style_hash: style_hash(style),
+    }
+}
+
+/// One rendering of the chart and the widths it is shown at.
+pub struct Variant {
+    pub class: &'static str,
+    pub media: &'static str,
+    pub svg: String,
+}
+
+/// The chart page: one SVG per width band, the iframe's own width picks
+/// one by media query (no script needed to fit the frame).
+pub fn chart_page(title: &str, background: &str, variants: &[Variant]) -> Page {
+    let mut style = format!(
+        "html,body{{margin:0;height:100%;background:{background};overflow:hidden}}\
+         svg{{display:none;width:100%;height:100%}}"
+    );
+    for v in variants {
+        style.push_str(&format!(
+            "@media {}{{svg.{}{{display:block}}}}",
+            v.media, v.class
+        ));
+    }
+    let mut body = String::new();
+    for v in variants {
+        body.push_str(&v.svg);
+        body.push('\n');
+    }
+    page(title, &style, &body)
+}
+
+const ERROR_STYLE: &str = "html,body{margin:0;background:#fff8f6;color:#3b1d18;\
+font:14px/1.5 Helvetica,Arial,sans-serif}main{padding:16px 20px}\
+h1{font-size:16px;margin:0 0 8px;color:#a3271b}code,pre{font:13px/1.4 ui-monospace,Menlo,Consolas,monospace}\
+pre{white-space:pre-wrap;word-break:break-word;background:#fff;border:1px solid #f0c9c2;padding:8px 10px;margin:8px 0}\
+p{margin:4px 0}.status{color:#7a4b44}";
+
+/// The error page: shown inside the iframe, so the developer embedding
+/// the card sees what to fix.
+pub fn error_page(status: u16, heading: &str, detail: &str, hint: &str) -> Page {
+    let mut body = format!(
+        "<main>\n<h1>{}</h1>\n<pre>{}</pre>\n",
+        escape(heading),
+        escape(detail)
+    );
+    if !hint.is_empty() {
+        body.push_str(&format!("<p>{}</p>\n", escape(hint)));
+    }
+    body.push_str(&format!(
+        "<p class=\"status\">HTTP {status} \u{b7} zdr-host</p>\n</main>"
+    ));
+    page(heading, ERROR_STYLE, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_every_metacharacter() {
+        assert_eq!(
+            escape("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn the_style_hash_matches_the_style() {
+        let p = error_page(400, "</title><script>", "x", "");
+        assert!(p
+            .html
+            .contains("<title>&lt;/title&gt;&lt;script&gt;</title>"));
+        assert!(p.style_hash.starts_with("'sha256-") && p.style_hash.ends_with("='"));
+        assert_eq!(p.style_hash, style_hash(ERROR_STYLE));
+    }
+}

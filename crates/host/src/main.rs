@@ -1,0 +1,134 @@
+//! `zdr-host [serve]` runs the embed service; `zdr-host render` draws a card
+//! to an SVG file offline.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use tracing_subscriber::EnvFilter;
+use zdr_chart::Chart;
+use zdr_host::Config;
+
+#[derive(Parser)]
+#[command(
+    name = "zdr-host",
+    version,
+    about = "The zdr-embed reference embed service"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    config: Config,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the embed endpoint, the demo and the package (the default).
+    Serve {
+        #[command(flatten)]
+        config: Config,
+    },
+    /// Draw a visualization_data file to an SVG file.
+    Render {
+        /// The visualization_data JSON file.
+        #[arg(long)]
+        input: PathBuf,
+        /// Where to write the SVG.
+        #[arg(long)]
+        output: PathBuf,
+        #[arg(long, default_value_t = 800)]
+        width: u32,
+        #[arg(long, default_value_t = 500)]
+        height: u32,
+        /// Force the dark (true) or light (false) theme.
+        #[arg(long)]
+        dark_mode: Option<bool>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Render {
+            input,
+            output,
+            width,
+            height,
+            dark_mode,
+        }) => render(&input, &output, width, height, dark_mode),
+        Some(Command::Serve { config }) => serve(config),
+        None => serve(cli.config),
+    }
+}
+
+fn serve(config: Config) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+        .init();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("zdr-host: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(zdr_host::serve(config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("zdr-host: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn render(
+    input: &PathBuf,
+    output: &PathBuf,
+    width: u32,
+    height: u32,
+    dark: Option<bool>,
+) -> ExitCode {
+    let is_svg = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
+    if !is_svg {
+        eprintln!(
+            "zdr-host render: {} must end in .svg (PNG needs a rasteriser, which this build does not include)",
+            output.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let text = match std::fs::read_to_string(input) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("zdr-host render: {}: {error}", input.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let chart = match Chart::from_json(&text) {
+        Ok(chart) => chart,
+        Err(error) => {
+            eprintln!("zdr-host render: {}: {error}", input.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let theme = chart.theme(dark);
+    let svg = match chart.to_svg(width, height, &theme) {
+        Ok(svg) => svg,
+        Err(error) => {
+            eprintln!("zdr-host render: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(error) = std::fs::write(output, svg) {
+        eprintln!("zdr-host render: {}: {error}", output.display());
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}

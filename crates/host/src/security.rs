@@ -1,0 +1,46 @@
+//! Headers on every response: no caching, no sniffing, no referrer, and a
+//! Content-Security-Policy.
+
+use axum::extract::{Request, State};
+use axum::http::header::{
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+};
+use axum::http::HeaderValue;
+use axum::middleware::Next;
+use axum::response::Response;
+
+use crate::app::Shared;
+
+/// The embed and error pages: no script of any kind, no loads, only their
+/// own hashed stylesheet.
+pub fn page_policy(style_hash: &str, frame_ancestors: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'none'; style-src {style_hash}; img-src 'none'; \
+         base-uri 'none'; form-action 'none'; frame-ancestors {frame_ancestors}"
+    )
+}
+
+/// The demo pages (static files of this repository): scripts from this
+/// origin and WebAssembly; the inline import map needs 'unsafe-inline'
+/// (the files are ours, nothing from a request reaches them).
+fn static_policy(frame_ancestors: &str) -> String {
+    format!(
+        "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; \
+         form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors {frame_ancestors}"
+    )
+}
+
+pub async fn headers(State(shared): State<Shared>, request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    if !headers.contains_key(CONTENT_SECURITY_POLICY) {
+        if let Ok(value) = HeaderValue::from_str(&static_policy(&shared.config.frame_ancestors)) {
+            headers.insert(CONTENT_SECURITY_POLICY, value);
+        }
+    }
+    response
+}
