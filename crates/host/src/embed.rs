@@ -13,16 +13,15 @@ use crate::form::{read_field, FormError};
 use crate::html::{chart_page, error_page, Page, Variant};
 use crate::security::page_policy;
 
-/// The widths the chart is drawn at; the iframe's width picks one.
-const VARIANTS: [(&str, &str, u32, u32); 3] = [
-    ("narrow", "(max-width:519.98px)", 400, 320),
-    (
-        "medium",
-        "(min-width:520px) and (max-width:799.98px)",
-        640,
-        400,
-    ),
-    ("wide", "(min-width:800px)", 960, 520),
+/// The frame shapes the chart is drawn for; the iframe's size picks one.
+/// A frame shows its variant scaled to fit, so each is laid out for the
+/// proportions it will be seen at: the usual landscape (the widget's
+/// default frame is 100% x 600px), a wide strip, a squarer frame, a phone.
+const VARIANTS: [(&str, Option<&str>, u32, u32); 4] = [
+    ("landscape", None, 880, 540),
+    ("wide", Some("(min-aspect-ratio:19/10)"), 820, 400),
+    ("square", Some("(max-aspect-ratio:27/20)"), 640, 580),
+    ("narrow", Some("(max-width:559.98px)"), 400, 360),
 ];
 
 pub const MAX_CARD_ID: usize = 128;
@@ -143,7 +142,7 @@ fn draw(text: String, dark: Option<bool>) -> Result<Page, EmbedError> {
         variants.push(Variant {
             class,
             media,
-            svg: fluid(&svg, class, &chart.config.title),
+            svg: fluid(&svg, &format!("chart {class}"), &chart.config.title),
         });
     }
     let background = format!("#{:02x}{:02x}{:02x}", bg.0, bg.1, bg.2);

@@ -47,25 +47,31 @@ fn page(title: &str, style: &str, body: &str) -> Page {
     }
 }
 
-/// One rendering of the chart and the widths it is shown at.
+/// One rendering of the chart and the frames it is shown in.
 pub struct Variant {
     pub class: &'static str,
-    pub media: &'static str,
+    /// `None` for the default rendering; later variants win where their
+    /// media query matches.
+    pub media: Option<&'static str>,
     pub svg: String,
 }
 
-/// The chart page: one SVG per width band, the iframe's own width picks
+/// The chart page: one SVG per frame shape, and the iframe's own size picks
 /// one by media query (no script needed to fit the frame).
 pub fn chart_page(title: &str, background: &str, variants: &[Variant]) -> Page {
     let mut style = format!(
         "html,body{{margin:0;height:100%;background:{background};overflow:hidden}}\
-         svg{{display:none;width:100%;height:100%}}"
+         svg.chart{{display:none;width:100%;height:100%}}"
     );
     for v in variants {
-        style.push_str(&format!(
-            "@media {}{{svg.{}{{display:block}}}}",
-            v.media, v.class
-        ));
+        // Equal specificity throughout, so the last matching rule wins.
+        match v.media {
+            None => style.push_str(&format!("svg.{}{{display:block}}", v.class)),
+            Some(media) => style.push_str(&format!(
+                "@media {media}{{svg.chart{{display:none}}svg.{}{{display:block}}}}",
+                v.class
+            )),
+        }
     }
     let mut body = String::new();
     for v in variants {
