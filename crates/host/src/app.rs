@@ -60,12 +60,18 @@ pub fn app(config: Config) -> Router {
         .nest_service(
             "/node_modules/zdr-embed/pkg",
             ServeDir::new(package.join("pkg"))
+                // A post to a wrong address gets the 404 page, not a bare 405.
+                .call_fallback_on_method_not_allowed(true)
                 .not_found_service(axum::routing::any(not_found).with_state(shared.clone())),
         );
 
     let not_found_service = axum::routing::any(not_found).with_state(shared.clone());
     let router = if config.www.is_dir() {
-        router.fallback_service(ServeDir::new(&config.www).not_found_service(not_found_service))
+        router.fallback_service(
+            ServeDir::new(&config.www)
+                .call_fallback_on_method_not_allowed(true)
+                .not_found_service(not_found_service),
+        )
     } else {
         router.fallback(not_found)
     };
