@@ -1,0 +1,62 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! `zdr-host render`: a card file to an SVG file, offline.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_zdr-host");
+
+fn example(name: &str) -> String {
+    format!(
+        "{}/../../docs/examples/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn renders_a_card_to_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bar.svg");
+    let status = Command::new(BIN)
+        .args(["render", "--input", &example("bar"), "--output"])
+        .arg(&out)
+        .args(["--width", "640", "--height", "400", "--dark-mode", "true"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        svg.starts_with("<svg width=\"640\" height=\"400\""),
+        "{}",
+        &svg[..80]
+    );
+    assert!(svg.contains("Unit sales by region"));
+    assert!(svg.contains("fill=\"#161A1F\""), "the dark background");
+}
+
+#[test]
+fn bad_input_and_other_formats_fail_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"{"viz_config":{},"data":[]}"#).unwrap();
+    let output = Command::new(BIN)
+        .args(["render", "--input"])
+        .arg(&bad)
+        .arg("--output")
+        .arg(dir.path().join("x.svg"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("viz_config.title"), "{stderr}");
+    assert!(!dir.path().join("x.svg").exists());
+
+    let output = Command::new(BIN)
+        .args(["render", "--input", &example("bar"), "--output"])
+        .arg(dir.path().join("x.gif"))
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains(".svg"));
+}
