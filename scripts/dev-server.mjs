@@ -1,12 +1,11 @@
-// A small local server for the demo and the end-to-end tests: it serves www/
-// and the npm package, and answers the widget's form posts to /embed/<card>/
-// with a plain HTML table of the data. It stands in for the service until the
-// Rust embed host (crates/host) takes its place.
+// The recording responder of the end-to-end tests (tests/e2e/widget.test.mjs):
+// it serves the npm package and the tests' fixture pages, and answers the
+// widget's form posts to /embed/<card>/ with a plain HTML table of the data,
+// keeping each post (path, content type, exact body) in memory when asked
+// (`recordPosts: true`) so a test can check what the browser really sent.
 //
-// Zero retention: a post's data goes into its response and nowhere else. Only
-// a test that asks for it (`recordPosts: true`) keeps posts, in memory.
-//
-// usage: node scripts/dev-server.mjs [--port 8080] [--host 127.0.0.1]
+// The demo and the real embed service are zdr-host (crates/host, started by
+// scripts/demo.sh); this file is only a test double and has no command line.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -32,9 +31,10 @@ export function escapeHtml(text) {
 }
 
 /**
- * Starts the server. `mounts` maps URL prefixes to directories; the npm package
- * is served at /node_modules/zdr-embed/ from `packageDir` (the repository by
- * default, or an unpacked `npm pack` tarball in the end-to-end tests).
+ * Starts the server. The npm package is served at /node_modules/zdr-embed/
+ * from `packageDir` (the repository by default, or an unpacked `npm pack`
+ * tarball in the end-to-end tests); `extraMounts` maps more URL prefixes to
+ * directories (the tests' fixtures).
  */
 export async function startServer({
   port = 0,
@@ -49,7 +49,6 @@ export async function startServer({
   const mounts = [
     ['/node_modules/zdr-embed/', resolve(packageDir), published],
     ...Object.entries(extraMounts).map(([prefix, dir]) => [prefix, resolve(dir)]),
-    ['/', join(ROOT, 'www')],
   ];
   const posts = [];
   const server = createServer((req, res) => {
@@ -161,18 +160,4 @@ td{border-bottom:1px solid #ddd;padding:2px 12px}p.note{color:#666}</style></hea
 ${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : `<table>${rows}</table>`}
 <p class="note">Drawn by the local dev responder (card ${escapeHtml(cardId)}); the data was not stored.</p>
 </body></html>`;
-}
-
-const isMain = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const args = process.argv.slice(2);
-  const option = (name, fallback) => {
-    const at = args.indexOf(name);
-    return at >= 0 && args[at + 1] ? args[at + 1] : fallback;
-  };
-  const { origin } = await startServer({
-    port: Number(option('--port', process.env.PORT || 8080)),
-    host: option('--host', '127.0.0.1'),
-  });
-  console.log(`zdr-embed demo: ${origin}/  (Ctrl-C stops it)`);
 }

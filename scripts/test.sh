@@ -33,8 +33,11 @@ bash scripts/build.sh
 say "TypeScript types (tsc -p tests/types)"
 tsc -p tests/types
 
-say "end-to-end tests (packed package, local responder, headless Chromium)"
-node --test --test-reporter=spec tests/e2e/
+say "cargo build -p zdr-host (the embed service, for the end-to-end tests)"
+cargo build -p zdr-host --quiet
+
+say "end-to-end tests (packed package, zdr-host and a recording responder, headless Chromium)"
+ZDR_HOST_BIN="${ZDR_HOST_BIN:-$ROOT/target/debug/zdr-host}" node --test --test-reporter=spec tests/e2e/
 
 say "JSON Schema: every example validates, bad documents do not (ajv)"
 node --test --test-reporter=spec tests/schema/

@@ -1,18 +1,16 @@
-// End to end: the packed npm package, a real local responder, headless Chromium.
+// End to end: the packed npm package, a recording local responder
+// (scripts/dev-server.mjs) that checks the exact form posts, headless Chromium.
+// The demo page and the real service are tested in host.test.mjs.
 // Run by scripts/test.sh after the build (`node --test tests/e2e/`).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
 import { startServer } from '../../scripts/dev-server.mjs';
 import { launch } from './browser.mjs';
-
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const RESULTS = join(ROOT, 'test-results');
+import { packPackage, ROOT } from './package.mjs';
 
 // Data with everything form encoding must get right: non-ASCII, quotes,
 // ampersands, plus signs, percent signs, spaces and markup.
@@ -32,20 +30,16 @@ let work, server, browser;
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed_widget.js')), 'run scripts/build.sh first');
   work = mkdtempSync(join(tmpdir(), 'zdr-e2e-'));
-  // The real package: what `npm pack` publishes, unpacked as an install would.
-  execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT });
-  const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-  execFileSync('tar', ['-xzf', join(work, tarball), '-C', work]);
+  const packageDir = packPackage(work);
   const fixtures = join(work, 'fixtures');
   mkdirSync(fixtures);
   writeFixtures(fixtures);
   server = await startServer({
-    packageDir: join(work, 'package'),
+    packageDir,
     extraMounts: { '/fixtures/': fixtures },
     recordPosts: true,
   });
   browser = await launch();
-  mkdirSync(RESULTS, { recursive: true });
 });
 
 after(async () => {
@@ -143,27 +137,5 @@ test('the ES module from the packed package renders several cards and throws rea
   assert.equal(thrown.code, 'invalid_option');
   assert.match(thrown.message, /^render: option "serviceUrl" must be an absolute http: or https: URL/);
   assert.equal(server.posts.length, 2, 'the refused render posted nothing');
-  await page.close();
-});
-
-test('the demo page renders, updates and destroys a card', async () => {
-  server.posts.length = 0;
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(`${server.origin}/`);
-  await page.locator('#status', { hasText: 'Loaded in the iframe' }).waitFor({ timeout: 10_000 });
-  const title = () => page.frameLocator('#chart iframe').locator('h1').textContent();
-  assert.equal(await title(), 'Monthly sales 1');
-  await page.screenshot({ path: join(RESULTS, 'demo.png'), fullPage: true });
-
-  await page.click('#update');
-  await page.locator('#status', { hasText: 'Loaded in the iframe' }).waitFor({ timeout: 10_000 });
-  assert.equal(await title(), 'Monthly sales 2');
-  assert.equal(server.posts.length, 2);
-
-  await page.click('#destroy');
-  assert.equal(await page.locator('#chart iframe').count(), 0);
-  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -82,7 +82,14 @@ impl Time {
             lo -= half;
             hi += half;
         }
-        let t = time_ticks(lo, hi, max_ticks.clamp(2, 12), precision);
+        // A coarse unit can leave a narrow axis with one tick (quarters on
+        // January to June data): ask for finer steps until there are three.
+        let mut wanted = max_ticks.clamp(2, 12);
+        let mut t = time_ticks(lo, hi, wanted, precision);
+        while t.values.len() < 3 && wanted < 8 {
+            wanted += 1;
+            t = time_ticks(lo, hi, wanted, precision);
+        }
         Time {
             lo,
             hi,

@@ -1,0 +1,336 @@
+// End to end against the real service: zdr-host (crates/host) serving the demo
+// pages and the packed npm package, answering the widget's posts with the
+// chart as inline SVG, in headless Chromium.
+//
+// It builds nothing: scripts/test.sh builds the package (scripts/build.sh) and
+// the host (`cargo build -p zdr-host`) first. The binary is $ZDR_HOST_BIN, or
+// else target/release/zdr-host or target/debug/zdr-host.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { launch } from './browser.mjs';
+import { packPackage, ROOT } from './package.mjs';
+
+const RESULTS = join(ROOT, 'test-results');
+const WAIT = { timeout: 15_000 };
+
+/**
+ * $ZDR_HOST_BIN, else the release or the debug build. When both exist the
+ * newer one wins, so a stale release build cannot shadow the debug build
+ * that scripts/test.sh has just made.
+ */
+function hostBinary() {
+  if (process.env.ZDR_HOST_BIN) return process.env.ZDR_HOST_BIN;
+  const builds = ['release', 'debug']
+    .map((profile) => join(ROOT, 'target', profile, 'zdr-host'))
+    .filter((file) => existsSync(file));
+  assert.ok(builds.length, 'build the host first: cargo build -p zdr-host');
+  return builds.reduce((a, b) => (statSync(b).mtimeMs > statSync(a).mtimeMs ? b : a));
+}
+
+/**
+ * Starts zdr-host on a free port. Resolves once it has printed its address;
+ * its later output (one log line per request) is kept in `log`.
+ */
+function startHost(args) {
+  const child = spawn(hostBinary(), ['--bind', '127.0.0.1', '--port', '0', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: 'info', NO_COLOR: '1' },
+  });
+  const host = { child, log: [], origin: null, exited: null };
+  host.exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
+  let stderr = '';
+  // The request log is on stderr, one line per request.
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    stderr += text;
+    host.log.push(...text.split('\n').filter(Boolean));
+  });
+  const lines = createInterface({ input: child.stdout });
+  return new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`zdr-host did not start: ${stderr}`)), 10_000);
+    host.exited.then(({ code }) => {
+      clearTimeout(timer);
+      fail(new Error(`zdr-host exited with ${code} before listening: ${stderr}`));
+    });
+    lines.on('line', (line) => {
+      if (host.origin) return host.log.push(line);
+      const match = /^zdr-host listening on (http:\/\/127\.0\.0\.1:\d+)\/$/.exec(line);
+      clearTimeout(timer);
+      if (!match) return fail(new Error(`unexpected first line from zdr-host: ${line}`));
+      host.origin = match[1];
+      ok(host);
+    });
+  });
+}
+
+/** SIGTERM, then the exit status (graceful shutdown, so code 0). */
+async function stopHost(host) {
+  if (!host || host.child.exitCode !== null || host.child.signalCode !== null) {
+    return host ? host.exited : null;
+  }
+  host.child.kill('SIGTERM');
+  const timeout = new Promise((_, fail) =>
+    setTimeout(() => fail(new Error('zdr-host did not stop within 10 s of SIGTERM')), 10_000).unref(),
+  );
+  return Promise.race([host.exited, timeout]);
+}
+
+// The bar example of docs/examples, with a title no other test uses.
+const EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'docs/examples/bar.json'), 'utf8'));
+const TITLE = `Unit sales e2e ${randomUUID().slice(0, 8)}`;
+const withTitle = (title) => ({ ...EXAMPLE, viz_config: { ...EXAMPLE.viz_config, title } });
+
+let work, demoHost, siteHost, browser;
+
+before(async () => {
+  assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed_widget.js')), 'run scripts/build.sh first');
+  work = mkdtempSync(join(tmpdir(), 'zdr-host-e2e-'));
+  const packageDir = packPackage(work);
+  const site = join(work, 'site');
+  mkdirSync(site);
+  writeSite(site);
+  // The demo exactly as scripts/demo.sh serves it, but with the packed package.
+  demoHost = await startHost(['--www', 'www', '--package', packageDir]);
+  // The tests' own pages.
+  siteHost = await startHost(['--www', site, '--package', packageDir]);
+  browser = await launch();
+  mkdirSync(RESULTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  const stopped = await Promise.all([stopHost(demoHost), stopHost(siteHost)]);
+  if (work) rmSync(work, { recursive: true, force: true });
+  for (const status of stopped) {
+    if (status) assert.deepEqual(status, { code: 0, signal: null }, 'zdr-host exits with 0 on SIGTERM');
+  }
+});
+
+function writeSite(dir) {
+  const head = `<meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>`;
+  // render, update, destroy from a module, with the widget's onLoad recorded.
+  writeFileSync(
+    join(dir, 'embed.html'),
+    `<!doctype html><html lang="en"><head>${head}<title>embed</title></head>
+<body><div id="chart"></div>
+<script type="module">
+  import init, { render } from 'zdr-embed';
+  await init();
+  window.loads = [];
+  window.handle = render({
+    containerId: 'chart',
+    serviceUrl: location.origin,
+    cardId: 'e2e-card',
+    visualizationData: ${JSON.stringify(withTitle(TITLE))},
+    width: '720px',
+    height: '440px',
+    onLoad: (iframe) => window.loads.push({
+      isIframe: iframe instanceof HTMLIFrameElement,
+      inChart: iframe.parentElement === document.getElementById('chart'),
+      name: iframe.name,
+    }),
+    onError: (error) => { window.failed = error.message; },
+  });
+  window.ready = true;
+</script></body></html>`,
+  );
+  // A card the widget accepts but the service does not: viz_config without title.
+  writeFileSync(
+    join(dir, 'invalid.html'),
+    `<!doctype html><html lang="en"><head>${head}<title>invalid</title></head>
+<body><div id="chart"></div>
+<script type="module">
+  import init, { render } from 'zdr-embed';
+  await init();
+  window.loads = 0;
+  render({
+    containerId: 'chart',
+    serviceUrl: location.origin,
+    cardId: 'e2e-invalid',
+    visualizationData: { viz_config: { x_label: 'Region' }, data: [{ x: 'North', y: 1 }] },
+    onLoad: () => { window.loads++; },
+  });
+</script></body></html>`,
+  );
+  // Canaries: a CSP violation in a page and in a same-origin frame, to prove
+  // that the console collector below does see violations.
+  writeFileSync(
+    join(dir, 'canary.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>canary</title></head>
+<body><iframe src="canary-frame.html"></iframe><object data="page.swf"></object></body></html>`,
+  );
+  writeFileSync(
+    join(dir, 'canary-frame.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title></head>
+<body><object data="frame.swf"></object></body></html>`,
+  );
+}
+
+/** A new page whose console errors, CSP reports and uncaught errors are kept. */
+async function openPage(options) {
+  const page = await browser.newPage(options);
+  const problems = [];
+  page.on('console', (message) => {
+    const text = message.text();
+    if (message.type() === 'error' || /Content[ -]Security[ -]Policy/i.test(text)) {
+      problems.push(`${message.type()}: ${text} (${message.location().url})`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  return { page, problems };
+}
+
+/** The frame of the iframe inside `selector`. */
+async function frameOf(page, selector) {
+  const handle = await page.waitForSelector(`${selector} iframe`, WAIT);
+  return handle.contentFrame();
+}
+
+/** The one SVG the embed page shows (it holds one per width band). */
+async function shownSvg(frame) {
+  const svg = frame.locator('svg:visible');
+  assert.equal(await svg.count(), 1, 'one chart drawing shows at the frame width');
+  return svg;
+}
+
+const statusIs = (page, text) =>
+  page.waitForFunction((want) => document.getElementById('status').textContent === want, text, WAIT);
+
+test('flow 3: the demo page posts its card and zdr-host shows the chart', async () => {
+  const { page, problems } = await openPage({ viewport: { width: 1100, height: 900 } });
+  await page.goto(`${demoHost.origin}/index.html`);
+  // The demo's onLoad writes the status, naming the card shown.
+  await statusIs(page, 'Loaded in the iframe: Monthly sales 1');
+
+  const frame = await frameOf(page, '#chart');
+  assert.match(frame.url(), /\/embed\/demo-sales\/$/);
+  assert.equal(await frame.title(), 'Monthly sales 1');
+  const svg = await shownSvg(frame);
+  assert.match(await svg.textContent(), /Monthly sales 1/);
+  assert.equal(await svg.getAttribute('aria-label'), 'Monthly sales 1');
+  assert.equal(await frame.locator('script').count(), 0, 'the embed page runs no script');
+  const box = await svg.boundingBox();
+  assert.ok(box.width > 600 && box.height > 300, `the chart fills the frame (${box.width}x${box.height})`);
+
+  // The demo's other cards.
+  for (const [id, title] of [['#users', 'Weekly active users'], ['#browsers', 'Browser share of visits']]) {
+    const other = await frameOf(page, id);
+    await other.waitForLoadState('load');
+    await other.waitForFunction((want) => document.title === want, title, WAIT);
+    assert.match(await (await shownSvg(other)).textContent(), new RegExp(title));
+  }
+  await page.screenshot({ path: join(RESULTS, 'host-demo.png'), fullPage: true });
+
+  await page.click('#update');
+  await statusIs(page, 'Loaded in the iframe: Monthly sales 2');
+  const updated = await frameOf(page, '#chart');
+  assert.equal(await updated.title(), 'Monthly sales 2');
+  assert.match(await (await shownSvg(updated)).textContent(), /Monthly sales 2/);
+
+  await page.click('#destroy');
+  assert.equal(await page.locator('#chart iframe').count(), 0);
+  assert.equal(await page.locator('#status').textContent(), 'Destroyed: the iframe is gone');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('render, update and destroy from a module page: onLoad gets the iframe, the chart follows the data', async () => {
+  const { page, problems } = await openPage({ viewport: { width: 900, height: 700 } });
+  await page.goto(`${siteHost.origin}/embed.html`);
+  await page.waitForFunction(() => window.ready && window.loads.length === 1, null, WAIT);
+
+  const [load] = await page.evaluate(() => window.loads);
+  assert.deepEqual(load, {
+    isIframe: true,
+    inChart: true,
+    name: await page.evaluate(() => window.handle.iframe.name),
+  });
+  let frame = await frameOf(page, '#chart');
+  assert.match(frame.url(), /\/embed\/e2e-card\/$/);
+  assert.equal(await frame.title(), TITLE);
+  let svg = await shownSvg(frame);
+  assert.match(await svg.textContent(), new RegExp(TITLE));
+  assert.match(await svg.textContent(), /Central/, "the example's points are drawn");
+
+  const next = `${TITLE} (updated)`;
+  await page.evaluate((data) => window.handle.update(data), withTitle(next));
+  await page.waitForFunction(() => window.loads.length === 2, null, WAIT);
+  frame = await frameOf(page, '#chart');
+  assert.equal(await frame.title(), next);
+  svg = await shownSvg(frame);
+  assert.match(await svg.textContent(), /\(updated\)/);
+  assert.equal((await page.evaluate(() => window.loads))[1].name, load.name, 'the same iframe');
+
+  await page.evaluate(() => window.handle.destroy());
+  assert.equal(await page.locator('#chart iframe').count(), 0);
+  assert.equal(await page.locator('#chart').innerHTML(), '');
+  assert.equal(await page.evaluate(() => window.failed), undefined);
+  assert.deepEqual(problems, []);
+
+  // Zero retention: the request log names the address, never the data.
+  const log = siteHost.log.join('\n');
+  assert.match(log, /POST \/embed\/e2e-card\/ 200 /);
+  assert.ok(!log.includes(TITLE.split(' ').pop()), 'no card data in the log');
+  await page.close();
+});
+
+test('an invalid card shows the error page with the JSON path in the iframe', async () => {
+  const { page, problems } = await openPage();
+  await page.goto(`${siteHost.origin}/invalid.html`);
+  await page.waitForFunction(() => window.loads === 1, null, WAIT);
+  const frame = await frameOf(page, '#chart');
+  assert.equal(await frame.title(), "The card's visualization_data is not valid");
+  const detail = await frame.locator('pre').textContent();
+  assert.match(detail, /viz_config\.title/);
+  assert.match(await frame.locator('.status').textContent(), /HTTP 400/);
+  assert.equal(await frame.locator('svg').count(), 0);
+  // A 400 document is still a page: Chromium logs the status as a console error.
+  assert.deepEqual(
+    problems.filter((p) => !/status of 400/.test(p)),
+    [],
+  );
+  await page.close();
+});
+
+test('the demo pages run under the host CSP with no console errors or violations', async () => {
+  // The collector sees violations, in the page and in a frame ...
+  const canary = await openPage();
+  await canary.page.goto(`${siteHost.origin}/canary.html`);
+  await canary.page.waitForFunction(
+    () => document.querySelector('iframe').contentDocument?.readyState === 'complete',
+    null,
+    WAIT,
+  );
+  await canary.page.waitForTimeout(200);
+  const refused = canary.problems.filter((p) => /object-src/.test(p));
+  assert.ok(
+    refused.some((p) => p.includes('canary.html')) && refused.some((p) => p.includes('canary-frame.html')),
+    `the collector reports CSP violations in a page and a frame: ${JSON.stringify(canary.problems)}`,
+  );
+  await canary.page.close();
+
+  // ... and the demo pages, with all their embeds, have none.
+  for (const [path, containers] of [
+    ['/index.html', ['#chart', '#users', '#browsers']],
+    ['/dropin.html', ['#chart-container']],
+  ]) {
+    const { page, problems } = await openPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${demoHost.origin}${path}`);
+    for (const container of containers) {
+      const frame = await frameOf(page, container);
+      await frame.waitForFunction(() => document.readyState === 'complete' && document.querySelector('svg'), null, WAIT);
+      await shownSvg(frame);
+    }
+    await page.waitForTimeout(200);
+    assert.deepEqual(problems, [], `${path}: no console errors or CSP violations`);
+    await page.close();
+  }
+});
