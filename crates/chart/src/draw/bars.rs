@@ -3,31 +3,12 @@
 use plotters::prelude::DrawingBackend;
 
 use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec};
-use super::frame::{draw_legend, LegendEntry, Marker};
+use super::frame::{LegendEntry, Marker};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
-use super::{Ctx, DrawError};
+use super::{finite_range, Ctx, DrawError};
 use crate::model::Categorical;
 use crate::scale::{format_value, nice_ticks};
-
-fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    values
-        .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        })
-}
-
-fn series_legend<DB: DrawingBackend>(ctx: &Ctx<'_, '_, DB>, c: &Categorical) -> Vec<LegendEntry> {
-    if c.series.len() < 2 {
-        return Vec::new();
-    }
-    c.series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| LegendEntry::new(s.name.clone(), ctx.theme.color(i), Marker::Square))
-        .collect()
-}
 
 /// A value label over (or under, for negatives) a bar, when it fits.
 fn value_label<DB: DrawingBackend>(
@@ -68,26 +49,22 @@ pub fn grouped<DB: DrawingBackend>(
     body: Rect,
     c: &Categorical,
 ) -> Result<(), DrawError> {
-    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &series_legend(ctx, c))?;
-    let (lo, hi) = finite_range(c.series.iter().flat_map(|s| s.values.iter().copied()));
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let body = ctx.legend(
         body,
-        &AxesSpec {
-            x: AxisSpec::Band {
-                labels: c.categories.clone(),
-                padding: if c.series.len() > 1 { 0.22 } else { 0.3 },
-            },
-            y: AxisSpec::Linear {
-                lo,
-                hi,
-                zero: true,
-                units: ctx.units(),
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
+    )?;
+    let (lo, hi) = finite_range(c.series.iter().flat_map(|s| s.values.iter().copied()));
+    let axes = ctx.axes(
+        body,
+        AxisSpec::Band {
+            labels: c.categories.clone(),
+            padding: if c.series.len() > 1 { 0.22 } else { 0.3 },
+        },
+        AxisSpec::Linear {
+            lo,
+            hi,
+            zero: true,
+            units: ctx.units(),
         },
     )?;
     let groups = c.series.len().max(1);
@@ -125,7 +102,10 @@ pub fn stacked<DB: DrawingBackend>(
     body: Rect,
     c: &Categorical,
 ) -> Result<(), DrawError> {
-    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &series_legend(ctx, c))?;
+    let body = ctx.legend(
+        body,
+        &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
+    )?;
     let sums: Vec<(f64, f64)> = (0..c.categories.len())
         .map(|ci| {
             c.series.iter().fold((0.0, 0.0), |(neg, pos), s| {
@@ -138,24 +118,17 @@ pub fn stacked<DB: DrawingBackend>(
         })
         .collect();
     let (lo, hi) = finite_range(sums.iter().flat_map(|&(n, p)| [n, p]));
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let axes = ctx.axes(
         body,
-        &AxesSpec {
-            x: AxisSpec::Band {
-                labels: c.categories.clone(),
-                padding: 0.3,
-            },
-            y: AxisSpec::Linear {
-                lo,
-                hi,
-                zero: true,
-                units: ctx.units(),
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        AxisSpec::Band {
+            labels: c.categories.clone(),
+            padding: 0.3,
+        },
+        AxisSpec::Linear {
+            lo,
+            hi,
+            zero: true,
+            units: ctx.units(),
         },
     )?;
     for ci in 0..c.categories.len() {
@@ -224,25 +197,18 @@ pub fn waterfall<DB: DrawingBackend>(
         LegendEntry::new("Decrease", ctx.theme.decrease, Marker::Square),
         LegendEntry::new("Total", ctx.theme.total, Marker::Square),
     ];
-    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &legend)?;
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let body = ctx.legend(body, &legend)?;
+    let axes = ctx.axes(
         body,
-        &AxesSpec {
-            x: AxisSpec::Band {
-                labels,
-                padding: 0.25,
-            },
-            y: AxisSpec::Linear {
-                lo,
-                hi,
-                zero: true,
-                units: ctx.units(),
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        AxisSpec::Band {
+            labels,
+            padding: 0.25,
+        },
+        AxisSpec::Linear {
+            lo,
+            hi,
+            zero: true,
+            units: ctx.units(),
         },
     )?;
     let last = steps.len().saturating_sub(1);

@@ -2,10 +2,10 @@
 
 use plotters::prelude::DrawingBackend;
 
-use super::axis::{draw_axes, AxesSpec, AxisSpec};
+use super::axis::AxisSpec;
 use super::painter::Rect;
 use super::theme::mix;
-use super::{Ctx, DrawError};
+use super::{finite_range, Ctx, DrawError};
 use crate::model::BoxStats;
 
 pub fn draw<DB: DrawingBackend>(
@@ -13,35 +13,22 @@ pub fn draw<DB: DrawingBackend>(
     body: Rect,
     boxes: &[BoxStats],
 ) -> Result<(), DrawError> {
-    let (lo, hi) = boxes
-        .iter()
-        .flat_map(|b| {
-            [b.low_whisker, b.high_whisker]
-                .into_iter()
-                .chain(b.outliers.iter().copied())
-        })
-        .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let (lo, hi) = finite_range(boxes.iter().flat_map(|b| {
+        [b.low_whisker, b.high_whisker]
+            .into_iter()
+            .chain(b.outliers.iter().copied())
+    }));
+    let axes = ctx.axes(
         body,
-        &AxesSpec {
-            x: AxisSpec::Band {
-                labels: boxes.iter().map(|b| b.label.clone()).collect(),
-                padding: 0.45,
-            },
-            y: AxisSpec::Linear {
-                lo,
-                hi,
-                zero: false,
-                units: ctx.units(),
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        AxisSpec::Band {
+            labels: boxes.iter().map(|b| b.label.clone()).collect(),
+            padding: 0.45,
+        },
+        AxisSpec::Linear {
+            lo,
+            hi,
+            zero: false,
+            units: ctx.units(),
         },
     )?;
     let color = ctx.theme.color(0);

@@ -3,7 +3,7 @@
 
 use plotters::prelude::DrawingBackend;
 
-use super::axis::{draw_axes, AxesSpec, AxisSpec};
+use super::axis::AxisSpec;
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
@@ -19,22 +19,15 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), DrawError> {
     let scale = ColorScale::new(ctx.theme, values.iter().copied());
     let body = draw_color_legend(ctx, body, &scale)?;
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let axes = ctx.axes(
         body,
-        &AxesSpec {
-            x: AxisSpec::Band {
-                labels: xs.to_vec(),
-                padding: 0.0,
-            },
-            y: AxisSpec::Band {
-                labels: ys.to_vec(),
-                padding: 0.0,
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        AxisSpec::Band {
+            labels: xs.to_vec(),
+            padding: 0.0,
+        },
+        AxisSpec::Band {
+            labels: ys.to_vec(),
+            padding: 0.0,
         },
     )?;
     let columns = xs.len();

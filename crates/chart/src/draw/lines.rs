@@ -3,10 +3,10 @@
 
 use plotters::prelude::DrawingBackend;
 
-use super::axis::{draw_axes, AxesSpec, AxisSpec};
-use super::frame::{draw_legend, LegendEntry, Marker};
+use super::axis::AxisSpec;
+use super::frame::Marker;
 use super::painter::Rect;
-use super::{Ctx, DrawError};
+use super::{xy_extent, Ctx, DrawError};
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
 
@@ -16,55 +16,25 @@ pub fn draw<DB: DrawingBackend>(
     series: &[Series],
     precision: DatePrecision,
 ) -> Result<(), DrawError> {
-    let legend: Vec<LegendEntry> = if series.len() > 1 {
-        series
-            .iter()
-            .enumerate()
-            .map(|(i, s)| LegendEntry::new(s.name.clone(), ctx.theme.color(i), Marker::Line))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let body = draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &legend)?;
+    let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Line);
+    let body = ctx.legend(body, &legend)?;
 
-    let (mut x_lo, mut x_hi, mut y_lo, mut y_hi) = (
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-        f64::INFINITY,
-        f64::NEG_INFINITY,
-    );
-    for s in series {
-        for (&x, &y) in s.xs.iter().zip(&s.ys) {
-            if x.is_finite() && y.is_finite() {
-                x_lo = x_lo.min(x);
-                x_hi = x_hi.max(x);
-                y_lo = y_lo.min(y);
-                y_hi = y_hi.max(y);
-            }
-        }
-    }
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
     // Zero belongs on the axis when the data sit near it anyway; otherwise
     // the axis hugs the data so the shape of the line reads.
     let zero = y_lo >= 0.0 && y_lo < y_hi * 0.4 || y_hi <= 0.0 && y_hi > y_lo * 0.4;
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let axes = ctx.axes(
         body,
-        &AxesSpec {
-            x: AxisSpec::Time {
-                lo: x_lo,
-                hi: x_hi,
-                precision,
-            },
-            y: AxisSpec::Linear {
-                lo: y_lo,
-                hi: y_hi,
-                zero,
-                units: ctx.units(),
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        AxisSpec::Time {
+            lo: x_lo,
+            hi: x_hi,
+            precision,
+        },
+        AxisSpec::Linear {
+            lo: y_lo,
+            hi: y_hi,
+            zero,
+            units: ctx.units(),
         },
     )?;
 

@@ -169,6 +169,67 @@ impl<DB: DrawingBackend> Ctx<'_, '_, DB> {
             .as_deref()
             .filter(|u| !u.trim().is_empty())
     }
+
+    /// Axes titled by the card's `x_label` and `y_label`.
+    pub fn axes(
+        &self,
+        body: Rect,
+        x: axis::AxisSpec<'_>,
+        y: axis::AxisSpec<'_>,
+    ) -> Result<axis::Axes, DrawError> {
+        let spec = axis::AxesSpec {
+            x,
+            y,
+            x_title: self.config.x_label.as_deref(),
+            y_title: self.config.y_label.as_deref(),
+        };
+        axis::draw_axes(self.p, self.theme, self.sizes, body, &spec)
+    }
+
+    pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Result<Rect, DrawError> {
+        frame::draw_legend(self.p, self.theme, self.sizes, body, entries)
+    }
+
+    /// One legend entry per series, or none for a single series (the
+    /// title already says what it is).
+    pub fn series_legend<'n>(
+        &self,
+        names: impl ExactSizeIterator<Item = &'n str>,
+        marker: frame::Marker,
+    ) -> Vec<frame::LegendEntry> {
+        if names.len() < 2 {
+            return Vec::new();
+        }
+        names
+            .enumerate()
+            .map(|(i, name)| frame::LegendEntry::new(name, self.theme.color(i), marker))
+            .collect()
+    }
+}
+
+/// Smallest and largest finite value; (inf, -inf) when there is none,
+/// which the scales read as "no data".
+pub(crate) fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
+/// The x and y ranges of the points whose x and y are both finite.
+pub(crate) fn xy_extent(series: &[crate::model::Series]) -> ((f64, f64), (f64, f64)) {
+    let points = || {
+        series.iter().flat_map(|s| {
+            s.xs.iter()
+                .zip(&s.ys)
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+        })
+    };
+    (
+        finite_range(points().map(|(x, _)| *x)),
+        finite_range(points().map(|(_, y)| *y)),
+    )
 }
 
 /// True when there is nothing a reader could see.

@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 use plotters::prelude::DrawingBackend;
 use plotters::style::RGBColor;
 
-use super::frame::{draw_legend, LegendEntry, Marker};
+use super::frame::{LegendEntry, Marker};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::{Ctx, DrawError};
@@ -117,7 +117,7 @@ pub fn draw<DB: DrawingBackend>(
         }
         Rect::new(body.x, body.y, body.w - legend_w - 24.0, body.h)
     } else {
-        draw_legend(ctx.p, ctx.theme, ctx.sizes, body, &entries)?
+        ctx.legend(body, &entries)?
     };
 
     let (cx, cy) = pie_area.center();

@@ -6,7 +6,7 @@ use plotters::style::RGBColor;
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::Weight;
 use super::theme::Theme;
-use super::{Ctx, DrawError};
+use super::{finite_range, Ctx, DrawError};
 use crate::scale::format_value;
 
 /// Maps values to colours: sequential, or diverging around zero when the
@@ -21,11 +21,7 @@ pub struct ColorScale {
 
 impl ColorScale {
     pub fn new(theme: &Theme, values: impl Iterator<Item = f64>) -> ColorScale {
-        let (mut lo, mut hi) = values
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-                (lo.min(v), hi.max(v))
-            });
+        let (mut lo, mut hi) = finite_range(values);
         if !lo.is_finite() || !hi.is_finite() {
             (lo, hi) = (0.0, 1.0);
         }

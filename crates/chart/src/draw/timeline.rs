@@ -2,9 +2,9 @@
 
 use plotters::prelude::DrawingBackend;
 
-use super::axis::{draw_axes, AxesSpec, AxisSpec};
+use super::axis::AxisSpec;
 use super::painter::Rect;
-use super::{Ctx, DrawError};
+use super::{finite_range, Ctx, DrawError};
 use crate::model::{DatePrecision, TimelineItem};
 
 pub fn draw<DB: DrawingBackend>(
@@ -13,26 +13,13 @@ pub fn draw<DB: DrawingBackend>(
     items: &[TimelineItem],
     precision: DatePrecision,
 ) -> Result<(), DrawError> {
-    let (lo, hi) = items
-        .iter()
-        .flat_map(|i| [i.start, i.end])
-        .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
+    let (lo, hi) = finite_range(items.iter().flat_map(|i| [i.start, i.end]));
+    let axes = ctx.axes(
         body,
-        &AxesSpec {
-            x: AxisSpec::Time { lo, hi, precision },
-            y: AxisSpec::Band {
-                labels: items.iter().map(|i| i.label.clone()).collect(),
-                padding: 0.3,
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title: ctx.config.y_label.as_deref(),
+        AxisSpec::Time { lo, hi, precision },
+        AxisSpec::Band {
+            labels: items.iter().map(|i| i.label.clone()).collect(),
+            padding: 0.3,
         },
     )?;
     for (i, item) in items.iter().enumerate() {
