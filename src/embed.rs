@@ -1,97 +1,144 @@
-//! Live embeds: their frames, pending forms and listeners, and the handles that reach them.
+//! Live embeds, the handles that reach them, and the mode switch of `auto`.
 //!
 //! Embeds live in a registry, not in the JS handle, because pages often drop the
 //! handle (`ServiceZDREmbed.render({...})` on its own line): a garbage-collected
-//! handle must not cancel the form removal or silence `onLoad`. Only `destroy()`
-//! ends an embed.
+//! handle must not stop the card from drawing or silence `onLoad`. Only
+//! `destroy()` ends an embed.
+//!
+//! Page code (callbacks, getters of the data) never runs while the registry
+//! is borrowed: whatever it calls back into would find it busy.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
-use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlIFrameElement};
+use web_sys::{Document, HtmlIFrameElement};
 
-use crate::error::{describe_thrown, Call, EmbedError};
-use crate::form_post::{PendingForm, Post};
-use crate::options::EmbedOptions;
-use crate::payload::Payload;
+use crate::error::{Call, EmbedError};
+use crate::fallback::{Verdicts, Watch};
+use crate::options::{Callbacks, EmbedOptions, Mode};
+use crate::payload::{Content, Payload};
+use crate::surface::{
+    canvas_to_png, CanvasSpec, FrameSpec, LocalCanvas, ServiceFrame, Shown, Surface,
+};
 
 type EmbedId = u32;
 
 thread_local! {
     static LIVE: RefCell<Registry> = const { RefCell::new(Registry(Vec::new())) };
     static NEXT_ID: Cell<EmbedId> = const { Cell::new(1) };
-    static FRAME_PREFIX: String = frame_prefix();
 }
 
 /// The live embeds. A page has a handful, so a vector beats a map in code size.
 struct Registry(Vec<(EmbedId, Embed)>);
 
 impl Registry {
-    fn get_mut(&mut self, id: &EmbedId) -> Option<&mut Embed> {
+    fn get_mut(&mut self, id: EmbedId) -> Option<&mut Embed> {
         self.0
             .iter_mut()
-            .find(|(key, _)| key == id)
+            .find(|(key, _)| *key == id)
             .map(|(_, embed)| embed)
     }
 
-    fn contains_key(&self, id: &EmbedId) -> bool {
-        self.0.iter().any(|(key, _)| key == id)
-    }
-
-    fn insert(&mut self, id: EmbedId, embed: Embed) {
-        self.0.push((id, embed));
-    }
-
-    fn remove(&mut self, id: &EmbedId) -> Option<Embed> {
-        let index = self.0.iter().position(|(key, _)| key == id)?;
+    fn remove(&mut self, id: EmbedId) -> Option<Embed> {
+        let index = self.0.iter().position(|(key, _)| *key == id)?;
         Some(self.0.swap_remove(index).1)
     }
 }
 
-/// One card on the page. Dropping it removes the frame and the pending form and
-/// unsubscribes the load listener.
-struct Embed {
-    frame: HtmlIFrameElement,
-    frame_name: String,
-    container: Element,
-    address: String,
-    on_error: Option<js_sys::Function>,
-    _frame_load: EventListener,
-    pending: Option<PendingForm>,
+/// Runs `f` on the embed `id`, if it is live and the registry is free.
+fn with_embed<R>(id: EmbedId, f: impl FnOnce(&mut Embed) -> R) -> Option<R> {
+    LIVE.with(|live| {
+        let mut live = live.try_borrow_mut().ok()?;
+        live.get_mut(id).map(f)
+    })
 }
 
-impl Drop for Embed {
-    fn drop(&mut self) {
-        self.frame.remove();
+/// One card on the page. Dropping it drops its surface, which removes
+/// everything the card put in the page.
+struct Embed {
+    surface: Box<dyn Surface>,
+    shown: Rc<RefCell<Shown>>,
+    /// Set in auto mode until the service has shown the card or it fell back.
+    watch: Option<Watch>,
+    /// Whether data must be read for drawing (local and auto modes).
+    draws: bool,
+    /// The latest data, for a fallback that happens after an update.
+    content: Content,
+    settings: Settings,
+}
+
+/// What a surface made later (by a fallback) needs.
+struct Settings {
+    container: web_sys::Element,
+    width: String,
+    height: String,
+    title: String,
+    dark_mode: Option<bool>,
+    callbacks: Callbacks,
+}
+
+impl Embed {
+    fn set_surface(&mut self, surface: Box<dyn Surface>) -> Box<dyn Surface> {
+        if let Ok(mut shown) = self.shown.try_borrow_mut() {
+            *shown = surface.shown();
+        }
+        std::mem::replace(&mut self.surface, surface)
     }
 }
 
-/// What `render` returns: `{ iframe, destroy(), update(newVisualizationData) }`.
+/// What `render` returns: `{ iframe, canvas, mode, destroy(), update(), toPNG(), toSVG() }`.
 #[wasm_bindgen]
 pub struct EmbedHandle {
     id: EmbedId,
-    frame: HtmlIFrameElement,
+    shown: Rc<RefCell<Shown>>,
 }
 
 #[wasm_bindgen]
 impl EmbedHandle {
-    /// The frame the card is shown in; still the same element after `destroy()`.
-    #[wasm_bindgen(getter)]
-    pub fn iframe(&self) -> HtmlIFrameElement {
-        self.frame.clone()
+    /// The frame the service shows the card in; `null` when the card is drawn
+    /// in the page. Still the same element after `destroy()`.
+    #[wasm_bindgen(getter, unchecked_return_type = "HTMLIFrameElement | null")]
+    pub fn iframe(&self) -> JsValue {
+        self.shown
+            .try_borrow()
+            .map_or(JsValue::NULL, |shown| shown.iframe_or_null())
     }
 
-    /// Removes the frame and any pending form, and stops every timer and
-    /// listener of this embed. Calling it again does nothing.
+    /// The canvas the card is drawn on in local mode (and after an auto
+    /// fallback); `null` while the service shows it.
+    #[wasm_bindgen(getter, unchecked_return_type = "HTMLCanvasElement | null")]
+    pub fn canvas(&self) -> JsValue {
+        self.shown
+            .try_borrow()
+            .map_or(JsValue::NULL, |shown| shown.canvas_or_null())
+    }
+
+    /// How the card is shown right now: "service" or "local".
+    #[wasm_bindgen(getter, unchecked_return_type = "\"service\" | \"local\"")]
+    pub fn mode(&self) -> String {
+        self.shown
+            .try_borrow()
+            .map_or(Mode::Service, |shown| shown.mode())
+            .as_str()
+            .to_owned()
+    }
+
+    /// Removes everything the card put in the page and stops every timer,
+    /// observer and listener of it. Calling it again does nothing.
     pub fn destroy(&self) {
         // Taken out first and dropped after the borrow ends: removing a frame can
         // run the frame's own unload handlers, which may call back into the widget.
-        let embed = LIVE.with(|live| live.borrow_mut().remove(&self.id));
+        let embed = LIVE.with(|live| {
+            live.try_borrow_mut()
+                .ok()
+                .and_then(|mut live| live.remove(self.id))
+        });
         drop(embed);
     }
 
-    /// Validates the new data and posts it into the same frame with the same options.
+    /// Validates the new data and shows it in the same place with the same
+    /// options: a new post into the frame, or a redraw of the canvas.
     /// Throws if the data is invalid or the embed was destroyed.
     pub fn update(
         &self,
@@ -101,166 +148,246 @@ impl EmbedHandle {
         )]
         new_visualization_data: JsValue,
     ) -> Result<(), JsValue> {
-        if !is_live(self.id) {
-            return Err(EmbedError::Destroyed.into());
-        }
-        let payload = Payload::from_js(Call::Update, &new_visualization_data)?;
-        let document = crate::document(Call::Update)?;
-        // The earlier form (if still pending) goes now; its post already left.
-        let taken = LIVE.with(|live| {
-            let mut live = live.borrow_mut();
-            let embed = live.get_mut(&self.id)?;
-            Some((embed.pending.take(), PostTarget::of(embed)))
-        });
+        let call = Call::Update;
+        let Some(draws) = with_embed(self.id, |embed| embed.draws) else {
+            return Err(EmbedError::Destroyed { call }.into());
+        };
+        // Getters in the data run here, before the registry is borrowed.
+        let payload = Payload::from_js(call, &new_visualization_data)?;
+        let content = if draws {
+            Content::drawn(call, payload)?
+        } else {
+            Content::posted(payload)
+        };
         // A getter in the new data may have called destroy() meanwhile.
-        let Some((previous, target)) = taken else {
-            return Err(EmbedError::Destroyed.into());
-        };
-        drop(previous);
-        target.post(self.id, Call::Update, &document, &payload);
-        Ok(())
-    }
-}
-
-/// Owned copies of what a post needs, so no registry borrow is held across DOM calls.
-struct PostTarget {
-    container: Element,
-    frame_name: String,
-    address: String,
-    on_error: Option<js_sys::Function>,
-}
-
-impl PostTarget {
-    fn of(embed: &Embed) -> Self {
-        PostTarget {
-            container: embed.container.clone(),
-            frame_name: embed.frame_name.clone(),
-            address: embed.address.clone(),
-            on_error: embed.on_error.clone(),
-        }
-    }
-
-    /// Posts and records the pending form; failures go to `onError` (spec 4.16).
-    fn post(&self, id: EmbedId, call: Call, document: &Document, payload: &Payload) {
-        let post = Post {
-            document,
-            container: &self.container,
-            frame_name: &self.frame_name,
-            address: &self.address,
-            json: &payload.json,
-        };
-        match post.submit(move || remove_due_form(id)) {
-            Ok(pending) => {
-                let unused = LIVE.with(|live| match live.borrow_mut().get_mut(&id) {
-                    Some(embed) => embed.pending.replace(pending),
-                    None => Some(pending),
-                });
-                drop(unused);
+        let outcome = with_embed(self.id, |embed| {
+            let shown = embed.surface.show(call, &content);
+            embed.content = content;
+            (shown, embed.settings.callbacks.on_error.clone())
+        });
+        match outcome {
+            None => Err(EmbedError::Destroyed { call }.into()),
+            Some((Ok(()), _)) => Ok(()),
+            // The data was fine; showing it failed: onError, as for render (spec 4.16).
+            Some((Err(error), on_error)) => {
+                report(on_error.as_ref(), &error);
+                Ok(())
             }
-            Err(thrown) => report(
-                self.on_error.as_ref(),
-                &EmbedError::Dom {
-                    call,
-                    action: "post the form",
-                    reason: describe_thrown(&thrown),
-                },
-            ),
+        }
+    }
+
+    /// The card as an SVG document, drawn by the same engine at the canvas's
+    /// size. Only for cards drawn in the page.
+    #[wasm_bindgen(js_name = "toSVG")]
+    pub fn to_svg(&self) -> Result<String, JsValue> {
+        let call = Call::ToSvg;
+        with_embed(self.id, |embed| embed.surface.to_svg(call))
+            .unwrap_or(Err(EmbedError::Destroyed { call }))
+            .map_err(JsValue::from)
+    }
+
+    /// A promise of the card as a PNG `Blob` at the canvas's device
+    /// resolution. Only for cards drawn in the page.
+    #[wasm_bindgen(js_name = "toPNG", unchecked_return_type = "Promise<Blob>")]
+    pub fn to_png(&self) -> js_sys::Promise {
+        let call = Call::ToPng;
+        let canvas = with_embed(self.id, |embed| embed.surface.drawn_canvas(call))
+            .unwrap_or(Err(EmbedError::Destroyed { call }));
+        match canvas {
+            Ok(canvas) => canvas_to_png(call, &canvas),
+            Err(error) => js_sys::Promise::reject(&error.into()),
         }
     }
 }
 
-fn remove_due_form(id: EmbedId) {
-    let due = LIVE.with(|live| {
-        live.borrow_mut()
-            .get_mut(&id)
-            .and_then(|embed| embed.pending.take())
-    });
-    drop(due);
-}
-
-fn is_live(id: EmbedId) -> bool {
-    LIVE.with(|live| live.borrow().contains_key(&id))
-}
-
-/// Creates the frame, posts the data and registers the embed.
-/// Only a failure to create the frame itself is thrown; a failing form goes to `onError`.
+/// Creates the card's surface, shows the data and registers the embed.
+/// Only a failure to create the surface itself is thrown; a failing post goes to `onError`.
 pub fn start(
     call: Call,
     document: &Document,
     options: EmbedOptions,
 ) -> Result<EmbedHandle, EmbedError> {
-    let frame_name = unique_frame_name(document);
-    let title = options
-        .payload
-        .title
-        .clone()
-        .unwrap_or_else(|| format!("Chart {}", options.card_id));
-    let frame = create_frame(document, &options, &frame_name, &title).map_err(|thrown| {
-        EmbedError::Dom {
-            call,
-            action: "create the iframe",
-            reason: describe_thrown(&thrown),
-        }
-    })?;
-    let frame_load = on_frame_load(&frame, options.on_load.clone());
-
     let id = NEXT_ID.with(|next| {
         let id = next.get();
         next.set(id.wrapping_add(1).max(1));
         id
     });
-    let embed = Embed {
-        frame: frame.clone(),
-        frame_name,
+    let title = options.content.payload.title.clone().unwrap_or_else(|| {
+        options
+            .service
+            .as_ref()
+            .map_or_else(|| "Chart".to_owned(), |s| format!("Chart {}", s.card_id))
+    });
+    let settings = Settings {
         container: options.container,
-        address: options.address,
-        on_error: options.on_error,
-        _frame_load: frame_load,
-        pending: None,
+        width: options.width,
+        height: options.height,
+        title,
+        dark_mode: options.dark_mode,
+        callbacks: options.callbacks,
     };
-    let target = PostTarget::of(&embed);
-    LIVE.with(|live| live.borrow_mut().insert(id, embed));
-    target.post(id, call, document, &options.payload);
-    Ok(EmbedHandle { id, frame })
-}
-
-fn create_frame(
-    document: &Document,
-    options: &EmbedOptions,
-    name: &str,
-    title: &str,
-) -> Result<HtmlIFrameElement, JsValue> {
-    let frame: HtmlIFrameElement = document.create_element("iframe")?.dyn_into()?;
-    frame.set_name(name);
-    frame.set_title(title);
-    // "scrolling" and "frameborder" are obsolete but still honoured, as in the service's widget.
-    frame.set_attribute("scrolling", "no")?;
-    frame.set_attribute("frameborder", "0")?;
-    let style = frame.style();
-    style.set_property("border", "0")?;
-    style.set_property("width", &options.width)?;
-    style.set_property("height", &options.height)?;
-    options.container.append_child(&frame)?;
-    Ok(frame)
-}
-
-/// Calls `onLoad(iframe)` for every document the service sends, skipping the
-/// initial `about:blank` some browsers report as a load of its own.
-fn on_frame_load(frame: &HtmlIFrameElement, on_load: Option<js_sys::Function>) -> EventListener {
-    let loaded = frame.clone();
-    EventListener::new(frame, "load", move |_event| {
-        let blank = loaded
-            .content_document()
-            .is_some_and(|doc| doc.url().is_ok_and(|url| url == "about:blank"));
-        if blank {
-            return;
+    let (mut surface, address): (Box<dyn Surface>, Option<String>) =
+        match (&options.service, options.mode) {
+            (Some(service), Mode::Service | Mode::Auto) => {
+                let spec = FrameSpec {
+                    document,
+                    container: &settings.container,
+                    address: &service.address,
+                    width: &settings.width,
+                    height: &settings.height,
+                    title: &settings.title,
+                };
+                let frame = ServiceFrame::create(call, &spec, move |iframe| {
+                    frame_loaded(id, iframe);
+                })?;
+                (Box::new(frame), Some(service.address.clone()))
+            }
+            _ => (
+                Box::new(local_canvas(call, document, &settings, &options.content)?),
+                None,
+            ),
+        };
+    let shown_now = surface.shown();
+    // Shown before the watch starts: a fast refusal must find something to replace.
+    let posted = match &address {
+        Some(_) => surface.show(call, &options.content),
+        None => Ok(()),
+    };
+    let watch = match (options.mode, address) {
+        (Mode::Auto, Some(address)) => {
+            Some(Watch::start(&address, options.timeout_ms, Verdict(id)))
         }
-        if let Some(callback) = &on_load {
-            if let Err(thrown) = callback.call1(&JsValue::NULL, &loaded) {
+        _ => None,
+    };
+    let shown = Rc::new(RefCell::new(shown_now));
+    let embed = Embed {
+        surface,
+        shown: shown.clone(),
+        watch,
+        draws: options.mode != Mode::Service,
+        content: options.content,
+        settings,
+    };
+    let on_error = embed.settings.callbacks.on_error.clone();
+    LIVE.with(|live| match live.try_borrow_mut() {
+        Ok(mut live) => {
+            live.0.push((id, embed));
+            Ok(())
+        }
+        Err(_) => Err(EmbedError::Dom {
+            call,
+            action: "register the card",
+            reason: "the widget is busy (render called from inside destroy?)".into(),
+        }),
+    })?;
+    if let Err(error) = posted {
+        report(on_error.as_ref(), &error);
+    }
+    Ok(EmbedHandle { id, shown })
+}
+
+fn local_canvas(
+    call: Call,
+    document: &Document,
+    settings: &Settings,
+    content: &Content,
+) -> Result<LocalCanvas, EmbedError> {
+    let spec = CanvasSpec {
+        document,
+        container: &settings.container,
+        width: &settings.width,
+        height: &settings.height,
+        fallback_title: &settings.title,
+        dark_mode: settings.dark_mode,
+        callbacks: settings.callbacks.clone(),
+    };
+    LocalCanvas::create(call, spec, content)
+}
+
+/// The frame loaded a document from the service (or the browser's error page).
+fn frame_loaded(id: EmbedId, iframe: &HtmlIFrameElement) {
+    let on_load = with_embed(id, |embed| {
+        if let Some(watch) = &mut embed.watch {
+            watch.frame_loaded = true;
+            if !watch.settled() {
+                return None;
+            }
+            embed.watch = None;
+        }
+        embed.settings.callbacks.on_load.clone()
+    })
+    .flatten();
+    if let Some(on_load) = on_load {
+        if let Err(thrown) = on_load.call1(&JsValue::NULL, iframe) {
+            web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
+        }
+    }
+}
+
+/// The auto-mode watch's reports about embed `id`.
+#[derive(Clone, Copy)]
+struct Verdict(EmbedId);
+
+impl Verdicts for Verdict {
+    fn answered(&self) {
+        // The frame's load may have come first: then the card is shown now.
+        let loaded = with_embed(self.0, |embed| {
+            let watch = embed.watch.as_mut()?;
+            watch.service_answered = true;
+            if !watch.settled() {
+                return None;
+            }
+            embed.watch = None;
+            let iframe = embed.surface.shown().iframe?;
+            Some((iframe, embed.settings.callbacks.on_load.clone()?))
+        })
+        .flatten();
+        if let Some((iframe, on_load)) = loaded {
+            if let Err(thrown) = on_load.call1(&JsValue::NULL, &iframe) {
                 web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
             }
         }
+    }
+
+    fn unreachable(&self, reason: String) {
+        fall_back(self.0, reason);
+    }
+
+    fn timed_out(&self, timeout_ms: u32) {
+        fall_back(
+            self.0,
+            format!("its page did not load within {timeout_ms} ms (option \"timeoutMs\")"),
+        );
+    }
+}
+
+/// Replaces the service frame with a local canvas, unless the service has
+/// already shown the card, then tells `onError` (non-fatal, name "FallbackToLocal").
+fn fall_back(id: EmbedId, reason: String) {
+    let switched = with_embed(id, |embed| {
+        let watch = embed.watch.take()?;
+        let on_error = embed.settings.callbacks.on_error.clone();
+        let document = embed.settings.container.owner_document()?;
+        let made = local_canvas(Call::Render, &document, &embed.settings, &embed.content);
+        Some(match made {
+            Ok(canvas) => {
+                let old = embed.set_surface(Box::new(canvas));
+                (
+                    Some(old),
+                    watch,
+                    on_error,
+                    EmbedError::FallbackToLocal { reason },
+                )
+            }
+            Err(error) => (None, watch, on_error, error),
+        })
     })
+    .flatten();
+    if let Some((old, watch, on_error, notice)) = switched {
+        drop(old);
+        drop(watch);
+        report(on_error.as_ref(), &notice);
+    }
 }
 
 /// Hands an error to `onError`, or logs it when there is none (spec 4.16).
@@ -274,23 +401,4 @@ pub fn report(on_error: Option<&js_sys::Function>, error: &EmbedError) {
         }
         None => web_sys::console::error_1(&js_error),
     }
-}
-
-/// Frame names must be unique across the page, even with two copies of the
-/// widget loaded (the ES module and the drop-in script), hence a random prefix.
-fn unique_frame_name(document: &Document) -> String {
-    loop {
-        let id = NEXT_ID.with(Cell::get);
-        let name = FRAME_PREFIX.with(|prefix| format!("{prefix}-{id}"));
-        let taken = document.get_elements_by_name(&name).length() > 0;
-        if !taken {
-            return name;
-        }
-        NEXT_ID.with(|next| next.set(id.wrapping_add(1).max(1)));
-    }
-}
-
-fn frame_prefix() -> String {
-    let random = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
-    format!("zdr-embed-{random:08x}")
 }

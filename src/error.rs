@@ -12,6 +12,8 @@ use wasm_bindgen::{JsCast, JsValue};
 pub enum Call {
     Render,
     Update,
+    ToPng,
+    ToSvg,
     /// One entry of `renderMultiple`, counted from 0 like the array.
     RenderMultiple(usize),
 }
@@ -21,6 +23,8 @@ impl fmt::Display for Call {
         match self {
             Call::Render => f.write_str("render"),
             Call::Update => f.write_str("update"),
+            Call::ToPng => f.write_str("toPNG"),
+            Call::ToSvg => f.write_str("toSVG"),
             Call::RenderMultiple(index) => write!(f, "renderMultiple: options[{index}]"),
         }
     }
@@ -57,11 +61,24 @@ pub enum EmbedError {
     #[error("{call}: option \"visualizationData\" cannot be serialised to JSON: {reason}")]
     NotSerialisable { call: Call, reason: String },
 
+    #[error("{call}: option \"visualizationData\" cannot be drawn: {reason}")]
+    InvalidData { call: Call, reason: String },
+
+    /// Not a failure of the page: `mode: "auto"` is drawing the card itself.
+    #[error("the service did not show the card ({reason}); it is drawn in the page instead")]
+    FallbackToLocal { reason: String },
+
+    #[error("{call}: {what} needs a card drawn in the page (mode \"local\", or \"auto\" after a fallback); this one is shown by the service in an iframe")]
+    NotDrawnLocally { call: Call, what: &'static str },
+
+    #[error("{call}: could not draw the card: {reason}")]
+    Draw { call: Call, reason: String },
+
     #[error("renderMultiple: expected an array of options objects, found {found}")]
     NotAnArray { found: String },
 
-    #[error("update: this embed was destroyed; call render() to show the card again")]
-    Destroyed,
+    #[error("{call}: this embed was destroyed; call render() to show the card again")]
+    Destroyed { call: Call },
 
     #[error("{call}: could not {action}: {reason}")]
     Dom {
@@ -82,7 +99,11 @@ impl EmbedError {
             EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => "invalid_option",
             EmbedError::ContainerNotFound { .. } => "container_not_found",
             EmbedError::NotSerialisable { .. } => "not_serialisable",
-            EmbedError::Destroyed => "destroyed",
+            EmbedError::InvalidData { .. } => "invalid_data",
+            EmbedError::Draw { .. } => "draw_failed",
+            EmbedError::FallbackToLocal { .. } => "fallback_to_local",
+            EmbedError::NotDrawnLocally { .. } => "not_drawn_locally",
+            EmbedError::Destroyed { .. } => "destroyed",
             EmbedError::Dom { .. } => "dom_failure",
         }
     }
@@ -92,6 +113,10 @@ impl EmbedError {
         let error = js_sys::Error::new(&self.to_string());
         // Setting a data property on a fresh Error cannot fail; ignore the Ok(true).
         let _ = js_sys::Reflect::set(&error, &"code".into(), &self.code().into());
+        if let EmbedError::FallbackToLocal { .. } = self {
+            // A name of its own lets pages tell this notice from real failures.
+            error.set_name("FallbackToLocal");
+        }
         error
     }
 }

@@ -1,17 +1,19 @@
 //! zdr-embed: the `ServiceZDREmbed` widget in Rust and WebAssembly.
 //!
 //! `render(options)` validates everything first (nothing is created when it
-//! throws), then creates an iframe and posts `visualization_data` into it
-//! through a hidden form, exactly as the service's widget does (spec 4.16).
+//! throws), then shows the card through a [`surface`]: an iframe the data is
+//! posted into through a hidden form, exactly as the service's widget does
+//! (spec 4.16), or a canvas the card is drawn on in the page (local mode).
 
 mod address;
 mod css_size;
 mod embed;
 mod error;
-mod form_post;
+mod fallback;
 mod js_value;
 mod options;
 mod payload;
+mod surface;
 
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
@@ -36,24 +38,61 @@ export interface VisualizationData {
   [key: string]: unknown;
 }
 
-/** Options of `render`, as in the service's `ServiceZDREmbed.render`. */
-export interface RenderOptions {
-  /** id of the element the iframe is appended to. */
+/** Options every mode shares. */
+export interface CommonOptions {
+  /** id of the element the card is appended to. */
   containerId: string;
-  /** Absolute http: or https: base address of the service, e.g. "https://charts.example.com". */
-  serviceUrl: string;
-  /** The card id from a visualize response; sent as one percent-encoded path segment. */
-  cardId: string;
   visualizationData: VisualizationData;
   /** CSS length or pixels; default "100%". */
   width?: string | number;
   /** CSS length or pixels; default "600px". */
   height?: string | number;
-  /** Called with the iframe each time the service's page has loaded in it. */
-  onLoad?: (iframe: HTMLIFrameElement) => void;
-  /** Called when posting fails; without it the error is logged with console.error. */
+  /**
+   * Dark or light theme. Default: `viz_config.dark_mode`, else the reader's `prefers-color-scheme`
+   * (followed live in local mode). In service mode it adds `?dark_mode=true|false` to the embed address.
+   */
+  darkMode?: boolean;
+  /** Called when showing the card fails, or (auto mode) on a fallback; without it the error is logged with console.error. */
   onError?: (error: Error) => void;
 }
+
+/** The spec's way (the default): a form post into an iframe; the service draws the card. */
+export interface ServiceOptions extends CommonOptions {
+  mode?: "service";
+  /** Absolute http: or https: base address of the service, e.g. "https://charts.example.com". */
+  serviceUrl: string;
+  /** The card id from a visualize response; sent as one percent-encoded path segment. */
+  cardId: string;
+  /** Called with the iframe each time the service's page has loaded in it. */
+  onLoad?: (iframe: HTMLIFrameElement) => void;
+}
+
+/** Drawn in the page on a canvas by the widget's own engine: no network request at all. */
+export interface LocalOptions extends CommonOptions {
+  mode: "local";
+  /** Optional here; checked when given. */
+  serviceUrl?: string;
+  cardId?: string;
+  /** Called with the canvas each time new data has been drawn on it. */
+  onLoad?: (canvas: HTMLCanvasElement) => void;
+}
+
+/**
+ * The service first; drawn locally if the service cannot be reached or its page has not loaded
+ * within `timeoutMs` (then `onError` receives an Error named "FallbackToLocal").
+ */
+export interface AutoOptions extends CommonOptions {
+  mode: "auto";
+  serviceUrl: string;
+  cardId: string;
+  /** How long to wait for the service's page, in milliseconds; default 5000. */
+  timeoutMs?: number;
+  /** Called with the iframe (service) or the canvas (after a fallback). */
+  onLoad?: (element: HTMLIFrameElement | HTMLCanvasElement) => void;
+}
+
+/** Options of `render`: the service's `ServiceZDREmbed.render` options, plus `mode` and its companions. */
+export type RenderOptions = ServiceOptions | LocalOptions | AutoOptions;
 "#;
 
 /// Shows a card: validates `options`, creates the iframe and posts the data into it.

@@ -7,20 +7,61 @@ use crate::address::{embed_address, CardSegment, ServiceUrl};
 use crate::css_size::{css_length, SizeInput};
 use crate::error::{Call, EmbedError};
 use crate::js_value::{describe, is_plain_object, member, optional_function, required_string};
-use crate::payload::Payload;
+use crate::payload::{Content, Payload};
 
 /// Defaults of the optional options, as in the service's widget (spec 4.16).
 pub const DEFAULT_WIDTH: &str = "100%";
 pub const DEFAULT_HEIGHT: &str = "600px";
 
+/// How long `mode: "auto"` waits for the service's page before drawing locally.
+pub const DEFAULT_TIMEOUT_MS: u32 = 5000;
+/// Longer waits are a typo, not a choice: ten minutes of blank frame helps nobody.
+const MAX_TIMEOUT_MS: f64 = 600_000.0;
+
+/// How the card reaches the screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The spec's form post into an iframe (the default).
+    Service,
+    /// Drawn in the page on a canvas; no network request of any kind.
+    Local,
+    /// Service first; drawn locally when the service does not answer.
+    Auto,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Service => "service",
+            Mode::Local => "local",
+            Mode::Auto => "auto",
+        }
+    }
+}
+
+/// Where the service is, for the modes that post to it.
+pub struct Service {
+    pub card_id: String,
+    pub address: String,
+}
+
 /// Everything `render` needs, validated. Holding one means nothing can be refused any more.
 pub struct EmbedOptions {
     pub container: Element,
-    pub card_id: String,
-    pub address: String,
+    pub mode: Mode,
+    /// `None` only in local mode, where the service options are optional.
+    pub service: Option<Service>,
     pub width: String,
     pub height: String,
-    pub payload: Payload,
+    pub content: Content,
+    pub dark_mode: Option<bool>,
+    pub timeout_ms: u32,
+    pub callbacks: Callbacks,
+}
+
+/// What the page asked to be called back with.
+#[derive(Clone, Default)]
+pub struct Callbacks {
     pub on_load: Option<js_sys::Function>,
     pub on_error: Option<js_sys::Function>,
 }
@@ -33,32 +74,145 @@ impl EmbedOptions {
                 found: describe(options),
             });
         }
-        // Checked in the order a developer writes them, so the first error is the first mistake.
+        // The mode decides which options are required, so it is read first;
+        // the rest in the order a developer writes them, so the first error is
+        // the first mistake.
+        let mode = mode(call, options)?;
         let container_id = required_string(call, options, "containerId")?;
-        let service_url = required_string(call, options, "serviceUrl")?;
-        let card_id = required_string(call, options, "cardId")?;
-        let service = ServiceUrl::parse(&service_url)
-            .map_err(|problem| invalid(call, "serviceUrl", problem))?;
-        let card =
-            CardSegment::parse(&card_id).map_err(|problem| invalid(call, "cardId", problem))?;
+        let dark_mode = optional_bool(call, options, "darkMode")?;
+        let service = match mode {
+            Mode::Local => optional_service(call, options, dark_mode)?,
+            Mode::Service | Mode::Auto => Some(required_service(call, options, dark_mode)?),
+        };
         let data = member(call, options, "visualizationData", "visualizationData")?;
         let payload = Payload::from_js(call, &data)?;
+        // Local drawing needs data the engine can read; refusing it now keeps
+        // "nothing is created when render throws" true in every mode.
+        let content = match mode {
+            Mode::Service => Content::posted(payload),
+            Mode::Local | Mode::Auto => Content::drawn(call, payload)?,
+        };
         let width = size(call, options, "width", DEFAULT_WIDTH)?;
         let height = size(call, options, "height", DEFAULT_HEIGHT)?;
+        let timeout_ms = timeout(call, options)?;
         let on_load = optional_function(call, options, "onLoad")?;
         let on_error = optional_function(call, options, "onError")?;
         let container = find_container(call, document, &container_id)?;
         Ok(EmbedOptions {
             container,
-            card_id,
-            address: embed_address(&service, &card),
+            mode,
+            service,
             width,
             height,
-            payload,
-            on_load,
-            on_error,
+            content,
+            dark_mode,
+            timeout_ms,
+            callbacks: Callbacks { on_load, on_error },
         })
     }
+}
+
+fn mode(call: Call, options: &JsValue) -> Result<Mode, EmbedError> {
+    let value = member(call, options, "mode", "mode")?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(Mode::Service);
+    }
+    match value.as_string().as_deref() {
+        Some("service") => Ok(Mode::Service),
+        Some("local") => Ok(Mode::Local),
+        Some("auto") => Ok(Mode::Auto),
+        _ => Err(EmbedError::WrongType {
+            call,
+            name: "mode".into(),
+            expected: "\"service\", \"local\" or \"auto\"",
+            found: describe(&value),
+        }),
+    }
+}
+
+fn required_service(
+    call: Call,
+    options: &JsValue,
+    dark_mode: Option<bool>,
+) -> Result<Service, EmbedError> {
+    let service_url = required_string(call, options, "serviceUrl")?;
+    let card_id = required_string(call, options, "cardId")?;
+    let service =
+        ServiceUrl::parse(&service_url).map_err(|problem| invalid(call, "serviceUrl", problem))?;
+    let card = CardSegment::parse(&card_id).map_err(|problem| invalid(call, "cardId", problem))?;
+    let mut address = embed_address(&service, &card);
+    // Only when asked: without the option the address stays exactly the spec's.
+    if let Some(dark) = dark_mode {
+        address.push_str(if dark {
+            "?dark_mode=true"
+        } else {
+            "?dark_mode=false"
+        });
+    }
+    Ok(Service { card_id, address })
+}
+
+/// Local mode needs no service, but a given serviceUrl or cardId must still be valid.
+fn optional_service(
+    call: Call,
+    options: &JsValue,
+    dark_mode: Option<bool>,
+) -> Result<Option<Service>, EmbedError> {
+    let given = |key| member(call, options, key, key).map(|v| !v.is_undefined() && !v.is_null());
+    let (url_given, card_given) = (given("serviceUrl")?, given("cardId")?);
+    if url_given {
+        let url = required_string(call, options, "serviceUrl")?;
+        ServiceUrl::parse(&url).map_err(|problem| invalid(call, "serviceUrl", problem))?;
+    }
+    if card_given {
+        let card = required_string(call, options, "cardId")?;
+        CardSegment::parse(&card).map_err(|problem| invalid(call, "cardId", problem))?;
+    }
+    if url_given && card_given {
+        required_service(call, options, dark_mode).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+fn optional_bool(call: Call, options: &JsValue, key: &str) -> Result<Option<bool>, EmbedError> {
+    let value = member(call, options, key, key)?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .as_bool()
+        .map(Some)
+        .ok_or_else(|| EmbedError::WrongType {
+            call,
+            name: key.to_owned(),
+            expected: "true or false",
+            found: describe(&value),
+        })
+}
+
+fn timeout(call: Call, options: &JsValue) -> Result<u32, EmbedError> {
+    let value = member(call, options, "timeoutMs", "timeoutMs")?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(DEFAULT_TIMEOUT_MS);
+    }
+    let Some(ms) = value.as_f64() else {
+        return Err(EmbedError::WrongType {
+            call,
+            name: "timeoutMs".into(),
+            expected: "a number of milliseconds",
+            found: describe(&value),
+        });
+    };
+    if !(1.0..=MAX_TIMEOUT_MS).contains(&ms) {
+        return Err(invalid(
+            call,
+            "timeoutMs",
+            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds, found {ms}"),
+        ));
+    }
+    // In range, so the conversion is exact after rounding.
+    Ok(ms.round() as u32)
 }
 
 fn invalid(call: Call, name: &str, problem: impl ToString) -> EmbedError {

@@ -1,6 +1,9 @@
 //! `visualizationData`: its required shape (spec 4.16) and its JSON text.
 
+use std::rc::Rc;
+
 use wasm_bindgen::JsValue;
+use zdr_chart::Chart;
 
 use crate::error::{describe_thrown, Call, EmbedError};
 use crate::js_value::{describe, is_plain_object, member};
@@ -71,6 +74,37 @@ impl Payload {
         Ok(Payload {
             json: stringify(call, data)?,
             title,
+        })
+    }
+}
+
+/// The data of one `render` or `update`, in the forms the surfaces need.
+#[derive(Clone)]
+pub struct Content {
+    pub payload: Payload,
+    /// Read by the chart engine; `None` in service mode, which never draws.
+    pub chart: Option<Rc<Chart>>,
+}
+
+impl Content {
+    /// For the service only: the page's JSON goes out as it is.
+    pub fn posted(payload: Payload) -> Content {
+        Content {
+            payload,
+            chart: None,
+        }
+    }
+
+    /// For drawing in the page: read by the engine now, so bad data throws
+    /// from `render`/`update` with the JSON path of the problem.
+    pub fn drawn(call: Call, payload: Payload) -> Result<Content, EmbedError> {
+        let chart = Chart::from_json(&payload.json).map_err(|error| EmbedError::InvalidData {
+            call,
+            reason: error.to_string(),
+        })?;
+        Ok(Content {
+            payload,
+            chart: Some(Rc::new(chart)),
         })
     }
 }

@@ -55,6 +55,11 @@ extern "C" {
     fn last(this: &Recorder) -> JsValue;
 }
 
+/// The handle's frame; service mode always has one.
+fn frame_of(handle: &zdr_embed::EmbedHandle) -> HtmlIFrameElement {
+    handle.iframe().dyn_into().expect("an iframe on the handle")
+}
+
 fn set(object: &JsValue, key: &str, value: impl Into<JsValue>) {
     js_sys::Reflect::set(object, &key.into(), &value.into()).unwrap_throw();
 }
@@ -121,7 +126,7 @@ fn render_creates_a_borderless_named_frame_in_the_container() {
         .expect("an iframe")
         .dyn_into()
         .unwrap_throw();
-    assert_eq!(handle.iframe(), frame, "the handle carries the frame");
+    assert_eq!(frame_of(&handle), frame, "the handle carries the frame");
     assert!(frame.name().starts_with("zdr-embed-"), "{}", frame.name());
     assert_eq!(frame.title(), "Monthly sales");
     assert_eq!(frame.get_attribute("scrolling").as_deref(), Some("no"));
@@ -143,7 +148,7 @@ fn sizes_accept_css_lengths_and_pixel_numbers() {
     set(&opts, "width", "480px");
     set(&opts, "height", 320);
     let handle = render(opts).unwrap_throw();
-    let style = handle.iframe().style();
+    let style = frame_of(&handle).style();
     assert_eq!(style.get_property_value("width").unwrap_throw(), "480px");
     assert_eq!(style.get_property_value("height").unwrap_throw(), "320px");
     handle.destroy();
@@ -159,7 +164,7 @@ fn every_frame_name_is_unique() {
     fresh_container("unique");
     let a = render(options("unique")).unwrap_throw();
     let b = render(options("unique")).unwrap_throw();
-    assert_ne!(a.iframe().name(), b.iframe().name());
+    assert_ne!(frame_of(&a).name(), frame_of(&b).name());
     a.destroy();
     b.destroy();
 }
@@ -179,7 +184,7 @@ fn the_hidden_form_posts_the_exact_json_into_the_frame() {
         .origin()
         .unwrap_throw();
     assert_eq!(form.action(), format!("{origin}/embed/q3%2Freport%3F%23x/"));
-    assert_eq!(form.target(), handle.iframe().name());
+    assert_eq!(form.target(), frame_of(&handle).name());
     assert!(
         form.hidden()
             || form
@@ -218,7 +223,7 @@ async fn the_form_is_removed_about_100_ms_after_submit() {
         0,
         "gone at 200 ms"
     );
-    assert!(handle.iframe().is_connected(), "the frame stays");
+    assert!(frame_of(&handle).is_connected(), "the frame stays");
     handle.destroy();
 }
 
@@ -230,10 +235,9 @@ async fn on_load_fires_with_the_frame_once_the_service_page_loaded() {
     set(&opts, "onLoad", &on_load);
     let handle = render(opts).unwrap_throw();
     wait_until(|| on_load.count() >= 1, "onLoad fired").await;
-    assert_eq!(on_load.last(), JsValue::from(handle.iframe()));
+    assert_eq!(on_load.last(), JsValue::from(frame_of(&handle)));
     // The post was a real navigation: the frame now shows the embed address.
-    let url = handle
-        .iframe()
+    let url = frame_of(&handle)
         .content_document()
         .map(|doc| doc.url().unwrap_throw())
         .unwrap_or_default();
@@ -420,7 +424,7 @@ fn without_on_error_a_failure_is_logged() {
 fn update_reposts_new_data_into_the_same_frame() {
     let container = fresh_container("update");
     let handle = render(options("update")).unwrap_throw();
-    let frame = handle.iframe();
+    let frame = frame_of(&handle);
     let new_data = sample_data("Updated title");
     handle.update(new_data.clone()).unwrap_throw();
     let forms = container.query_selector_all("form").unwrap_throw();
@@ -444,7 +448,7 @@ fn update_reposts_new_data_into_the_same_frame() {
             .length(),
         1
     );
-    assert_eq!(handle.iframe(), frame);
+    assert_eq!(frame_of(&handle), frame);
     handle.destroy();
 }
 
@@ -474,7 +478,7 @@ async fn destroy_removes_everything_and_is_idempotent() {
     let opts = options("destroy");
     set(&opts, "onLoad", &on_load);
     let handle = render(opts).unwrap_throw();
-    let frame = handle.iframe();
+    let frame = frame_of(&handle);
     handle.destroy();
     assert_eq!(
         container.child_element_count(),

@@ -1,11 +1,11 @@
-import init, { render, renderMultiple } from 'zdr-embed';
+import init, { render } from 'zdr-embed';
 
 await init();
 
+const $ = (id) => document.getElementById(id);
 const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const status = document.getElementById('status');
-let handle = null;
-let shown = ''; // the title of the data last posted to the main card
+
+// ---- The data (their shapes are in docs/data-format.md) ----
 
 // The main card: a bar chart whose data change with each update.
 function sales(seed) {
@@ -15,7 +15,6 @@ function sales(seed) {
   };
 }
 
-// Two more cards of other types (their shapes are in docs/data-format.md).
 function weekly(start, weeks, base, drift) {
   const day = Date.parse(start);
   return Array.from({ length: weeks }, (_, i) => ({
@@ -50,65 +49,229 @@ const browserShare = {
   ],
 };
 
-function show(data) {
-  document.getElementById('payload').textContent = JSON.stringify(data, null, 2);
+// Deterministic points (no Math.random): both sides and every reload agree.
+function deliveries(name, count, speed, offset) {
+  return {
+    name,
+    points: Array.from({ length: count }, (_, i) => {
+      const km = 2 + ((i * 37) % 97) * 0.4 + offset;
+      const wobble = Math.sin(i * 1.7 + offset) * 6;
+      return { x: Math.round(km * 10) / 10, y: Math.round((12 + km * speed + wobble) * 10) / 10 };
+    }),
+  };
 }
 
-function start(seed) {
-  const visualizationData = sales(seed);
-  shown = visualizationData.viz_config.title;
-  handle = render({
-    containerId: 'chart',
-    serviceUrl: location.origin,
-    cardId: 'demo-sales',
-    visualizationData,
-    height: '540px',
-    // Called after the first post and after each update().
-    onLoad: () => {
-      status.textContent = `Loaded in the iframe: ${shown}`;
-    },
-    onError: (error) => {
-      status.textContent = `Error: ${error.message}`;
-    },
-  });
-  document.getElementById('address').textContent = `${location.origin}/embed/demo-sales/`;
-  show(visualizationData);
+const deliveryTimes = {
+  viz_config: {
+    title: 'Delivery time by distance',
+    viz_component_type: 'scatter',
+    x_label: 'Distance (km)',
+    y_label: 'Minutes',
+  },
+  data: { series: [deliveries('Bike', 40, 2.2, 0), deliveries('Van', 40, 1.3, 0.5)] },
+};
+
+// ---- Theme ----
+
+// Until the reader picks one, a light page passes no darkMode, so the embed
+// address stays the spec's `/embed/{id}/`. A dark preference is passed on
+// explicitly, so that both sides agree.
+const darkBox = $('dark');
+let darkChoice = matchMedia('(prefers-color-scheme: dark)').matches ? true : undefined;
+darkBox.checked = darkChoice === true;
+const themed = () => (darkChoice === undefined ? {} : { darkMode: darkChoice });
+function paintPage() {
+  document.documentElement.dataset.theme = darkBox.checked ? 'dark' : 'light';
+}
+paintPage();
+
+// ---- The cards: each one twice, service and local ----
+
+/** Cards still waiting for their first onLoad; `html[data-ready]` once none are. */
+const pending = new Set();
+function loaded(id) {
+  pending.delete(id);
+  if (pending.size === 0) document.documentElement.dataset.ready = '';
 }
 
-let seed = 1;
-start(seed);
-
-renderMultiple(
-  [
-    ['users', 'demo-users', activeUsers],
-    ['browsers', 'demo-browsers', browserShare],
-  ].map(([containerId, cardId, visualizationData]) => ({
-    containerId,
+function pair(id, cardId, visualizationData, height, callbacks = {}) {
+  pending.add(id);
+  pending.add(`${id}-local`);
+  const service = render({
+    containerId: id,
     serviceUrl: location.origin,
     cardId,
     visualizationData,
-    height: '400px',
-  })),
-);
+    height,
+    ...themed(),
+    onLoad: (iframe) => {
+      loaded(id);
+      callbacks.service?.(iframe);
+    },
+    onError: (error) => callbacks.error?.(error),
+  });
+  const local = render({
+    containerId: `${id}-local`,
+    mode: 'local',
+    visualizationData,
+    height,
+    ...themed(),
+    onLoad: (canvas) => {
+      loaded(`${id}-local`);
+      callbacks.local?.(canvas);
+    },
+    onError: (error) => callbacks.error?.(error),
+  });
+  return [service, local];
+}
 
-document.getElementById('update').addEventListener('click', () => {
+const status = $('status');
+const statusLocal = $('status-local');
+let salesCards = null; // [service, local] handles of the main card, null when destroyed
+let others = [];
+let seed = 1;
+let shown = ''; // the title of the data last posted to the main card
+
+function showPayload(data) {
+  $('payload').textContent = JSON.stringify(data, null, 2);
+}
+
+function startSales() {
+  const data = sales(seed);
+  shown = data.viz_config.title;
+  salesCards = pair('chart', 'demo-sales', data, '480px', {
+    // Called after the first post and after each update().
+    service: () => { status.textContent = `Loaded in the iframe: ${shown}`; },
+    // Called after each draw of new data.
+    local: () => { statusLocal.textContent = `Drawn on the canvas: ${shown}`; },
+    error: (error) => { status.textContent = `Error: ${error.message}`; },
+  });
+  const query = darkChoice === undefined ? '' : `?dark_mode=${darkChoice}`;
+  $('address').textContent = `${location.origin}/embed/demo-sales/${query}`;
+  showPayload(data);
+}
+
+function startOthers() {
+  others = [
+    ...pair('users', 'demo-users', activeUsers, '360px'),
+    ...pair('browsers', 'demo-browsers', browserShare, '360px'),
+    ...pair('deliveries', 'demo-deliveries', deliveryTimes, '360px'),
+  ];
+}
+
+// ---- Auto mode ----
+
+const autoUp = location.origin;
+// A loopback port nothing listens on (1, tcpmux, is never served here).
+const autoDown = `${location.protocol}//${location.hostname}:1`;
+$('auto-up').textContent = autoUp;
+$('auto-down').textContent = autoDown;
+const statusAuto = $('status-auto');
+let auto = null;
+
+function startAuto() {
+  const down = document.querySelector('input[name="auto-service"]:checked').value === 'down';
+  auto?.destroy();
+  pending.add('auto');
+  statusAuto.textContent = 'Asking the service…';
+  const tag = $('auto-tag');
+  tag.className = 'tag auto';
+  tag.textContent = 'Auto';
+  auto = render({
+    containerId: 'auto',
+    mode: 'auto',
+    serviceUrl: down ? autoDown : autoUp,
+    cardId: 'demo-auto',
+    visualizationData: browserShare,
+    height: '360px',
+    timeoutMs: 3000,
+    ...themed(),
+    onLoad: (element) => {
+      // The iframe when the service showed the card, the canvas after a fallback.
+      const local = element instanceof HTMLCanvasElement;
+      tag.className = `tag ${local ? 'local' : 'service'}`;
+      tag.textContent = `Auto → ${local ? 'local' : 'service'}`;
+      if (!local) statusAuto.textContent = 'The service answered: shown in the iframe (mode "service")';
+      loaded('auto');
+    },
+    onError: (error) => {
+      statusAuto.textContent =
+        error.name === 'FallbackToLocal'
+          ? `${error.name}: ${error.message}`
+          : `Error: ${error.message}`;
+      statusAuto.dataset.fallback = error.name === 'FallbackToLocal' ? 'true' : 'false';
+    },
+  });
+  delete statusAuto.dataset.fallback;
+}
+
+for (const radio of document.querySelectorAll('input[name="auto-service"]')) {
+  radio.addEventListener('change', startAuto);
+}
+
+// ---- Start, and the controls ----
+
+startSales();
+startOthers();
+startAuto();
+
+$('update').addEventListener('click', () => {
   seed += 1;
   const data = sales(seed);
   shown = data.viz_config.title;
   status.textContent = 'Updating…';
-  handle.update(data);
-  show(data);
+  statusLocal.textContent = 'Drawing…';
+  for (const handle of salesCards) handle.update(data);
+  showPayload(data);
 });
-document.getElementById('destroy').addEventListener('click', () => {
-  handle.destroy();
+
+$('destroy').addEventListener('click', () => {
+  for (const handle of salesCards) handle.destroy();
+  salesCards = null;
+  pending.delete('chart');
+  pending.delete('chart-local');
   status.textContent = 'Destroyed: the iframe is gone';
-  document.getElementById('update').disabled = true;
-  document.getElementById('destroy').disabled = true;
-  document.getElementById('again').disabled = false;
+  statusLocal.textContent = 'Destroyed: the canvas is gone';
+  $('update').disabled = true;
+  $('destroy').disabled = true;
+  $('png').disabled = true;
+  $('svg').disabled = true;
+  $('again').disabled = false;
 });
-document.getElementById('again').addEventListener('click', () => {
-  start(seed);
-  document.getElementById('update').disabled = false;
-  document.getElementById('destroy').disabled = false;
-  document.getElementById('again').disabled = true;
+
+$('again').addEventListener('click', () => {
+  startSales();
+  $('update').disabled = false;
+  $('destroy').disabled = false;
+  $('png').disabled = false;
+  $('svg').disabled = false;
+  $('again').disabled = true;
+});
+
+// darkMode is a render option: every card is rendered again with it.
+darkBox.addEventListener('change', () => {
+  darkChoice = darkBox.checked;
+  paintPage();
+  for (const handle of others) handle.destroy();
+  startOthers();
+  if (salesCards) {
+    for (const handle of salesCards) handle.destroy();
+    startSales();
+  }
+  startAuto();
+});
+
+// Exports of the local card: the same engine, as PNG (the canvas) or SVG.
+function download(name, blob) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+$('png').addEventListener('click', async () => {
+  download(`monthly-sales-${seed}.png`, await salesCards[1].toPNG());
+});
+$('svg').addEventListener('click', () => {
+  download(`monthly-sales-${seed}.svg`, new Blob([salesCards[1].toSVG()], { type: 'image/svg+xml' }));
 });

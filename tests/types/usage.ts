@@ -16,11 +16,23 @@ const options: RenderOptions = {
   onError: (error) => error.message,
 };
 const handle: EmbedHandle = render(options);
-const frame: HTMLIFrameElement = handle.iframe;
+const frame: HTMLIFrameElement | null = handle.iframe;
+const canvas: HTMLCanvasElement | null = handle.canvas;
+const mode: 'service' | 'local' = handle.mode;
+const png: Promise<Blob> = handle.toPNG();
+const svg: string = handle.toSVG();
+// Local mode needs no service; onLoad receives the canvas.
+render({ containerId: 'chart', mode: 'local', visualizationData: data, darkMode: true, onLoad: (c) => c.getContext('2d') });
+// Auto mode: either element.
+render({ ...options, mode: 'auto', timeoutMs: 2000, onLoad: (el) => el.tagName });
 handle.update({ viz_config: { title: 'New' }, data: { rows: [] } });
 handle.destroy();
 const handles: EmbedHandle[] = renderMultiple([options, options]);
 void frame;
+void canvas;
+void mode;
+void png;
+void svg;
 void handles;
 
 // cardId is required
@@ -36,3 +48,11 @@ render({ ...options, onLoad: (frame: string) => frame });
 handle.update('not data');
 // @ts-expect-error the handle has no such member
 handle.refresh();
+// @ts-expect-error mode is one of three words
+render({ ...options, mode: 'canvas' });
+// @ts-expect-error auto mode needs the service
+render({ containerId: 'chart', mode: 'auto', visualizationData: data });
+// @ts-expect-error darkMode is a boolean
+render({ ...options, darkMode: 'yes' });
+// @ts-expect-error timeoutMs belongs to auto mode
+render({ ...options, timeoutMs: 10 });

@@ -1,14 +1,16 @@
 //! Drawing speed: time series of 1k, 100k and 1M points and a bar chart of
 //! 2,000 categories, each drawn to an 800x500 SVG (layout, reduction and
-//! SVG text included), and the reduction alone.
+//! SVG text included), with and without the hit map for tooltips, and the
+//! reduction alone.
 //! Run with `cargo bench -p zdr-chart --bench draw`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
 use zdr_chart::model::{
     Card, CardKind, Categorical, DatePrecision, NamedValues, Series, VizConfig,
 };
 use zdr_chart::reduce::min_max_columns;
-use zdr_chart::Chart;
+use zdr_chart::{Chart, HitMap, Theme};
 
 fn config(title: &str) -> VizConfig {
     VizConfig {
@@ -83,6 +85,18 @@ fn draw(c: &mut Criterion) {
     }
     group.finish();
 
+    // The same drawing with the hit map a tooltip needs.
+    let mut group = c.benchmark_group("timeseries_mapped_svg_800x500");
+    group.sample_size(20);
+    for n in [1_000usize, 100_000, 1_000_000] {
+        let chart = timeseries(n);
+        let theme = chart.theme(None);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &chart, |b, chart| {
+            b.iter(|| black_box(mapped(chart, &theme)))
+        });
+    }
+    group.finish();
+
     let mut group = c.benchmark_group("reduce_min_max_760_columns");
     group.sample_size(20);
     for n in [1_000usize, 100_000, 1_000_000] {
@@ -99,6 +113,21 @@ fn draw(c: &mut Criterion) {
     c.bench_function("bar_2000_categories_svg_800x500", |b| {
         b.iter(|| black_box(chart.to_svg(800, 500, &theme)))
     });
+    c.bench_function("bar_2000_categories_mapped_svg_800x500", |b| {
+        b.iter(|| black_box(mapped(&chart, &theme)))
+    });
+}
+
+/// `draw_mapped` to an 800x500 SVG, as `to_svg` draws: the SVG and the hits.
+fn mapped(chart: &Chart, theme: &Theme) -> Option<(String, HitMap)> {
+    let mut svg = String::new();
+    let map = {
+        let area = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        let map = chart.draw_mapped(&area, theme, 1.0).ok()?;
+        area.present().ok()?;
+        map
+    };
+    Some((svg, map))
 }
 
 criterion_group!(benches, draw);

@@ -3,11 +3,14 @@
 //! Pure Rust: no DOM, no IO. The widget draws with it on a canvas, the embed
 //! host as SVG.
 
+pub mod describe;
 pub mod draw;
 #[cfg(feature = "geo")]
 pub mod geo;
+mod label;
 pub mod model;
 pub mod reduce;
 pub mod scale;
 
-pub use draw::{Chart, DrawError, Theme};
+pub use describe::DataTable;
+pub use draw::{Chart, DrawError, Hit, HitMap, HitShape, Theme};

@@ -9,9 +9,11 @@
 //! Every input goes through [`exercise`]. Each property runs 256 cases by default; set
 //! `PROPTEST_CASES` for a longer run.
 
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use serde_json::{json, Map, Value};
+use zdr_chart::describe::MAX_SUMMARY;
 use zdr_chart::model::{Card, CardKind, DataError, VisualizationData};
 use zdr_chart::reduce::{min_max_columns, thin_points};
 use zdr_chart::Chart;
@@ -42,6 +44,57 @@ fn draw(chart: &Chart) {
             Ok(svg) => assert!(svg.starts_with("<svg"), "{svg}"),
             Err(error) => panic!("drawing failed: {error}"),
         }
+    }
+    hits(chart);
+    describe(chart);
+}
+
+/// Hit-testing at a normal and a dense scale, probed anywhere, NaN included.
+fn hits(chart: &Chart) {
+    for (width, height, scale) in [(640, 400, 1.0), (180, 120, 2.0)] {
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        let map = match chart.draw_mapped(&area, &chart.theme(None), scale) {
+            Ok(map) => map,
+            Err(error) => panic!("drawing failed: {error}"),
+        };
+        assert!(map.len() <= 100_000, "{} hits", map.len());
+        let probes = [
+            0.0,
+            100.0,
+            250.0,
+            -1.0,
+            1e300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for &x in &probes {
+            for &y in &probes {
+                for radius in [0.0, 8.0, f64::NAN, f64::INFINITY, -1.0] {
+                    let found = map.at(x, y, radius);
+                    if !(x.is_finite() && y.is_finite()) {
+                        assert!(found.is_none());
+                    }
+                }
+            }
+        }
+        for hit in map.iter() {
+            assert!(!hit.label.is_empty() || !hit.value.is_empty(), "{hit:?}");
+        }
+    }
+}
+
+fn describe(chart: &Chart) {
+    let summary = chart.summary();
+    assert!(
+        !summary.is_empty() && summary.chars().count() <= MAX_SUMMARY,
+        "{summary}"
+    );
+    let table = chart.data_table(5);
+    assert!(table.rows.len() <= 5 && table.rows.len() <= table.total_rows);
+    for row in &table.rows {
+        assert_eq!(row.len(), table.columns.len());
     }
 }
 

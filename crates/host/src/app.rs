@@ -42,7 +42,9 @@ pub fn app(config: Config) -> Router {
         config: Arc::new(config),
     };
     let config = &shared.config;
-    let embed_route = post(embed::post).fallback(embed::method_not_allowed);
+    let embed_route = post(embed::post)
+        .head(embed::probe)
+        .fallback(embed::method_not_allowed);
     let mut router = Router::new()
         .route("/embed/{card_id}/", embed_route.clone())
         // The spec's address ends in a slash; a missing one is forgiven.

@@ -200,12 +200,19 @@ async fn answer(
         .map_err(|e| EmbedError::Draw(e.to_string()))?
 }
 
+/// `HEAD` on an embed address: the widget's auto mode asks whether the
+/// service is there before trusting the frame's `load` event (which fires for
+/// the browser's own error page too). A 2xx keeps the page's console clean.
+pub async fn probe() -> StatusCode {
+    StatusCode::NO_CONTENT
+}
+
 /// Any other method on an embed address.
 pub async fn method_not_allowed(State(shared): State<Shared>) -> Response {
     let page = error_page(
         405,
         "Wrong method",
-        "An embed address only answers POST, with the form field visualization_data.",
+        "An embed address only answers POST, with the form field visualization_data (and HEAD, to say it is there).",
         "",
     );
     let mut response = respond(
@@ -215,7 +222,7 @@ pub async fn method_not_allowed(State(shared): State<Shared>) -> Response {
     );
     response
         .headers_mut()
-        .insert(ALLOW, HeaderValue::from_static("POST"));
+        .insert(ALLOW, HeaderValue::from_static("POST, HEAD"));
     response
 }
 

@@ -518,6 +518,19 @@ async fn posts_to_unknown_paths_are_404() {
     }
 }
 
+/// The widget's auto mode probes with HEAD before trusting the frame's load event.
+#[tokio::test]
+async fn head_on_an_embed_address_says_it_is_there() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    for uri in ["/embed/x/", "/embed/x", "/embed/x/?dark_mode=true"] {
+        let answer = send(&app, request(Method::HEAD, uri, None, Body::empty())).await;
+        assert_eq!(answer.status, StatusCode::NO_CONTENT, "HEAD {uri}");
+        assert!(answer.body.is_empty(), "HEAD {uri}");
+        assert_eq!(answer.header(CACHE_CONTROL), "no-store", "HEAD {uri}");
+    }
+}
+
 #[tokio::test]
 async fn other_methods_are_405_with_allow_post() {
     let fixture = Fixture::new();
@@ -530,7 +543,7 @@ async fn other_methods_are_405_with_allow_post() {
                 StatusCode::METHOD_NOT_ALLOWED,
                 "{method} {uri}"
             );
-            assert_eq!(answer.header(ALLOW), "POST", "{method} {uri}");
+            assert_eq!(answer.header(ALLOW), "POST, HEAD", "{method} {uri}");
             assert_page_policy(&answer, "*");
         }
     }

@@ -4,11 +4,13 @@ use plotters::prelude::DrawingBackend;
 
 use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec};
 use super::frame::{LegendEntry, Marker};
+use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::{finite_range, Ctx, DrawError};
+use crate::label;
 use crate::model::Categorical;
-use crate::scale::{format_value, nice_ticks};
+use crate::scale::nice_ticks;
 
 /// A value label over (or under, for negatives) a bar, when it fits.
 fn value_label<DB: DrawingBackend>(
@@ -17,9 +19,9 @@ fn value_label<DB: DrawingBackend>(
     value: f64,
     (x, w): (f64, f64),
 ) -> Result<(), DrawError> {
-    let label = format_value(value, ctx.units());
+    let shown = label::value(value, ctx.units());
     let size = ctx.sizes.small;
-    if text::width(&label, size, Weight::Regular) > w + 6.0 {
+    if text::width(&shown, size, Weight::Regular) > w + 6.0 {
         return Ok(());
     }
     let y = axes.y_at(value);
@@ -29,7 +31,7 @@ fn value_label<DB: DrawingBackend>(
         (y - 3.0, Baseline::Bottom)
     };
     ctx.p.text(
-        &label,
+        &shown,
         (x + w / 2.0, y),
         Font::new(size, Weight::Regular, ctx.theme.muted),
         Align::Middle,
@@ -41,6 +43,26 @@ fn value_label<DB: DrawingBackend>(
 fn bar_rect(axes: &Axes, x: f64, w: f64, from: f64, to: f64) -> Rect {
     let (a, b) = (axes.y_at(from), axes.y_at(to));
     Rect::new(x, a.min(b), w, (a - b).abs())
+}
+
+/// Records a bar of series `si` in category `ci`.
+fn bar_hit<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    r: Rect,
+    c: &Categorical,
+    ci: usize,
+    si: usize,
+    v: f64,
+) {
+    ctx.hit(|| Mark {
+        shape: HitShape::Rect(r),
+        series: c
+            .series
+            .get(si)
+            .and_then(|s| ctx.series(c.series.len(), &s.name)),
+        label: Text::Ready(c.categories.get(ci).cloned().unwrap_or_default()),
+        value: Text::Value(v),
+    });
 }
 
 /// bar and grouped_bar: one bar per series side by side in each category.
@@ -80,10 +102,9 @@ pub fn grouped<DB: DrawingBackend>(
             // A hairline between neighbours in a group keeps them apart.
             let gap = if groups > 1 && inner > 6.0 { 1.0 } else { 0.0 };
             let bx = x + inner * si as f64;
-            ctx.p.rect(
-                bar_rect(&axes, bx, inner - gap, 0.0, v),
-                ctx.theme.color(si),
-            )?;
+            let r = bar_rect(&axes, bx, inner - gap, 0.0, v);
+            ctx.p.rect(r, ctx.theme.color(si))?;
+            bar_hit(ctx, r, c, ci, si, v);
             slots.push((v, (bx, inner - gap)));
         }
     }
@@ -149,6 +170,7 @@ pub fn stacked<DB: DrawingBackend>(
             };
             let r = bar_rect(&axes, x, w, from, to);
             ctx.p.rect(r, ctx.theme.color(si))?;
+            bar_hit(ctx, r, c, ci, si, v);
             // A background-coloured seam separates the segments.
             if r.h > 3.0 && v != 0.0 {
                 let seam_y = if v < 0.0 { r.bottom() } else { r.y };
@@ -221,7 +243,21 @@ pub fn waterfall<DB: DrawingBackend>(
         } else {
             ctx.theme.decrease
         };
-        ctx.p.rect(bar_rect(&axes, x, w, from, to), color)?;
+        let r = bar_rect(&axes, x, w, from, to);
+        ctx.p.rect(r, color)?;
+        ctx.hit(|| Mark {
+            shape: HitShape::Rect(r),
+            series: None,
+            label: Text::Ready(match c.categories.get(i) {
+                Some(category) if i < last => category.clone(),
+                _ => "Total".to_string(),
+            }),
+            value: if i < last {
+                Text::Ready(label::step(to - from, to, ctx.units()))
+            } else {
+                Text::Value(to)
+            },
+        });
         // Connector to the next bar at the level this one ends.
         if i < last {
             let (nx, _) = axes.x_band(i + 1);
@@ -229,15 +265,15 @@ pub fn waterfall<DB: DrawingBackend>(
             ctx.p.line(&[(x + w, y), (nx, y)], ctx.theme.axis, 1.0)?;
         }
         if steps.len() <= 24 {
-            let delta = to - from;
-            let mut label = format_value(delta, ctx.units());
-            if delta > 0.0 && i < last {
-                label.insert(0, '+');
-            }
-            if text::width(&label, ctx.sizes.small, Weight::Regular) <= w + 6.0 {
+            let shown = if i < last {
+                label::change(to - from, ctx.units())
+            } else {
+                label::value(to - from, ctx.units())
+            };
+            if text::width(&shown, ctx.sizes.small, Weight::Regular) <= w + 6.0 {
                 let top = axes.y_at(from.max(to));
                 ctx.p.text(
-                    &label,
+                    &shown,
                     (x + w / 2.0, top - 3.0),
                     Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
                     Align::Middle,
@@ -323,10 +359,14 @@ pub fn histogram<DB: DrawingBackend>(
         }
         let (x0, x1) = (axes.x_at(a), axes.x_at(b));
         let gap = if x1 - x0 > 4.0 { 1.0 } else { 0.0 };
-        ctx.p.rect(
-            bar_rect(&axes, x0 + gap / 2.0, x1 - x0 - gap, 0.0, count as f64),
-            ctx.theme.color(0),
-        )?;
+        let r = bar_rect(&axes, x0 + gap / 2.0, x1 - x0 - gap, 0.0, count as f64);
+        ctx.p.rect(r, ctx.theme.color(0))?;
+        ctx.hit(|| Mark {
+            shape: HitShape::Rect(r),
+            series: None,
+            label: Text::Ready(label::value_span(a, b, ctx.units())),
+            value: Text::Ready(label::count(count)),
+        });
     }
     Ok(())
 }

@@ -3,9 +3,11 @@
 use plotters::prelude::DrawingBackend;
 
 use super::axis::AxisSpec;
+use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::theme::mix;
 use super::{finite_range, Ctx, DrawError};
+use crate::label;
 use crate::model::BoxStats;
 
 pub fn draw<DB: DrawingBackend>(
@@ -50,8 +52,23 @@ pub fn draw<DB: DrawingBackend>(
         ctx.p.outline(r, color, 1.5)?;
         let y_med = axes.y_at(b.median);
         ctx.p.line(&[(x, y_med), (x + w, y_med)], color, 3.0)?;
+        // The whole glyph, whiskers included, answers for the box.
+        let glyph = Rect::new(x, y_hi.min(y_lo), w, (y_lo - y_hi).abs());
+        ctx.hit(|| Mark {
+            shape: HitShape::Rect(glyph),
+            series: None,
+            label: Text::Ready(b.label.clone()),
+            value: Text::Ready(label::box_stats(b, ctx.units())),
+        });
         for &o in &b.outliers {
-            ctx.p.ring((cx, axes.y_at(o)), 3.0, color, 1.25)?;
+            let at = (cx, axes.y_at(o));
+            ctx.p.ring(at, 3.0, color, 1.25)?;
+            ctx.hit(|| Mark {
+                shape: HitShape::Point { x: at.0, y: at.1 },
+                series: None,
+                label: Text::Ready(b.label.clone()),
+                value: Text::Ready(label::outlier(o, ctx.units())),
+            });
         }
     }
     Ok(())

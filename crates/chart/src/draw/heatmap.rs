@@ -4,11 +4,12 @@
 use plotters::prelude::DrawingBackend;
 
 use super::axis::AxisSpec;
+use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
 use super::{Ctx, DrawError};
-use crate::scale::format_value;
+use crate::label;
 
 pub fn draw<DB: DrawingBackend>(
     ctx: &Ctx<'_, '_, DB>,
@@ -34,11 +35,14 @@ pub fn draw<DB: DrawingBackend>(
     if columns == 0 {
         return Ok(());
     }
+    // Cells too small to point at one by one: one mark per 4-pixel cell
+    // of the plot (a no-op for cells of 4 pixels or more) keeps the map small.
+    let mut coarse = (ctx.recording() && values.len() > DENSE).then(|| Coarse::new(axes.plot, 4.0));
     // A hairline in the background colour between cells when they are big
     // enough to keep it.
-    for (row, _) in ys.iter().enumerate() {
+    for (row, row_name) in ys.iter().enumerate() {
         let (y, h) = axes.y_band(row);
-        for (col, _) in xs.iter().enumerate() {
+        for (col, column_name) in xs.iter().enumerate() {
             let (x, w) = axes.x_band(col);
             let v = values.get(row * columns + col).copied().unwrap_or(f64::NAN);
             let gap = if w > 6.0 && h > 6.0 { 1.0 } else { 0.0 };
@@ -49,11 +53,19 @@ pub fn draw<DB: DrawingBackend>(
             }
             let fill = scale.color(v);
             ctx.p.rect(cell, fill)?;
-            let label = format_value(v, ctx.units());
+            let shown = label::value(v, ctx.units());
+            if coarse.as_mut().is_none_or(|c| c.first(cell.center())) {
+                ctx.hit(|| Mark {
+                    shape: HitShape::Rect(cell),
+                    series: None,
+                    label: Text::Ready(label::cell(column_name, row_name)),
+                    value: Text::Value(v),
+                });
+            }
             let size = ctx.sizes.small;
-            if text::width(&label, size, Weight::Regular) + 6.0 <= w && size * 1.4 <= h {
+            if text::width(&shown, size, Weight::Regular) + 6.0 <= w && size * 1.4 <= h {
                 ctx.p.text(
-                    &label,
+                    &shown,
                     cell.center(),
                     Font::new(size, Weight::Regular, ctx.theme.text_on(fill)),
                     Align::Middle,

@@ -5,6 +5,7 @@ use plotters::prelude::DrawingBackend;
 
 use super::axis::AxisSpec;
 use super::frame::Marker;
+use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::{xy_extent, Ctx, DrawError};
 use crate::model::{DatePrecision, Series};
@@ -79,6 +80,32 @@ pub fn draw<DB: DrawingBackend>(
                     let at = (axes.x_at(x), axes.y_at(y));
                     ctx.p.circle(at, 3.5, ctx.theme.background)?;
                     ctx.p.circle(at, 2.5, color)?;
+                }
+            }
+        }
+        if ctx.recording() {
+            // The points left after reduction: real data, at most four per
+            // CSS pixel column, so a million points cost a few thousand hits.
+            // On a dense screen the line keeps four per device column; its
+            // hits are reduced once more to four per CSS column.
+            let css_columns = axes.plot.w.ceil().max(1.0) as usize;
+            let (xs, ys) = if columns > css_columns {
+                min_max_columns(&xs, &ys, dom_lo, dom_hi, css_columns)
+            } else {
+                (xs, ys)
+            };
+            let name = ctx.series(series.len(), &s.name);
+            for (&x, &y) in xs.iter().zip(&ys) {
+                if x.is_finite() && y.is_finite() {
+                    ctx.hit(|| Mark {
+                        shape: HitShape::Point {
+                            x: axes.x_at(x),
+                            y: axes.y_at(y),
+                        },
+                        series: name,
+                        label: Text::Date(x, precision),
+                        value: Text::Value(y),
+                    });
                 }
             }
         }

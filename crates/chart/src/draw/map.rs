@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use plotters::prelude::DrawingBackend;
 
+use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
@@ -76,10 +77,13 @@ pub fn draw<DB: DrawingBackend>(
     let area = |r: &Region| f64::from(r.bbox.2 - r.bbox.0) * f64::from(r.bbox.3 - r.bbox.1);
     order.sort_by(|a, b| area(b).total_cmp(&area(a)));
     for region in order {
-        let fill = match by_region.get(&region.id) {
-            Some(&v) => scale.color(v),
+        let value = by_region.get(&region.id).copied();
+        let fill = match value {
+            Some(v) => scale.color(v),
             None => ctx.theme.faint,
         };
+        // Regions with data answer tooltips; neutral ones say nothing.
+        let mut rings: Vec<Vec<(f32, f32)>> = Vec::new();
         for polygon in &region.polygons {
             let Some(exterior) = polygon.first() else {
                 continue;
@@ -89,11 +93,29 @@ pub fn draw<DB: DrawingBackend>(
                 .map(|&(x, y)| (ox + f64::from(x) * k, oy + f64::from(y) * k))
                 .collect();
             ctx.p.polygon(&points, fill)?;
+            if value.is_some() && ctx.recording() {
+                rings.push(points.iter().map(|&(x, y)| (x as f32, y as f32)).collect());
+            }
             let mut closed = points;
             if let Some(&first) = closed.first() {
                 closed.push(first);
             }
             ctx.p.line(&closed, ctx.theme.background, 0.5)?;
+        }
+        if let Some(v) = value {
+            let (bx0, by0, bx1, by1) = region.bbox;
+            let bounds = Rect::new(
+                ox + f64::from(bx0) * k,
+                oy + f64::from(by0) * k,
+                f64::from(bx1 - bx0) * k,
+                f64::from(by1 - by0) * k,
+            );
+            ctx.hit(|| Mark {
+                shape: HitShape::Polygon { bounds, rings },
+                series: None,
+                label: Text::Ready(region.name.clone()),
+                value: Text::Value(v),
+            });
         }
     }
     Ok(())

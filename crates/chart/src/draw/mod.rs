@@ -1,23 +1,24 @@
 //! Drawing a card onto any plotters drawing area.
 //!
 //! Layout is computed here in CSS pixels with deterministic text widths
-//! (see [`text`]); [`Painter`] turns it into plotters elements at the
+//! (see [`text`]); `Painter` turns it into plotters elements at the
 //! device scale. The same code draws SVG on the server and a canvas in the
 //! page.
 
 mod axis;
-mod bars;
+pub(crate) mod bars;
 mod boxplot;
 mod frame;
 mod heatmap;
+mod hit;
 mod lines;
 #[cfg(feature = "geo")]
 mod map;
 mod painter;
-mod pie;
+pub(crate) mod pie;
 mod ramp;
 mod scatter;
-mod table;
+pub(crate) mod table;
 pub mod text;
 pub mod theme;
 mod timeline;
@@ -29,6 +30,8 @@ use serde_json::Value;
 
 use crate::model::{Card, CardKind, DataError, VisualizationData, VizConfig};
 pub use frame::Sizes;
+pub use hit::{Hit, HitMap, HitShape};
+use hit::{Mark, Recorder};
 use painter::Painter;
 pub use painter::Rect;
 pub use theme::Theme;
@@ -81,6 +84,31 @@ impl Chart {
         theme: &Theme,
         scale: f64,
     ) -> Result<(), DrawError> {
+        // No recording: drawing alone formats no tooltip text.
+        self.render(area, theme, scale, &Recorder::off())
+    }
+
+    /// Draws like [`Chart::draw`] and returns where every mark landed, in
+    /// CSS pixels (device pixels divided by `scale`), for tooltips. Tables,
+    /// the empty state and cards too small for a chart give an empty map.
+    pub fn draw_mapped<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+        scale: f64,
+    ) -> Result<HitMap, DrawError> {
+        let hits = Recorder::on(crate::label::units(&self.config));
+        self.render(area, theme, scale, &hits)?;
+        Ok(hits.finish())
+    }
+
+    fn render<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+        scale: f64,
+        hits: &Recorder,
+    ) -> Result<(), DrawError> {
         let p = Painter::new(area, scale);
         let sizes = Sizes::for_width(p.width);
         p.fill(theme.background)?;
@@ -97,6 +125,7 @@ impl Chart {
             theme,
             sizes: &sizes,
             config: &self.config,
+            hits,
         };
         match &self.card {
             Card::Categorical(c) => match c.kind {
@@ -160,14 +189,29 @@ pub(crate) struct Ctx<'c, 'a, DB: DrawingBackend> {
     pub theme: &'c Theme,
     pub sizes: &'c Sizes,
     pub config: &'c VizConfig,
+    /// Where the marks land, when the caller asked (see [`Chart::draw_mapped`]).
+    pub hits: &'c Recorder,
 }
 
 impl<DB: DrawingBackend> Ctx<'_, '_, DB> {
     pub fn units(&self) -> Option<&str> {
-        self.config
-            .units
-            .as_deref()
-            .filter(|u| !u.trim().is_empty())
+        crate::label::units(self.config)
+    }
+
+    /// Records a mark for hit-testing; `make` runs only when recording.
+    pub fn hit(&self, make: impl FnOnce() -> Mark) {
+        self.hits.add(make);
+    }
+
+    /// The series of a mark: `None` for a card of one series (the title
+    /// already names it) and when not recording.
+    pub fn series(&self, count: usize, name: &str) -> Option<u32> {
+        self.hits.series(count, name)
+    }
+
+    /// True when marks are recorded, for loops that exist only to record.
+    pub fn recording(&self) -> bool {
+        self.hits.is_on()
     }
 
     /// Axes titled by the card's `x_label` and `y_label`.
@@ -233,7 +277,7 @@ pub(crate) fn xy_extent(series: &[crate::model::Series]) -> ((f64, f64), (f64, f
 }
 
 /// True when there is nothing a reader could see.
-fn is_empty(card: &Card) -> bool {
+pub(crate) fn is_empty(card: &Card) -> bool {
     match card {
         Card::Categorical(c) => {
             c.categories.is_empty()

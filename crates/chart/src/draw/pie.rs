@@ -7,9 +7,11 @@ use plotters::prelude::DrawingBackend;
 use plotters::style::RGBColor;
 
 use super::frame::{LegendEntry, Marker};
+use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::{Ctx, DrawError};
+use crate::label::{self, percent};
 use crate::model::Categorical;
 
 /// More slices than this cannot be told apart; the smallest become "Other".
@@ -57,15 +59,6 @@ pub fn slices(c: &Categorical) -> Vec<Slice> {
         value: other,
     });
     kept
-}
-
-fn percent(share: f64) -> String {
-    let p = share * 100.0;
-    if p < 1.0 {
-        "<1%".to_string()
-    } else {
-        format!("{}%", p.round() as i64)
-    }
 }
 
 pub fn draw<DB: DrawingBackend>(
@@ -140,6 +133,19 @@ pub fn draw<DB: DrawingBackend>(
         ctx.p.polygon(&points, color)?;
         edges.push(angle);
         let share = s.value / total;
+        ctx.hit(|| Mark {
+            shape: HitShape::Wedge {
+                cx,
+                cy,
+                inner: 0.0,
+                outer: radius,
+                start: angle,
+                end: angle + sweep,
+            },
+            series: None,
+            label: Text::Ready(s.label.clone()),
+            value: Text::Ready(label::slice(s.value, share, ctx.units())),
+        });
         if share >= 0.06 {
             let mid = angle + sweep / 2.0;
             let at = (

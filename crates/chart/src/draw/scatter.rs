@@ -5,6 +5,7 @@ use plotters::prelude::DrawingBackend;
 
 use super::axis::AxisSpec;
 use super::frame::Marker;
+use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::Rect;
 use super::{xy_extent, Ctx, DrawError};
 use crate::model::Series;
@@ -43,7 +44,12 @@ pub fn draw<DB: DrawingBackend>(
     for (i, s) in series.iter().enumerate() {
         let color = ctx.theme.color(i);
         let radius = if s.xs.len() > 2_000 { 2.0 } else { 3.5 };
-        for k in thin_points(&s.xs, &s.ys, xd, yd, w, h, radius) {
+        let name = ctx.series(series.len(), &s.name);
+        let kept = thin_points(&s.xs, &s.ys, xd, yd, w, h, radius);
+        // A pointer cannot single out one of thousands of dots anyway.
+        let mut coarse =
+            (ctx.recording() && kept.len() > DENSE).then(|| Coarse::new(axes.plot, 8.0));
+        for k in kept {
             let (Some(&x), Some(&y)) = (s.xs.get(k), s.ys.get(k)) else {
                 continue;
             };
@@ -51,6 +57,14 @@ pub fn draw<DB: DrawingBackend>(
             // A rim in the background colour keeps overlapping points apart.
             ctx.p.circle(at, radius + 1.0, ctx.theme.background)?;
             ctx.p.circle(at, radius, color)?;
+            if coarse.as_mut().is_none_or(|c| c.first(at)) {
+                ctx.hit(|| Mark {
+                    shape: HitShape::Point { x: at.0, y: at.1 },
+                    series: name,
+                    label: Text::Number(x),
+                    value: Text::Value(y),
+                });
+            }
         }
     }
     Ok(())

@@ -28,7 +28,7 @@ fn cell(row: &[String], c: usize) -> &str {
 
 /// A plain number as a reader expects it: a real minus sign, and thousands
 /// separators from five digits up (four-digit numbers are often years).
-fn display(cell: &str) -> String {
+pub(crate) fn display(cell: &str) -> String {
     let (sign, digits) = match cell.strip_prefix('-') {
         Some(rest) => ("\u{2212}", rest),
         None => ("", cell),

@@ -3,8 +3,10 @@
 use plotters::prelude::DrawingBackend;
 
 use super::axis::AxisSpec;
+use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::{finite_range, Ctx, DrawError};
+use crate::label;
 use crate::model::{DatePrecision, TimelineItem};
 
 pub fn draw<DB: DrawingBackend>(
@@ -30,8 +32,14 @@ pub fn draw<DB: DrawingBackend>(
         let (x0, x1) = (axes.x_at(item.start), axes.x_at(item.end));
         // Zero-length items (milestones) still show as a short mark.
         let w = (x1 - x0).abs().max(3.0);
-        ctx.p
-            .rect(Rect::new(x0.min(x1), y, w, h), ctx.theme.color(0))?;
+        let bar = Rect::new(x0.min(x1), y, w, h);
+        ctx.p.rect(bar, ctx.theme.color(0))?;
+        ctx.hit(|| Mark {
+            shape: HitShape::Rect(bar),
+            series: None,
+            label: Text::Ready(item.label.clone()),
+            value: Text::Ready(label::date_span(item.start, item.end, precision)),
+        });
     }
     Ok(())
 }

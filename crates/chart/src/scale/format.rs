@@ -400,6 +400,22 @@ fn scientific(decimal: Decimal, decimals: u32, trim: bool) -> String {
     out
 }
 
+/// One value as exactly as a reader needs it (tooltips, the data table):
+/// separators and up to 6 decimals ("52,875", "1,234.5678", "−0.000125"),
+/// falling back to [`format_value`] where that would be unreadable (from
+/// 1e15, or below 0.0001).
+pub fn format_exact(value: f64, units: Option<&str>) -> String {
+    let abs = value.abs();
+    if !value.is_finite() || abs >= 1e15 || (abs < 1e-4 && abs != 0.0) {
+        return format_value(value, units);
+    }
+    let units = Units::parse(units);
+    match decompose(value).and_then(|decimal| decimal.round_to(-6)) {
+        Some(0) | None => units.wrap(false, "0"),
+        Some(n) => units.wrap(value < 0.0, &render(n, 6, true, true)),
+    }
+}
+
 /// One value for a data label or tooltip.
 ///
 /// - Below 10,000: full, with separators; up to 2 decimals from 1 upward
@@ -482,6 +498,21 @@ mod tests {
         ];
         for (input, expected) in cases {
             assert_eq!(&Units::parse(*input), expected, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn exact_values_keep_their_digits() {
+        for (value, units, expected) in [
+            (52_875.0, None, "52,875"),
+            (1234.5678, None, "1,234.5678"),
+            (-0.000125, None, "\u{2212}0.000125"),
+            (1250.0, Some("USD"), "1,250 USD"),
+            (0.0, None, "0"),
+            (1e-9, None, "1e\u{2212}9"),
+            (2.5e18, None, "2.5e18"),
+        ] {
+            assert_eq!(format_exact(value, units), expected, "{value:e} {units:?}");
         }
     }
 

@@ -9,7 +9,7 @@ pub mod format;
 pub mod ticks;
 pub mod time;
 
-pub use format::{format_value, NumberFormat, Units};
+pub use format::{format_exact, format_value, NumberFormat, Units};
 pub use ticks::{nice_ticks, LinearTicks};
 pub use time::{format_date, time_ticks, TimeTicks, TimeUnit};
 

@@ -34,10 +34,10 @@ pub struct Post<'a> {
 }
 
 impl Post<'_> {
-    /// Builds, appends and submits the form. `on_due` runs after
-    /// [`FORM_LIFETIME_MS`] and should drop the returned [`PendingForm`].
+    /// Builds, appends and submits the form, which removes itself after
+    /// [`FORM_LIFETIME_MS`] (or when the returned [`PendingForm`] drops).
     /// On failure nothing stays in the page.
-    pub fn submit(self, on_due: impl FnOnce() + 'static) -> Result<PendingForm, JsValue> {
+    pub fn submit(self) -> Result<PendingForm, JsValue> {
         let form: HtmlFormElement = self.document.create_element("form")?.dyn_into()?;
         form.set_method("post");
         form.set_enctype("application/x-www-form-urlencoded");
@@ -55,9 +55,10 @@ impl Post<'_> {
 
         self.container.append_child(&form)?;
         // Armed before submit so that a failing submit still removes the form on drop.
+        let due = form.clone();
         let pending = PendingForm {
             form: form.clone(),
-            _removal: Timeout::new(FORM_LIFETIME_MS, on_due),
+            _removal: Timeout::new(FORM_LIFETIME_MS, move || due.remove()),
         };
         // submit() (not requestSubmit) fires no submit event: page handlers cannot intercept it.
         form.submit()?;

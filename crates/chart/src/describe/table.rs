@@ -1,0 +1,270 @@
+//! The data of a card as a table of text (see [`super::DataTable`]).
+
+use super::DataTable;
+use crate::draw::bars::bins;
+use crate::draw::table::display;
+use crate::draw::Chart;
+use crate::label;
+use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
+
+/// Bins of the histogram's table: as many as the chart draws on any card
+/// wider than about 320 px.
+pub const HISTOGRAM_BINS: usize = 40;
+
+/// The table of the first `max_rows` of `rows`, each padded to the
+/// columns. `rows` is lazy, so a million points cost only the rows asked for.
+fn build(
+    columns: Vec<String>,
+    max_rows: usize,
+    total_rows: usize,
+    rows: impl Iterator<Item = Vec<String>>,
+) -> DataTable {
+    let width = columns.len();
+    let rows = rows
+        .take(max_rows)
+        .map(|mut row| {
+            row.resize(width, String::new());
+            row
+        })
+        .collect();
+    DataTable {
+        columns,
+        rows,
+        total_rows,
+    }
+}
+
+pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
+    let config = &chart.config;
+    let units = label::units(config);
+    let x_name = |fallback: &str| config.x_label.clone().unwrap_or_else(|| fallback.into());
+    let y_name = |fallback: &str| config.y_label.clone().unwrap_or_else(|| fallback.into());
+    match &chart.card {
+        Card::Categorical(c) => categorical(chart, c, max_rows),
+        Card::Timeseries { series, precision } => {
+            let names = (x_name("Date"), y_name("Value"));
+            timeseries(series, *precision, names, max_rows, units)
+        }
+        Card::Scatter(series) => {
+            let (x, y) = (x_name("x"), y_name("y"));
+            let several = series.len() > 1;
+            let columns = if several {
+                vec!["Series".into(), x, y]
+            } else {
+                vec![x, y]
+            };
+            let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
+            let rows = series.iter().flat_map(|s| {
+                s.xs.iter().zip(&s.ys).map(move |(&x, &y)| {
+                    let mut row = Vec::with_capacity(3);
+                    if several {
+                        row.push(s.name.clone());
+                    }
+                    row.push(label::number(x));
+                    row.push(label::exact(y, units));
+                    row
+                })
+            });
+            build(columns, max_rows, total, rows)
+        }
+        Card::Boxplot(boxes) => {
+            let columns = [x_name("Group").as_str(), "Min", "Q1", "Median", "Q3", "Max"]
+                .map(String::from)
+                .to_vec();
+            let rows = boxes.iter().map(|b| {
+                let mut row = vec![b.label.clone()];
+                row.extend([b.min, b.q1, b.median, b.q3, b.max].map(|v| label::exact(v, units)));
+                row
+            });
+            build(columns, max_rows, boxes.len(), rows)
+        }
+        Card::Heatmap { xs, ys, values } => {
+            let columns = vec![x_name("x"), y_name("y"), "Value".into()];
+            let rows = ys.iter().enumerate().flat_map(|(r, y)| {
+                xs.iter().enumerate().map(move |(c, x)| {
+                    let v = values.get(r * xs.len() + c).copied().unwrap_or(f64::NAN);
+                    vec![x.clone(), y.clone(), label::exact(v, units)]
+                })
+            });
+            build(columns, max_rows, xs.len().saturating_mul(ys.len()), rows)
+        }
+        Card::Timeline { items, precision } => {
+            let columns = ["Item", "Start", "End"].map(String::from).to_vec();
+            let rows = items.iter().map(|i| {
+                vec![
+                    i.label.clone(),
+                    label::date(i.start, *precision),
+                    label::date(i.end, *precision),
+                ]
+            });
+            build(columns, max_rows, items.len(), rows)
+        }
+        Card::Histogram(values) => {
+            let (edges, counts) = bins(values, HISTOGRAM_BINS);
+            let columns = vec![x_name("Bin"), y_name("Count")];
+            let rows = counts.iter().enumerate().map(|(i, &n)| {
+                let edge = |k: usize| edges.get(k).copied().unwrap_or(f64::NAN);
+                vec![
+                    label::value_span(edge(i), edge(i + 1), units),
+                    label::count(n),
+                ]
+            });
+            build(columns, max_rows, counts.len(), rows)
+        }
+        Card::Table { columns, rows } => {
+            let width = rows.iter().map(Vec::len).fold(columns.len(), usize::max);
+            let mut columns = columns.clone();
+            columns.resize(width, String::new());
+            let cells = rows
+                .iter()
+                .map(|row| row.iter().map(|cell| display(cell)).collect());
+            build(columns, max_rows, rows.len(), cells)
+        }
+    }
+}
+
+fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
+    let config = &chart.config;
+    let units = label::units(config);
+    let x_name = |fallback: &str| config.x_label.clone().unwrap_or_else(|| fallback.into());
+    let first = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
+    let value_at = |i: usize| first.get(i).copied().unwrap_or(f64::NAN);
+    let n = c.categories.len();
+    match c.kind {
+        CardKind::Pie => {
+            let total: f64 = first.iter().filter(|v| v.is_finite() && **v > 0.0).sum();
+            let columns = vec![x_name("Slice"), value_name(chart, c), "Share".into()];
+            let rows = c.categories.iter().enumerate().map(|(i, name)| {
+                let v = value_at(i);
+                vec![
+                    name.clone(),
+                    label::exact(v, units),
+                    label::percent(v / total),
+                ]
+            });
+            build(columns, max_rows, n, rows)
+        }
+        CardKind::Waterfall => {
+            let columns = vec![x_name("Step"), "Change".into(), "Running total".into()];
+            let mut total = 0.0;
+            let mut rows: Vec<Vec<String>> = Vec::with_capacity(max_rows.min(n + 1));
+            for (i, name) in c.categories.iter().enumerate() {
+                let v = value_at(i);
+                total += if v.is_finite() { v } else { 0.0 };
+                if rows.len() < max_rows {
+                    rows.push(vec![
+                        name.clone(),
+                        label::exact_change(v, units),
+                        label::exact(total, units),
+                    ]);
+                }
+            }
+            rows.push(vec![
+                "Total".into(),
+                String::new(),
+                label::exact(total, units),
+            ]);
+            build(columns, max_rows, n + 1, rows.into_iter())
+        }
+        CardKind::Choropleth => {
+            let columns = vec!["Region".into(), value_name(chart, c)];
+            let names = region_names(c);
+            let rows = names
+                .into_iter()
+                .enumerate()
+                .map(|(i, name)| vec![name, label::exact(value_at(i), units)]);
+            build(columns, max_rows, n, rows)
+        }
+        _ => {
+            let mut columns = vec![x_name("Category")];
+            if c.series.len() == 1 {
+                columns.push(value_name(chart, c));
+            } else {
+                columns.extend(c.series.iter().map(|s| s.name.clone()));
+            }
+            let rows =
+                c.categories.iter().enumerate().map(|(i, name)| {
+                    let mut row = Vec::with_capacity(c.series.len() + 1);
+                    row.push(name.clone());
+                    row.extend(c.series.iter().map(|s| {
+                        label::exact(s.values.get(i).copied().unwrap_or(f64::NAN), units)
+                    }));
+                    row
+                });
+            build(columns, max_rows, n, rows)
+        }
+    }
+}
+
+/// The header of a single value column: the y label, else the series name.
+fn value_name(chart: &Chart, c: &Categorical) -> String {
+    chart
+        .config
+        .y_label
+        .clone()
+        .or_else(|| c.series.first().map(|s| s.name.clone()))
+        .unwrap_or_else(|| "Value".into())
+}
+
+fn timeseries(
+    series: &[Series],
+    precision: DatePrecision,
+    (x_name, y_name): (String, String),
+    max_rows: usize,
+    units: Option<&str>,
+) -> DataTable {
+    let Some(first) = series.first() else {
+        return build(vec![x_name], max_rows, 0, std::iter::empty());
+    };
+    // Bitwise equal dates: one row per date reads best (and copies nothing).
+    let shared = series
+        .iter()
+        .all(|s| s.xs == first.xs && s.ys.len() == first.xs.len());
+    if shared {
+        let mut columns = vec![x_name];
+        columns.extend(series.iter().map(|s| s.name.clone()));
+        let rows = first.xs.iter().enumerate().map(|(i, &x)| {
+            let mut row = Vec::with_capacity(series.len() + 1);
+            row.push(label::date(x, precision));
+            row.extend(
+                series
+                    .iter()
+                    .map(|s| label::exact(s.ys.get(i).copied().unwrap_or(f64::NAN), units)),
+            );
+            row
+        });
+        return build(columns, max_rows, first.xs.len(), rows);
+    }
+    let columns = vec!["Series".into(), x_name, y_name];
+    let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
+    let rows = series.iter().flat_map(|s| {
+        s.xs.iter().zip(&s.ys).map(move |(&x, &y)| {
+            vec![
+                s.name.clone(),
+                label::date(x, precision),
+                label::exact(y, units),
+            ]
+        })
+    });
+    build(columns, max_rows, total, rows)
+}
+
+/// Display names of a map's regions, in category order: the atlas name
+/// when a code matches a region, else the code as written.
+#[cfg(feature = "geo")]
+pub fn region_names(c: &Categorical) -> Vec<String> {
+    use crate::geo::{atlas, guess_atlas};
+    let map = atlas(guess_atlas(&c.categories));
+    c.categories
+        .iter()
+        .map(|code| {
+            map.lookup(code)
+                .map_or_else(|| code.clone(), |r| r.name.clone())
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "geo"))]
+pub fn region_names(c: &Categorical) -> Vec<String> {
+    c.categories.clone()
+}

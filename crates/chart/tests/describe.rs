@@ -1,0 +1,199 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! The card in words: the summary and the data table of every documented
+//! example, and their limits on large and empty data.
+
+use std::path::PathBuf;
+
+use zdr_chart::describe::MAX_SUMMARY;
+use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
+use zdr_chart::Chart;
+
+const NAMES: [&str; 13] = [
+    "bar",
+    "grouped_bar",
+    "stacked_bar",
+    "timeseries",
+    "pie",
+    "scatter",
+    "boxplot",
+    "heatmap",
+    "timeline",
+    "waterfall",
+    "histogram",
+    "table",
+    "choropleth",
+];
+
+fn example(name: &str) -> Chart {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/examples")
+        .join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Chart::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+#[test]
+fn summaries_of_the_examples() {
+    let expected = [
+        (
+            "bar",
+            "Bar chart, 5 categories (North, South, East, West, Central), values from 18.4k to 52.9k.",
+        ),
+        (
+            "grouped_bar",
+            "Grouped bar chart, 3 series (Hardware, Software, Services), 4 categories (Q1, Q2, Q3, Q4), values from 400k USD to 1.9M USD.",
+        ),
+        (
+            "timeseries",
+            "Line chart, 2 series (Web, Mobile), 47 points from Jan 1, 2025 to Jun 22, 2025, values from 11.1k to 21.4k.",
+        ),
+        (
+            "pie",
+            "Pie chart, 5 slices: Chrome 64%, Safari 19%, Other 9%, Edge 5%, Firefox 3%.",
+        ),
+        (
+            "boxplot",
+            "Box plot, 3 groups (Carrier A, Carrier B, Carrier C), medians from 3 to 6.5.",
+        ),
+        (
+            "heatmap",
+            "Heatmap, 12 columns (08:00 to 19:00) by 7 rows (Mon to Sun), values from 8 to 29.",
+        ),
+        (
+            "waterfall",
+            "Waterfall chart, 6 steps (2024 profit, Price, Volume, Materials, Wages and 1 more), changes from \u{2212}260k EUR to +1.2M EUR, total 1.28M EUR.",
+        ),
+        (
+            "table",
+            "Table, 4 columns (Account, Country, Revenue, Growth), 5 rows.",
+        ),
+    ];
+    for (name, summary) in expected {
+        assert_eq!(example(name).summary(), summary, "{name}");
+    }
+    for name in NAMES {
+        let summary = example(name).summary();
+        assert!(
+            summary.len() > 20 && summary.ends_with('.'),
+            "{name}: {summary}"
+        );
+    }
+    assert!(example("choropleth")
+        .summary()
+        .starts_with("Map, 25 regions, values from"));
+    assert!(example("histogram")
+        .summary()
+        .starts_with("Histogram, 200 values from"));
+}
+
+#[test]
+fn data_tables_of_the_examples() {
+    for name in NAMES {
+        let chart = example(name);
+        let all = chart.data_table(usize::MAX);
+        assert!(!all.columns.is_empty(), "{name}");
+        assert_eq!(all.rows.len(), all.total_rows, "{name}");
+        assert!(
+            all.total_rows >= 3,
+            "{name}: every example has 3 rows or more"
+        );
+        for row in &all.rows {
+            assert_eq!(row.len(), all.columns.len(), "{name}: {row:?}");
+        }
+        let cut = chart.data_table(3);
+        assert_eq!(cut.rows.len(), 3, "{name}");
+        assert_eq!(cut.total_rows, all.total_rows, "{name}");
+        assert_eq!(cut.rows[..], all.rows[..3], "{name}");
+        assert!(chart.data_table(0).rows.is_empty());
+    }
+    let cells = |name: &str, max: usize| example(name).data_table(max);
+    let t = cells("heatmap", 3);
+    assert_eq!((t.rows.len(), t.total_rows), (3, 84));
+    assert_eq!(t.columns, ["Hour", "Weekday", "Value"]);
+    let t = cells("grouped_bar", 1);
+    assert_eq!(t.columns, ["Category", "Hardware", "Software", "Services"]);
+    assert_eq!(
+        t.rows,
+        [["Q1", "1,200,000 USD", "800,000 USD", "400,000 USD"]],
+        "exact, unlike the labels on the bars"
+    );
+    let t = cells("timeseries", 2);
+    assert_eq!(t.columns, ["Date", "Web", "Mobile"], "wide: shared dates");
+    assert_eq!(t.rows[1][0], "Jan 8, 2025");
+    let t = cells("scatter", 1);
+    assert_eq!(t.columns, ["Series", "Height (cm)", "Weight (kg)"]);
+    let t = cells("pie", 1);
+    assert_eq!(t.rows, [["Chrome", "64.2%", "64%"]]);
+    let t = cells("waterfall", 10);
+    assert_eq!(
+        t.rows[3],
+        ["Materials", "\u{2212}260,000 EUR", "1,465,000 EUR"]
+    );
+    assert_eq!(t.rows[6], ["Total", "", "1,280,000 EUR"]);
+    let t = cells("boxplot", 1);
+    assert_eq!(t.columns, ["Group", "Min", "Q1", "Median", "Q3", "Max"]);
+    assert_eq!(t.rows, [["Carrier A", "2", "3.5", "4", "5.5", "12"]]);
+    let t = cells("timeline", 1);
+    assert_eq!(t.rows, [["Research", "Jan 5, 2026", "Feb 20, 2026"]]);
+    let t = cells("table", 2);
+    assert_eq!(t.rows[1], ["Globex", "DE", "980,000", "\u{2212}0.03"]);
+    // Region names come from the atlas; without it, the codes as written.
+    let region = if cfg!(feature = "geo") {
+        "United States"
+    } else {
+        "US"
+    };
+    assert_eq!(cells("choropleth", 1).rows, [[region, "92%"]]);
+    let t = cells("histogram", 100);
+    let counted: u64 = t.rows.iter().map(|r| r[1].parse::<u64>().unwrap()).sum();
+    assert_eq!(counted, 200);
+}
+
+#[test]
+fn large_and_long_data_stay_bounded() {
+    let n = 1_000_000;
+    let series = |name: &str, offset: f64| Series {
+        name: name.repeat(30),
+        xs: (0..n).map(|i| 1.7e9 + offset + 60.0 * i as f64).collect(),
+        ys: (0..n).map(|i| (i % 1000) as f64 - 500.0).collect(),
+    };
+    let chart = Chart {
+        config: VizConfig {
+            title: "Big".into(),
+            units: Some("$".into()),
+            ..VizConfig::default()
+        },
+        kind: CardKind::Timeseries,
+        card: Card::Timeseries {
+            series: (0..12)
+                .map(|i| series("Long name ", f64::from(i)))
+                .collect(),
+            precision: DatePrecision::Time,
+        },
+    };
+    let summary = chart.summary();
+    assert!(summary.chars().count() <= MAX_SUMMARY, "{summary}");
+    assert!(summary.contains("and 7 more"), "{summary}");
+    assert!(summary.contains("\u{2212}$500"), "{summary}");
+    let table = chart.data_table(5);
+    assert_eq!(
+        table.columns,
+        ["Series", "Date", "Value"],
+        "long: dates differ"
+    );
+    assert_eq!((table.rows.len(), table.total_rows), (5, 12 * n));
+}
+
+#[test]
+fn empty_cards_still_say_what_they_are() {
+    let empty = Chart::from_json(
+        r#"{"viz_config": {"title": "t", "viz_component_type": "pie"}, "data": []}"#,
+    )
+    .unwrap();
+    assert_eq!(empty.summary(), "Pie chart, no data.");
+    let table = empty.data_table(10);
+    assert_eq!((table.rows.len(), table.total_rows), (0, 0));
+    assert!(!table.columns.is_empty());
+}

@@ -1,0 +1,142 @@
+//! What a screen reader gets instead of pixels: the canvas is an image named
+//! by the title and a one-line summary, followed by a visually hidden table
+//! of the data.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement};
+use zdr_chart::Chart;
+
+/// Enough to read the data out; more would bury the page in table rows.
+pub const MAX_TABLE_ROWS: usize = 200;
+
+/// Hidden from sight but not from assistive technology (the usual
+/// "visually hidden" recipe; `display:none` would hide it from both).
+const VISUALLY_HIDDEN: &str = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;\
+border:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap";
+
+pub struct Description {
+    document: Document,
+    table: HtmlElement,
+}
+
+impl Description {
+    pub fn create(document: &Document, parent: &Element) -> Result<Description, JsValue> {
+        // Tables grow to fit their cells whatever their width says, so the
+        // hiding is done by a box around the table.
+        let hidden = document.create_element("div")?;
+        hidden.set_class_name("zdr-embed-sr");
+        hidden.set_attribute("style", VISUALLY_HIDDEN)?;
+        let table: HtmlElement = document.create_element("table")?.dyn_into()?;
+        table.set_class_name("zdr-embed-data");
+        hidden.append_child(&table)?;
+        parent.append_child(&hidden)?;
+        Ok(Description {
+            document: document.clone(),
+            table,
+        })
+    }
+
+    /// Names the canvas and refills the table for `chart`. Text only
+    /// (`textContent`), never markup: the data may be hostile.
+    pub fn describe(
+        &self,
+        canvas: &HtmlCanvasElement,
+        chart: &Chart,
+        title: &str,
+    ) -> Result<(), JsValue> {
+        let summary = chart.summary();
+        canvas.set_attribute("aria-label", &label(title, &summary))?;
+
+        let data = chart.data_table(MAX_TABLE_ROWS);
+        self.table.set_text_content(None);
+        let caption = self.child(&self.table, "caption")?;
+        caption.set_text_content(Some(&caption_text(title, data.rows.len(), data.total_rows)));
+        let head = self.child(&self.table, "thead")?;
+        let row = self.child(&head, "tr")?;
+        for column in &data.columns {
+            let cell = self.child(&row, "th")?;
+            cell.set_attribute("scope", "col")?;
+            cell.set_text_content(Some(column));
+        }
+        let body = self.child(&self.table, "tbody")?;
+        for values in &data.rows {
+            let row = self.child(&body, "tr")?;
+            for value in values {
+                self.child(&row, "td")?.set_text_content(Some(value));
+            }
+        }
+        Ok(())
+    }
+
+    fn child(&self, parent: &Element, tag: &str) -> Result<Element, JsValue> {
+        let element = self.document.create_element(tag)?;
+        parent.append_child(&element)?;
+        Ok(element)
+    }
+}
+
+fn label(title: &str, summary: &str) -> String {
+    let title = title.trim();
+    if title.is_empty() {
+        return summary.to_owned();
+    }
+    let stop = if title.ends_with(['.', '!', '?', ':']) {
+        ""
+    } else {
+        "."
+    };
+    format!("{title}{stop} {summary}")
+}
+
+fn caption_text(title: &str, shown: usize, total: usize) -> String {
+    let title = if title.trim().is_empty() {
+        "Chart data"
+    } else {
+        title.trim()
+    };
+    if shown < total {
+        format!(
+            "{title} (the first {} of {} rows)",
+            grouped(shown),
+            grouped(total)
+        )
+    } else {
+        title.to_owned()
+    }
+}
+
+/// 12345 -> "12,345".
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_join_title_and_summary() {
+        assert_eq!(label("Sales", "Bar chart."), "Sales. Bar chart.");
+        assert_eq!(label("Sales?", "Bar chart."), "Sales? Bar chart.");
+        assert_eq!(label("  ", "Bar chart."), "Bar chart.");
+    }
+
+    #[test]
+    fn captions_say_when_rows_were_cut() {
+        assert_eq!(caption_text("Sales", 3, 3), "Sales");
+        assert_eq!(
+            caption_text("Sales", 200, 12345),
+            "Sales (the first 200 of 12,345 rows)"
+        );
+        assert_eq!(grouped(1_000_000), "1,000,000");
+        assert_eq!(grouped(999), "999");
+    }
+}

@@ -1,0 +1,404 @@
+//! Local mode: the card drawn in the page by zdr-chart on a canvas. No network.
+//!
+//! Draws happen in animation frames: a render, an update, any number of
+//! resizes and a colour-scheme change within one frame cost one draw, and a
+//! hidden tab draws nothing until it is shown.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
+use zdr_chart::draw::HitMap;
+use zdr_chart::{Chart, Theme};
+
+use super::accessible::Description;
+use super::color_scheme::ColorScheme;
+use super::tooltip::Tooltip;
+use super::{Shown, Surface};
+use crate::error::{describe_thrown, Call, EmbedError};
+use crate::options::Callbacks;
+use crate::payload::Content;
+
+/// Browsers refuse or silently blank canvases much larger than this per side.
+const MAX_BACKING_PX: f64 = 8192.0;
+
+/// A card drawn on a canvas. Dropping it removes its nodes, disconnects the
+/// observer, cancels a pending frame and unsubscribes every listener.
+pub struct LocalCanvas {
+    wrapper: HtmlElement,
+    state: Rc<RefCell<CanvasState>>,
+    observer: ResizeObserver,
+    _on_resize: Closure<dyn FnMut()>,
+    _tooltip: Tooltip,
+    _scheme_change: Option<gloo_events::EventListener>,
+}
+
+/// Where and how the canvas goes.
+pub struct CanvasSpec<'a> {
+    pub document: &'a Document,
+    pub container: &'a Element,
+    pub width: &'a str,
+    pub height: &'a str,
+    /// The card's name for assistive technology when the data has no title.
+    pub fallback_title: &'a str,
+    pub dark_mode: Option<bool>,
+    pub callbacks: Callbacks,
+}
+
+/// Everything a draw needs; shared with the frame, resize and pointer
+/// callbacks through weak references, so only the surface keeps it alive.
+pub(super) struct CanvasState {
+    window: Window,
+    pub(super) canvas: HtmlCanvasElement,
+    chart: Rc<Chart>,
+    description: Description,
+    fallback_title: String,
+    scheme: ColorScheme,
+    pub(super) hits: HitMap,
+    /// Bumped by each `show`, so new data always draws.
+    generation: u32,
+    drawn: Option<DrawKey>,
+    /// The requested animation frame, if any.
+    frame: Option<i32>,
+    /// Owned here and holding only a weak reference back: no cycle, and
+    /// dropping it mid-call is safe (wasm-bindgen frees it after the call).
+    on_frame: Closure<dyn FnMut()>,
+    callbacks: Callbacks,
+    /// New data is waiting to be announced through `onLoad` once drawn.
+    announce: bool,
+}
+
+/// What was last drawn; the same key again means nothing to do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct DrawKey {
+    backing: (u32, u32),
+    dark: bool,
+    generation: u32,
+}
+
+impl LocalCanvas {
+    pub fn create(
+        call: Call,
+        spec: CanvasSpec<'_>,
+        content: &Content,
+    ) -> Result<LocalCanvas, EmbedError> {
+        let dom = |thrown: JsValue| EmbedError::Dom {
+            call,
+            action: "create the canvas",
+            reason: describe_thrown(&thrown),
+        };
+        let chart = chart_of(call, content)?;
+        let window = web_sys::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
+        let wrapper = create_wrapper(spec.document, spec.width, spec.height).map_err(dom)?;
+        let canvas: HtmlCanvasElement = spec
+            .document
+            .create_element("canvas")
+            .and_then(|element| element.dyn_into().map_err(JsValue::from))
+            .map_err(dom)?;
+        canvas.set_attribute("role", "img").map_err(dom)?;
+        canvas
+            .set_attribute("style", "display:block;width:100%;height:100%;border:0")
+            .map_err(dom)?;
+        wrapper.append_child(&canvas).map_err(dom)?;
+        let description = Description::create(spec.document, &wrapper).map_err(dom)?;
+        let scheme = ColorScheme::new(&window, spec.dark_mode);
+
+        let state = Rc::new_cyclic(|weak: &Weak<RefCell<CanvasState>>| {
+            RefCell::new(CanvasState {
+                window: window.clone(),
+                canvas: canvas.clone(),
+                chart,
+                description,
+                fallback_title: spec.fallback_title.to_owned(),
+                scheme,
+                hits: HitMap::default(),
+                generation: 0,
+                drawn: None,
+                frame: None,
+                on_frame: frame_closure(weak.clone()),
+                callbacks: spec.callbacks,
+                announce: true,
+            })
+        });
+        let on_resize = schedule_closure(Rc::downgrade(&state));
+        let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).map_err(dom)?;
+        let tooltip =
+            Tooltip::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(dom)?;
+        let scheme_change = state
+            .borrow()
+            .scheme
+            .on_change(schedule_callback(Rc::downgrade(&state)));
+        // From here on, dropping `local` undoes everything.
+        let mut local = LocalCanvas {
+            wrapper,
+            state,
+            observer,
+            _on_resize: on_resize,
+            _tooltip: tooltip,
+            _scheme_change: scheme_change,
+        };
+        local.observer.observe(&canvas);
+        spec.container.append_child(&local.wrapper).map_err(dom)?;
+        local.show(call, content)?;
+        Ok(local)
+    }
+}
+
+impl Drop for LocalCanvas {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            state.cancel_frame();
+        }
+        self.wrapper.remove();
+    }
+}
+
+impl Surface for LocalCanvas {
+    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
+        let chart = chart_of(call, content)?;
+        let mut state = self.state.try_borrow_mut().map_err(|_| busy(call))?;
+        let title = content
+            .payload
+            .title
+            .clone()
+            .unwrap_or_else(|| state.fallback_title.clone());
+        state
+            .description
+            .describe(&state.canvas, &chart, &title)
+            .map_err(|thrown| EmbedError::Dom {
+                call,
+                action: "describe the chart for assistive technology",
+                reason: describe_thrown(&thrown),
+            })?;
+        state.chart = chart;
+        state.generation = state.generation.wrapping_add(1);
+        state.announce = true;
+        state.schedule();
+        Ok(())
+    }
+
+    fn shown(&self) -> Shown {
+        Shown {
+            iframe: None,
+            canvas: self
+                .state
+                .try_borrow()
+                .ok()
+                .map(|state| state.canvas.clone()),
+        }
+    }
+
+    fn to_svg(&self, call: Call) -> Result<String, EmbedError> {
+        let state = self.state.try_borrow().map_err(|_| busy(call))?;
+        let rect = state.canvas.get_bounding_client_rect();
+        let size = |v: f64| {
+            if v.is_finite() {
+                v.round().clamp(16.0, MAX_BACKING_PX) as u32
+            } else {
+                16
+            }
+        };
+        state
+            .chart
+            .to_svg(size(rect.width()), size(rect.height()), &state.theme())
+            .map_err(|error| EmbedError::Draw {
+                call,
+                reason: error.to_string(),
+            })
+    }
+
+    fn drawn_canvas(&self, call: Call) -> Result<HtmlCanvasElement, EmbedError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| busy(call))?;
+        // A draw still waiting for its frame is done now, so the PNG shows the latest data.
+        if state.frame.is_some() {
+            state.draw_now(call)?;
+        }
+        Ok(state.canvas.clone())
+    }
+}
+
+impl CanvasState {
+    pub(super) fn theme(&self) -> Theme {
+        self.chart.theme(Some(self.scheme.is_dark(&self.chart)))
+    }
+
+    fn schedule(&mut self) {
+        if self.frame.is_none() {
+            self.frame = self
+                .window
+                .request_animation_frame(self.on_frame.as_ref().unchecked_ref())
+                .ok();
+        }
+    }
+
+    fn cancel_frame(&mut self) {
+        if let Some(id) = self.frame.take() {
+            // Cancelling an id that already ran is harmless.
+            let _ = self.window.cancel_animation_frame(id);
+        }
+    }
+
+    /// Draws if the size, the theme or the data changed since the last draw.
+    fn draw_now(&mut self, call: Call) -> Result<(), EmbedError> {
+        self.cancel_frame();
+        let rect = self.canvas.get_bounding_client_rect();
+        let (width, height) = (rect.width(), rect.height());
+        // Hidden (display:none or zero size): the observer calls again when it shows.
+        if !(width >= 1.0 && height >= 1.0) {
+            return Ok(());
+        }
+        let ratio = self.window.device_pixel_ratio();
+        let ratio = if ratio.is_finite() && ratio > 0.0 {
+            ratio.clamp(0.5, 4.0)
+        } else {
+            1.0
+        };
+        let backing = |css: f64| (css * ratio).round().clamp(1.0, MAX_BACKING_PX) as u32;
+        let theme = self.theme();
+        let key = DrawKey {
+            backing: (backing(width), backing(height)),
+            dark: theme.dark,
+            generation: self.generation,
+        };
+        if self.drawn == Some(key) {
+            return Ok(());
+        }
+        // Setting the size clears the canvas, so only when it changed.
+        if self.canvas.width() != key.backing.0 {
+            self.canvas.set_width(key.backing.0);
+        }
+        if self.canvas.height() != key.backing.1 {
+            self.canvas.set_height(key.backing.1);
+        }
+        let backend =
+            CanvasBackend::with_canvas_object(self.canvas.clone()).ok_or(EmbedError::Draw {
+                call,
+                reason: "the canvas has no 2d context (too large, or out of memory?)".into(),
+            })?;
+        let area = backend.into_drawing_area();
+        // Device pixels per CSS pixel as actually allocated, after rounding and capping.
+        let scale = f64::from(key.backing.0) / width;
+        self.hits = self
+            .chart
+            .draw_mapped(&area, &theme, scale)
+            .map_err(|error| EmbedError::Draw {
+                call,
+                reason: error.to_string(),
+            })?;
+        self.drawn = Some(key);
+        Ok(())
+    }
+}
+
+fn busy(call: Call) -> EmbedError {
+    EmbedError::Dom {
+        call,
+        action: "reach the canvas",
+        reason: "it is being drawn right now (called from inside a callback?)".into(),
+    }
+}
+
+fn chart_of(call: Call, content: &Content) -> Result<Rc<Chart>, EmbedError> {
+    content.chart.clone().ok_or(EmbedError::Dom {
+        call,
+        action: "draw the card",
+        reason: "the data was not read for drawing".into(),
+    })
+}
+
+fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<HtmlElement, JsValue> {
+    let wrapper: HtmlElement = document.create_element("div")?.dyn_into()?;
+    wrapper.set_class_name("zdr-embed-local");
+    let style = wrapper.style();
+    // Positioned so the tooltip and the hidden table are placed inside it.
+    style.set_property("position", "relative")?;
+    style.set_property("width", width)?;
+    style.set_property("height", height)?;
+    Ok(wrapper)
+}
+
+/// The animation-frame callback: one draw, then `onLoad` for new data.
+fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
+    Closure::new(move || {
+        let Some(state) = weak.upgrade() else {
+            return;
+        };
+        let (outcome, callbacks, canvas) = {
+            let Ok(mut state) = state.try_borrow_mut() else {
+                return;
+            };
+            state.frame = None;
+            let outcome = state.draw_now(Call::Render);
+            let announce = outcome.is_ok() && state.drawn.is_some() && state.announce;
+            if announce || outcome.is_err() {
+                state.announce = false;
+            }
+            (
+                outcome.map(|()| announce),
+                state.callbacks.clone(),
+                state.canvas.clone(),
+            )
+        };
+        // Page code runs only here, with no borrow held: it may update or destroy.
+        match outcome {
+            Ok(true) => call_on_load(&callbacks, &canvas),
+            Ok(false) => {}
+            Err(error) => crate::embed::report(callbacks.on_error.as_ref(), &error),
+        }
+    })
+}
+
+fn call_on_load(callbacks: &Callbacks, canvas: &HtmlCanvasElement) {
+    if let Some(on_load) = &callbacks.on_load {
+        if let Err(thrown) = on_load.call1(&JsValue::NULL, canvas) {
+            web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
+        }
+    }
+}
+
+fn schedule_callback(weak: Weak<RefCell<CanvasState>>) -> impl Fn() + 'static {
+    move || {
+        if let Some(state) = weak.upgrade() {
+            if let Ok(mut state) = state.try_borrow_mut() {
+                state.schedule();
+            }
+        }
+    }
+}
+
+fn schedule_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
+    let schedule = schedule_callback(weak);
+    Closure::new(schedule)
+}
+
+/// `canvas.toBlob` as a promise; a refusal (a zero-size canvas) rejects it.
+pub fn canvas_to_png(call: Call, canvas: &HtmlCanvasElement) -> js_sys::Promise {
+    let canvas = canvas.clone();
+    js_sys::Promise::new(&mut |resolve, reject| {
+        let failed = reject.clone();
+        // toBlob calls back exactly once, so the closure frees itself.
+        let done = Closure::once_into_js(move |blob: JsValue| {
+            let settled = if blob.is_null() {
+                let error = EmbedError::Draw {
+                    call,
+                    reason: "the browser could not encode the canvas as PNG".into(),
+                };
+                reject.call1(&JsValue::NULL, &error.into())
+            } else {
+                resolve.call1(&JsValue::NULL, &blob)
+            };
+            drop(settled);
+        });
+        if let Err(thrown) = canvas.to_blob(done.unchecked_ref()) {
+            let error = EmbedError::Draw {
+                call,
+                reason: describe_thrown(&thrown),
+            };
+            drop(failed.call1(&JsValue::NULL, &error.into()));
+        }
+    })
+}

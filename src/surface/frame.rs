@@ -1,0 +1,148 @@
+//! The spec's way (4.16): an iframe, and a hidden form that posts the data into it.
+
+use std::cell::Cell;
+
+use gloo_events::EventListener;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlIFrameElement};
+
+use super::form_post::{PendingForm, Post};
+use super::{Shown, Surface};
+use crate::error::{describe_thrown, Call, EmbedError};
+use crate::payload::Content;
+
+thread_local! {
+    static NEXT_FRAME: Cell<u32> = const { Cell::new(1) };
+    static FRAME_PREFIX: String = frame_prefix();
+}
+
+/// An iframe showing the service's page. Dropping it removes the frame and
+/// any pending form, and unsubscribes the load listener.
+pub struct ServiceFrame {
+    frame: HtmlIFrameElement,
+    frame_name: String,
+    container: Element,
+    address: String,
+    _load: EventListener,
+    pending: Option<PendingForm>,
+}
+
+/// Where and how the frame goes.
+pub struct FrameSpec<'a> {
+    pub document: &'a Document,
+    pub container: &'a Element,
+    pub address: &'a str,
+    pub width: &'a str,
+    pub height: &'a str,
+    pub title: &'a str,
+}
+
+impl ServiceFrame {
+    /// Creates the frame (nothing is posted yet: call `show`). `on_loaded`
+    /// runs each time a document from the service has loaded in it.
+    pub fn create(
+        call: Call,
+        spec: &FrameSpec<'_>,
+        on_loaded: impl Fn(&HtmlIFrameElement) + 'static,
+    ) -> Result<ServiceFrame, EmbedError> {
+        let frame_name = unique_frame_name(spec.document);
+        let frame = create_frame(spec, &frame_name).map_err(|thrown| EmbedError::Dom {
+            call,
+            action: "create the iframe",
+            reason: describe_thrown(&thrown),
+        })?;
+        let loaded = frame.clone();
+        let load = EventListener::new(&frame, "load", move |_event| {
+            // Some browsers report the initial about:blank as a load of its own.
+            let blank = loaded
+                .content_document()
+                .is_some_and(|doc| doc.url().is_ok_and(|url| url == "about:blank"));
+            if !blank {
+                on_loaded(&loaded);
+            }
+        });
+        Ok(ServiceFrame {
+            frame,
+            frame_name,
+            container: spec.container.clone(),
+            address: spec.address.to_owned(),
+            _load: load,
+            pending: None,
+        })
+    }
+}
+
+impl Drop for ServiceFrame {
+    fn drop(&mut self) {
+        self.frame.remove();
+    }
+}
+
+impl Surface for ServiceFrame {
+    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
+        // The earlier form (if still pending) goes now; its post already left.
+        self.pending = None;
+        let document = self.frame.owner_document().ok_or_else(|| EmbedError::Dom {
+            call,
+            action: "post the form",
+            reason: "the iframe is no longer in a document".into(),
+        })?;
+        let post = Post {
+            document: &document,
+            container: &self.container,
+            frame_name: &self.frame_name,
+            address: &self.address,
+            json: &content.payload.json,
+        };
+        let pending = post.submit().map_err(|thrown| EmbedError::Dom {
+            call,
+            action: "post the form",
+            reason: describe_thrown(&thrown),
+        })?;
+        self.pending = Some(pending);
+        Ok(())
+    }
+
+    fn shown(&self) -> Shown {
+        Shown {
+            iframe: Some(self.frame.clone()),
+            canvas: None,
+        }
+    }
+}
+
+fn create_frame(spec: &FrameSpec<'_>, name: &str) -> Result<HtmlIFrameElement, JsValue> {
+    let frame: HtmlIFrameElement = spec.document.create_element("iframe")?.dyn_into()?;
+    frame.set_name(name);
+    frame.set_title(spec.title);
+    // "scrolling" and "frameborder" are obsolete but still honoured, as in the service's widget.
+    frame.set_attribute("scrolling", "no")?;
+    frame.set_attribute("frameborder", "0")?;
+    let style = frame.style();
+    style.set_property("border", "0")?;
+    style.set_property("width", spec.width)?;
+    style.set_property("height", spec.height)?;
+    spec.container.append_child(&frame)?;
+    Ok(frame)
+}
+
+/// Frame names must be unique across the page, even with two copies of the
+/// widget loaded (the ES module and the drop-in script), hence a random prefix.
+fn unique_frame_name(document: &Document) -> String {
+    loop {
+        let id = NEXT_FRAME.with(|next| {
+            let id = next.get();
+            next.set(id.wrapping_add(1).max(1));
+            id
+        });
+        let name = FRAME_PREFIX.with(|prefix| format!("{prefix}-{id}"));
+        if document.get_elements_by_name(&name).length() == 0 {
+            return name;
+        }
+    }
+}
+
+fn frame_prefix() -> String {
+    let random = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
+    format!("zdr-embed-{random:08x}")
+}

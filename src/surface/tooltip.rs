@@ -1,0 +1,178 @@
+//! The tooltip: hovering or touching near a mark shows its series, x and y.
+//! The chart's hit map (CSS pixels) says which datum is under the pointer.
+
+use std::cell::RefCell;
+use std::rc::Weak;
+
+use gloo_events::EventListener;
+use plotters::style::RGBColor;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, HtmlElement, PointerEvent};
+use zdr_chart::draw::text::FONT_FAMILY;
+use zdr_chart::draw::Hit;
+
+use super::canvas::CanvasState;
+
+/// How far from a point the pointer may be, in CSS pixels; a finger is broader.
+const MOUSE_RADIUS: f64 = 12.0;
+const TOUCH_RADIUS: f64 = 24.0;
+/// Gap between the pointer and the tooltip.
+const OFFSET: f64 = 12.0;
+
+/// The tooltip element and the pointer listeners; dropping it unsubscribes them.
+pub struct Tooltip {
+    _listeners: [EventListener; 4],
+}
+
+impl Tooltip {
+    pub fn attach(
+        document: &Document,
+        wrapper: &Element,
+        state: Weak<RefCell<CanvasState>>,
+    ) -> Result<Tooltip, JsValue> {
+        let tip: HtmlElement = document.create_element("div")?.dyn_into()?;
+        tip.set_class_name("zdr-embed-tooltip");
+        // The hidden table already gives assistive technology every value.
+        tip.set_attribute("aria-hidden", "true")?;
+        tip.set_attribute(
+            "style",
+            &format!(
+                "position:absolute;left:0;top:0;display:none;pointer-events:none;z-index:1;\
+                 font:12px/1.35 {FONT_FAMILY};padding:4px 8px;border-radius:4px;\
+                 white-space:nowrap;box-shadow:0 1px 4px rgba(0,0,0,.25)"
+            ),
+        )?;
+        wrapper.append_child(&tip)?;
+        let canvas = state
+            .upgrade()
+            .and_then(|state| state.try_borrow().ok().map(|s| s.canvas.clone()))
+            .ok_or_else(|| JsValue::from_str("the canvas is gone"))?;
+
+        let on_pointer = |kind: &'static str| {
+            let state = state.clone();
+            let tip = tip.clone();
+            EventListener::new(&canvas, kind, move |event| {
+                if let Some(event) = event.dyn_ref::<PointerEvent>() {
+                    point_at(&state, &tip, event);
+                }
+            })
+        };
+        let on_leave = |kind: &'static str| {
+            let tip = tip.clone();
+            EventListener::new(&canvas, kind, move |event| {
+                // A finger "leaves" right after every tap; the tooltip it
+                // opened stays until the next tap away from a mark.
+                let touch = event
+                    .dyn_ref::<PointerEvent>()
+                    .is_some_and(|pointer| pointer.pointer_type() == "touch");
+                if !touch || event.type_() == "pointercancel" {
+                    hide(&tip);
+                }
+            })
+        };
+        Ok(Tooltip {
+            _listeners: [
+                on_pointer("pointermove"),
+                // A tap gives no hover: show on touch down too.
+                on_pointer("pointerdown"),
+                on_leave("pointerleave"),
+                on_leave("pointercancel"),
+            ],
+        })
+    }
+}
+
+fn point_at(state: &Weak<RefCell<CanvasState>>, tip: &HtmlElement, event: &PointerEvent) {
+    let Some(state) = state.upgrade() else {
+        return;
+    };
+    let Ok(state) = state.try_borrow() else {
+        return;
+    };
+    let rect = state.canvas.get_bounding_client_rect();
+    let x = f64::from(event.client_x()) - rect.left();
+    let y = f64::from(event.client_y()) - rect.top();
+    let radius = if event.pointer_type() == "touch" {
+        TOUCH_RADIUS
+    } else {
+        MOUSE_RADIUS
+    };
+    match state.hits.at(x, y, radius) {
+        Some(hit) => {
+            let theme = state.theme();
+            let colors = Colors {
+                text: theme.text,
+                background: theme.background,
+                border: theme.axis,
+            };
+            // A tooltip that fails to show is not worth an error.
+            let _ = show(tip, hit, &colors, (x, y), (rect.width(), rect.height()));
+        }
+        None => hide(tip),
+    }
+}
+
+struct Colors {
+    text: RGBColor,
+    background: RGBColor,
+    border: RGBColor,
+}
+
+fn css(color: RGBColor) -> String {
+    format!("rgb({},{},{})", color.0, color.1, color.2)
+}
+
+/// The lines of a tooltip: the series (bold) when there are several, then "x: y".
+pub fn lines(hit: &Hit) -> (String, String) {
+    match &hit.series {
+        Some(series) => (series.clone(), format!("{}: {}", hit.label, hit.value)),
+        None => (hit.label.clone(), hit.value.clone()),
+    }
+}
+
+fn show(
+    tip: &HtmlElement,
+    hit: &Hit,
+    colors: &Colors,
+    (x, y): (f64, f64),
+    (width, height): (f64, f64),
+) -> Result<(), JsValue> {
+    let document = tip
+        .owner_document()
+        .ok_or_else(|| JsValue::from_str("no document"))?;
+    let (first, second) = lines(hit);
+    tip.set_text_content(None);
+    let heading = document.create_element("strong")?;
+    heading.set_text_content(Some(&first));
+    tip.append_child(&heading)?;
+    let detail = document.create_element("div")?;
+    detail.set_text_content(Some(&second));
+    tip.append_child(&detail)?;
+
+    let style = tip.style();
+    style.set_property("color", &css(colors.text))?;
+    style.set_property("background", &css(colors.background))?;
+    style.set_property("border", &format!("1px solid {}", css(colors.border)))?;
+    style.set_property("display", "block")?;
+    // Measured after filling: beside the pointer, flipped to stay inside the card.
+    let (w, h) = (
+        f64::from(tip.offset_width()),
+        f64::from(tip.offset_height()),
+    );
+    let place = |at: f64, size: f64, room: f64| {
+        let after = at + OFFSET;
+        let spot = if after + size > room {
+            at - OFFSET - size
+        } else {
+            after
+        };
+        spot.min(room - size).max(0.0)
+    };
+    style.set_property("left", &format!("{}px", place(x, w, width).round()))?;
+    style.set_property("top", &format!("{}px", place(y, h, height).round()))?;
+    Ok(())
+}
+
+fn hide(tip: &HtmlElement) {
+    let _ = tip.style().set_property("display", "none");
+}
