@@ -12,7 +12,7 @@
 // Only 127.0.0.1 is ever contacted: the page and every library are served by
 // scripts/dev-server.mjs on loopback, and the browser aborts any other request.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -114,6 +114,44 @@ async function cpuIdle(ms = 3000) {
   return a && b && b.total > a.total ? (b.idle - a.idle) / (b.total - a.total) : null;
 }
 
+/**
+ * CPU ticks (Linux): busy ticks of the whole machine, and ticks of this script's own
+ * process tree (itself, the browser, and their finished children). The difference
+ * over the run is what other work on the machine took.
+ */
+function ticks() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    const busy = total - f[3] - (f[4] || 0);
+    const procs = new Map(); // pid -> { ppid, ticks }
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        // After "pid (comm) ": state, ppid, ..., utime stime cutime cstime at 12..15.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const t = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+        procs.set(Number(pid), { ppid: Number(fields[1]), ticks: t });
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const mine = (pid) => {
+      for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+        if (p === process.pid) return true;
+        p = procs.get(p)?.ppid ?? 0;
+      }
+      return false;
+    };
+    let own = 0;
+    for (const [pid, { ticks: t }] of procs) if (mine(pid)) own += t;
+    return { total, busy, own };
+  } catch {
+    return null;
+  }
+}
+
 // ------------------------------------------------------------------ run
 
 async function main() {
@@ -121,6 +159,7 @@ async function main() {
   const started = Date.now();
   const loadBefore = loadavg();
   const idleBefore = await cpuIdle();
+  const ticksBefore = ticks();
 
   // A snapshot of the package, so a rebuild during the run cannot mix two builds.
   const snap = mkdtempSync(join(tmpdir(), 'zdr-bench-'));
@@ -240,7 +279,14 @@ async function main() {
     process.stderr.write('bench: memory done\n');
     if (blocked.length) throw new Error(`requests other than 127.0.0.1 were blocked: ${blocked.join(', ')}`);
 
+    const ticksAfter = ticks();
+    const foreign =
+      ticksBefore && ticksAfter && ticksAfter.total > ticksBefore.total
+        ? Math.max(0, ticksAfter.busy - ticksBefore.busy - (ticksAfter.own - ticksBefore.own)) /
+          (ticksAfter.total - ticksBefore.total)
+        : null;
     const report = write({
+      foreign,
       results,
       convert,
       labels,
@@ -278,14 +324,14 @@ async function shots(page, name) {
 
 // ------------------------------------------------------------------ report
 
-function write({ results, convert, labels, memory, chromiumVersion, frameMs, wasmHash, loadBefore, loadAfter, idleBefore, seconds }) {
+function write({ foreign, results, convert, labels, memory, chromiumVersion, frameMs, wasmHash, loadBefore, loadAfter, idleBefore, seconds }) {
   const cpu = cpus();
   const lines = [];
   const out = (s = '') => lines.push(s);
   out('# zdr-embed local mode vs Chart.js, uPlot and ECharts');
   out();
   out(`- Run: ${new Date().toISOString()}, ${seconds.toFixed(0)} s; \`node scripts/bench-browser.mjs${QUICK ? ' --quick' : ''}\``);
-  out(`- Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} before, ${loadAfter.map((v) => v.toFixed(2)).join(' ')} after; CPU idle over 3 s before the run: ${idleBefore === null ? 'unknown' : `${(idleBefore * 100).toFixed(0)} %`}`);
+  out(`- Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} before, ${loadAfter.map((v) => v.toFixed(2)).join(' ')} after; CPU idle over 3 s before the run: ${idleBefore === null ? 'unknown' : `${(idleBefore * 100).toFixed(0)} %`}; other processes on the machine during the run: ${foreign === null ? 'unknown' : `${(foreign * 100).toFixed(0)} % of all cores`}`);
   out(`- Browser: headless Chromium ${chromiumVersion} (${CHROMIUM}), software rendering (--disable-gpu), devicePixelRatio 1, animation frames every ${frameMs.toFixed(1)} ms (median); Node ${process.version}`);
   out(`- Libraries: zdr-embed ${version('..')} (pkg/zdr_embed_bg.wasm sha256 ${wasmHash.slice(0, 12)}), Chart.js ${version('chart.js')}, uPlot ${version('uplot')}, ECharts ${version('echarts')}`);
   out(`- Chart: a 640 × 400 CSS px container; resize: to 520 px wide. Repetitions per case: ${PLAN.map(([n, r]) => `${n} ${r}`).join(', ')} (after ${WARMUP} warm-up, libraries interleaved, order rotated)`);
