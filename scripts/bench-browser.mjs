@@ -287,6 +287,7 @@ async function main() {
         : null;
     const report = write({
       foreign,
+      snap,
       results,
       convert,
       labels,
@@ -324,7 +325,7 @@ async function shots(page, name) {
 
 // ------------------------------------------------------------------ report
 
-function write({ foreign, results, convert, labels, memory, chromiumVersion, frameMs, wasmHash, loadBefore, loadAfter, idleBefore, seconds }) {
+function write({ foreign, snap, results, convert, labels, memory, chromiumVersion, frameMs, wasmHash, loadBefore, loadAfter, idleBefore, seconds }) {
   const cpu = cpus();
   const lines = [];
   const out = (s = '') => lines.push(s);
@@ -333,7 +334,7 @@ function write({ foreign, results, convert, labels, memory, chromiumVersion, fra
   out(`- Run: ${new Date().toISOString()}, ${seconds.toFixed(0)} s; \`node scripts/bench-browser.mjs${QUICK ? ' --quick' : ''}\``);
   out(`- Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} before, ${loadAfter.map((v) => v.toFixed(2)).join(' ')} after; CPU idle over 3 s before the run: ${idleBefore === null ? 'unknown' : `${(idleBefore * 100).toFixed(0)} %`}; other processes on the machine during the run: ${foreign === null ? 'unknown' : `${(foreign * 100).toFixed(0)} % of all cores`}`);
   out(`- Browser: headless Chromium ${chromiumVersion} (${CHROMIUM}), software rendering (--disable-gpu), devicePixelRatio 1, animation frames every ${frameMs.toFixed(1)} ms (median); Node ${process.version}`);
-  out(`- Libraries: zdr-embed ${version('..')} (pkg/zdr_embed_bg.wasm sha256 ${wasmHash.slice(0, 12)}), Chart.js ${version('chart.js')}, uPlot ${version('uplot')}, ECharts ${version('echarts')}`);
+  out(`- Libraries: zdr-embed ${version('..')} (pkg/zdr_embed_bg.wasm: ${int(readFileSync(join(snap, 'zdr_embed_bg.wasm')).length)} B, sha256 ${wasmHash.slice(0, 12)}…), Chart.js ${version('chart.js')}, uPlot ${version('uplot')}, ECharts ${version('echarts')}`);
   out(`- Chart: a 640 × 400 CSS px container; resize: to 520 px wide. Repetitions per case: ${PLAN.map(([n, r]) => `${n} ${r}`).join(', ')} (after ${WARMUP} warm-up, libraries interleaved, order rotated)`);
   out();
   out('Times in milliseconds, **median / p90**. Ratios: zdr-embed median ÷ the other library\'s median (below 1: zdr-embed is faster).');
@@ -415,7 +416,8 @@ function write({ foreign, results, convert, labels, memory, chromiumVersion, fra
   out('gzip at level 9, brotli at quality 11 (Node zlib). Minified builds as shipped in each npm package.');
   out();
   const groups = [
-    ['zdr-embed', 'ES module + wasm', [['pkg', 'zdr_embed.js'], ['pkg', 'zdr_embed_bg.wasm']]],
+    // The files the page loaded (the snapshot of pkg/ taken at the start).
+    ['zdr-embed', 'ES module + wasm', [[snap, 'zdr_embed.js'], [snap, 'zdr_embed_bg.wasm']]],
     ['zdr-embed', 'drop-in script (wasm inside, base64)', [['pkg', 'zdr_embed_widget.js']]],
     ['Chart.js', 'UMD build, everything registered', [['node_modules/chart.js/dist', 'chart.umd.min.js']]],
     ['uPlot', 'IIFE build + CSS', [['node_modules/uplot/dist', 'uPlot.iife.min.js'], ['node_modules/uplot/dist', 'uPlot.min.css']]],
@@ -423,7 +425,7 @@ function write({ foreign, results, convert, labels, memory, chromiumVersion, fra
     ['ECharts', '"common" build (line, bar, pie, scatter, …)', [['node_modules/echarts/dist', 'echarts.common.min.js']]],
   ];
   const totals = groups.map(([lib, what, files]) => {
-    const s = files.map(([d, f]) => sizes(join(ROOT, d, f)));
+    const s = files.map(([d, f]) => sizes(resolve(ROOT, d, f)));
     const sum = (k) => s.reduce((a, b) => a + b[k], 0);
     return { lib, what, files: files.map(([, f]) => f).join(' + '), raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli') };
   });
