@@ -7,80 +7,17 @@
 // else target/release/zdr-host or target/debug/zdr-host.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 import { launch } from './browser.mjs';
+import { startHost, stopHost } from './host.mjs';
 import { packPackage, ROOT } from './package.mjs';
 
 const RESULTS = join(ROOT, 'test-results');
 const WAIT = { timeout: 15_000 };
-
-/**
- * $ZDR_HOST_BIN, else the release or the debug build. When both exist the
- * newer one wins, so a stale release build cannot shadow the debug build
- * that scripts/test.sh has just made.
- */
-function hostBinary() {
-  if (process.env.ZDR_HOST_BIN) return process.env.ZDR_HOST_BIN;
-  const builds = ['release', 'debug']
-    .map((profile) => join(ROOT, 'target', profile, 'zdr-host'))
-    .filter((file) => existsSync(file));
-  assert.ok(builds.length, 'build the host first: cargo build -p zdr-host');
-  return builds.reduce((a, b) => (statSync(b).mtimeMs > statSync(a).mtimeMs ? b : a));
-}
-
-/**
- * Starts zdr-host on a free port. Resolves once it has printed its address;
- * its later output (one log line per request) is kept in `log`.
- */
-function startHost(args) {
-  const child = spawn(hostBinary(), ['--bind', '127.0.0.1', '--port', '0', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, RUST_LOG: 'info', NO_COLOR: '1' },
-  });
-  const host = { child, log: [], origin: null, exited: null };
-  host.exited = new Promise((ok) => child.once('exit', (code, signal) => ok({ code, signal })));
-  let stderr = '';
-  // The request log is on stderr, one line per request.
-  child.stderr.setEncoding('utf8').on('data', (text) => {
-    stderr += text;
-    host.log.push(...text.split('\n').filter(Boolean));
-  });
-  const lines = createInterface({ input: child.stdout });
-  return new Promise((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`zdr-host did not start: ${stderr}`)), 10_000);
-    host.exited.then(({ code }) => {
-      clearTimeout(timer);
-      fail(new Error(`zdr-host exited with ${code} before listening: ${stderr}`));
-    });
-    lines.on('line', (line) => {
-      if (host.origin) return host.log.push(line);
-      const match = /^zdr-host listening on (http:\/\/127\.0\.0\.1:\d+)\/$/.exec(line);
-      clearTimeout(timer);
-      if (!match) return fail(new Error(`unexpected first line from zdr-host: ${line}`));
-      host.origin = match[1];
-      ok(host);
-    });
-  });
-}
-
-/** SIGTERM, then the exit status (graceful shutdown, so code 0). */
-async function stopHost(host) {
-  if (!host || host.child.exitCode !== null || host.child.signalCode !== null) {
-    return host ? host.exited : null;
-  }
-  host.child.kill('SIGTERM');
-  const timeout = new Promise((_, fail) =>
-    setTimeout(() => fail(new Error('zdr-host did not stop within 10 s of SIGTERM')), 10_000).unref(),
-  );
-  return Promise.race([host.exited, timeout]);
-}
 
 // The bar example of docs/examples, with a title no other test uses.
 const EXAMPLE = JSON.parse(readFileSync(join(ROOT, 'docs/examples/bar.json'), 'utf8'));
