@@ -18,9 +18,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as Z, gzipSync } from 'node:zlib';
 
-import { chromium } from 'playwright-core';
 
-import { CHROMIUM } from '../tests/e2e/browser.mjs';
+import { CHROMIUM, launch } from '../tests/e2e/browser.mjs';
 import { startServer } from './dev-server.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -175,24 +174,14 @@ async function main() {
       '/vendor/echarts/': join(NM, VENDOR.echarts.dir),
     },
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--disable-background-timer-throttling',
-      '--disable-renderer-backgrounding',
-      '--enable-precise-memory-info',
-      '--js-flags=--expose-gc',
-    ],
-  });
+  // The end-to-end tests' browser, plus what measuring needs: no throttling
+  // of background timers, exact heap figures and a callable gc().
+  const browser = await launch([
+    '--disable-background-timer-throttling',
+    '--disable-renderer-backgrounding',
+    '--enable-precise-memory-info',
+    '--js-flags=--expose-gc',
+  ]);
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
   const blocked = [];
   await context.route(

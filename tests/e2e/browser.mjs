@@ -3,7 +3,8 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export function launch() {
+/** `extraArgs`: flags a caller needs on top (the benchmark's measuring flags). */
+export function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -16,6 +17,7 @@ export function launch() {
       '--disable-component-update',
       '--disable-sync',
       '--disable-quic',
+      ...extraArgs,
     ],
   });
 }

@@ -4,35 +4,12 @@
 //! The card in words: the summary and the data table of every documented
 //! example, and their limits on large and empty data.
 
-use std::path::PathBuf;
-
 use zdr_chart::describe::MAX_SUMMARY;
 use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
 use zdr_chart::Chart;
 
-const NAMES: [&str; 13] = [
-    "bar",
-    "grouped_bar",
-    "stacked_bar",
-    "timeseries",
-    "pie",
-    "scatter",
-    "boxplot",
-    "heatmap",
-    "timeline",
-    "waterfall",
-    "histogram",
-    "table",
-    "choropleth",
-];
-
-fn example(name: &str) -> Chart {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/examples")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Chart::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+mod common;
+use common::{example, NAMES};
 
 #[test]
 fn summaries_of_the_examples() {

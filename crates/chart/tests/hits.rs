@@ -5,35 +5,13 @@
 //! tooltip text of known marks found at their place on the drawing.
 
 use std::f64::consts::FRAC_PI_2;
-use std::path::PathBuf;
 
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
 use zdr_chart::{Chart, Hit, HitMap, HitShape};
 
-const NAMES: [&str; 13] = [
-    "bar",
-    "grouped_bar",
-    "stacked_bar",
-    "timeseries",
-    "pie",
-    "scatter",
-    "boxplot",
-    "heatmap",
-    "timeline",
-    "waterfall",
-    "histogram",
-    "table",
-    "choropleth",
-];
-
-fn example(name: &str) -> Chart {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/examples")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Chart::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+mod common;
+use common::{example, NAMES};
 
 fn mapped(chart: &Chart, (width, height): (u32, u32), scale: f64) -> HitMap {
     let mut svg = String::new();

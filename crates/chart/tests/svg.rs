@@ -5,19 +5,12 @@
 //! what a reader would look for: the title, the marks, the axis labels and
 //! the legend entries.
 
-use std::path::PathBuf;
-
 use zdr_chart::draw::theme::Theme;
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
-fn example(name: &str) -> Chart {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../docs/examples")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Chart::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+mod common;
+use common::example;
 
 fn svg(chart: &Chart, dark: bool) -> String {
     let theme = chart.theme(Some(dark));
