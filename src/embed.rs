@@ -16,10 +16,11 @@ use web_sys::{Document, HtmlIFrameElement};
 
 use crate::error::{Call, EmbedError};
 use crate::fallback::{Verdicts, Watch};
-use crate::options::{Callbacks, EmbedOptions, Mode};
+use crate::options::{Callbacks, EmbedOptions, Mode, Service};
 use crate::payload::{Content, Payload};
 use crate::surface::{
-    canvas_to_png, CanvasSpec, FrameSpec, LocalCanvas, ServiceFrame, Shown, Surface,
+    canvas_to_png, CanvasSpec, FrameEvent, FrameSpec, LocalCanvas, MessageFrame, MessageSpec,
+    ServiceFrame, Shown, Surface, AUTO_HEIGHT,
 };
 
 type EmbedId = u32;
@@ -75,6 +76,10 @@ struct Settings {
     height: String,
     title: String,
     dark_mode: Option<bool>,
+    timeout_ms: u32,
+    /// Whether the service's page says when it has the data (postmessage),
+    /// rather than the frame's `load` standing in for it.
+    answers: bool,
     callbacks: Callbacks,
 }
 
@@ -224,23 +229,19 @@ pub fn start(
         height: options.height,
         title,
         dark_mode: options.dark_mode,
+        timeout_ms: options.timeout_ms,
+        answers: options
+            .service
+            .as_ref()
+            .is_some_and(|service| service.shell.is_some()),
         callbacks: options.callbacks,
     };
     let (mut surface, address): (Box<dyn Surface>, Option<String>) =
         match (&options.service, options.mode) {
             (Some(service), Mode::Service | Mode::Auto) => {
-                let spec = FrameSpec {
-                    document,
-                    container: &settings.container,
-                    address: &service.address,
-                    width: &settings.width,
-                    height: &settings.height,
-                    title: &settings.title,
-                };
-                let frame = ServiceFrame::create(call, &spec, move |iframe| {
-                    frame_loaded(id, iframe);
-                })?;
-                (Box::new(frame), Some(service.address.clone()))
+                let surface =
+                    service_surface(call, document, &settings, service, options.mode, id)?;
+                (surface, Some(service.address.clone()))
             }
             _ => (
                 Box::new(local_canvas(call, document, &settings, &options.content)?),
@@ -254,8 +255,12 @@ pub fn start(
         None => Ok(()),
     };
     let watch = match (options.mode, address) {
+        // A postMessage shell proves itself with `ready`, which only the
+        // service's page can send; no probe then, so a page whose CSP blocks
+        // the probe (connect-src) but allows the frame is not misjudged.
         (Mode::Auto, Some(address)) => {
-            Some(Watch::start(&address, options.timeout_ms, Verdict(id)))
+            let probe = (!settings.answers).then_some(address.as_str());
+            Some(Watch::start(probe, options.timeout_ms, Verdict(id)))
         }
         _ => None,
     };
@@ -284,6 +289,45 @@ pub fn start(
         report(on_error.as_ref(), &error);
     }
     Ok(EmbedHandle { id, shown })
+}
+
+/// The service's frame: a form post into it, or its postMessage shell.
+fn service_surface(
+    call: Call,
+    document: &Document,
+    settings: &Settings,
+    service: &Service,
+    mode: Mode,
+    id: EmbedId,
+) -> Result<Box<dyn Surface>, EmbedError> {
+    if let Some(shell) = &service.shell {
+        let spec = MessageSpec {
+            document,
+            container: &settings.container,
+            shell_url: &shell.url,
+            service_origin: &shell.origin,
+            width: &settings.width,
+            height: &settings.height,
+            title: &settings.title,
+            auto_height: settings.height == AUTO_HEIGHT,
+            // In auto mode the fallback's watch has the same deadline.
+            ready_timeout_ms: (mode == Mode::Service).then_some(settings.timeout_ms),
+        };
+        let frame = MessageFrame::create(call, &spec, move |event| shell_said(id, event))?;
+        return Ok(Box::new(frame));
+    }
+    let spec = FrameSpec {
+        document,
+        container: &settings.container,
+        address: &service.address,
+        width: &settings.width,
+        height: &settings.height,
+        title: &settings.title,
+    };
+    let frame = ServiceFrame::create(call, &spec, move |iframe| {
+        frame_loaded(id, iframe);
+    })?;
+    Ok(Box::new(frame))
 }
 
 fn local_canvas(
@@ -324,6 +368,36 @@ fn frame_loaded(id: EmbedId, iframe: &HtmlIFrameElement) {
     }
 }
 
+/// The postMessage shell of embed `id` spoke.
+fn shell_said(id: EmbedId, event: FrameEvent) {
+    match event {
+        FrameEvent::Ready => {
+            // A message from the service's origin out of our frame: the
+            // service is there and its page runs; auto mode need not fall back.
+            with_embed(id, |embed| embed.watch = None);
+        }
+        FrameEvent::Received => {
+            let shown = with_embed(id, |embed| {
+                let iframe = embed.surface.shown().iframe?;
+                Some((iframe, embed.settings.callbacks.on_load.clone()?))
+            })
+            .flatten();
+            if let Some((iframe, on_load)) = shown {
+                if let Err(thrown) = on_load.call1(&JsValue::NULL, &iframe) {
+                    web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
+                }
+            }
+        }
+        FrameEvent::Failed(error) => {
+            let on_error = with_embed(id, |embed| embed.settings.callbacks.on_error.clone());
+            // Gone (destroyed meanwhile): nobody to tell.
+            if let Some(on_error) = on_error {
+                report(on_error.as_ref(), &error);
+            }
+        }
+    }
+}
+
 /// The auto-mode watch's reports about embed `id`.
 #[derive(Clone, Copy)]
 struct Verdict(EmbedId);
@@ -338,6 +412,10 @@ impl Verdicts for Verdict {
                 return None;
             }
             embed.watch = None;
+            if embed.settings.answers {
+                // onLoad waits for the shell's answer about the data.
+                return None;
+            }
             let iframe = embed.surface.shown().iframe?;
             Some((iframe, embed.settings.callbacks.on_load.clone()?))
         })

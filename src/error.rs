@@ -68,6 +68,18 @@ pub enum EmbedError {
     #[error("the service did not show the card ({reason}); it is drawn in the page instead")]
     FallbackToLocal { reason: String },
 
+    /// postMessage mode: the shell page never announced itself.
+    #[error("the service's page did not say it was ready within {timeout_ms} ms (option \"timeoutMs\"); check that serviceUrl points to a zdr-embed host that serves the postMessage shell, and that the page may frame it (CSP frame-src, the host's frame-ancestors)")]
+    ServiceNotReady { timeout_ms: u32 },
+
+    /// postMessage mode: the shell read the data and refused it.
+    #[error("the service could not show the card: {message}")]
+    ServiceRejected { message: String },
+
+    /// postMessage mode: the shell speaks another version of the protocol.
+    #[error("the service's page speaks postMessage protocol version {found}, this widget speaks version {expected}; use embedMode \"form\" or a widget that matches the service")]
+    ProtocolVersion { found: u32, expected: u32 },
+
     #[error("{call}: {what} needs a card drawn in the page (mode \"local\", or \"auto\" after a fallback); this one is shown by the service in an iframe")]
     NotDrawnLocally { call: Call, what: &'static str },
 
@@ -103,6 +115,9 @@ impl EmbedError {
             EmbedError::Draw { .. } => "draw_failed",
             EmbedError::FallbackToLocal { .. } => "fallback_to_local",
             EmbedError::NotDrawnLocally { .. } => "not_drawn_locally",
+            EmbedError::ServiceNotReady { .. } => "service_not_ready",
+            EmbedError::ServiceRejected { .. } => "service_rejected",
+            EmbedError::ProtocolVersion { .. } => "protocol_version",
             EmbedError::Destroyed { .. } => "destroyed",
             EmbedError::Dom { .. } => "dom_failure",
         }

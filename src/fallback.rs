@@ -10,6 +10,10 @@
 //! once both the probe has answered and the frame has loaded; if that has
 //! not happened within `timeoutMs`, or the probe fails, the card is drawn in
 //! the page instead.
+//!
+//! With `embedMode: "postmessage"` there is no probe: the shell's `ready`
+//! message, which only the service's page in this frame can send, is better
+//! proof than any request, and the timeout alone decides a fallback.
 
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::JsCast;
@@ -36,11 +40,11 @@ pub trait Verdicts: 'static {
 }
 
 impl Watch {
-    /// Starts the timer and the probe.
-    pub fn start(address: &str, timeout_ms: u32, verdicts: impl Verdicts + Clone) -> Watch {
+    /// Starts the timer, and the probe when `address` is given.
+    pub fn start(address: Option<&str>, timeout_ms: u32, verdicts: impl Verdicts + Clone) -> Watch {
         let on_timeout = verdicts.clone();
         let timer = Timeout::new(timeout_ms, move || on_timeout.timed_out(timeout_ms));
-        let probe = probe(address, verdicts);
+        let probe = address.and_then(|address| probe(address, verdicts));
         Watch {
             _timer: timer,
             probe,

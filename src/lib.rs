@@ -13,6 +13,8 @@ mod fallback;
 mod js_value;
 mod options;
 mod payload;
+mod protocol;
+mod shell;
 mod surface;
 
 use wasm_bindgen::prelude::*;
@@ -45,7 +47,10 @@ export interface CommonOptions {
   visualizationData: VisualizationData;
   /** CSS length or pixels; default "100%". */
   width?: string | number;
-  /** CSS length or pixels; default "600px". */
+  /**
+   * CSS length or pixels; default "600px". "auto" (local mode, or embedMode "postmessage"):
+   * the card's height follows its width, and a postMessage frame takes the height its page reports.
+   */
   height?: string | number;
   /**
    * Dark or light theme. Default: `viz_config.dark_mode`, else the reader's `prefers-color-scheme`
@@ -63,7 +68,18 @@ export interface ServiceOptions extends CommonOptions {
   serviceUrl: string;
   /** The card id from a visualize response; sent as one percent-encoded path segment. */
   cardId: string;
-  /** Called with the iframe each time the service's page has loaded in it. */
+  /**
+   * "form" (default): the data is posted into the frame, as the service's widget does.
+   * "postmessage": the frame loads the service's shell page and the data is sent to it by
+   * postMessage (to the service's exact origin); `update` redraws without reloading the frame.
+   */
+  embedMode?: "form" | "postmessage";
+  /** embedMode "postmessage": how long to wait for the shell to say it is ready, in ms; default 5000. */
+  timeoutMs?: number;
+  /**
+   * Called with the iframe each time the service's page has loaded in it (form), or each time
+   * its shell has received new data (postmessage).
+   */
   onLoad?: (iframe: HTMLIFrameElement) => void;
 }
 
@@ -85,6 +101,8 @@ export interface AutoOptions extends CommonOptions {
   mode: "auto";
   serviceUrl: string;
   cardId: string;
+  /** As in service mode; with "postmessage" the shell's "ready" message proves the service is there. */
+  embedMode?: "form" | "postmessage";
   /** How long to wait for the service's page, in milliseconds; default 5000. */
   timeoutMs?: number;
   /** Called with the iframe (service) or the canvas (after a fallback). */
@@ -95,7 +113,8 @@ export interface AutoOptions extends CommonOptions {
 export type RenderOptions = ServiceOptions | LocalOptions | AutoOptions;
 "#;
 
-/// Shows a card: validates `options`, creates the iframe and posts the data into it.
+/// Shows a card: validates `options`, then creates the iframe and posts or sends
+/// the data into it, or draws the card on a canvas (local mode).
 /// Throws an `Error` naming the option when an option is missing or invalid.
 #[wasm_bindgen]
 pub fn render(

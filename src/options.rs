@@ -8,6 +8,7 @@ use crate::css_size::{css_length, SizeInput};
 use crate::error::{Call, EmbedError};
 use crate::js_value::{describe, is_plain_object, member, optional_function, required_string};
 use crate::payload::{Content, Payload};
+use crate::surface::AUTO_HEIGHT;
 
 /// Defaults of the optional options, as in the service's widget (spec 4.16).
 pub const DEFAULT_WIDTH: &str = "100%";
@@ -39,10 +40,29 @@ impl Mode {
     }
 }
 
+/// How the data reaches the service's page (service and auto modes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmbedMode {
+    /// The spec's hidden form post (the default).
+    Form,
+    /// A shell page, then the data by `postMessage`.
+    PostMessage,
+}
+
 /// Where the service is, for the modes that post to it.
 pub struct Service {
     pub card_id: String,
     pub address: String,
+    /// Set with `embedMode: "postmessage"`.
+    pub shell: Option<ShellAddress>,
+}
+
+/// The postMessage shell of a card, and whom its messages must come from.
+pub struct ShellAddress {
+    /// The embed address with `embed_mode=postmessage` and this page's origin.
+    pub url: String,
+    /// The service's origin as the browser serialises it (`MessageEvent.origin`).
+    pub origin: String,
 }
 
 /// Everything `render` needs, validated. Holding one means nothing can be refused any more.
@@ -52,6 +72,7 @@ pub struct EmbedOptions {
     /// `None` only in local mode, where the service options are optional.
     pub service: Option<Service>,
     pub width: String,
+    /// A CSS length, or [`AUTO_HEIGHT`] (local mode and postmessage only).
     pub height: String,
     pub content: Content,
     pub dark_mode: Option<bool>,
@@ -78,11 +99,19 @@ impl EmbedOptions {
         // the rest in the order a developer writes them, so the first error is
         // the first mistake.
         let mode = mode(call, options)?;
+        let embed_mode = embed_mode(call, options)?;
         let container_id = required_string(call, options, "containerId")?;
         let dark_mode = optional_bool(call, options, "darkMode")?;
+        let auto_height = is_auto_height(call, options)?;
         let service = match mode {
             Mode::Local => optional_service(call, options, dark_mode)?,
-            Mode::Service | Mode::Auto => Some(required_service(call, options, dark_mode)?),
+            Mode::Service | Mode::Auto => {
+                let shell = match embed_mode {
+                    EmbedMode::Form => None,
+                    EmbedMode::PostMessage => Some(auto_height),
+                };
+                Some(required_service(call, options, dark_mode, shell)?)
+            }
         };
         let data = member(call, options, "visualizationData", "visualizationData")?;
         let payload = Payload::from_js(call, &data)?;
@@ -93,7 +122,18 @@ impl EmbedOptions {
             Mode::Local | Mode::Auto => Content::drawn(call, payload)?,
         };
         let width = size(call, options, "width", DEFAULT_WIDTH)?;
-        let height = size(call, options, "height", DEFAULT_HEIGHT)?;
+        let height = if auto_height {
+            if mode != Mode::Local && embed_mode == EmbedMode::Form {
+                return Err(invalid(
+                    call,
+                    "height",
+                    "is \"auto\", which needs embedMode \"postmessage\" or mode \"local\": a page posted by a form cannot tell the widget its height",
+                ));
+            }
+            AUTO_HEIGHT.to_owned()
+        } else {
+            size(call, options, "height", DEFAULT_HEIGHT)?
+        };
         let timeout_ms = timeout(call, options)?;
         let on_load = optional_function(call, options, "onLoad")?;
         let on_error = optional_function(call, options, "onError")?;
@@ -130,10 +170,35 @@ fn mode(call: Call, options: &JsValue) -> Result<Mode, EmbedError> {
     }
 }
 
+fn embed_mode(call: Call, options: &JsValue) -> Result<EmbedMode, EmbedError> {
+    let value = member(call, options, "embedMode", "embedMode")?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(EmbedMode::Form);
+    }
+    match value.as_string().as_deref() {
+        Some("form") => Ok(EmbedMode::Form),
+        Some("postmessage") => Ok(EmbedMode::PostMessage),
+        _ => Err(EmbedError::WrongType {
+            call,
+            name: "embedMode".into(),
+            expected: "\"form\" or \"postmessage\"",
+            found: describe(&value),
+        }),
+    }
+}
+
+/// `height: "auto"`; every other value is read by [`size`].
+fn is_auto_height(call: Call, options: &JsValue) -> Result<bool, EmbedError> {
+    let value = member(call, options, "height", "height")?;
+    Ok(value.as_string().as_deref() == Some(AUTO_HEIGHT))
+}
+
+/// `shell` is `Some(auto_height)` in postmessage mode.
 fn required_service(
     call: Call,
     options: &JsValue,
     dark_mode: Option<bool>,
+    shell: Option<bool>,
 ) -> Result<Service, EmbedError> {
     let service_url = required_string(call, options, "serviceUrl")?;
     let card_id = required_string(call, options, "cardId")?;
@@ -149,7 +214,43 @@ fn required_service(
             "?dark_mode=false"
         });
     }
-    Ok(Service { card_id, address })
+    let shell = match shell {
+        Some(auto_height) => Some(shell_address(call, &address, auto_height)?),
+        None => None,
+    };
+    Ok(Service {
+        card_id,
+        address,
+        shell,
+    })
+}
+
+/// The shell's address carries this page's origin, which the shell will
+/// accept messages from and answer to; so the page needs a real origin.
+fn shell_address(call: Call, address: &str, auto_height: bool) -> Result<ShellAddress, EmbedError> {
+    let page_origin = web_sys::window()
+        .and_then(|window| window.location().origin().ok())
+        .unwrap_or_default();
+    if !(page_origin.starts_with("https://") || page_origin.starts_with("http://")) {
+        return Err(invalid(
+            call,
+            "embedMode",
+            format!(
+                "is \"postmessage\", which needs a page served over http: or https: (this page's origin is {}); use embedMode \"form\"",
+                crate::js_value::quote(&page_origin)
+            ),
+        ));
+    }
+    let origin = web_sys::Url::new(address)
+        .map(|url| url.origin())
+        .map_err(|_| invalid(call, "serviceUrl", "is not a URL the browser can read"))?;
+    let separator = if address.contains('?') { '&' } else { '?' };
+    let parent = String::from(js_sys::encode_uri_component(&page_origin));
+    let height = if auto_height { "&height=auto" } else { "" };
+    Ok(ShellAddress {
+        url: format!("{address}{separator}embed_mode=postmessage&parent_origin={parent}{height}"),
+        origin,
+    })
 }
 
 /// Local mode needs no service, but a given serviceUrl or cardId must still be valid.
@@ -169,7 +270,7 @@ fn optional_service(
         CardSegment::parse(&card).map_err(|problem| invalid(call, "cardId", problem))?;
     }
     if url_given && card_given {
-        required_service(call, options, dark_mode).map(Some)
+        required_service(call, options, dark_mode, None).map(Some)
     } else {
         Ok(None)
     }

@@ -38,6 +38,23 @@ extern "C" {
     fn error_code(error: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = isError)]
     fn is_error(value: &JsValue) -> bool;
+    #[wasm_bindgen(js_name = frameLoaded)]
+    async fn frame_loaded(iframe: &HtmlIFrameElement);
+    #[wasm_bindgen(js_name = fakeShell)]
+    fn fake_shell(iframe: &HtmlIFrameElement) -> FakeShell;
+    #[wasm_bindgen(js_name = sayFromPage)]
+    fn say_from_page(message: &JsValue);
+    fn message(kind: &str, fields: JsValue) -> JsValue;
+
+    type FakeShell;
+    #[wasm_bindgen(method)]
+    fn say(this: &FakeShell, message: &JsValue);
+    #[wasm_bindgen(method, js_name = heardCount)]
+    fn heard_count(this: &FakeShell) -> u32;
+    #[wasm_bindgen(method)]
+    fn heard(this: &FakeShell, index: u32) -> JsValue;
+    #[wasm_bindgen(method, js_name = sameDocument)]
+    fn same_document(this: &FakeShell) -> bool;
 
     type ConsoleCapture;
     #[wasm_bindgen(method)]
@@ -570,4 +587,251 @@ fn render_multiple_creates_nothing_when_one_entry_is_invalid() {
         message_of(&error),
         "renderMultiple: expected an array of options objects, found an object"
     );
+}
+
+// embedMode "postmessage". The runner's own origin plays the service, and a
+// stand-in shell (tests/support/helpers.js) speaks for the frame; the real
+// shell against the real host is tested in tests/e2e/postmessage.test.mjs.
+
+fn postmessage_options(container_id: &str) -> JsValue {
+    let options = options(container_id);
+    set(&options, "embedMode", "postmessage");
+    options
+}
+
+fn fields(pairs: &[(&str, JsValue)]) -> JsValue {
+    let object = js_sys::Object::new();
+    for (key, value) in pairs {
+        set(&object, key, value.clone());
+    }
+    object.into()
+}
+
+/// Lets queued messages be delivered (they are tasks).
+async fn settle() {
+    TimeoutFuture::new(50).await;
+}
+
+#[wasm_bindgen_test]
+fn embed_mode_is_form_or_postmessage() {
+    let container = fresh_container("pm-bad-mode");
+    let options = options("pm-bad-mode");
+    set(&options, "embedMode", "iframe");
+    let message = expect_render_error(&container, &options);
+    assert_eq!(
+        message,
+        "render: option \"embedMode\" must be \"form\" or \"postmessage\", found \"iframe\""
+    );
+}
+
+#[wasm_bindgen_test]
+fn height_auto_needs_postmessage_or_local() {
+    let container = fresh_container("pm-auto-height");
+    let options = options("pm-auto-height");
+    set(&options, "height", "auto");
+    let message = expect_render_error(&container, &options);
+    assert!(
+        message.starts_with(
+            "render: option \"height\" is \"auto\", which needs embedMode \"postmessage\""
+        ),
+        "{message}"
+    );
+    set(&options, "embedMode", "postmessage");
+    render(options.clone()).unwrap_throw().destroy();
+    set(&options, "embedMode", JsValue::UNDEFINED);
+    set(&options, "mode", "local");
+    render(options).unwrap_throw().destroy();
+}
+
+#[wasm_bindgen_test]
+fn postmessage_loads_the_shell_with_this_page_origin_and_posts_no_form() {
+    let container = fresh_container("pm-shell");
+    let options = postmessage_options("pm-shell");
+    set(&options, "darkMode", true);
+    let handle = render(options).unwrap_throw();
+    let frame = frame_of(&handle);
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    let encoded = String::from(js_sys::encode_uri_component(&origin));
+    assert_eq!(
+        frame.src(),
+        format!(
+            "{origin}/embed/card-1/?dark_mode=true&embed_mode=postmessage&parent_origin={encoded}"
+        )
+    );
+    assert_eq!(
+        frame.get_attribute("sandbox").as_deref(),
+        Some("allow-scripts allow-same-origin")
+    );
+    assert_eq!(
+        frame.get_attribute("referrerpolicy").as_deref(),
+        Some("no-referrer")
+    );
+    assert_eq!(forms_in_document(), 0, "no form in postmessage mode");
+    assert_eq!(
+        container
+            .query_selector_all("iframe")
+            .unwrap_throw()
+            .length(),
+        1
+    );
+    handle.destroy();
+    assert_eq!(container.child_element_count(), 0);
+}
+
+#[wasm_bindgen_test]
+async fn postmessage_sends_only_after_ready_and_only_the_latest_answers_count() {
+    fresh_container("pm-flow");
+    let on_load = recorder();
+    let on_error = recorder();
+    let options = postmessage_options("pm-flow");
+    set(&options, "onLoad", on_load.clone());
+    set(&options, "onError", on_error.clone());
+    let handle = render(options).unwrap_throw();
+    let frame = frame_of(&handle);
+    frame_loaded(&frame).await;
+    let shell = fake_shell(&frame);
+    settle().await;
+    assert_eq!(shell.heard_count(), 0, "nothing is sent before ready");
+
+    // Answers before ready are not trusted.
+    shell.say(&message(
+        "zdr:vizdata:received",
+        fields(&[("id", 1.into())]),
+    ));
+    settle().await;
+    assert_eq!(on_load.count(), 0);
+
+    shell.say(&message("zdr:ready", JsValue::UNDEFINED));
+    wait_until(|| shell.heard_count() == 1, "the data is sent on ready").await;
+    let sent = shell.heard(0);
+    let origin = web_sys::window().unwrap().location().origin().unwrap();
+    assert_eq!(get(&sent, "origin").as_string().unwrap(), origin);
+    let data = get(&sent, "data");
+    assert_eq!(get(&data, "type").as_string().unwrap(), "zdr:vizdata");
+    assert_eq!(get(&data, "version").as_f64(), Some(1.0));
+    assert_eq!(get(&data, "id").as_f64(), Some(1.0));
+    assert_eq!(
+        get(&data, "visualization_data").as_string().unwrap(),
+        String::from(js_sys::JSON::stringify(&sample_data("Monthly sales")).unwrap_throw())
+    );
+
+    shell.say(&message(
+        "zdr:vizdata:received",
+        fields(&[("id", 1.into())]),
+    ));
+    wait_until(|| on_load.count() == 1, "onLoad on received").await;
+    assert_eq!(on_load.last(), JsValue::from(frame.clone()));
+
+    // The same answer from this page's own window is not the frame's.
+    say_from_page(&message(
+        "zdr:vizdata:received",
+        fields(&[("id", 1.into())]),
+    ));
+    settle().await;
+    assert_eq!(on_load.count(), 1);
+
+    handle.update(sample_data("Second")).unwrap_throw();
+    wait_until(|| shell.heard_count() == 2, "update sends at once").await;
+    assert!(shell.same_document(), "the frame was not reloaded");
+    assert_eq!(get(&get(&shell.heard(1), "data"), "id").as_f64(), Some(2.0));
+
+    // Stale: about data 1, while data 2 is on its way.
+    shell.say(&message(
+        "zdr:vizdata:received",
+        fields(&[("id", 1.into())]),
+    ));
+    shell.say(&message(
+        "zdr:vizdata:error",
+        fields(&[("id", 1.into()), ("message", "stale".into())]),
+    ));
+    settle().await;
+    assert_eq!((on_load.count(), on_error.count()), (1, 0));
+
+    let long = format!("data[0].y: bad\u{0}{}", "x".repeat(700));
+    shell.say(&message(
+        "zdr:vizdata:error",
+        fields(&[("id", 2.into()), ("message", long.into())]),
+    ));
+    wait_until(|| on_error.count() == 1, "onError on error").await;
+    let error = on_error.last();
+    assert!(is_error(&error));
+    assert_eq!(error_code(&error).as_string().unwrap(), "service_rejected");
+    let text = message_of(&error);
+    assert!(
+        text.starts_with("the service could not show the card: data[0].y: badxxx"),
+        "{text}"
+    );
+    assert!(
+        text.chars().count() < 560,
+        "clipped: {} chars",
+        text.chars().count()
+    );
+
+    handle.destroy();
+    settle().await;
+    assert_eq!((on_load.count(), on_error.count()), (1, 1));
+}
+
+#[wasm_bindgen_test]
+async fn postmessage_refuses_another_protocol_version() {
+    fresh_container("pm-version");
+    let on_error = recorder();
+    let options = postmessage_options("pm-version");
+    set(&options, "onError", on_error.clone());
+    let handle = render(options).unwrap_throw();
+    let frame = frame_of(&handle);
+    frame_loaded(&frame).await;
+    let shell = fake_shell(&frame);
+    let ready = message("zdr:ready", JsValue::UNDEFINED);
+    set(&ready, "version", 2);
+    shell.say(&ready);
+    wait_until(|| on_error.count() == 1, "onError on a version mismatch").await;
+    assert_eq!(
+        error_code(&on_error.last()).as_string().unwrap(),
+        "protocol_version"
+    );
+    settle().await;
+    assert_eq!(
+        shell.heard_count(),
+        0,
+        "no data for a shell of another version"
+    );
+    handle.destroy();
+}
+
+#[wasm_bindgen_test]
+async fn postmessage_resizes_the_frame_only_with_height_auto() {
+    for (auto, id) in [(true, "pm-resize-auto"), (false, "pm-resize-fixed")] {
+        fresh_container(id);
+        let options = postmessage_options(id);
+        if auto {
+            set(&options, "height", "auto");
+        }
+        let handle = render(options).unwrap_throw();
+        let frame = frame_of(&handle);
+        frame_loaded(&frame).await;
+        let shell = fake_shell(&frame);
+        shell.say(&message("zdr:ready", JsValue::UNDEFINED));
+        shell.say(&message("zdr:resize", fields(&[("height", 321.4.into())])));
+        settle().await;
+        let height = frame.style().get_property_value("height").unwrap_throw();
+        let expected = if auto { "322px" } else { "600px" };
+        assert_eq!(height, expected, "auto: {auto}");
+        handle.destroy();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn postmessage_without_ready_reports_service_not_ready() {
+    fresh_container("pm-timeout");
+    let on_error = recorder();
+    let options = postmessage_options("pm-timeout");
+    set(&options, "onError", on_error.clone());
+    set(&options, "timeoutMs", 150);
+    let handle = render(options).unwrap_throw();
+    wait_until(|| on_error.count() == 1, "the ready timeout").await;
+    let error = on_error.last();
+    assert_eq!(error_code(&error).as_string().unwrap(), "service_not_ready");
+    assert!(message_of(&error).contains("within 150 ms"));
+    handle.destroy();
 }

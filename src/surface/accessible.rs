@@ -23,9 +23,10 @@ impl Description {
     pub fn create(document: &Document, parent: &Element) -> Result<Description, JsValue> {
         // Tables grow to fit their cells whatever their width says, so the
         // hiding is done by a box around the table.
-        let hidden = document.create_element("div")?;
+        let hidden: HtmlElement = document.create_element("div")?.dyn_into()?;
         hidden.set_class_name("zdr-embed-sr");
-        hidden.set_attribute("style", VISUALLY_HIDDEN)?;
+        // CSSOM, not a style attribute, which a strict style-src CSP refuses.
+        hidden.style().set_css_text(VISUALLY_HIDDEN);
         let table: HtmlElement = document.create_element("table")?.dyn_into()?;
         table.set_class_name("zdr-embed-data");
         hidden.append_child(&table)?;

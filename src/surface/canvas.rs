@@ -22,6 +22,11 @@ use crate::error::{describe_thrown, Call, EmbedError};
 use crate::options::Callbacks;
 use crate::payload::Content;
 
+/// The `height` option's value that lets the card's width decide its height.
+pub const AUTO_HEIGHT: &str = "auto";
+/// The shape of an auto-height card: the proportions of the usual landscape frame.
+pub(super) const AUTO_ASPECT_RATIO: &str = "8 / 5";
+
 /// Browsers refuse or silently blank canvases much larger than this per side.
 const MAX_BACKING_PX: f64 = 8192.0;
 
@@ -99,9 +104,11 @@ impl LocalCanvas {
             .and_then(|element| element.dyn_into().map_err(JsValue::from))
             .map_err(dom)?;
         canvas.set_attribute("role", "img").map_err(dom)?;
+        // Through the CSSOM, not a style attribute: pages (and the service's
+        // shell) with a strict style-src CSP refuse style attributes.
         canvas
-            .set_attribute("style", "display:block;width:100%;height:100%;border:0")
-            .map_err(dom)?;
+            .style()
+            .set_css_text("display:block;width:100%;height:100%;border:0");
         wrapper.append_child(&canvas).map_err(dom)?;
         let description = Description::create(spec.document, &wrapper).map_err(dom)?;
         let scheme = ColorScheme::new(&window, spec.dark_mode);
@@ -317,7 +324,13 @@ fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<Html
     // Positioned so the tooltip and the hidden table are placed inside it.
     style.set_property("position", "relative")?;
     style.set_property("width", width)?;
-    style.set_property("height", height)?;
+    if height == AUTO_HEIGHT {
+        // No height to fill: the card takes a landscape shape from its width.
+        style.set_property("height", "auto")?;
+        style.set_property("aspect-ratio", AUTO_ASPECT_RATIO)?;
+    } else {
+        style.set_property("height", height)?;
+    }
     Ok(wrapper)
 }
 

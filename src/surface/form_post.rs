@@ -45,7 +45,8 @@ impl Post<'_> {
         form.set_action(self.address);
         form.set_target(self.frame_name);
         form.set_attribute("aria-hidden", "true")?;
-        form.set_attribute("style", "display:none")?;
+        // CSSOM, not a style attribute, which a strict style-src CSP refuses.
+        form.style().set_property("display", "none")?;
 
         let field: HtmlInputElement = self.document.create_element("input")?.dyn_into()?;
         field.set_type("hidden");

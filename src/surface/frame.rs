@@ -46,11 +46,17 @@ impl ServiceFrame {
         on_loaded: impl Fn(&HtmlIFrameElement) + 'static,
     ) -> Result<ServiceFrame, EmbedError> {
         let frame_name = unique_frame_name(spec.document);
-        let frame = create_frame(spec, &frame_name).map_err(|thrown| EmbedError::Dom {
-            call,
-            action: "create the iframe",
-            reason: describe_thrown(&thrown),
-        })?;
+        let frame = create_frame(spec.document, spec.width, spec.height, spec.title)
+            .and_then(|frame| {
+                frame.set_name(&frame_name);
+                spec.container.append_child(&frame)?;
+                Ok(frame)
+            })
+            .map_err(|thrown| EmbedError::Dom {
+                call,
+                action: "create the iframe",
+                reason: describe_thrown(&thrown),
+            })?;
         let loaded = frame.clone();
         let load = EventListener::new(&frame, "load", move |_event| {
             // Some browsers report the initial about:blank as a load of its own.
@@ -111,18 +117,22 @@ impl Surface for ServiceFrame {
     }
 }
 
-fn create_frame(spec: &FrameSpec<'_>, name: &str) -> Result<HtmlIFrameElement, JsValue> {
-    let frame: HtmlIFrameElement = spec.document.create_element("iframe")?.dyn_into()?;
-    frame.set_name(name);
-    frame.set_title(spec.title);
+/// A frame styled as the service's widget makes it, not yet in the page.
+pub(super) fn create_frame(
+    document: &Document,
+    width: &str,
+    height: &str,
+    title: &str,
+) -> Result<HtmlIFrameElement, JsValue> {
+    let frame: HtmlIFrameElement = document.create_element("iframe")?.dyn_into()?;
+    frame.set_title(title);
     // "scrolling" and "frameborder" are obsolete but still honoured, as in the service's widget.
     frame.set_attribute("scrolling", "no")?;
     frame.set_attribute("frameborder", "0")?;
     let style = frame.style();
     style.set_property("border", "0")?;
-    style.set_property("width", spec.width)?;
-    style.set_property("height", spec.height)?;
-    spec.container.append_child(&frame)?;
+    style.set_property("width", width)?;
+    style.set_property("height", height)?;
     Ok(frame)
 }
 

@@ -9,10 +9,12 @@ mod canvas;
 mod color_scheme;
 mod form_post;
 mod frame;
+mod message_frame;
 mod tooltip;
 
-pub use canvas::{canvas_to_png, CanvasSpec, LocalCanvas};
+pub use canvas::{canvas_to_png, CanvasSpec, LocalCanvas, AUTO_HEIGHT};
 pub use frame::{FrameSpec, ServiceFrame};
+pub use message_frame::{FrameEvent, MessageFrame, MessageSpec};
 
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlIFrameElement};

@@ -34,14 +34,11 @@ impl Tooltip {
         tip.set_class_name("zdr-embed-tooltip");
         // The hidden table already gives assistive technology every value.
         tip.set_attribute("aria-hidden", "true")?;
-        tip.set_attribute(
-            "style",
-            &format!(
-                "position:absolute;left:0;top:0;display:none;pointer-events:none;z-index:1;\
+        tip.style().set_css_text(&format!(
+            "position:absolute;left:0;top:0;display:none;pointer-events:none;z-index:1;\
                  font:12px/1.35 {FONT_FAMILY};padding:4px 8px;border-radius:4px;\
                  white-space:nowrap;box-shadow:0 1px 4px rgba(0,0,0,.25)"
-            ),
-        )?;
+        ));
         wrapper.append_child(&tip)?;
         let canvas = state
             .upgrade()

@@ -104,3 +104,45 @@ export function errorCode(error) {
 export function isError(value) {
   return value instanceof Error;
 }
+
+// postMessage mode against a stand-in shell. The test runner's own origin is
+// the "service", so the frame is same-origin and the test can act inside it.
+// Messages must be posted by code of the frame's realm (its Function), or
+// their source would be this window instead of the frame's.
+
+// Resolves once the frame shows a loaded document other than about:blank.
+export async function frameLoaded(iframe) {
+  for (let i = 0; i < 400; i += 1) {
+    try {
+      const doc = iframe.contentDocument;
+      if (doc && doc.URL !== 'about:blank' && doc.readyState === 'complete') return;
+    } catch {
+      // Not reachable yet.
+    }
+    await new Promise((ok) => setTimeout(ok, 10));
+  }
+  throw new Error('the frame did not load');
+}
+
+// Installs a recorder of the messages the frame receives; returns the stand-in.
+export function fakeShell(iframe) {
+  const frame = iframe.contentWindow;
+  frame.heard = [];
+  frame.addEventListener('message', (event) => frame.heard.push({ origin: event.origin, data: event.data }));
+  const say = new frame.Function('message', 'parent.postMessage(message, "*");');
+  return {
+    say: (message) => say(message),
+    heardCount: () => frame.heard.length,
+    heard: (index) => frame.heard[index],
+    sameDocument: () => Array.isArray(iframe.contentWindow.heard),
+  };
+}
+
+// The same message, posted by this window itself (not the frame).
+export function sayFromPage(message) {
+  window.postMessage(message, '*');
+}
+
+export function message(type, fields) {
+  return Object.assign({ type, version: 1 }, fields || {});
+}

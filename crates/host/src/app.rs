@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::get;
 use axum::{middleware, Router};
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -15,6 +15,7 @@ use crate::embed;
 use crate::html::error_page;
 use crate::request_log;
 use crate::security;
+use crate::shell;
 
 /// What every handler shares: the settings, read once.
 #[derive(Clone)]
@@ -36,19 +37,23 @@ async fn not_found(State(shared): State<Shared>) -> Response {
     embed::respond(StatusCode::NOT_FOUND, page, &shared.config.frame_ancestors)
 }
 
-/// The whole service: embeds, health, the demo pages and the package.
+/// The whole service: embeds, the postMessage shell, health, the demo
+/// pages and the package.
 pub fn app(config: Config) -> Router {
     let shared = Shared {
         config: Arc::new(config),
     };
     let config = &shared.config;
-    let embed_route = post(embed::post)
+    // GET is the postMessage shell; an explicit HEAD wins over GET's.
+    let embed_route = get(shell::page)
+        .post(embed::post)
         .head(embed::probe)
         .fallback(embed::method_not_allowed);
     let mut router = Router::new()
         .route("/embed/{card_id}/", embed_route.clone())
         // The spec's address ends in a slash; a missing one is forgiven.
         .route("/embed/{card_id}", embed_route)
+        .route(shell::SCRIPT_PATH, get(shell::script))
         .route("/healthz", get(healthz));
 
     // The package as `npm install zdr-embed` lays it out: package.json and

@@ -1,6 +1,8 @@
-//! `POST /embed/{card_id}/`: the form field in, the chart page out.
+//! `POST /embed/{card_id}/`: the form field in, the chart page out. The
+//! errors of the embed addresses, their pages, and the other methods.
 
 use axum::body::Body;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::header::{ALLOW, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::http::{HeaderValue, StatusCode};
@@ -11,6 +13,7 @@ use zdr_chart::Chart;
 use crate::app::Shared;
 use crate::form::{read_field, FormError};
 use crate::html::{chart_page, error_page, Page, Variant};
+use crate::origin::OriginError;
 use crate::security::page_policy;
 
 /// The frame shapes the chart is drawn for; the iframe's size picks one.
@@ -26,7 +29,10 @@ const VARIANTS: [(&str, Option<&str>, u32, u32); 4] = [
 
 pub const MAX_CARD_ID: usize = 128;
 
-/// Why a post could not become a chart.
+/// How much of a refused query value an error message quotes.
+const MAX_QUOTED: usize = 60;
+
+/// Why a post could not become a chart, or a GET the postMessage shell.
 #[derive(Debug, thiserror::Error)]
 pub enum EmbedError {
     #[error("the card id must be 1 to {MAX_CARD_ID} characters of A-Z, a-z, 0-9, '_' and '-'")]
@@ -35,6 +41,32 @@ pub enum EmbedError {
     Form(#[from] FormError),
     #[error("the dark_mode query parameter must be true or false")]
     DarkMode,
+    #[error(
+        "A GET on an embed address is the postMessage shell: add ?embed_mode=postmessage&parent_origin=<the embedding page's origin>. Cards with data are POSTed (form field visualization_data)."
+    )]
+    NoEmbedMode,
+    /// The value as [`quoted`] writes it.
+    #[error(
+        "embed_mode must be postmessage, the one mode a GET serves (form mode POSTs the data instead); found {0}"
+    )]
+    EmbedMode(String),
+    #[error(
+        "parent_origin is required: the origin of the page that embeds the card, as its window.location.origin gives it, e.g. &parent_origin=https://app.example.com"
+    )]
+    NoParentOrigin,
+    #[error(
+        "parent_origin must be an origin like https://app.example.com (scheme, host and port only, no path or trailing slash): {error}; found {found}"
+    )]
+    ParentOrigin {
+        error: OriginError,
+        /// The value as [`quoted`] writes it.
+        found: String,
+    },
+    /// The value as [`quoted`] writes it.
+    #[error(
+        "height must be auto (the frame follows the chart's height) or left out (the chart fills the frame); found {0}"
+    )]
+    Height(String),
     #[error(transparent)]
     Data(#[from] DataError),
     #[error("the chart could not be drawn: {0}")]
@@ -50,9 +82,14 @@ impl EmbedError {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
             EmbedError::Form(FormError::Read(_)) => StatusCode::BAD_REQUEST,
-            EmbedError::Form(_) | EmbedError::DarkMode | EmbedError::Data(_) => {
-                StatusCode::BAD_REQUEST
-            }
+            EmbedError::Form(_)
+            | EmbedError::DarkMode
+            | EmbedError::NoEmbedMode
+            | EmbedError::EmbedMode(_)
+            | EmbedError::NoParentOrigin
+            | EmbedError::ParentOrigin { .. }
+            | EmbedError::Height(_)
+            | EmbedError::Data(_) => StatusCode::BAD_REQUEST,
             EmbedError::Draw(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -63,6 +100,11 @@ impl EmbedError {
             EmbedError::Form(FormError::TooLarge { .. }) => "The card's data are too large",
             EmbedError::Form(_) => "The post is not a visualization_data form",
             EmbedError::DarkMode => "Bad dark_mode parameter",
+            EmbedError::NoEmbedMode => "Not a postMessage shell address",
+            EmbedError::EmbedMode(_) => "Unknown embed_mode",
+            EmbedError::NoParentOrigin => "Missing parent_origin parameter",
+            EmbedError::ParentOrigin { .. } => "Bad parent_origin parameter",
+            EmbedError::Height(_) => "Bad height parameter",
             EmbedError::Data(_) => "The card's visualization_data is not valid",
             EmbedError::Draw(_) => "The chart could not be drawn",
         }
@@ -76,23 +118,48 @@ impl EmbedError {
             EmbedError::Form(FormError::TooLarge { .. }) => {
                 "Send fewer points, or start the host with a larger --body-limit."
             }
+            EmbedError::NoEmbedMode
+            | EmbedError::EmbedMode(_)
+            | EmbedError::NoParentOrigin
+            | EmbedError::ParentOrigin { .. }
+            | EmbedError::Height(_) => {
+                "The widget builds this address itself in its postMessage mode; the protocol is described in docs/postmessage-protocol.md."
+            }
             _ => "",
         }
     }
 }
 
-/// Sends a page with its own strict policy.
+/// Sends a page with its own strict policy (no script at all).
 pub fn respond(status: StatusCode, page: Page, frame_ancestors: &str) -> Response {
-    let mut response = (status, page.html).into_response();
+    let policy = page_policy(&page.style_hash, frame_ancestors);
+    respond_with_policy(status, page.html, &policy)
+}
+
+/// Sends an HTML page with the given Content-Security-Policy.
+pub fn respond_with_policy(status: StatusCode, html: String, policy: &str) -> Response {
+    let mut response = (status, html).into_response();
     let headers = response.headers_mut();
     headers.insert(
         CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
-    if let Ok(value) = HeaderValue::from_str(&page_policy(&page.style_hash, frame_ancestors)) {
+    if let Ok(value) = HeaderValue::from_str(policy) {
         headers.insert(CONTENT_SECURITY_POLICY, value);
     }
     response
+}
+
+/// A query value for an error message: at most [`MAX_QUOTED`] characters,
+/// in quotes, control characters escaped (the page escapes the HTML).
+pub fn quoted(value: &str) -> String {
+    let mut chars = value.chars();
+    let head: String = chars.by_ref().take(MAX_QUOTED).collect();
+    if chars.next().is_some() {
+        format!("{head:?}\u{2026}")
+    } else {
+        format!("{head:?}")
+    }
 }
 
 pub fn error_response(error: &EmbedError, frame_ancestors: &str) -> Response {
@@ -106,7 +173,14 @@ pub fn error_response(error: &EmbedError, frame_ancestors: &str) -> Response {
     respond(status, page, frame_ancestors)
 }
 
-fn valid_card_id(id: &str) -> bool {
+/// The card id from the address; a segment that does not decode to UTF-8
+/// (`%FF`) becomes "", which is no card id, so it gets the 404 page like any
+/// other bad id rather than the router's plain-text 400.
+pub fn card_id_or_empty(card_id: Result<Path<String>, PathRejection>) -> String {
+    card_id.map(|Path(id)| id).unwrap_or_default()
+}
+
+pub fn valid_card_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= MAX_CARD_ID
         && id
@@ -114,7 +188,7 @@ fn valid_card_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-fn dark_mode(query: Option<&str>) -> Result<Option<bool>, EmbedError> {
+pub fn dark_mode(query: Option<&str>) -> Result<Option<bool>, EmbedError> {
     let mut dark = None;
     for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
         if name == "dark_mode" {
@@ -172,11 +246,12 @@ fn fluid(svg: &str, class: &str, title: &str) -> String {
 
 pub async fn post(
     State(shared): State<Shared>,
-    Path(card_id): Path<String>,
+    card_id: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
     request: Request,
 ) -> Response {
     let frame_ancestors = shared.config.frame_ancestors.clone();
+    let card_id = card_id_or_empty(card_id);
     match answer(&shared, &card_id, query.as_deref(), request).await {
         Ok(page) => respond(StatusCode::OK, page, &frame_ancestors),
         Err(error) => error_response(&error, &frame_ancestors),
@@ -212,7 +287,7 @@ pub async fn method_not_allowed(State(shared): State<Shared>) -> Response {
     let page = error_page(
         405,
         "Wrong method",
-        "An embed address only answers POST, with the form field visualization_data (and HEAD, to say it is there).",
+        "An embed address answers POST, with the form field visualization_data; GET, with ?embed_mode=postmessage&parent_origin=<the embedding page's origin>, for the postMessage shell; and HEAD, to say it is there.",
         "",
     );
     let mut response = respond(
@@ -222,7 +297,7 @@ pub async fn method_not_allowed(State(shared): State<Shared>) -> Response {
     );
     response
         .headers_mut()
-        .insert(ALLOW, HeaderValue::from_static("POST, HEAD"));
+        .insert(ALLOW, HeaderValue::from_static("GET, POST, HEAD"));
     response
 }
 
@@ -248,6 +323,32 @@ mod tests {
             Some(Some(false))
         );
         assert!(dark_mode(Some("dark_mode=yes")).is_err());
+    }
+
+    #[test]
+    fn quoted_values_are_short_and_visible() {
+        assert_eq!(quoted("form"), "\"form\"");
+        assert_eq!(quoted("a\n\"b"), "\"a\\n\\\"b\"");
+        let long = quoted(&"é".repeat(100));
+        assert_eq!(long, format!("\"{}\"\u{2026}", "é".repeat(MAX_QUOTED)));
+    }
+
+    #[test]
+    fn shell_errors_are_400_with_a_hint() {
+        let errors = [
+            EmbedError::NoEmbedMode,
+            EmbedError::EmbedMode(quoted("form")),
+            EmbedError::NoParentOrigin,
+            EmbedError::ParentOrigin {
+                error: OriginError::Path,
+                found: quoted("https://a.example/"),
+            },
+            EmbedError::Height(quoted("300px")),
+        ];
+        for error in errors {
+            assert_eq!(error.status(), StatusCode::BAD_REQUEST, "{error}");
+            assert!(!error.hint().is_empty(), "{error}");
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! HTML text: escaping and the two pages the embed answers with.
+//! HTML text: escaping and the pages the embed addresses answer with (the
+//! chart, the error, and the postMessage shell).
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -34,11 +35,17 @@ fn style_hash(style: &str) -> String {
 }
 
 fn page(title: &str, style: &str, body: &str) -> Page {
+    document("", title, style, "", body)
+}
+
+/// A page whose `<html>` element carries `html_attributes` (each with its
+/// leading space, values escaped) and whose head ends with `head` (markup).
+fn document(html_attributes: &str, title: &str, style: &str, head: &str, body: &str) -> Page {
     let html = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"en\"{html_attributes}>\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"referrer\" content=\"no-referrer\">\n\
-         <title>{}</title>\n<style>{style}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n",
+         <title>{}</title>\n<style>{style}</style>\n{head}</head>\n<body>\n{body}\n</body>\n</html>\n",
         escape(title)
     );
     Page {
@@ -104,6 +111,44 @@ pub fn error_page(status: u16, heading: &str, detail: &str, hint: &str) -> Page 
     page(heading, ERROR_STYLE, &body)
 }
 
+/// The shell's stylesheet, the same for every shell (so its hash is too):
+/// a transparent frame, and the chart filling it, or with `height=auto`
+/// as tall as the widget's canvas makes it (it keeps an aspect ratio).
+const SHELL_STYLE: &str = "html,body{margin:0;padding:0;background:transparent;overflow:hidden}\
+#zdr-chart{width:100%;height:100vh}html[data-height=auto] #zdr-chart{height:auto}";
+
+/// The postMessage shell: an empty container and one module script from
+/// this host; the settings travel as data attributes of `<html>`, where the
+/// script reads them. No data is in it: they arrive later by postMessage.
+pub fn shell_page(
+    parent_origin: &str,
+    dark: Option<bool>,
+    auto_height: bool,
+    script_src: &str,
+) -> Page {
+    let mut attributes = format!(" data-parent-origin=\"{}\"", escape(parent_origin));
+    if let Some(dark) = dark {
+        attributes.push_str(&format!(
+            " data-dark-mode=\"{}\"",
+            escape(&dark.to_string())
+        ));
+    }
+    if auto_height {
+        attributes.push_str(" data-height=\"auto\"");
+    }
+    let head = format!(
+        "<script type=\"module\" src=\"{}\"></script>\n",
+        escape(script_src)
+    );
+    document(
+        &attributes,
+        "Chart",
+        SHELL_STYLE,
+        &head,
+        "<div id=\"zdr-chart\"></div>",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +169,35 @@ mod tests {
             .contains("<title>&lt;/title&gt;&lt;script&gt;</title>"));
         assert!(p.style_hash.starts_with("'sha256-") && p.style_hash.ends_with("='"));
         assert_eq!(p.style_hash, style_hash(ERROR_STYLE));
+    }
+
+    #[test]
+    fn the_shell_page_carries_its_settings_as_escaped_attributes() {
+        let p = shell_page("https://a.example", Some(true), true, "/s.js");
+        assert!(p.html.starts_with(
+            "<!doctype html>\n<html lang=\"en\" data-parent-origin=\"https://a.example\" \
+             data-dark-mode=\"true\" data-height=\"auto\">\n<head>\n"
+        ));
+        assert!(p
+            .html
+            .contains("<script type=\"module\" src=\"/s.js\"></script>\n</head>"));
+        assert!(p
+            .html
+            .contains("<body>\n<div id=\"zdr-chart\"></div>\n</body>"));
+        assert_eq!(p.style_hash, style_hash(SHELL_STYLE));
+
+        let p = shell_page("\"><script>alert(1)</script>", None, false, "/s.js");
+        assert!(p
+            .html
+            .contains("data-parent-origin=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\">"));
+        let html_tag = p.html.lines().nth(1).unwrap_or_default();
+        assert!(html_tag.starts_with("<html ") && html_tag.ends_with("\">"));
+        assert!(!html_tag.contains("data-dark-mode") && !html_tag.contains("data-height"));
+        assert_eq!(p.html.matches("<script").count(), 1);
+
+        let p = shell_page("http://[::1]:8080", Some(false), false, "/s.js");
+        assert!(p
+            .html
+            .contains("data-parent-origin=\"http://[::1]:8080\" data-dark-mode=\"false\">"));
     }
 }

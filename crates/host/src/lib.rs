@@ -5,14 +5,21 @@
 //! drawn here by zdr-chart as inline SVG. The page runs no script. Nothing
 //! from a request is stored or logged: the data live only while the request
 //! is answered.
+//!
+//! For the widget's postMessage mode, `GET /embed/{card_id}/?embed_mode=
+//! postmessage&parent_origin=<origin>` answers with the shell: a page with no
+//! data that loads the widget's engine from this host and receives the data
+//! from the parent window by postMessage; they never reach the host.
 
 pub mod app;
 pub mod config;
 mod embed;
 mod form;
 mod html;
+mod origin;
 mod request_log;
 mod security;
+mod shell;
 
 pub use app::{app, serve};
 pub use config::Config;

@@ -20,13 +20,30 @@ pub fn page_policy(style_hash: &str, frame_ancestors: &str) -> String {
     )
 }
 
+/// The postMessage shell: its one module script (`/zdr-shell/v1/shell.js`)
+/// and the widget's engine it imports come from this origin ('self'), and
+/// may compile WebAssembly ('wasm-unsafe-eval'). connect-src 'self' because
+/// wasm-bindgen's `init()` fetches `zdr_embed_bg.wasm` from this host; no
+/// other address may be fetched, so the card's data, which arrive by
+/// postMessage, have no way out of the frame. No 'unsafe-inline': the page
+/// has no inline script, and its one stylesheet is named by its hash.
+pub fn shell_policy(style_hash: &str, frame_ancestors: &str) -> String {
+    format!(
+        "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; \
+         style-src {style_hash}; img-src 'none'; base-uri 'none'; form-action 'none'; \
+         frame-ancestors {frame_ancestors}"
+    )
+}
+
 /// The demo pages (static files of this repository): scripts from this
 /// origin and WebAssembly; the inline import map needs 'unsafe-inline'
-/// (the files are ours, nothing from a request reaches them).
+/// (the files are ours, nothing from a request reaches them). Frames may come
+/// from any http(s) origin: a page embeds cards of a service elsewhere (the
+/// postMessage end-to-end test runs the page and the service on two hosts).
 fn static_policy(frame_ancestors: &str) -> String {
     format!(
         "default-src 'self'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; \
-         style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-src 'self' http: https:; \
          form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors {frame_ancestors}"
     )
 }

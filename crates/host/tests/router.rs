@@ -28,6 +28,9 @@ const PACKAGE_JSON: &str = "{\"name\":\"zdr-embed\",\"version\":\"0.0.0-test\"}\
 const PKG_JS: &str = "export const x = 1;\n";
 const LIGHT: &str = "#ffffff";
 const DARK: &str = "#161a1f";
+/// The smallest query the postMessage shell accepts, encoded as
+/// URLSearchParams encodes it.
+const SHELL_QUERY: &str = "embed_mode=postmessage&parent_origin=https%3A%2F%2Fapp.example.com";
 /// Every HTML metacharacter, and an attempt to close the title and run a script.
 const HOSTILE: &str = "</title><script>alert(1)</script>\"'&<>";
 
@@ -283,6 +286,41 @@ fn assert_page_policy(answer: &Answer, frame_ancestors: &str) {
     );
 }
 
+/// The postMessage shell's policy, exactly: its own scripts and WebAssembly,
+/// fetches only from this host (the .wasm file), its stylesheet by hash.
+fn assert_shell_policy(answer: &Answer, frame_ancestors: &str) {
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert_eq!(answer.header(CONTENT_TYPE), "text/html; charset=utf-8");
+    let style = between(&answer.body, "<style>", "</style>")
+        .unwrap_or_else(|| panic!("no <style> in {}", answer.body));
+    let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(style.as_bytes()));
+    assert_eq!(
+        answer.csp(),
+        format!(
+            "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; \
+             style-src 'sha256-{hash}'; img-src 'none'; base-uri 'none'; form-action 'none'; \
+             frame-ancestors {frame_ancestors}"
+        )
+    );
+    assert!(!answer.csp().contains("unsafe-inline"), "{}", answer.csp());
+    // One script, from this host, with nothing inline.
+    let page = &answer.body;
+    assert_eq!(count(&page.to_ascii_lowercase(), "<script"), 1, "{page}");
+    assert!(
+        page.contains("<script type=\"module\" src=\"/zdr-shell/v1/shell.js\"></script>"),
+        "{page}"
+    );
+    assert_eq!(count(page, "<style>"), 1, "{page}");
+    assert!(page.contains("<div id=\"zdr-chart\"></div>"), "{page}");
+    assert!(page.trim_end().ends_with("</html>"), "{page}");
+}
+
+/// The `<html ...>` tag of a page.
+fn html_tag(page: &str) -> &str {
+    let at = page.find("<html").unwrap();
+    &page[at..=at + page[at..].find('>').unwrap()]
+}
+
 /// The headers every response carries, whatever it is.
 fn assert_common_headers(what: &str, answer: &Answer) {
     assert_eq!(answer.header(CACHE_CONTROL), "no-store", "{what}");
@@ -467,6 +505,9 @@ async fn unknown_addresses_and_bad_card_ids_are_404() {
         "/embed/a%2Fb/".to_string(),
         "/embed/%2E%2E/".to_string(),
         "/embed/a%20b/".to_string(),
+        // Not UTF-8 once decoded: the same 404 page, not the router's plain 400.
+        "/embed/%FF/".to_string(),
+        "/embed/a%C3/".to_string(),
     ] {
         let answer = send(&app, post(&uri, &card)).await;
         assert_eq!(
@@ -532,18 +573,25 @@ async fn head_on_an_embed_address_says_it_is_there() {
 }
 
 #[tokio::test]
-async fn other_methods_are_405_with_allow_post() {
+async fn other_methods_are_405_with_allow_get_post_head() {
     let fixture = Fixture::new();
     let app = fixture.app();
-    for method in [Method::GET, Method::PUT, Method::DELETE, Method::PATCH] {
-        for uri in ["/embed/x/", "/embed/x"] {
+    for method in [Method::PUT, Method::DELETE, Method::PATCH, Method::OPTIONS] {
+        for uri in ["/embed/x/", "/embed/x", &format!("/embed/x/?{SHELL_QUERY}")] {
             let answer = send(&app, request(method.clone(), uri, None, Body::empty())).await;
             assert_eq!(
                 answer.status,
                 StatusCode::METHOD_NOT_ALLOWED,
                 "{method} {uri}"
             );
-            assert_eq!(answer.header(ALLOW), "POST, HEAD", "{method} {uri}");
+            assert_eq!(answer.header(ALLOW), "GET, POST, HEAD", "{method} {uri}");
+            assert!(
+                answer.body.contains("visualization_data")
+                    && answer.body.contains("embed_mode=postmessage")
+                    && answer.body.contains("postMessage shell"),
+                "{method} {uri}: {}",
+                answer.body
+            );
             assert_page_policy(&answer, "*");
         }
     }
@@ -722,8 +770,38 @@ fn bad_requests() -> Vec<(&'static str, Request<Body>, StatusCode)> {
             StatusCode::NOT_FOUND,
         ),
         (
-            "GET embed",
+            "GET embed without embed_mode",
             get("/embed/x/"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET shell, other embed_mode",
+            get("/embed/x/?embed_mode=form&parent_origin=https://a.example"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET shell without parent_origin",
+            get("/embed/x/?embed_mode=postmessage"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET shell, parent_origin with a path",
+            get("/embed/x/?embed_mode=postmessage&parent_origin=https://a.example/"),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET shell, bad height",
+            get(&format!("/embed/x/?{SHELL_QUERY}&height=9")),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET shell, bad card id",
+            get(&format!("/embed/a.b/?{SHELL_QUERY}")),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "PUT embed",
+            request(Method::PUT, "/embed/x/", None, Body::empty()),
             StatusCode::METHOD_NOT_ALLOWED,
         ),
         (
@@ -785,6 +863,9 @@ async fn keeps_serving_after_every_kind_of_bad_request() {
         );
         assert!(answer.body.contains("<title>Still here</title>"));
         assert_well_formed_chart_page(&answer.body);
+        let answer = send(&app, get(&format!("/embed/after/?{SHELL_QUERY}"))).await;
+        assert_eq!(answer.status, StatusCode::OK, "round {round}: shell");
+        assert_shell_policy(&answer, "*");
     }
 }
 
@@ -948,7 +1029,12 @@ async fn every_response_carries_the_security_headers() {
             get("/node_modules/zdr-embed/pkg/missing.js"),
             StatusCode::NOT_FOUND,
         ),
-        ("405", get("/embed/x/"), StatusCode::METHOD_NOT_ALLOWED),
+        ("400 shell", get("/embed/x/"), StatusCode::BAD_REQUEST),
+        (
+            "405",
+            request(Method::PUT, "/embed/x/", None, Body::empty()),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
         (
             "413",
             post("/embed/x/", &bar_card(&"x".repeat(2000))),
@@ -972,8 +1058,14 @@ async fn every_response_carries_the_security_headers() {
         assert_page_policy(&answer, "*");
     }
 
+    let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    assert_eq!(answer.status, StatusCode::OK, "shell: {}", answer.body);
+    assert_common_headers("shell", &answer);
+    assert_shell_policy(&answer, "*");
+
     let files = [
         ("/healthz", "ok"),
+        ("/zdr-shell/v1/shell.js", "startShell"),
         ("/", "zdr demo"),
         ("/index.html", "zdr demo"),
         ("/node_modules/zdr-embed/package.json", "0.0.0-test"),
@@ -1009,6 +1101,14 @@ async fn frame_ancestors_setting_reaches_every_policy() {
 
     let answer = send(&app, get("/nope")).await;
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert_page_policy(&answer, sources);
+
+    let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_shell_policy(&answer, sources);
+
+    let answer = send(&app, get("/embed/x/?embed_mode=postmessage")).await;
+    assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_page_policy(&answer, sources);
 
     for uri in ["/", "/healthz", "/node_modules/zdr-embed/package.json"] {
@@ -1082,4 +1182,303 @@ async fn a_missing_www_folder_leaves_the_service_running() {
     assert_page_policy(&answer, "*");
     let answer = send(&app, post("/embed/x/", &bar_card("No www"))).await;
     assert_eq!(answer.status, StatusCode::OK);
+}
+
+// ------------------------------------------------------ postMessage shell
+
+#[tokio::test]
+async fn get_with_postmessage_mode_is_the_shell() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let cases = [
+        (
+            format!("/embed/card-1/?{SHELL_QUERY}"),
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\">",
+        ),
+        (
+            format!("/embed/card-1?{SHELL_QUERY}"),
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\">",
+        ),
+        (
+            format!("/embed/x/?{SHELL_QUERY}&dark_mode=true&height=auto"),
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-dark-mode=\"true\" data-height=\"auto\">",
+        ),
+        (
+            format!("/embed/x/?height=auto&dark_mode=false&{SHELL_QUERY}&unknown=%3Cb%3E"),
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-dark-mode=\"false\" data-height=\"auto\">",
+        ),
+        (
+            "/embed/x/?embed_mode=postmessage&parent_origin=http://[::1]:8080".to_string(),
+            "<html lang=\"en\" data-parent-origin=\"http://[::1]:8080\">",
+        ),
+        (
+            // The last of a repeated parameter counts.
+            "/embed/x/?embed_mode=form&embed_mode=postmessage&parent_origin=https://a.example&parent_origin=http://localhost:5173".to_string(),
+            "<html lang=\"en\" data-parent-origin=\"http://localhost:5173\">",
+        ),
+    ];
+    for (uri, tag) in cases {
+        let answer = send(&app, get(&uri)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.body);
+        assert_eq!(html_tag(&answer.body), tag, "{uri}");
+        assert_shell_policy(&answer, "*");
+        assert_common_headers(&uri, &answer);
+        assert!(answer.body.contains("<title>Chart</title>"), "{uri}");
+        assert!(!answer.body.contains("<b>"), "{uri}");
+    }
+    // The stylesheet lets height=auto leave the container to its content.
+    let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    let style = between(&answer.body, "<style>", "</style>").unwrap();
+    assert!(style.contains("background:transparent"), "{style}");
+    assert!(
+        style.contains("#zdr-chart{width:100%;height:100vh}"),
+        "{style}"
+    );
+    assert!(
+        style.contains("html[data-height=auto] #zdr-chart{height:auto}"),
+        "{style}"
+    );
+}
+
+#[tokio::test]
+async fn shell_requests_with_bad_parameters_are_400_and_say_what_to_send() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let origin = "parent_origin=https://a.example";
+    let cases = [
+        (
+            "".to_string(),
+            "add ?embed_mode=postmessage&amp;parent_origin=",
+        ),
+        (
+            "?dark_mode=true".to_string(),
+            "add ?embed_mode=postmessage&amp;parent_origin=",
+        ),
+        (format!("?{origin}"), "Cards with data are POSTed"),
+        (
+            format!("?embed_mode=form&{origin}"),
+            "embed_mode must be postmessage",
+        ),
+        (format!("?embed_mode=&{origin}"), "found &quot;&quot;"),
+        (
+            format!("?embed_mode=POSTMESSAGE&{origin}"),
+            "found &quot;POSTMESSAGE&quot;",
+        ),
+        (
+            "?embed_mode=postmessage".to_string(),
+            "parent_origin is required",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=".to_string(),
+            "it is empty",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=null".to_string(),
+            "opaque origin",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=https://a.example/".to_string(),
+            "no path or trailing slash",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=https://a.example:443".to_string(),
+            "drop :443",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=http://a.example:80".to_string(),
+            "drop :80",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=https://App.Example".to_string(),
+            "lowercase",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=HTTPS://a.example".to_string(),
+            "lowercase",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=javascript:alert(1)".to_string(),
+            "http or https",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=file:///etc/passwd".to_string(),
+            "http or https",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=https://u:p@a.example".to_string(),
+            "user name or password",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=https://a.example+".to_string(),
+            "whitespace",
+        ),
+        (
+            "?embed_mode=postmessage&parent_origin=https%3A%2F%2Fa.example%0A".to_string(),
+            "whitespace",
+        ),
+        (
+            format!("?embed_mode=postmessage&{origin}&dark_mode=yes"),
+            "dark_mode query parameter must be true or false",
+        ),
+        (
+            format!("?embed_mode=postmessage&{origin}&height=400px"),
+            "height must be auto",
+        ),
+        (
+            format!("?embed_mode=postmessage&{origin}&height="),
+            "height must be auto",
+        ),
+    ];
+    for (query, wanted) in cases {
+        let uri = format!("/embed/x/{query}");
+        let answer = send(&app, get(&uri)).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::BAD_REQUEST,
+            "{uri}: {}",
+            answer.body
+        );
+        assert!(
+            answer.body.contains(wanted),
+            "{uri}: {wanted} in {}",
+            answer.body
+        );
+        // dark_mode's error is the form mode's own, without the shell's hint.
+        if !wanted.contains("dark_mode") {
+            assert!(
+                answer.body.contains("postmessage-protocol.md"),
+                "{uri}: the hint"
+            );
+        }
+        assert_page_policy(&answer, "*");
+        assert_common_headers(&uri, &answer);
+    }
+}
+
+#[tokio::test]
+async fn shell_errors_escape_and_shorten_what_they_quote() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let hostile = form_urlencoded::byte_serialize(HOSTILE.as_bytes()).collect::<String>();
+    let long = "m".repeat(500);
+    for query in [
+        format!("embed_mode={hostile}&parent_origin=https://a.example"),
+        format!("embed_mode=postmessage&parent_origin={hostile}"),
+        format!("embed_mode=postmessage&parent_origin=https://a{hostile}"),
+        format!("embed_mode=postmessage&parent_origin=https://a.example&height={hostile}"),
+        format!("embed_mode={long}&parent_origin=https://a.example"),
+        format!("embed_mode=postmessage&parent_origin=https://{long}"),
+    ] {
+        let answer = send(&app, get(&format!("/embed/x/?{query}"))).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{query}");
+        let page = &answer.body;
+        assert!(!page.to_ascii_lowercase().contains("<script"), "{page}");
+        assert!(!page.contains("alert(1)</"), "{page}");
+        assert!(!page.contains(&"m".repeat(61)), "{page}");
+        assert_eq!(count(page, "<pre>"), 1, "{page}");
+        assert_page_policy(&answer, "*");
+    }
+}
+
+#[tokio::test]
+async fn shell_requests_for_bad_card_ids_are_404() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let long = "a".repeat(129);
+    for card in [
+        "a.b",
+        long.as_str(),
+        "a%2Fb",
+        "%2E%2E",
+        "a%20b",
+        "%FF",
+        "a%C3",
+    ] {
+        for query in [SHELL_QUERY, ""] {
+            let uri = format!("/embed/{card}/?{query}");
+            let answer = send(&app, get(&uri)).await;
+            assert_eq!(
+                answer.status,
+                StatusCode::NOT_FOUND,
+                "{uri}: {}",
+                answer.body
+            );
+            assert!(answer.body.contains("Unknown card address"), "{uri}");
+            assert_page_policy(&answer, "*");
+        }
+    }
+    let answer = send(
+        &app,
+        get(&format!("/embed/{}/?{SHELL_QUERY}", "a".repeat(128))),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_shell_script_is_served_from_its_file() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let file =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/shell.js")).unwrap();
+    let answer = send(&app, get("/zdr-shell/v1/shell.js")).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(
+        answer.header(CONTENT_TYPE),
+        "text/javascript; charset=utf-8"
+    );
+    assert_eq!(answer.body, file);
+    assert!(answer.body.contains("startShell("), "{}", answer.body);
+    assert!(
+        answer.body.contains(
+            "import init, { startShell } from \"/node_modules/zdr-embed/pkg/zdr_embed.js\""
+        ),
+        "{}",
+        answer.body
+    );
+    assert_common_headers("shell.js", &answer);
+
+    let answer = send(
+        &app,
+        request(Method::HEAD, "/zdr-shell/v1/shell.js", None, Body::empty()),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(answer.body.is_empty());
+    // Only that one version and file.
+    for uri in [
+        "/zdr-shell/v1/",
+        "/zdr-shell/v1/other.js",
+        "/zdr-shell/v2/shell.js",
+    ] {
+        let answer = send(&app, get(uri)).await;
+        assert_eq!(answer.status, StatusCode::NOT_FOUND, "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn the_shell_leaves_head_and_post_as_they_were() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    for uri in [
+        format!("/embed/x/?{SHELL_QUERY}"),
+        "/embed/x?embed_mode=nope".to_string(),
+    ] {
+        let answer = send(&app, request(Method::HEAD, &uri, None, Body::empty())).await;
+        assert_eq!(answer.status, StatusCode::NO_CONTENT, "HEAD {uri}");
+        assert!(answer.body.is_empty());
+    }
+    // A post with the shell's query still draws the card it carries.
+    let answer = send(
+        &app,
+        post(
+            &format!("/embed/x/?{SHELL_QUERY}&height=auto"),
+            &bar_card("Posted"),
+        ),
+    )
+    .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    assert!(answer.body.contains("<title>Posted</title>"));
+    assert_well_formed_chart_page(&answer.body);
+    assert_page_policy(&answer, "*");
 }

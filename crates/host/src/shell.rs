@@ -1,0 +1,212 @@
+//! `GET /embed/{card_id}/?embed_mode=postmessage&parent_origin=<origin>`:
+//! the postMessage shell. The page holds no data: it loads the widget's
+//! engine from this host (`GET /zdr-shell/v1/shell.js`, then the package's
+//! module and WebAssembly), tells the parent window it is ready, receives the
+//! card's data by postMessage and draws them in the browser. The data never
+//! reach this host.
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::app::Shared;
+use crate::embed::{
+    card_id_or_empty, dark_mode, error_response, quoted, respond_with_policy, valid_card_id,
+    EmbedError,
+};
+use crate::html::shell_page;
+use crate::origin;
+use crate::security::shell_policy;
+
+/// Where the shell's bootstrap script is served; versioned so that a
+/// changed script can live beside the old one.
+pub const SCRIPT_PATH: &str = "/zdr-shell/v1/shell.js";
+
+/// The bootstrap: a real file, so that it can be read and linted as one.
+const SCRIPT: &str = include_str!("../assets/shell.js");
+
+/// The one embed mode a GET serves.
+const POSTMESSAGE: &str = "postmessage";
+
+/// What the shell page is told, checked.
+#[derive(Debug, PartialEq, Eq)]
+struct Shell {
+    parent_origin: String,
+    dark: Option<bool>,
+    auto_height: bool,
+}
+
+/// Reads the query; unknown parameters are ignored and a repeated one
+/// counts with its last value, as for the form mode's `dark_mode`.
+fn shell(query: Option<&str>) -> Result<Shell, EmbedError> {
+    let mut embed_mode = None;
+    let mut parent_origin = None;
+    let mut height = None;
+    for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        match name.as_ref() {
+            "embed_mode" => embed_mode = Some(value),
+            "parent_origin" => parent_origin = Some(value),
+            "height" => height = Some(value),
+            _ => {}
+        }
+    }
+    match embed_mode.as_deref() {
+        None => return Err(EmbedError::NoEmbedMode),
+        Some(POSTMESSAGE) => {}
+        Some(other) => return Err(EmbedError::EmbedMode(quoted(other))),
+    }
+    let parent_origin = parent_origin.ok_or(EmbedError::NoParentOrigin)?;
+    origin::check(&parent_origin).map_err(|error| EmbedError::ParentOrigin {
+        error,
+        found: quoted(&parent_origin),
+    })?;
+    let dark = dark_mode(query)?;
+    let auto_height = match height.as_deref() {
+        None => false,
+        Some("auto") => true,
+        Some(other) => return Err(EmbedError::Height(quoted(other))),
+    };
+    Ok(Shell {
+        parent_origin: parent_origin.into_owned(),
+        dark,
+        auto_height,
+    })
+}
+
+pub async fn page(
+    State(shared): State<Shared>,
+    card_id: Result<Path<String>, PathRejection>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let frame_ancestors = &shared.config.frame_ancestors;
+    let card_id = card_id_or_empty(card_id);
+    if !valid_card_id(&card_id) {
+        return error_response(&EmbedError::CardId, frame_ancestors);
+    }
+    match shell(query.as_deref()) {
+        Ok(shell) => {
+            let page = shell_page(
+                &shell.parent_origin,
+                shell.dark,
+                shell.auto_height,
+                SCRIPT_PATH,
+            );
+            let policy = shell_policy(&page.style_hash, frame_ancestors);
+            respond_with_policy(StatusCode::OK, page.html, &policy)
+        }
+        Err(error) => error_response(&error, frame_ancestors),
+    }
+}
+
+/// `GET /zdr-shell/v1/shell.js`.
+pub async fn script() -> Response {
+    (
+        [(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/javascript; charset=utf-8"),
+        )],
+        SCRIPT,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#[allow(clippy::panic)]
+mod tests {
+    use super::*;
+
+    fn ok(query: &str) -> Shell {
+        match shell(Some(query)) {
+            Ok(shell) => shell,
+            Err(error) => panic!("{query}: {error}"),
+        }
+    }
+
+    fn err(query: Option<&str>) -> EmbedError {
+        match shell(query) {
+            Ok(shell) => panic!("{query:?}: {shell:?}"),
+            Err(error) => error,
+        }
+    }
+
+    #[test]
+    fn the_shell_query_is_read_and_checked() {
+        assert_eq!(
+            ok("embed_mode=postmessage&parent_origin=https%3A%2F%2Fapp.example.com"),
+            Shell {
+                parent_origin: "https://app.example.com".into(),
+                dark: None,
+                auto_height: false,
+            }
+        );
+        assert_eq!(
+            ok("parent_origin=http://localhost:8080&dark_mode=false&height=auto&embed_mode=postmessage&x=1"),
+            Shell {
+                parent_origin: "http://localhost:8080".into(),
+                dark: Some(false),
+                auto_height: true,
+            }
+        );
+        // The last of a repeated parameter counts.
+        let repeated = ok("embed_mode=form&embed_mode=postmessage&parent_origin=https://a.example&parent_origin=https://b.example&dark_mode=true");
+        assert_eq!(repeated.parent_origin, "https://b.example");
+        assert_eq!(repeated.dark, Some(true));
+    }
+
+    #[test]
+    fn each_bad_parameter_has_its_error() {
+        assert!(matches!(err(None), EmbedError::NoEmbedMode));
+        assert!(matches!(err(Some("")), EmbedError::NoEmbedMode));
+        assert!(matches!(
+            err(Some("parent_origin=https://a.example")),
+            EmbedError::NoEmbedMode
+        ));
+        match err(Some("embed_mode=form&parent_origin=https://a.example")) {
+            EmbedError::EmbedMode(found) => assert_eq!(found, "\"form\""),
+            other => panic!("{other}"),
+        }
+        assert!(matches!(
+            err(Some("embed_mode=PostMessage")),
+            EmbedError::EmbedMode(_)
+        ));
+        assert!(matches!(
+            err(Some("embed_mode=postmessage")),
+            EmbedError::NoParentOrigin
+        ));
+        match err(Some(
+            "embed_mode=postmessage&parent_origin=https://a.example/",
+        )) {
+            EmbedError::ParentOrigin { error, found } => {
+                assert_eq!(error, origin::OriginError::Path);
+                assert_eq!(found, "\"https://a.example/\"");
+            }
+            other => panic!("{other}"),
+        }
+        assert!(matches!(
+            err(Some("embed_mode=postmessage&parent_origin=")),
+            EmbedError::ParentOrigin { .. }
+        ));
+        assert!(matches!(
+            err(Some(
+                "embed_mode=postmessage&parent_origin=https://a.example&dark_mode=1"
+            )),
+            EmbedError::DarkMode
+        ));
+        match err(Some(
+            "embed_mode=postmessage&parent_origin=https://a.example&height=400px",
+        )) {
+            EmbedError::Height(found) => assert_eq!(found, "\"400px\""),
+            other => panic!("{other}"),
+        }
+    }
+
+    #[test]
+    fn the_script_starts_the_shell_from_the_package() {
+        assert!(SCRIPT.contains("from \"/node_modules/zdr-embed/pkg/zdr_embed.js\""));
+        assert!(SCRIPT.contains("startShell({"));
+        assert!(SCRIPT.contains("containerId: \"zdr-chart\""));
+    }
+}

@@ -1,0 +1,281 @@
+//! The service's side of `embedMode: "postmessage"`: the shell page a host
+//! serves at `GET /embed/{card_id}/?embed_mode=postmessage&parent_origin=…`
+//! calls `startShell`, which says `ready` to the embedding page, then draws
+//! every `vizdata` it receives with the local engine. The data arrives by
+//! message and is drawn here, in the reader's browser: the host never sees it.
+//!
+//! Only messages from `window.parent` with the origin the host was told
+//! (`parent_origin`) are read, and answers go to that origin only.
+
+use std::cell::RefCell;
+
+use gloo_events::EventListener;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, MessageEvent, ResizeObserver, Window};
+
+use crate::error::{describe_thrown, Call, EmbedError};
+use crate::js_value::{is_plain_object, member, required_string};
+use crate::options::Callbacks;
+use crate::payload::{Content, Payload};
+use crate::protocol::{ShellInbox, ToShell, ToWidget, VERSION};
+use crate::surface::{CanvasSpec, LocalCanvas, Surface, AUTO_HEIGHT};
+
+thread_local! {
+    /// One shell per page, alive as long as the page.
+    static SHELL: RefCell<Option<Shell>> = const { RefCell::new(None) };
+}
+
+struct Shell {
+    parent: Window,
+    parent_origin: String,
+    container: Element,
+    dark_mode: Option<bool>,
+    auto_height: bool,
+    canvas: Option<LocalCanvas>,
+    /// The id of the data on screen (or being drawn), for late draw errors.
+    current: Option<u32>,
+    last_height: f64,
+    /// Page-lifetime handlers, made once.
+    on_draw_error: Closure<dyn Fn(JsValue)>,
+    _on_message: EventListener,
+    _resize: Option<(ResizeObserver, Closure<dyn FnMut()>)>,
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SHELL: &'static str = r#"
+/** Options of `startShell`, for the embed host's postMessage shell page. */
+export interface ShellOptions {
+  /** The embedding page's origin (`parent_origin`): the only sender read and the only receiver. */
+  parentOrigin: string;
+  /** id of the element the card is drawn in. */
+  containerId: string;
+  darkMode?: boolean;
+  /** Size the card from its width (the widget's `height: "auto"`). */
+  autoHeight?: boolean;
+}
+"#;
+
+/// Runs the postMessage shell in this page (the host's shell page calls it):
+/// answers `zdr:vizdata` messages from the parent page by drawing the card.
+/// Throws if the options are wrong, the page is not framed, or it already runs.
+#[wasm_bindgen(js_name = "startShell")]
+pub fn start_shell(
+    #[wasm_bindgen(unchecked_param_type = "ShellOptions")] options: JsValue,
+) -> Result<(), JsValue> {
+    let call = Call::Render;
+    let window = web_sys::window().ok_or_else(|| shell_error("there is no window"))?;
+    let document = window
+        .document()
+        .ok_or_else(|| shell_error("there is no document"))?;
+    if !is_plain_object(&options) {
+        return Err(shell_error("startShell needs an options object"));
+    }
+    let parent_origin = required_string(call, &options, "parentOrigin")?;
+    if !is_origin(&parent_origin) {
+        return Err(shell_error(&format!(
+            "parentOrigin must be an origin like https://app.example.com, found {}",
+            crate::js_value::quote(&parent_origin)
+        )));
+    }
+    let container_id = required_string(call, &options, "containerId")?;
+    let container = document
+        .get_element_by_id(&container_id)
+        .ok_or_else(|| shell_error("the container element is missing"))?;
+    let dark_mode = member(call, &options, "darkMode", "darkMode")?.as_bool();
+    let auto_height = member(call, &options, "autoHeight", "autoHeight")?.as_bool() == Some(true);
+    let parent = window
+        .parent()
+        .ok()
+        .flatten()
+        .filter(|parent| !js_sys::Object::is(parent, &window))
+        .ok_or_else(|| shell_error("the shell page must be loaded in an iframe by the widget"))?;
+    if SHELL.with(|shell| shell.try_borrow().map_or(true, |s| s.is_some())) {
+        return Err(shell_error("the shell already runs in this page"));
+    }
+
+    let on_message = EventListener::new(&window, "message", |event| {
+        if let Some(event) = event.dyn_ref::<MessageEvent>() {
+            on_message(event);
+        }
+    });
+    let resize = watch_height(&container);
+    let shell = Shell {
+        parent,
+        parent_origin,
+        container,
+        dark_mode,
+        auto_height,
+        canvas: None,
+        current: None,
+        last_height: -1.0,
+        on_draw_error: Closure::new(on_draw_error),
+        _on_message: on_message,
+        _resize: resize,
+    };
+    shell.send(&ToWidget::Ready { version: VERSION });
+    SHELL.with(|slot| {
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            *slot = Some(shell);
+        }
+    });
+    Ok(())
+}
+
+fn shell_error(reason: &str) -> JsValue {
+    js_sys::Error::new(&format!("zdr-embed shell: {reason}")).into()
+}
+
+/// Exactly a serialised http(s) origin: what `MessageEvent.origin` will be.
+fn is_origin(text: &str) -> bool {
+    (text.starts_with("https://") || text.starts_with("http://"))
+        && web_sys::Url::new(text).is_ok_and(|url| url.origin() == text)
+}
+
+impl Shell {
+    fn send(&self, message: &ToWidget) {
+        // Fails only if the parent is gone; then nobody is listening anyway.
+        let _ = self
+            .parent
+            .post_message(&message.encode(), &self.parent_origin);
+    }
+
+    fn is_from_parent(&self, event: &MessageEvent) -> bool {
+        event.origin() == self.parent_origin
+            && event
+                .source()
+                .is_some_and(|source| js_sys::Object::is(&source, &self.parent))
+    }
+
+    /// Reads and draws data `id`; answers received or error.
+    fn show(&mut self, id: u32, json: String) {
+        let call = if self.canvas.is_some() {
+            Call::Update
+        } else {
+            Call::Render
+        };
+        let payload = Payload { json, title: None };
+        let shown = Content::drawn(call, payload).and_then(|mut content| {
+            // The title names the canvas for assistive technology.
+            content.payload.title = content.chart.as_ref().map(|c| c.config.title.clone());
+            match &mut self.canvas {
+                Some(canvas) => canvas.show(call, &content),
+                None => self.create_canvas(call, &content),
+            }
+        });
+        let answer = match shown {
+            Ok(()) => {
+                self.current = Some(id);
+                ToWidget::Received { id }
+            }
+            Err(error) => ToWidget::Error {
+                id,
+                message: plain_reason(&error),
+            },
+        };
+        self.send(&answer);
+    }
+
+    fn create_canvas(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
+        let document: Document = self.container.owner_document().ok_or(EmbedError::Dom {
+            call,
+            action: "draw the card",
+            reason: "the shell's container is not in a document".into(),
+        })?;
+        let spec = CanvasSpec {
+            document: &document,
+            container: &self.container,
+            width: "100%",
+            height: if self.auto_height {
+                AUTO_HEIGHT
+            } else {
+                "100%"
+            },
+            fallback_title: "Chart",
+            dark_mode: self.dark_mode,
+            callbacks: Callbacks {
+                on_load: None,
+                on_error: Some(
+                    self.on_draw_error
+                        .as_ref()
+                        .unchecked_ref::<js_sys::Function>()
+                        .clone(),
+                ),
+            },
+        };
+        self.canvas = Some(LocalCanvas::create(call, spec, content)?);
+        Ok(())
+    }
+
+    fn report_height(&mut self) {
+        let height = self.container.get_bounding_client_rect().height().ceil();
+        // Nothing drawn yet is no height to take: a zero-height frame would
+        // be throttled by the browser and never report again.
+        if height.is_finite() && height >= 1.0 && height != self.last_height {
+            self.last_height = height;
+            self.send(&ToWidget::Resize { height });
+        }
+    }
+}
+
+/// What the widget tells its page: the engine's reason, without the
+/// `render: option "visualizationData"` framing meant for the page's own calls.
+fn plain_reason(error: &EmbedError) -> String {
+    match error {
+        EmbedError::InvalidData { reason, .. } | EmbedError::Draw { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn on_message(event: &MessageEvent) {
+    SHELL.with(|slot| {
+        let Ok(mut slot) = slot.try_borrow_mut() else {
+            return;
+        };
+        let Some(shell) = slot.as_mut() else {
+            return;
+        };
+        if !shell.is_from_parent(event) {
+            return;
+        }
+        match ToShell::decode(&event.data()) {
+            Some(ShellInbox::Data(ToShell::VizData { id, json })) => shell.show(id, json),
+            Some(ShellInbox::Refused { id, message }) => {
+                shell.send(&ToWidget::Error { id, message });
+            }
+            None => {}
+        }
+    });
+}
+
+/// A draw that failed after `received` (in an animation frame).
+fn on_draw_error(error: JsValue) {
+    SHELL.with(|slot| {
+        let Ok(slot) = slot.try_borrow() else {
+            return;
+        };
+        if let Some(shell) = slot.as_ref() {
+            if let Some(id) = shell.current {
+                shell.send(&ToWidget::Error {
+                    id,
+                    message: describe_thrown(&error),
+                });
+            }
+        }
+    });
+}
+
+/// Reports the content's height on every change, for `height: "auto"`.
+fn watch_height(container: &Element) -> Option<(ResizeObserver, Closure<dyn FnMut()>)> {
+    let on_resize = Closure::<dyn FnMut()>::new(|| {
+        SHELL.with(|slot| {
+            if let Ok(mut slot) = slot.try_borrow_mut() {
+                if let Some(shell) = slot.as_mut() {
+                    shell.report_height();
+                }
+            }
+        });
+    });
+    let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+    observer.observe(container);
+    Some((observer, on_resize))
+}

@@ -1,0 +1,286 @@
+//! `embedMode: "postmessage"`: the iframe loads the service's shell page, and
+//! the data goes to it by `postMessage` instead of a form post. The shell
+//! draws in the browser, so the data never reaches the service, and an
+//! update redraws without reloading the frame.
+//!
+//! Trust runs one way: messages are sent only to the service's exact origin
+//! (never `*`), and only messages whose source is this frame's window and
+//! whose origin is the service's are read. The shell's `ready` is proof the
+//! service's page is there; until it arrives nothing else from it counts.
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlIFrameElement, MessageEvent};
+
+use super::canvas::AUTO_ASPECT_RATIO;
+use super::frame::create_frame;
+use super::{Shown, Surface};
+use crate::error::{describe_thrown, Call, EmbedError};
+use crate::payload::Content;
+use crate::protocol::{ToShell, ToWidget, VERSION};
+
+/// What the frame tells the embed. Delivered outside any borrow of the
+/// surface, so the embed may call page code and the page may call back.
+pub enum FrameEvent {
+    /// The shell is listening (sent again if the frame reloaded).
+    Ready,
+    /// The shell read the latest data and is drawing it.
+    Received,
+    /// Showing the card failed; for `onError`.
+    Failed(EmbedError),
+}
+
+/// Where and how the frame goes.
+pub struct MessageSpec<'a> {
+    pub document: &'a Document,
+    pub container: &'a Element,
+    /// The shell's address: the embed address with `embed_mode=postmessage`
+    /// and this page's origin in the query.
+    pub shell_url: &'a str,
+    /// The service's origin, as the browser serialises it.
+    pub service_origin: &'a str,
+    pub width: &'a str,
+    pub height: &'a str,
+    pub title: &'a str,
+    /// The `height: "auto"` option: the frame takes the content's height.
+    pub auto_height: bool,
+    /// How long to wait for `ready` before reporting; `None` when someone
+    /// else watches (auto mode's fallback).
+    pub ready_timeout_ms: Option<u32>,
+}
+
+/// The iframe with the service's shell. Dropping it removes the frame, the
+/// message listener and the ready timer.
+pub struct MessageFrame {
+    channel: Rc<RefCell<Channel>>,
+    _listener: EventListener,
+}
+
+struct Channel {
+    frame: HtmlIFrameElement,
+    service_origin: String,
+    auto_height: bool,
+    ready: bool,
+    /// The latest data and its id; kept to send on `ready` (again, after a reload).
+    latest: Option<(u32, String)>,
+    next_id: u32,
+    ready_timer: Option<Timeout>,
+}
+
+type Events = Rc<dyn Fn(FrameEvent)>;
+
+impl MessageFrame {
+    /// Creates the frame and starts loading the shell. Data is sent by `show`.
+    pub fn create(
+        call: Call,
+        spec: &MessageSpec<'_>,
+        on_event: impl Fn(FrameEvent) + 'static,
+    ) -> Result<MessageFrame, EmbedError> {
+        let dom = |thrown: JsValue| EmbedError::Dom {
+            call,
+            action: "create the iframe",
+            reason: describe_thrown(&thrown),
+        };
+        let window = web_sys::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
+        let events: Events = Rc::new(on_event);
+        let frame =
+            create_frame(spec.document, spec.width, spec.height, spec.title).map_err(dom)?;
+        if spec.auto_height {
+            // The shell's card has this shape, so the first guess is right; a
+            // zero-height frame would also be throttled and never report.
+            frame
+                .style()
+                .set_property("aspect-ratio", AUTO_ASPECT_RATIO)
+                .map_err(dom)?;
+        }
+        let channel = Rc::new(RefCell::new(Channel {
+            frame: frame.clone(),
+            service_origin: spec.service_origin.to_owned(),
+            auto_height: spec.auto_height,
+            ready: false,
+            latest: None,
+            next_id: 0,
+            ready_timer: None,
+        }));
+        // Listening before the shell can load, so its `ready` is never missed.
+        let listener = {
+            let channel = Rc::downgrade(&channel);
+            let events = events.clone();
+            EventListener::new(&window, "message", move |event| {
+                if let Some(event) = event.dyn_ref::<MessageEvent>() {
+                    received(&channel, &events, event);
+                }
+            })
+        };
+        if let Some(timeout_ms) = spec.ready_timeout_ms {
+            let weak = Rc::downgrade(&channel);
+            let events = events.clone();
+            let timer = Timeout::new(timeout_ms, move || {
+                let waiting = weak
+                    .upgrade()
+                    .and_then(|channel| channel.try_borrow().ok().map(|c| !c.ready));
+                if waiting == Some(true) {
+                    events(FrameEvent::Failed(EmbedError::ServiceNotReady {
+                        timeout_ms,
+                    }));
+                }
+            });
+            if let Ok(mut open) = channel.try_borrow_mut() {
+                open.ready_timer = Some(timer);
+            }
+        }
+        // A sandbox keeps the service's page from navigating this page, opening
+        // windows or submitting forms; it keeps its own origin (the wasm loads
+        // from it, and its messages must carry it).
+        let sandbox = frame.set_attribute("sandbox", "allow-scripts allow-same-origin");
+        let referrer = frame.set_attribute("referrerpolicy", "no-referrer");
+        sandbox.and(referrer).map_err(dom)?;
+        frame.set_src(spec.shell_url);
+        spec.container.append_child(&frame).map_err(dom)?;
+        Ok(MessageFrame {
+            channel,
+            _listener: listener,
+        })
+    }
+}
+
+impl Drop for MessageFrame {
+    fn drop(&mut self) {
+        if let Ok(channel) = self.channel.try_borrow() {
+            channel.frame.remove();
+        }
+    }
+}
+
+impl Surface for MessageFrame {
+    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
+        let mut channel = self.channel.try_borrow_mut().map_err(|_| EmbedError::Dom {
+            call,
+            action: "send the data to the service's page",
+            reason: "the frame is busy (called from inside a callback?)".into(),
+        })?;
+        channel.next_id = channel.next_id.wrapping_add(1);
+        channel.latest = Some((channel.next_id, content.payload.json.clone()));
+        // Before `ready` the data waits; only the latest is ever sent.
+        if channel.ready {
+            channel.send_latest(call)?;
+        }
+        Ok(())
+    }
+
+    fn shown(&self) -> Shown {
+        Shown {
+            iframe: self.channel.try_borrow().ok().map(|c| c.frame.clone()),
+            canvas: None,
+        }
+    }
+}
+
+impl Channel {
+    fn send_latest(&self, call: Call) -> Result<(), EmbedError> {
+        let Some((id, json)) = &self.latest else {
+            return Ok(());
+        };
+        let failed = |reason: String| EmbedError::Dom {
+            call,
+            action: "send the data to the service's page",
+            reason,
+        };
+        let target = self
+            .frame
+            .content_window()
+            .ok_or_else(|| failed("the iframe is no longer in the document".into()))?;
+        let message = ToShell::VizData {
+            id: *id,
+            json: json.clone(),
+        };
+        // The exact origin: if the frame now shows anything else, the browser drops it.
+        target
+            .post_message(&message.encode(), &self.service_origin)
+            .map_err(|thrown| failed(describe_thrown(&thrown)))
+    }
+
+    /// Whether `event` comes from the shell in this frame.
+    fn is_from_shell(&self, event: &MessageEvent) -> bool {
+        if event.origin() != self.service_origin {
+            return false;
+        }
+        match (event.source(), self.frame.content_window()) {
+            (Some(source), Some(window)) => js_sys::Object::is(&source, &window),
+            _ => false,
+        }
+    }
+
+    fn is_latest(&self, id: u32) -> bool {
+        self.latest
+            .as_ref()
+            .is_some_and(|(latest, _)| *latest == id)
+    }
+}
+
+/// One message on the page's window: ours or not, and what it means.
+fn received(channel: &Weak<RefCell<Channel>>, events: &Events, event: &MessageEvent) {
+    let Some(channel) = channel.upgrade() else {
+        return;
+    };
+    let outcome = {
+        let Ok(mut open) = channel.try_borrow_mut() else {
+            return;
+        };
+        if !open.is_from_shell(event) {
+            return;
+        }
+        let Some(message) = ToWidget::decode(&event.data()) else {
+            return;
+        };
+        open.handle(message)
+    };
+    for event in outcome {
+        events(event);
+    }
+}
+
+impl Channel {
+    /// Updates the channel; returns what the embed must hear, once no borrow is held.
+    fn handle(&mut self, message: ToWidget) -> Vec<FrameEvent> {
+        match message {
+            ToWidget::Ready { version } if version != VERSION => {
+                self.ready_timer = None;
+                vec![FrameEvent::Failed(EmbedError::ProtocolVersion {
+                    found: version,
+                    expected: VERSION,
+                })]
+            }
+            ToWidget::Ready { .. } => {
+                self.ready = true;
+                self.ready_timer = None;
+                let mut events = vec![FrameEvent::Ready];
+                if let Err(error) = self.send_latest(Call::Render) {
+                    events.push(FrameEvent::Failed(error));
+                }
+                events
+            }
+            // Before `ready`, nothing the frame says is trusted.
+            _ if !self.ready => Vec::new(),
+            // Answers about older data are stale: newer data is on its way.
+            ToWidget::Received { id } if self.is_latest(id) => vec![FrameEvent::Received],
+            ToWidget::Error { id, message } if self.is_latest(id) => {
+                vec![FrameEvent::Failed(EmbedError::ServiceRejected { message })]
+            }
+            ToWidget::Resize { height } if self.auto_height => {
+                // A bound on what a misbehaving page can do to the layout.
+                let height = height.ceil().min(100_000.0);
+                let _ = self
+                    .frame
+                    .style()
+                    .set_property("height", &format!("{height}px"));
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
