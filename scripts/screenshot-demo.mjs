@@ -1,7 +1,9 @@
 // Screenshots of the demo page (www/index.html) served by the real zdr-host,
 // at device scale 1 and 2: test-results/demo-1x.png and demo-2x.png, full
 // page. The auto card is switched to the unreachable address first, so the
-// shot shows the fallback to the canvas too.
+// shot shows the fallback to the canvas too. Both embed-mode cards must have
+// shown the card (the form frame its SVG, the postMessage shell its canvas),
+// or it fails.
 //
 //   node scripts/screenshot-demo.mjs [--out DIR] [--width 1400] [--dark]
 //
@@ -36,6 +38,7 @@ export async function screenshotDemo({ out = join(ROOT, 'test-results'), width =
       await page.goto(`${host.origin}/index.html`);
       // Every card has loaded (iframes) or drawn (canvases).
       await page.waitForFunction(() => 'ready' in document.documentElement.dataset, null, WAIT);
+      await embedModesShown(page);
       // A screenshot is still worth taking; tests/e2e/host.test.mjs fails on these.
       for (const problem of problems) console.error(`warning: the demo logged an error at ${scale}x: ${problem}`);
       // The auto card against an address nothing listens on: it falls back.
@@ -54,6 +57,37 @@ export async function screenshotDemo({ out = join(ROOT, 'test-results'), width =
     await stopHost(host);
   }
   return files;
+}
+
+/**
+ * The embed-modes section: each panel's onLoad has been called once its frame
+ * has loaded, the form frame shows zdr-host's SVG, and the postMessage shell
+ * has drawn on its canvas (a pixel of the card's background is painted).
+ */
+async function embedModesShown(page) {
+  for (const mode of ['form', 'postmessage']) {
+    await page.waitForFunction(
+      (id) => {
+        const counters = document.getElementById(id).dataset;
+        return Number(counters.onload) >= 1 && Number(counters.frameLoads) >= 1;
+      },
+      `count-${mode}`,
+      WAIT,
+    );
+  }
+  const form = await (await page.waitForSelector('#modes-form iframe', WAIT)).contentFrame();
+  await form.waitForFunction(() => document.readyState === 'complete' && document.querySelector('svg'), null, WAIT);
+  const shell = await (await page.waitForSelector('#modes-postmessage iframe', WAIT)).contentFrame();
+  await shell.waitForFunction(
+    () => {
+      const canvas = document.querySelector('#zdr-chart canvas');
+      if (!canvas || canvas.width === 0 || canvas.height === 0) return false;
+      const pixel = canvas.getContext('2d')?.getImageData(canvas.width >> 1, 2, 1, 1).data;
+      return pixel ? pixel[3] > 0 : true;
+    },
+    null,
+    WAIT,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -159,6 +159,83 @@ function startOthers() {
   ];
 }
 
+// ---- Embed modes: the main card by form post and by postMessage ----
+
+// The same card and data as the main card, from the same service, once per
+// embedMode. Each panel counts its iframe's `load` events and the widget's
+// onLoad calls: an update reloads the form frame, not the postMessage one.
+const embedModes = {
+  form: { shown: 'Loaded in the iframe' },
+  postmessage: { shown: 'Drawn by the shell' },
+};
+let modeCards = []; // handles of the two mode cards, empty when destroyed
+
+function startMode(embedMode, data) {
+  const id = `modes-${embedMode}`;
+  const statusEl = $(`status-${embedMode}`);
+  const countEl = $(`count-${embedMode}`);
+  const errorEl = $(`error-${embedMode}`);
+  const counts = { frameLoads: 0, onLoad: 0 };
+  const showCounts = () => {
+    countEl.textContent = `frame loads: ${counts.frameLoads} · onLoad: ${counts.onLoad}`;
+    countEl.dataset.frameLoads = counts.frameLoads;
+    countEl.dataset.onload = counts.onLoad;
+  };
+  let title = data.viz_config.title;
+  pending.add(id);
+  statusEl.textContent = embedMode === 'form' ? 'Posting…' : 'Waiting for the shell…';
+  errorEl.hidden = true;
+  errorEl.textContent = '';
+  const handle = render({
+    containerId: id,
+    serviceUrl: location.origin,
+    cardId: 'demo-sales',
+    embedMode,
+    visualizationData: data,
+    height: '360px',
+    ...themed(),
+    onLoad: () => {
+      counts.onLoad += 1;
+      showCounts();
+      statusEl.textContent = `${embedModes[embedMode].shown}: ${title}`;
+      loaded(id);
+    },
+    onError: (error) => {
+      errorEl.hidden = false;
+      errorEl.textContent = `Error${error.code ? ` (${error.code})` : ''}: ${error.message}`;
+    },
+  });
+  // After render, so the counter sees the loads of the service's page only.
+  handle.iframe?.addEventListener('load', () => {
+    counts.frameLoads += 1;
+    showCounts();
+  });
+  showCounts();
+  return {
+    update(next) {
+      title = next.viz_config.title;
+      statusEl.textContent = embedMode === 'form' ? 'Posting…' : 'Sending…';
+      errorEl.hidden = true;
+      handle.update(next);
+    },
+    destroy() {
+      handle.destroy();
+      pending.delete(id);
+      statusEl.textContent = 'Destroyed: the iframe is gone';
+    },
+  };
+}
+
+function startModes() {
+  const data = sales(seed);
+  modeCards = Object.keys(embedModes).map((embedMode) => startMode(embedMode, data));
+}
+
+function destroyModes() {
+  for (const card of modeCards) card.destroy();
+  modeCards = [];
+}
+
 // ---- Auto mode ----
 
 const autoUp = location.origin;
@@ -213,6 +290,7 @@ for (const radio of document.querySelectorAll('input[name="auto-service"]')) {
 
 startSales();
 startOthers();
+startModes();
 startAuto();
 
 $('update').addEventListener('click', () => {
@@ -222,12 +300,14 @@ $('update').addEventListener('click', () => {
   status.textContent = 'Updating…';
   statusLocal.textContent = 'Drawing…';
   for (const handle of salesCards) handle.update(data);
+  for (const card of modeCards) card.update(data);
   showPayload(data);
 });
 
 $('destroy').addEventListener('click', () => {
   for (const handle of salesCards) handle.destroy();
   salesCards = null;
+  destroyModes();
   pending.delete('chart');
   pending.delete('chart-local');
   status.textContent = 'Destroyed: the iframe is gone';
@@ -241,6 +321,7 @@ $('destroy').addEventListener('click', () => {
 
 $('again').addEventListener('click', () => {
   startSales();
+  startModes();
   $('update').disabled = false;
   $('destroy').disabled = false;
   $('png').disabled = false;
@@ -257,6 +338,10 @@ darkBox.addEventListener('change', () => {
   if (salesCards) {
     for (const handle of salesCards) handle.destroy();
     startSales();
+  }
+  if (modeCards.length) {
+    destroyModes();
+    startModes();
   }
   startAuto();
 });

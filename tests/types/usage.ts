@@ -23,6 +23,9 @@ const png: Promise<Blob> = handle.toPNG();
 const svg: string = handle.toSVG();
 // Local mode needs no service; onLoad receives the canvas.
 render({ containerId: 'chart', mode: 'local', visualizationData: data, darkMode: true, onLoad: (c) => c.getContext('2d') });
+// postMessage embed mode: the frame's height from its content, a deadline for the shell.
+render({ ...options, embedMode: 'postmessage', height: 'auto', timeoutMs: 3000, onLoad: (f) => f.contentWindow });
+render({ containerId: 'chart', serviceUrl: 'https://charts.example.com', cardId: 'c', visualizationData: data, mode: 'auto', embedMode: 'form' });
 // Auto mode: either element.
 render({ ...options, mode: 'auto', timeoutMs: 2000, onLoad: (el) => el.tagName });
 handle.update({ viz_config: { title: 'New' }, data: { rows: [] } });
@@ -54,5 +57,9 @@ render({ ...options, mode: 'canvas' });
 render({ containerId: 'chart', mode: 'auto', visualizationData: data });
 // @ts-expect-error darkMode is a boolean
 render({ ...options, darkMode: 'yes' });
-// @ts-expect-error timeoutMs belongs to auto mode
-render({ ...options, timeoutMs: 10 });
+// @ts-expect-error timeoutMs waits for a service: not in local mode
+render({ containerId: 'chart', mode: 'local', visualizationData: data, timeoutMs: 10 });
+// @ts-expect-error embedMode is "form" or "postmessage"
+render({ ...options, embedMode: 'iframe' });
+// @ts-expect-error embedMode is for the service: not in local mode
+render({ containerId: 'chart', mode: 'local', visualizationData: data, embedMode: 'postmessage' });
