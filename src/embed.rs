@@ -361,11 +361,7 @@ fn frame_loaded(id: EmbedId, iframe: &HtmlIFrameElement) {
         embed.settings.callbacks.on_load.clone()
     })
     .flatten();
-    if let Some(on_load) = on_load {
-        if let Err(thrown) = on_load.call1(&JsValue::NULL, iframe) {
-            web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
-        }
-    }
+    announce(on_load.as_ref(), iframe);
 }
 
 /// The postMessage shell of embed `id` spoke.
@@ -383,9 +379,7 @@ fn shell_said(id: EmbedId, event: FrameEvent) {
             })
             .flatten();
             if let Some((iframe, on_load)) = shown {
-                if let Err(thrown) = on_load.call1(&JsValue::NULL, &iframe) {
-                    web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
-                }
+                announce(Some(&on_load), &iframe);
             }
         }
         FrameEvent::Failed(error) => {
@@ -421,9 +415,7 @@ impl Verdicts for Verdict {
         })
         .flatten();
         if let Some((iframe, on_load)) = loaded {
-            if let Err(thrown) = on_load.call1(&JsValue::NULL, &iframe) {
-                web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
-            }
+            announce(Some(&on_load), &iframe);
         }
     }
 
@@ -465,6 +457,16 @@ fn fall_back(id: EmbedId, reason: String) {
         drop(old);
         drop(watch);
         report(on_error.as_ref(), &notice);
+    }
+}
+
+/// Calls `onLoad` with the element the card is shown in; a throwing
+/// callback is logged, never passed on (it is the page's bug, not the card's).
+pub fn announce(on_load: Option<&js_sys::Function>, element: &JsValue) {
+    if let Some(on_load) = on_load {
+        if let Err(thrown) = on_load.call1(&JsValue::NULL, element) {
+            web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
+        }
     }
 }
 

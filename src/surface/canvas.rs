@@ -366,11 +366,7 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
 }
 
 fn call_on_load(callbacks: &Callbacks, canvas: &HtmlCanvasElement) {
-    if let Some(on_load) = &callbacks.on_load {
-        if let Err(thrown) = on_load.call1(&JsValue::NULL, canvas) {
-            web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
-        }
-    }
+    crate::embed::announce(callbacks.on_load.as_ref(), canvas);
 }
 
 fn schedule_callback(weak: Weak<RefCell<CanvasState>>) -> impl Fn() + 'static {

@@ -438,3 +438,47 @@ test('auto mode with postmessage: the shell\'s ready keeps the service; unreacha
   assert.equal(await page.evaluate(() => window.handle.mode), 'local');
   await context.close();
 });
+
+test("the shell answers and obeys only the parent_origin it was given", async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  // The page host under another name: another origin, same server.
+  const otherOrigin = pageHost.origin.replace('127.0.0.1', 'localhost');
+  await page.goto(`${otherOrigin}/spy.html`);
+  await page.waitForFunction(() => window.spyReady === true, null, WAIT);
+  const frameFor = async (parentOrigin, id) => {
+    await page.evaluate(([service, origin, frameId]) => {
+      const frame = document.createElement('iframe');
+      frame.id = frameId;
+      frame.src = `${service}/embed/${frameId}/?embed_mode=postmessage&parent_origin=${encodeURIComponent(origin)}`;
+      document.body.append(frame);
+    }, [serviceHost.origin, parentOrigin, id]);
+    let frame;
+    for (let tries = 0; !frame && tries < 100; tries += 1) {
+      frame = page.frames().find((f) => f.url().includes(`/embed/${id}/`));
+      if (!frame) await new Promise((ok) => setTimeout(ok, 50));
+    }
+    await frame.waitForFunction(() => document.readyState === 'complete', null, WAIT);
+    return frame;
+  };
+  const send = (id) => page.evaluate(([frameId, data]) => {
+    document.getElementById(frameId).contentWindow.postMessage(
+      { type: 'zdr:vizdata', version: 1, id: 7, visualization_data: JSON.stringify(data) }, '*');
+  }, [id, FIRST]);
+
+  // Told the truth: the shell says ready to this page and draws what it sends.
+  const honest = await frameFor(otherOrigin, 'honest');
+  await page.waitForFunction(() => window.heard.some((m) => m.data?.type === 'zdr:ready'), null, WAIT);
+  await send('honest');
+  await page.waitForFunction(() => window.heard.some((m) => m.data?.type === 'zdr:vizdata:received'), null, WAIT);
+  await honest.waitForFunction(() => document.querySelector('canvas') !== null, null, WAIT);
+
+  // Told another origin (the real page host's): nothing reaches this page, nothing is drawn.
+  const heardBefore = await page.evaluate(() => window.heard.length);
+  const lied = await frameFor(pageHost.origin, 'lied');
+  await send('lied');
+  await new Promise((ok) => setTimeout(ok, 700));
+  assert.equal(await page.evaluate(() => window.heard.length), heardBefore, 'no ready, no answer');
+  assert.equal(await lied.evaluate(() => document.querySelector('canvas')), null, 'the data were not drawn');
+  await context.close();
+});
