@@ -482,3 +482,21 @@ test("the shell answers and obeys only the parent_origin it was given", async ()
   assert.equal(await lied.evaluate(() => document.querySelector('canvas')), null, 'the data were not drawn');
   await context.close();
 });
+
+test("a second card's shell revalidates the engine instead of downloading it again", async () => {
+  const { context, page } = await openPage();
+  const wasmLines = () => serviceHost.log.filter((line) => line.includes('GET /node_modules/zdr-embed/pkg/zdr_embed_bg.wasm '));
+  const before = wasmLines().length;
+  for (const cardId of ['pm-first', 'pm-second']) {
+    await page.evaluate(
+      ([service, id, data]) => window.show({ serviceUrl: service, cardId: id, visualizationData: data }),
+      [serviceHost.origin, cardId, FIRST],
+    );
+    await page.waitForFunction(() => window.loads.length === 1, null, WAIT);
+  }
+  const lines = wasmLines().slice(before);
+  assert.equal(lines.length, 2, lines.join('\n'));
+  assert.match(lines[0], / 200 /, 'the first shell downloads the engine');
+  assert.match(lines[1], / 304 0B /, 'the second revalidates it: 304, no body');
+  await context.close();
+});

@@ -5,7 +5,7 @@ use axum::extract::{Request, State};
 use axum::http::header::{
     CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
-use axum::http::HeaderValue;
+use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 
@@ -48,10 +48,29 @@ fn static_policy(frame_ancestors: &str) -> String {
     )
 }
 
+/// Where the host serves code, never data: the npm package's files and the
+/// shell's script.
+const CODE_PATHS: [&str; 2] = ["/node_modules/zdr-embed/", "/zdr-shell/"];
+
+/// Code may be kept by the browser and revalidated on each use (the package's
+/// files answer `If-Modified-Since` with 304), so every postMessage frame does
+/// not download and compile the engine again. Everything else, and every
+/// error, is never stored: pages may hold a card's data.
+fn cache_control(path: &str, status: StatusCode) -> &'static str {
+    let code = CODE_PATHS.iter().any(|prefix| path.starts_with(prefix));
+    if code && (status.is_success() || status == StatusCode::NOT_MODIFIED) {
+        "no-cache"
+    } else {
+        "no-store"
+    }
+}
+
 pub async fn headers(State(shared): State<Shared>, request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
+    let cache = cache_control(&path, response.status());
     let headers = response.headers_mut();
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     if !headers.contains_key(CONTENT_SECURITY_POLICY) {
@@ -60,4 +79,39 @@ pub async fn headers(State(shared): State<Shared>, request: Request, next: Next)
         }
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_code_that_was_found_may_be_kept() {
+        let ok = StatusCode::OK;
+        assert_eq!(
+            cache_control("/node_modules/zdr-embed/pkg/zdr_embed_bg.wasm", ok),
+            "no-cache"
+        );
+        assert_eq!(
+            cache_control("/node_modules/zdr-embed/pkg/x.js", StatusCode::NOT_MODIFIED),
+            "no-cache"
+        );
+        assert_eq!(cache_control("/zdr-shell/v1/shell.js", ok), "no-cache");
+        assert_eq!(
+            cache_control(
+                "/node_modules/zdr-embed/pkg/missing.js",
+                StatusCode::NOT_FOUND
+            ),
+            "no-store"
+        );
+        for page in [
+            "/embed/x/",
+            "/",
+            "/index.html",
+            "/healthz",
+            "/node_modules/other/x.js",
+        ] {
+            assert_eq!(cache_control(page, ok), "no-store", "{page}");
+        }
+    }
 }

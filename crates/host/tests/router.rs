@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use axum::body::{Body, Bytes};
 use axum::http::header::{
-    ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
-    X_CONTENT_TYPE_OPTIONS,
+    ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_SECURITY_POLICY, CONTENT_TYPE, IF_MODIFIED_SINCE,
+    LAST_MODIFIED, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
 use axum::http::{HeaderMap, Method, Request, StatusCode};
 use axum::Router;
@@ -321,9 +321,18 @@ fn html_tag(page: &str) -> &str {
     &page[at..=at + page[at..].find('>').unwrap()]
 }
 
-/// The headers every response carries, whatever it is.
+/// The headers every response carries, whatever it is. Only code found
+/// (the package's files, the shell's script) may be kept, revalidated.
 fn assert_common_headers(what: &str, answer: &Answer) {
-    assert_eq!(answer.header(CACHE_CONTROL), "no-store", "{what}");
+    let code = what.starts_with("/node_modules/zdr-embed/")
+        || what.starts_with("/zdr-shell/")
+        || what == "shell.js";
+    let cache = if code && answer.status.is_success() {
+        "no-cache"
+    } else {
+        "no-store"
+    };
+    assert_eq!(answer.header(CACHE_CONTROL), cache, "{what}");
     assert_eq!(answer.header(X_CONTENT_TYPE_OPTIONS), "nosniff", "{what}");
     assert_eq!(answer.header(REFERRER_POLICY), "no-referrer", "{what}");
     assert!(!answer.csp().is_empty(), "{what}");
@@ -1132,6 +1141,33 @@ async fn healthz_says_ok() {
     let answer = send(&fixture.app(), get("/healthz")).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.body.trim(), "ok");
+}
+
+/// Every postMessage frame loads the engine: a browser may keep it and
+/// revalidate, and gets 304 with no body when it has not changed.
+#[tokio::test]
+async fn the_package_files_are_revalidated_not_downloaded_again() {
+    let fixture = Fixture::new();
+    let app = fixture.app();
+    let uri = "/node_modules/zdr-embed/pkg/x.js";
+    let first = send(&app, get(uri)).await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(first.header(CACHE_CONTROL), "no-cache");
+    let modified = first.header(LAST_MODIFIED).to_owned();
+    let again = Request::builder()
+        .uri(uri)
+        .header(IF_MODIFIED_SINCE, &modified)
+        .body(Body::empty())
+        .unwrap();
+    let second = send(&app, again).await;
+    assert_eq!(second.status, StatusCode::NOT_MODIFIED);
+    assert!(second.body.is_empty());
+    assert_eq!(second.header(CACHE_CONTROL), "no-cache");
+    // What is missing, and everything that is not code, is never stored.
+    let missing = send(&app, get("/node_modules/zdr-embed/pkg/missing.js")).await;
+    assert_eq!(missing.header(CACHE_CONTROL), "no-store");
+    let shell = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    assert_eq!(shell.header(CACHE_CONTROL), "no-store");
 }
 
 #[tokio::test]
