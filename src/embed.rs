@@ -19,7 +19,7 @@ use crate::fallback::{Verdicts, Watch};
 use crate::options::{Callbacks, EmbedOptions, Mode, Service};
 use crate::payload::{Content, Payload};
 use crate::surface::{
-    canvas_to_png, CanvasSpec, FrameEvent, FrameSpec, LocalCanvas, MessageFrame, MessageSpec,
+    canvas_to_png, CanvasSpec, ChannelSpec, FrameEvent, FrameSpec, LocalCanvas, MessageFrame,
     ServiceFrame, Shown, Surface, AUTO_HEIGHT,
 };
 
@@ -77,9 +77,6 @@ struct Settings {
     title: String,
     dark_mode: Option<bool>,
     timeout_ms: u32,
-    /// Whether the service's page says when it has the data (postmessage),
-    /// rather than the frame's `load` standing in for it.
-    answers: bool,
     callbacks: Callbacks,
 }
 
@@ -230,18 +227,14 @@ pub fn start(
         title,
         dark_mode: options.dark_mode,
         timeout_ms: options.timeout_ms,
-        answers: options
-            .service
-            .as_ref()
-            .is_some_and(|service| service.shell.is_some()),
         callbacks: options.callbacks,
     };
-    let (mut surface, address): (Box<dyn Surface>, Option<String>) =
+    let (mut surface, service): (Box<dyn Surface>, Option<&Service>) =
         match (&options.service, options.mode) {
             (Some(service), Mode::Service | Mode::Auto) => {
                 let surface =
                     service_surface(call, document, &settings, service, options.mode, id)?;
-                (surface, Some(service.address.clone()))
+                (surface, Some(service))
             }
             _ => (
                 Box::new(local_canvas(call, document, &settings, &options.content)?),
@@ -250,16 +243,16 @@ pub fn start(
         };
     let shown_now = surface.shown();
     // Shown before the watch starts: a fast refusal must find something to replace.
-    let posted = match &address {
+    let posted = match service {
         Some(_) => surface.show(call, &options.content),
         None => Ok(()),
     };
-    let watch = match (options.mode, address) {
+    let watch = match (options.mode, service) {
         // A postMessage shell proves itself with `ready`, which only the
         // service's page can send; no probe then, so a page whose CSP blocks
         // the probe (connect-src) but allows the frame is not misjudged.
-        (Mode::Auto, Some(address)) => {
-            let probe = (!settings.answers).then_some(address.as_str());
+        (Mode::Auto, Some(service)) => {
+            let probe = service.shell.is_none().then_some(service.address.as_str());
             Some(Watch::start(probe, options.timeout_ms, Verdict(id)))
         }
         _ => None,
@@ -300,33 +293,29 @@ fn service_surface(
     mode: Mode,
     id: EmbedId,
 ) -> Result<Box<dyn Surface>, EmbedError> {
-    if let Some(shell) = &service.shell {
-        let spec = MessageSpec {
-            document,
-            container: &settings.container,
-            shell_url: &shell.url,
-            service_origin: &shell.origin,
-            width: &settings.width,
-            height: &settings.height,
-            title: &settings.title,
-            auto_height: settings.height == AUTO_HEIGHT,
-            // In auto mode the fallback's watch has the same deadline.
-            ready_timeout_ms: (mode == Mode::Service).then_some(settings.timeout_ms),
-        };
-        let frame = MessageFrame::create(call, &spec, move |event| shell_said(id, event))?;
-        return Ok(Box::new(frame));
-    }
     let spec = FrameSpec {
         document,
         container: &settings.container,
-        address: &service.address,
+        // The shell's address in postmessage mode, the form's action otherwise.
+        address: service
+            .shell
+            .as_ref()
+            .map_or(&service.address, |shell| &shell.url),
         width: &settings.width,
         height: &settings.height,
         title: &settings.title,
     };
-    let frame = ServiceFrame::create(call, &spec, move |iframe| {
-        frame_loaded(id, iframe);
-    })?;
+    let Some(shell) = &service.shell else {
+        let frame = ServiceFrame::create(call, &spec, move |iframe| frame_loaded(id, iframe))?;
+        return Ok(Box::new(frame));
+    };
+    let channel = ChannelSpec {
+        service_origin: &shell.origin,
+        auto_height: settings.height == AUTO_HEIGHT,
+        // In auto mode the fallback's watch has the same deadline.
+        ready_timeout_ms: (mode == Mode::Service).then_some(settings.timeout_ms),
+    };
+    let frame = MessageFrame::create(call, &spec, &channel, move |event| shell_said(id, event))?;
     Ok(Box::new(frame))
 }
 
@@ -406,10 +395,6 @@ impl Verdicts for Verdict {
                 return None;
             }
             embed.watch = None;
-            if embed.settings.answers {
-                // onLoad waits for the shell's answer about the data.
-                return None;
-            }
             let iframe = embed.surface.shown().iframe?;
             Some((iframe, embed.settings.callbacks.on_load.clone()?))
         })

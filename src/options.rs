@@ -153,38 +153,55 @@ impl EmbedOptions {
 }
 
 fn mode(call: Call, options: &JsValue) -> Result<Mode, EmbedError> {
-    let value = member(call, options, "mode", "mode")?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(Mode::Service);
-    }
-    match value.as_string().as_deref() {
-        Some("service") => Ok(Mode::Service),
-        Some("local") => Ok(Mode::Local),
-        Some("auto") => Ok(Mode::Auto),
-        _ => Err(EmbedError::WrongType {
-            call,
-            name: "mode".into(),
-            expected: "\"service\", \"local\" or \"auto\"",
-            found: describe(&value),
-        }),
-    }
+    let modes = [
+        ("service", Mode::Service),
+        ("local", Mode::Local),
+        ("auto", Mode::Auto),
+    ];
+    one_of(
+        call,
+        options,
+        "mode",
+        &modes,
+        "\"service\", \"local\" or \"auto\"",
+    )
 }
 
 fn embed_mode(call: Call, options: &JsValue) -> Result<EmbedMode, EmbedError> {
-    let value = member(call, options, "embedMode", "embedMode")?;
-    if value.is_undefined() || value.is_null() {
-        return Ok(EmbedMode::Form);
-    }
-    match value.as_string().as_deref() {
-        Some("form") => Ok(EmbedMode::Form),
-        Some("postmessage") => Ok(EmbedMode::PostMessage),
-        _ => Err(EmbedError::WrongType {
+    let modes = [
+        ("form", EmbedMode::Form),
+        ("postmessage", EmbedMode::PostMessage),
+    ];
+    one_of(
+        call,
+        options,
+        "embedMode",
+        &modes,
+        "\"form\" or \"postmessage\"",
+    )
+}
+
+/// An option that is one of a few words; absent means the first.
+fn one_of<T: Copy>(
+    call: Call,
+    options: &JsValue,
+    key: &str,
+    words: &[(&str, T)],
+    expected: &'static str,
+) -> Result<T, EmbedError> {
+    let value = member(call, options, key, key)?;
+    let word = value.as_string();
+    let absent = value.is_undefined() || value.is_null();
+    words
+        .iter()
+        .find(|(name, _)| absent || word.as_deref() == Some(name))
+        .map(|(_, choice)| *choice)
+        .ok_or_else(|| EmbedError::WrongType {
             call,
-            name: "embedMode".into(),
-            expected: "\"form\" or \"postmessage\"",
+            name: key.to_owned(),
+            expected,
             found: describe(&value),
-        }),
-    }
+        })
 }
 
 /// `height: "auto"`; every other value is read by [`size`].

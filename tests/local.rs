@@ -8,31 +8,14 @@ use gloo_timers::future::TimeoutFuture;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlCanvasElement, HtmlElement};
+use web_sys::{HtmlCanvasElement, HtmlElement};
 
 use zdr_embed::{render, render_multiple, EmbedHandle};
 
+mod support;
+use support::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-#[wasm_bindgen(module = "/tests/support/helpers.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = freshContainer)]
-    fn fresh_container(id: &str) -> Element;
-    #[wasm_bindgen(js_name = sampleData)]
-    fn sample_data(title: &str) -> JsValue;
-    #[wasm_bindgen(js_name = baseOptions)]
-    fn base_options(container_id: &str, extra: JsValue) -> JsValue;
-    fn recorder() -> Recorder;
-    #[wasm_bindgen(js_name = errorCode)]
-    fn error_code(error: &JsValue) -> JsValue;
-
-    #[wasm_bindgen(extends = js_sys::Function)]
-    type Recorder;
-    #[wasm_bindgen(method)]
-    fn count(this: &Recorder) -> u32;
-    #[wasm_bindgen(method)]
-    fn last(this: &Recorder) -> JsValue;
-}
 
 #[wasm_bindgen(module = "/tests/support/local.js")]
 extern "C" {
@@ -44,14 +27,6 @@ extern "C" {
     fn many_points(n: u32) -> JsValue;
 }
 
-fn set(object: &JsValue, key: &str, value: impl Into<JsValue>) {
-    js_sys::Reflect::set(object, &key.into(), &value.into()).unwrap_throw();
-}
-
-fn get(object: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(object, &key.into()).unwrap_throw()
-}
-
 /// Local-mode options: no service at all.
 fn local(container_id: &str, data: JsValue) -> JsValue {
     let options = js_sys::Object::new();
@@ -60,23 +35,6 @@ fn local(container_id: &str, data: JsValue) -> JsValue {
     set(&options, "height", "300px");
     set(&options, "visualizationData", data);
     options.into()
-}
-
-fn message_of(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .unwrap_or_default()
-}
-
-async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
-    for _ in 0..200 {
-        if condition() {
-            return;
-        }
-        TimeoutFuture::new(25).await;
-    }
-    panic!("timed out waiting until {what}");
 }
 
 fn canvas_of(handle: &EmbedHandle) -> HtmlCanvasElement {

@@ -10,16 +10,13 @@ use web_sys::{Element, HtmlFormElement, HtmlIFrameElement, HtmlInputElement};
 
 use zdr_embed::{render, render_multiple};
 
+mod support;
+use support::*;
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen(module = "/tests/support/helpers.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = freshContainer)]
-    fn fresh_container(id: &str) -> Element;
-    #[wasm_bindgen(js_name = sampleData)]
-    fn sample_data(title: &str) -> JsValue;
-    #[wasm_bindgen(js_name = baseOptions)]
-    fn base_options(container_id: &str, extra: JsValue) -> JsValue;
     fn without(object: &JsValue, key: &str) -> JsValue;
     #[wasm_bindgen(js_name = cyclicData)]
     fn cyclic_data() -> JsValue;
@@ -33,9 +30,6 @@ extern "C" {
     fn break_form_submit() -> js_sys::Function;
     #[wasm_bindgen(js_name = captureConsoleError)]
     fn capture_console_error() -> ConsoleCapture;
-    fn recorder() -> Recorder;
-    #[wasm_bindgen(js_name = errorCode)]
-    fn error_code(error: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = isError)]
     fn is_error(value: &JsValue) -> bool;
     #[wasm_bindgen(js_name = frameLoaded)]
@@ -63,13 +57,6 @@ extern "C" {
     fn first_message(this: &ConsoleCapture) -> String;
     #[wasm_bindgen(method)]
     fn restore(this: &ConsoleCapture);
-
-    #[wasm_bindgen(extends = js_sys::Function)]
-    type Recorder;
-    #[wasm_bindgen(method)]
-    fn count(this: &Recorder) -> u32;
-    #[wasm_bindgen(method)]
-    fn last(this: &Recorder) -> JsValue;
 }
 
 /// The handle's frame; service mode always has one.
@@ -77,23 +64,8 @@ fn frame_of(handle: &zdr_embed::EmbedHandle) -> HtmlIFrameElement {
     handle.iframe().dyn_into().expect("an iframe on the handle")
 }
 
-fn set(object: &JsValue, key: &str, value: impl Into<JsValue>) {
-    js_sys::Reflect::set(object, &key.into(), &value.into()).unwrap_throw();
-}
-
-fn get(object: &JsValue, key: &str) -> JsValue {
-    js_sys::Reflect::get(object, &key.into()).unwrap_throw()
-}
-
 fn options(container_id: &str) -> JsValue {
     base_options(container_id, JsValue::UNDEFINED)
-}
-
-fn message_of(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .unwrap_or_default()
 }
 
 /// Renders and expects a throw; returns the message after checking that it is
@@ -121,16 +93,6 @@ fn the_form(container: &Element) -> HtmlFormElement {
         .expect("a form in the container")
         .dyn_into()
         .unwrap_throw()
-}
-
-async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
-    for _ in 0..200 {
-        if condition() {
-            return;
-        }
-        TimeoutFuture::new(25).await;
-    }
-    panic!("timed out waiting until {what}");
 }
 
 #[wasm_bindgen_test]

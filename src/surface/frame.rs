@@ -46,7 +46,7 @@ impl ServiceFrame {
         on_loaded: impl Fn(&HtmlIFrameElement) + 'static,
     ) -> Result<ServiceFrame, EmbedError> {
         let frame_name = unique_frame_name(spec.document);
-        let frame = create_frame(spec.document, spec.width, spec.height, spec.title)
+        let frame = create_frame(spec)
             .and_then(|frame| {
                 frame.set_name(&frame_name);
                 spec.container.append_child(&frame)?;
@@ -118,21 +118,17 @@ impl Surface for ServiceFrame {
 }
 
 /// A frame styled as the service's widget makes it, not yet in the page.
-pub(super) fn create_frame(
-    document: &Document,
-    width: &str,
-    height: &str,
-    title: &str,
-) -> Result<HtmlIFrameElement, JsValue> {
-    let frame: HtmlIFrameElement = document.create_element("iframe")?.dyn_into()?;
-    frame.set_title(title);
+/// (`spec.address` is not set here: each kind of frame loads it its own way.)
+pub(super) fn create_frame(spec: &FrameSpec<'_>) -> Result<HtmlIFrameElement, JsValue> {
+    let frame: HtmlIFrameElement = spec.document.create_element("iframe")?.dyn_into()?;
+    frame.set_title(spec.title);
     // "scrolling" and "frameborder" are obsolete but still honoured, as in the service's widget.
     frame.set_attribute("scrolling", "no")?;
     frame.set_attribute("frameborder", "0")?;
     let style = frame.style();
     style.set_property("border", "0")?;
-    style.set_property("width", width)?;
-    style.set_property("height", height)?;
+    style.set_property("width", spec.width)?;
+    style.set_property("height", spec.height)?;
     Ok(frame)
 }
 

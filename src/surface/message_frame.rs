@@ -14,10 +14,10 @@ use std::rc::{Rc, Weak};
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlIFrameElement, MessageEvent};
+use web_sys::{HtmlIFrameElement, MessageEvent};
 
 use super::canvas::AUTO_ASPECT_RATIO;
-use super::frame::create_frame;
+use super::frame::{create_frame, FrameSpec};
 use super::{Shown, Surface};
 use crate::error::{describe_thrown, Call, EmbedError};
 use crate::payload::Content;
@@ -34,18 +34,12 @@ pub enum FrameEvent {
     Failed(EmbedError),
 }
 
-/// Where and how the frame goes.
-pub struct MessageSpec<'a> {
-    pub document: &'a Document,
-    pub container: &'a Element,
-    /// The shell's address: the embed address with `embed_mode=postmessage`
-    /// and this page's origin in the query.
-    pub shell_url: &'a str,
+/// What the message channel needs beyond the frame itself (a [`FrameSpec`]
+/// whose `address` is the shell's: the embed address with
+/// `embed_mode=postmessage` and this page's origin in the query).
+pub struct ChannelSpec<'a> {
     /// The service's origin, as the browser serialises it.
     pub service_origin: &'a str,
-    pub width: &'a str,
-    pub height: &'a str,
-    pub title: &'a str,
     /// The `height: "auto"` option: the frame takes the content's height.
     pub auto_height: bool,
     /// How long to wait for `ready` before reporting; `None` when someone
@@ -77,7 +71,8 @@ impl MessageFrame {
     /// Creates the frame and starts loading the shell. Data is sent by `show`.
     pub fn create(
         call: Call,
-        spec: &MessageSpec<'_>,
+        spec: &FrameSpec<'_>,
+        channel_spec: &ChannelSpec<'_>,
         on_event: impl Fn(FrameEvent) + 'static,
     ) -> Result<MessageFrame, EmbedError> {
         let dom = |thrown: JsValue| EmbedError::Dom {
@@ -87,9 +82,8 @@ impl MessageFrame {
         };
         let window = web_sys::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
         let events: Events = Rc::new(on_event);
-        let frame =
-            create_frame(spec.document, spec.width, spec.height, spec.title).map_err(dom)?;
-        if spec.auto_height {
+        let frame = create_frame(spec).map_err(dom)?;
+        if channel_spec.auto_height {
             // The shell's card has this shape, so the first guess is right; a
             // zero-height frame would also be throttled and never report.
             frame
@@ -99,8 +93,8 @@ impl MessageFrame {
         }
         let channel = Rc::new(RefCell::new(Channel {
             frame: frame.clone(),
-            service_origin: spec.service_origin.to_owned(),
-            auto_height: spec.auto_height,
+            service_origin: channel_spec.service_origin.to_owned(),
+            auto_height: channel_spec.auto_height,
             ready: false,
             latest: None,
             next_id: 0,
@@ -116,7 +110,7 @@ impl MessageFrame {
                 }
             })
         };
-        if let Some(timeout_ms) = spec.ready_timeout_ms {
+        if let Some(timeout_ms) = channel_spec.ready_timeout_ms {
             let weak = Rc::downgrade(&channel);
             let events = events.clone();
             let timer = Timeout::new(timeout_ms, move || {
@@ -139,7 +133,7 @@ impl MessageFrame {
         let sandbox = frame.set_attribute("sandbox", "allow-scripts allow-same-origin");
         let referrer = frame.set_attribute("referrerpolicy", "no-referrer");
         sandbox.and(referrer).map_err(dom)?;
-        frame.set_src(spec.shell_url);
+        frame.set_src(spec.address);
         spec.container.append_child(&frame).map_err(dom)?;
         Ok(MessageFrame {
             channel,

@@ -14,7 +14,7 @@ mod tooltip;
 
 pub use canvas::{canvas_to_png, CanvasSpec, LocalCanvas, AUTO_HEIGHT};
 pub use frame::{FrameSpec, ServiceFrame};
-pub use message_frame::{FrameEvent, MessageFrame, MessageSpec};
+pub use message_frame::{ChannelSpec, FrameEvent, MessageFrame};
 
 use wasm_bindgen::JsValue;
 use web_sys::{HtmlCanvasElement, HtmlIFrameElement};
