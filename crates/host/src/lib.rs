@@ -14,9 +14,12 @@
 pub mod app;
 pub mod config;
 mod embed;
-mod form;
+#[doc(hidden)]
+pub mod form;
 mod html;
 mod origin;
+#[doc(hidden)]
+pub mod parse;
 mod request_log;
 mod security;
 mod shell;

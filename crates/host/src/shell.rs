@@ -32,7 +32,7 @@ const POSTMESSAGE: &str = "postmessage";
 
 /// What the shell page is told, checked.
 #[derive(Debug, PartialEq, Eq)]
-struct Shell {
+pub(crate) struct Shell {
     parent_origin: String,
     dark: Option<bool>,
     auto_height: bool,
@@ -40,7 +40,7 @@ struct Shell {
 
 /// Reads the query; unknown parameters are ignored and a repeated one
 /// counts with its last value, as for the form mode's `dark_mode`.
-fn shell(query: Option<&str>) -> Result<Shell, EmbedError> {
+pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, EmbedError> {
     let mut embed_mode = None;
     let mut parent_origin = None;
     let mut height = None;
@@ -85,7 +85,7 @@ pub async fn page(
     if !valid_card_id(&card_id) {
         return error_response(&EmbedError::CardId, frame_ancestors);
     }
-    match shell(query.as_deref()) {
+    match read_query(query.as_deref()) {
         Ok(shell) => {
             let page = shell_page(
                 &shell.parent_origin,
@@ -119,14 +119,14 @@ mod tests {
     use super::*;
 
     fn ok(query: &str) -> Shell {
-        match shell(Some(query)) {
+        match read_query(Some(query)) {
             Ok(shell) => shell,
             Err(error) => panic!("{query}: {error}"),
         }
     }
 
     fn err(query: Option<&str>) -> EmbedError {
-        match shell(query) {
+        match read_query(query) {
             Ok(shell) => panic!("{query:?}: {shell:?}"),
             Err(error) => error,
         }

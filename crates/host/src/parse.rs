@@ -1,0 +1,23 @@
+//! The host's parsers of untrusted text, synchronous and without a server,
+//! for the fuzz targets (`fuzz/`). Not an API: the names may change.
+
+/// The `visualization_data` field of a posted body, urlencoded or multipart,
+/// as the embed endpoint reads it once the body is in memory.
+pub fn form_field(content_type: &str, body: &[u8]) -> Result<String, crate::form::FormError> {
+    crate::form::field(content_type, body)
+}
+
+/// Whether `text` is accepted as the shell's `parent_origin`.
+pub fn parent_origin(text: &str) -> bool {
+    crate::origin::check(text).is_ok()
+}
+
+/// Whether the query of a shell address (`GET /embed/{id}/?...`) is accepted.
+pub fn shell_query(query: &str) -> bool {
+    crate::shell::read_query(Some(query)).is_ok()
+}
+
+/// Whether the `dark_mode` parameter of a query is accepted.
+pub fn dark_mode(query: &str) -> bool {
+    crate::embed::dark_mode(Some(query)).is_ok()
+}
