@@ -5,7 +5,9 @@
 //! posted into through a hidden form, exactly as the service's widget does
 //! (spec 4.16), or a canvas the card is drawn on in the page (local mode).
 
-mod address;
+// Public only for the native fuzz targets (fuzz/): their rules are pure.
+#[doc(hidden)]
+pub mod address;
 mod css_size;
 mod embed;
 mod error;
@@ -13,8 +15,10 @@ mod fallback;
 mod js_value;
 mod options;
 mod payload;
-mod protocol;
-mod shell;
+#[doc(hidden)]
+pub mod protocol;
+#[doc(hidden)]
+pub mod shell;
 mod surface;
 
 use wasm_bindgen::prelude::*;

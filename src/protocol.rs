@@ -7,8 +7,8 @@
 //! else (other libraries' messages, other versions, wrong field types) decodes
 //! to `None` and is ignored: a page carries messages from many senders.
 
-use js_sys::{Object, Reflect};
-use wasm_bindgen::JsValue;
+use js_sys::{JsString, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Bumped when a message changes meaning; both ends refuse other versions.
 pub const VERSION: u32 = 1;
@@ -22,6 +22,27 @@ pub const RESIZE: &str = "zdr:resize";
 /// The longest error message the widget passes on: enough for a JSON path
 /// and its problem, not a page of text from a misbehaving service.
 pub const MAX_MESSAGE_CHARS: usize = 500;
+
+/// How much of an error `message` is copied out of the browser, in UTF-16
+/// units: longer ones are cut in the browser first, so a hostile frame cannot
+/// make the widget copy megabytes into its memory to show 500 characters.
+pub const MAX_MESSAGE_UNITS: u32 = 4096;
+
+/// The longest `visualization_data` text, in UTF-16 units (16 Mi). The form
+/// mode's host takes 10 MiB of UTF-8 by default, which is at most 10 Mi
+/// units, so this is no tighter; a larger text is refused before it is
+/// copied into the shell's WebAssembly memory (at most 4 GiB, shared by every
+/// chart in the page).
+pub const MAX_VIZDATA_UNITS: u32 = 16 * 1024 * 1024;
+
+/// The longest `type` read; every type of ours is far shorter.
+const MAX_KIND_UNITS: u32 = 64;
+
+/// The tallest frame a `zdr:resize` may ask for, in CSS pixels. The shell's
+/// card is 8:5, so a taller one would be 16,000 px wide: no screen shows
+/// that, while a bound keeps a misbehaving page from stretching the
+/// embedding page's layout (the old bound, 100,000 px, let it add 100 screens).
+pub const MAX_RESIZE_PX: f64 = 10_000.0;
 
 /// From the widget to the shell.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +77,46 @@ pub enum ShellInbox {
     },
 }
 
+/// The fields of a message, copied out of the browser with every string
+/// bounded. Reading them is the only step that touches JS; deciding what they
+/// mean ([`decode_to_widget`], [`decode_to_shell`]) is pure, so it is tested
+/// and fuzzed natively.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fields {
+    pub kind: Option<String>,
+    pub version: Option<f64>,
+    pub id: Option<f64>,
+    /// At most [`MAX_MESSAGE_UNITS`] UTF-16 units of it.
+    pub message: Option<String>,
+    pub height: Option<f64>,
+    /// `None` when missing, not a string, or longer than [`MAX_VIZDATA_UNITS`].
+    pub visualization_data: Option<String>,
+}
+
+impl Fields {
+    /// Reads a message event's `data`. Messages arrive structured-cloned, so
+    /// reading them runs no page code; every string's length is checked
+    /// before it is copied into wasm memory.
+    pub fn read(data: &JsValue) -> Fields {
+        if !data.is_object() {
+            return Fields::default();
+        }
+        let kind = bounded(&field(data, "type"), MAX_KIND_UNITS);
+        // Only our messages are read further: a page carries many senders'.
+        if !kind.as_deref().is_some_and(|kind| kind.starts_with("zdr:")) {
+            return Fields::default();
+        }
+        Fields {
+            kind,
+            version: field(data, "version").as_f64(),
+            id: field(data, "id").as_f64(),
+            message: prefix(&field(data, "message"), MAX_MESSAGE_UNITS),
+            height: field(data, "height").as_f64(),
+            visualization_data: bounded(&field(data, "visualization_data"), MAX_VIZDATA_UNITS),
+        }
+    }
+}
+
 impl ToShell {
     pub fn encode(&self) -> JsValue {
         match self {
@@ -68,31 +129,38 @@ impl ToShell {
             ),
         }
     }
+}
 
-    /// Reads a message sent to the shell. `None` for anything that is not a
-    /// `zdr:vizdata` with an id; an unreadable one with an id is refused.
-    pub fn decode(data: &JsValue) -> Option<ShellInbox> {
-        if kind(data)? != VIZDATA {
-            return None;
-        }
-        let id = id_of(data)?;
-        let version = field(data, "version").as_f64();
-        if version != Some(f64::from(VERSION)) {
-            return Some(ShellInbox::Refused {
-                id,
-                message: format!(
-                    "the widget speaks postMessage protocol version {}, this service speaks version {VERSION}; use matching versions",
-                    version.map_or_else(|| "(none)".to_owned(), |v| v.to_string())
-                ),
-            });
-        }
-        match field(data, "visualization_data").as_string() {
-            Some(json) => Some(ShellInbox::Data(ToShell::VizData { id, json })),
-            None => Some(ShellInbox::Refused {
-                id,
-                message: "visualization_data must be the JSON text of the card's data".into(),
-            }),
-        }
+/// What a message means to the shell. `None` for anything that is not a
+/// `zdr:vizdata` with an id; an unreadable one with an id is refused, so the
+/// widget hears why.
+pub fn decode_to_shell(fields: &Fields) -> Option<ShellInbox> {
+    if fields.kind.as_deref() != Some(VIZDATA) {
+        return None;
+    }
+    let id = whole_u32(fields.id)?;
+    if fields.version != Some(f64::from(VERSION)) {
+        return Some(ShellInbox::Refused {
+            id,
+            message: format!(
+                "the widget speaks postMessage protocol version {}, this service speaks version {VERSION}; use matching versions",
+                fields
+                    .version
+                    .map_or_else(|| "(none)".to_owned(), |v| v.to_string())
+            ),
+        });
+    }
+    match &fields.visualization_data {
+        Some(json) => Some(ShellInbox::Data(ToShell::VizData {
+            id,
+            json: json.clone(),
+        })),
+        None => Some(ShellInbox::Refused {
+            id,
+            message: format!(
+                "visualization_data must be the JSON text of the card's data, at most {MAX_VIZDATA_UNITS} UTF-16 units long"
+            ),
+        }),
     }
 }
 
@@ -111,36 +179,35 @@ impl ToWidget {
             ToWidget::Resize { height } => message(RESIZE, &[("height", JsValue::from(*height))]),
         }
     }
+}
 
-    /// Reads a message sent to the widget; `None` for anything malformed.
-    /// A `ready` of another version is returned, so the widget can say so.
-    pub fn decode(data: &JsValue) -> Option<ToWidget> {
-        let kind = kind(data)?;
-        let version = field(data, "version").as_f64()?;
-        if kind == READY {
-            return (version.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&version))
-                .then_some(ToWidget::Ready {
-                    version: version as u32,
-                });
+/// What a message means to the widget; `None` for anything malformed. A
+/// `ready` of another version is returned, so the widget can say so; a
+/// `resize` is clamped to [`MAX_RESIZE_PX`] and rounded up to whole pixels.
+pub fn decode_to_widget(fields: &Fields) -> Option<ToWidget> {
+    let kind = fields.kind.as_deref()?;
+    let version = fields.version?;
+    if kind == READY {
+        return whole_u32(Some(version)).map(|version| ToWidget::Ready { version });
+    }
+    if version != f64::from(VERSION) {
+        return None;
+    }
+    match kind {
+        RECEIVED => Some(ToWidget::Received {
+            id: whole_u32(fields.id)?,
+        }),
+        ERROR => Some(ToWidget::Error {
+            id: whole_u32(fields.id)?,
+            message: clip(fields.message.as_deref()?),
+        }),
+        RESIZE => {
+            let height = fields.height?;
+            (height.is_finite() && height >= 0.0).then(|| ToWidget::Resize {
+                height: height.ceil().min(MAX_RESIZE_PX),
+            })
         }
-        if version != f64::from(VERSION) {
-            return None;
-        }
-        match kind.as_str() {
-            RECEIVED => Some(ToWidget::Received { id: id_of(data)? }),
-            ERROR => {
-                let text = field(data, "message").as_string()?;
-                Some(ToWidget::Error {
-                    id: id_of(data)?,
-                    message: clip(&text),
-                })
-            }
-            RESIZE => {
-                let height = field(data, "height").as_f64()?;
-                (height.is_finite() && height >= 0.0).then_some(ToWidget::Resize { height })
-            }
-            _ => None,
-        }
+        _ => None,
     }
 }
 
@@ -155,34 +222,37 @@ fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
     object.into()
 }
 
-/// The `type` of a `zdr:` message. Messages arrive structured-cloned, so
-/// reading them runs no page code; the checks are for malformed data.
-fn kind(data: &JsValue) -> Option<String> {
-    if !data.is_object() {
-        return None;
-    }
-    field(data, "type")
-        .as_string()
-        .filter(|kind| kind.starts_with("zdr:"))
-}
-
 fn field(data: &JsValue, name: &str) -> JsValue {
     Reflect::get(data, &name.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn id_of(data: &JsValue) -> Option<u32> {
-    let id = field(data, "id").as_f64()?;
-    (id.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&id)).then_some(id as u32)
+/// The string, if it is one of at most `max` UTF-16 units; the length is
+/// read without copying.
+fn bounded(value: &JsValue, max: u32) -> Option<String> {
+    let text = value.dyn_ref::<JsString>()?;
+    (text.length() <= max).then(|| String::from(text))
 }
 
-/// At most [`MAX_MESSAGE_CHARS`] characters, control characters dropped.
+/// The first `max` UTF-16 units of a string, cut in the browser.
+fn prefix(value: &JsValue, max: u32) -> Option<String> {
+    let text = value.dyn_ref::<JsString>()?;
+    if text.length() <= max {
+        return Some(String::from(text));
+    }
+    Some(String::from(text.slice(0, max)))
+}
+
+fn whole_u32(value: Option<f64>) -> Option<u32> {
+    let value = value?;
+    (value.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&value)).then_some(value as u32)
+}
+
+/// At most [`MAX_MESSAGE_CHARS`] characters, control characters dropped,
+/// and `…` when something was cut.
 fn clip(text: &str) -> String {
-    let mut out: String = text
-        .chars()
-        .filter(|c| !c.is_control() || *c == ' ')
-        .take(MAX_MESSAGE_CHARS)
-        .collect();
-    if text.chars().count() > MAX_MESSAGE_CHARS {
+    let mut kept = text.chars().filter(|c| !c.is_control() || *c == ' ');
+    let mut out: String = kept.by_ref().take(MAX_MESSAGE_CHARS).collect();
+    if kept.next().is_some() {
         out.push('…');
     }
     out
@@ -190,14 +260,196 @@ fn clip(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::clip;
+    use super::*;
+
+    fn fields(kind: &str) -> Fields {
+        Fields {
+            kind: Some(kind.to_owned()),
+            version: Some(f64::from(VERSION)),
+            ..Fields::default()
+        }
+    }
 
     #[test]
     fn messages_are_clipped_and_cleaned() {
         assert_eq!(clip("a\u{0}b\nc d"), "abc d");
         let long = "x".repeat(600);
         let clipped = clip(&long);
-        assert_eq!(clipped.chars().count(), super::MAX_MESSAGE_CHARS + 1);
+        assert_eq!(clipped.chars().count(), MAX_MESSAGE_CHARS + 1);
         assert!(clipped.ends_with('…'));
+        // Control characters dropped do not count as cut text.
+        let exact = format!("{}\n", "y".repeat(MAX_MESSAGE_CHARS));
+        assert_eq!(clip(&exact), "y".repeat(MAX_MESSAGE_CHARS));
+    }
+
+    #[test]
+    fn the_widget_reads_each_message_of_ours() {
+        let ready = fields(READY);
+        assert_eq!(
+            decode_to_widget(&ready),
+            Some(ToWidget::Ready { version: VERSION })
+        );
+        let received = Fields {
+            id: Some(7.0),
+            ..fields(RECEIVED)
+        };
+        assert_eq!(
+            decode_to_widget(&received),
+            Some(ToWidget::Received { id: 7 })
+        );
+        let error = Fields {
+            id: Some(3.0),
+            message: Some("data[0].y: bad\u{7}".into()),
+            ..fields(ERROR)
+        };
+        assert_eq!(
+            decode_to_widget(&error),
+            Some(ToWidget::Error {
+                id: 3,
+                message: "data[0].y: bad".into()
+            })
+        );
+        let resize = Fields {
+            height: Some(120.2),
+            ..fields(RESIZE)
+        };
+        assert_eq!(
+            decode_to_widget(&resize),
+            Some(ToWidget::Resize { height: 121.0 })
+        );
+    }
+
+    #[test]
+    fn a_ready_of_another_version_is_read_so_the_widget_can_say_so() {
+        let ready = Fields {
+            version: Some(2.0),
+            ..fields(READY)
+        };
+        assert_eq!(
+            decode_to_widget(&ready),
+            Some(ToWidget::Ready { version: 2 })
+        );
+        let fractional = Fields {
+            version: Some(1.5),
+            ..fields(READY)
+        };
+        assert_eq!(decode_to_widget(&fractional), None);
+    }
+
+    #[test]
+    fn the_widget_ignores_malformed_messages() {
+        let cases = [
+            Fields::default(),
+            fields("zdr:unknown"),
+            Fields {
+                version: None,
+                id: Some(1.0),
+                ..fields(RECEIVED)
+            },
+            Fields {
+                version: Some(2.0),
+                id: Some(1.0),
+                ..fields(RECEIVED)
+            },
+            Fields {
+                id: Some(-1.0),
+                ..fields(RECEIVED)
+            },
+            Fields {
+                id: Some(1.5),
+                ..fields(RECEIVED)
+            },
+            Fields {
+                id: Some(f64::NAN),
+                ..fields(RECEIVED)
+            },
+            Fields {
+                id: Some(f64::from(u32::MAX) + 1.0),
+                ..fields(RECEIVED)
+            },
+            Fields {
+                id: Some(1.0),
+                ..fields(ERROR)
+            },
+            Fields {
+                height: Some(f64::INFINITY),
+                ..fields(RESIZE)
+            },
+            Fields {
+                height: Some(-1.0),
+                ..fields(RESIZE)
+            },
+            Fields {
+                height: Some(f64::NAN),
+                ..fields(RESIZE)
+            },
+        ];
+        for case in cases {
+            assert_eq!(decode_to_widget(&case), None, "{case:?}");
+        }
+    }
+
+    #[test]
+    fn resize_is_clamped_to_the_documented_maximum() {
+        let huge = Fields {
+            height: Some(100_000.0),
+            ..fields(RESIZE)
+        };
+        assert_eq!(
+            decode_to_widget(&huge),
+            Some(ToWidget::Resize {
+                height: MAX_RESIZE_PX
+            })
+        );
+    }
+
+    #[test]
+    fn the_shell_reads_data_and_refuses_what_it_cannot_use() {
+        let data = Fields {
+            id: Some(4.0),
+            visualization_data: Some("{}".into()),
+            ..fields(VIZDATA)
+        };
+        assert_eq!(
+            decode_to_shell(&data),
+            Some(ShellInbox::Data(ToShell::VizData {
+                id: 4,
+                json: "{}".into()
+            }))
+        );
+        // Missing, not a string, or over the bound all arrive as None.
+        let missing = Fields {
+            id: Some(5.0),
+            ..fields(VIZDATA)
+        };
+        assert!(matches!(
+            decode_to_shell(&missing),
+            Some(ShellInbox::Refused { id: 5, message }) if message.contains("visualization_data")
+        ));
+        let other_version = Fields {
+            id: Some(6.0),
+            version: Some(2.0),
+            visualization_data: Some("{}".into()),
+            ..fields(VIZDATA)
+        };
+        assert!(matches!(
+            decode_to_shell(&other_version),
+            Some(ShellInbox::Refused { id: 6, message }) if message.contains("version 2")
+        ));
+    }
+
+    #[test]
+    fn the_shell_ignores_what_has_no_id_or_is_not_data() {
+        let no_id = Fields {
+            visualization_data: Some("{}".into()),
+            ..fields(VIZDATA)
+        };
+        assert_eq!(decode_to_shell(&no_id), None);
+        let answer = Fields {
+            id: Some(1.0),
+            ..fields(RECEIVED)
+        };
+        assert_eq!(decode_to_shell(&answer), None);
+        assert_eq!(decode_to_shell(&Fields::default()), None);
     }
 }

@@ -17,7 +17,7 @@ use crate::error::{describe_thrown, Call, EmbedError};
 use crate::js_value::{is_plain_object, member, required_string};
 use crate::options::Callbacks;
 use crate::payload::{Content, Payload};
-use crate::protocol::{ShellInbox, ToShell, ToWidget, VERSION};
+use crate::protocol::{decode_to_shell, Fields, ShellInbox, ToShell, ToWidget, VERSION};
 use crate::surface::{CanvasSpec, LocalCanvas, Surface, AUTO_HEIGHT};
 
 thread_local! {
@@ -71,7 +71,7 @@ pub fn start_shell(
         return Err(shell_error("startShell needs an options object"));
     }
     let parent_origin = required_string(call, &options, "parentOrigin")?;
-    if !is_origin(&parent_origin) {
+    if !(is_origin(&parent_origin) && browser_agrees_is_origin(&parent_origin)) {
         return Err(shell_error(&format!(
             "parentOrigin must be an origin like https://app.example.com, found {}",
             crate::js_value::quote(&parent_origin)
@@ -125,10 +125,69 @@ fn shell_error(reason: &str) -> JsValue {
     js_sys::Error::new(&format!("zdr-embed shell: {reason}")).into()
 }
 
-/// Exactly a serialised http(s) origin: what `MessageEvent.origin` will be.
-fn is_origin(text: &str) -> bool {
-    (text.starts_with("https://") || text.starts_with("http://"))
-        && web_sys::Url::new(text).is_ok_and(|url| url.origin() == text)
+/// The longest `parentOrigin` read; real origins are far shorter.
+const MAX_ORIGIN_LEN: usize = 2048;
+
+/// Whether `text` is exactly a serialised http(s) origin as a browser writes
+/// `MessageEvent.origin`: lower-case scheme and host, no path, no default
+/// port. Pure string rules, stricter than the browser (hosts of ASCII letters,
+/// digits, `.`, `-` and `_`, or a bracketed IPv6 literal); `startShell` also
+/// asks the browser.
+pub fn is_origin(text: &str) -> bool {
+    if text.len() > MAX_ORIGIN_LEN {
+        return false;
+    }
+    let (rest, default_port) = if let Some(rest) = text.strip_prefix("https://") {
+        (rest, "443")
+    } else if let Some(rest) = text.strip_prefix("http://") {
+        (rest, "80")
+    } else {
+        return false;
+    };
+    let port = match rest.strip_prefix('[') {
+        Some(inner) => match inner.split_once(']') {
+            Some((literal, after)) => {
+                let ipv6 = !literal.is_empty()
+                    && literal
+                        .bytes()
+                        .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b':' | b'.'));
+                if !ipv6 {
+                    return false;
+                }
+                after
+            }
+            None => return false,
+        },
+        None => {
+            let end = rest.find(':').unwrap_or(rest.len());
+            let (host, after) = rest.split_at(end);
+            let reg_name = !host.is_empty()
+                && host.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'_')
+                });
+            if !reg_name {
+                return false;
+            }
+            after
+        }
+    };
+    match port.strip_prefix(':') {
+        None => port.is_empty(),
+        Some(digits) => {
+            let canonical = !digits.is_empty()
+                && digits.len() <= 5
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && (digits == "0" || !digits.starts_with('0'));
+            canonical
+                && digits != default_port
+                && digits.parse::<u32>().is_ok_and(|port| port <= 65535)
+        }
+    }
+}
+
+/// The browser's word on it too: its URL parser serialises it unchanged.
+fn browser_agrees_is_origin(text: &str) -> bool {
+    web_sys::Url::new(text).is_ok_and(|url| url.origin() == text)
 }
 
 impl Shell {
@@ -237,7 +296,7 @@ fn on_message(event: &MessageEvent) {
         if !shell.is_from_parent(event) {
             return;
         }
-        match ToShell::decode(&event.data()) {
+        match decode_to_shell(&Fields::read(&event.data())) {
             Some(ShellInbox::Data(ToShell::VizData { id, json })) => shell.show(id, json),
             Some(ShellInbox::Refused { id, message }) => {
                 shell.send(&ToWidget::Error { id, message });
@@ -278,4 +337,60 @@ fn watch_height(container: &Element) -> Option<(ResizeObserver, Closure<dyn FnMu
     let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
     observer.observe(container);
     Some((observer, on_resize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_origin;
+
+    #[test]
+    fn serialised_origins_pass() {
+        for good in [
+            "https://app.example.com",
+            "http://127.0.0.1:8080",
+            "http://localhost:0",
+            "https://[::1]:8443",
+            "http://[2001:db8::1]",
+            "https://host_1.example:65535",
+            "http://svc.example:443",
+        ] {
+            assert!(is_origin(good), "{good}");
+        }
+    }
+
+    #[test]
+    fn anything_a_browser_would_not_write_as_an_origin_fails() {
+        for bad in [
+            "",
+            "null",
+            "*",
+            "https://",
+            "ftp://app.example.com",
+            "HTTPS://app.example.com",
+            "https://App.example.com",
+            "https://app.example.com/",
+            "https://app.example.com/path",
+            "https://app.example.com?x",
+            "https://app.example.com#x",
+            "https://user@app.example.com",
+            "https://app.example.com:443",
+            "http://app.example.com:80",
+            "https://app.example.com:",
+            "https://app.example.com:080",
+            "https://app.example.com:65536",
+            "https://app.example.com:123456",
+            "https://%65vil.com",
+            "https://ev\u{200B}il.com",
+            "https://ｅvil.com",
+            "https://a<b",
+            "http://[::1",
+            "http://[]",
+            "http://[::G]",
+            "http://[::1]x",
+            "https://app.example.com ",
+        ] {
+            assert!(!is_origin(bad), "{bad:?}");
+        }
+        assert!(!is_origin(&format!("https://{}", "a".repeat(3000))));
+    }
 }

@@ -21,7 +21,7 @@ use super::frame::{create_frame, FrameSpec};
 use super::{Shown, Surface};
 use crate::error::{describe_thrown, Call, EmbedError};
 use crate::payload::Content;
-use crate::protocol::{ToShell, ToWidget, VERSION};
+use crate::protocol::{decode_to_widget, Fields, ToShell, ToWidget, VERSION};
 
 /// What the frame tells the embed. Delivered outside any borrow of the
 /// surface, so the embed may call page code and the page may call back.
@@ -228,7 +228,7 @@ fn received(channel: &Weak<RefCell<Channel>>, events: &Events, event: &MessageEv
         if !open.is_from_shell(event) {
             return;
         }
-        let Some(message) = ToWidget::decode(&event.data()) else {
+        let Some(message) = decode_to_widget(&Fields::read(&event.data())) else {
             return;
         };
         open.handle(message)
@@ -266,8 +266,7 @@ impl Channel {
                 vec![FrameEvent::Failed(EmbedError::ServiceRejected { message })]
             }
             ToWidget::Resize { height } if self.auto_height => {
-                // A bound on what a misbehaving page can do to the layout.
-                let height = height.ceil().min(100_000.0);
+                // Already whole pixels, at most MAX_RESIZE_PX (decode_to_widget).
                 let _ = self
                     .frame
                     .style()
