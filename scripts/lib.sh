@@ -60,6 +60,17 @@ ensure_browsers() {
   command -v geckodriver >/dev/null || cargo_install geckodriver "0.37.1"
 }
 
+# The fuzz targets (fuzz/, docs/fuzzing.md) need a nightly toolchain for
+# libFuzzer's coverage instrumentation, and cargo-fuzz at a pinned version.
+CARGO_FUZZ_VERSION="0.13.2"
+ensure_fuzz() {
+  rustup toolchain list | grep -q '^nightly' ||
+    { say "rustup toolchain install nightly"; rustup toolchain install nightly --profile minimal; }
+  if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VERSION" ]; then
+    cargo_install cargo-fuzz "$CARGO_FUZZ_VERSION"
+  fi
+}
+
 ensure_build_tools() {
   ensure_rust_wasm
   ensure_npm_packages
