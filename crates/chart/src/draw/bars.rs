@@ -171,8 +171,9 @@ pub fn stacked<DB: DrawingBackend>(
             let r = bar_rect(&axes, x, w, from, to);
             ctx.p.rect(r, ctx.theme.color(si))?;
             bar_hit(ctx, r, c, ci, si, v);
-            // A background-coloured seam separates the segments.
-            if r.h > 3.0 && v != 0.0 {
+            // A background-coloured seam separates the segments of bars
+            // wide enough to show it.
+            if r.h > 3.0 && r.w > 3.0 && v != 0.0 {
                 let seam_y = if v < 0.0 { r.bottom() } else { r.y };
                 ctx.p.line(
                     &[(r.x, seam_y), (r.right(), seam_y)],
@@ -258,9 +259,10 @@ pub fn waterfall<DB: DrawingBackend>(
                 Text::Value(to)
             },
         });
-        // Connector to the next bar at the level this one ends.
-        if i < last {
-            let (nx, _) = axes.x_band(i + 1);
+        // Connector to the next bar at the level this one ends, where
+        // there is a gap to draw it in.
+        let (nx, _) = axes.x_band(i + 1);
+        if i < last && nx - (x + w) >= 2.0 {
             let y = axes.y_at(to);
             ctx.p.line(&[(x + w, y), (nx, y)], ctx.theme.axis, 1.0)?;
         }

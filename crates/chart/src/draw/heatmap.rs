@@ -32,8 +32,22 @@ pub fn draw<DB: DrawingBackend>(
         },
     )?;
     let columns = xs.len();
-    if columns == 0 {
+    if columns == 0 || ys.is_empty() {
         return Ok(());
+    }
+    // Empty cells are the plot's background, drawn once: a sparse grid
+    // costs what its values cost, not what its area would.
+    ctx.p.rect(axes.plot, ctx.theme.faint)?;
+    let per_block = |count: usize, length: f64| {
+        let fit = ((length / MIN_CELL).floor() as usize).max(1);
+        count.div_ceil(fit).max(1)
+    };
+    let (kx, ky) = (
+        per_block(columns, axes.plot.w),
+        per_block(ys.len(), axes.plot.h),
+    );
+    if kx > 1 || ky > 1 {
+        return draw_blocks(ctx, &axes, &scale, xs, ys, values, (kx, ky));
     }
     // Cells too small to point at one by one: one mark per 4-pixel cell
     // of the plot (a no-op for cells of 4 pixels or more) keeps the map small.
@@ -43,14 +57,13 @@ pub fn draw<DB: DrawingBackend>(
     for (row, row_name) in ys.iter().enumerate() {
         let (y, h) = axes.y_band(row);
         for (col, column_name) in xs.iter().enumerate() {
-            let (x, w) = axes.x_band(col);
             let v = values.get(row * columns + col).copied().unwrap_or(f64::NAN);
-            let gap = if w > 6.0 && h > 6.0 { 1.0 } else { 0.0 };
-            let cell = Rect::new(x, y, w - gap, h - gap);
             if !v.is_finite() {
-                ctx.p.rect(cell, ctx.theme.faint)?;
                 continue;
             }
+            let (x, w) = axes.x_band(col);
+            let gap = if w > 6.0 && h > 6.0 { 1.0 } else { 0.0 };
+            let cell = Rect::new(x, y, w - gap, h - gap);
             let fill = scale.color(v);
             ctx.p.rect(cell, fill)?;
             let shown = label::value(v, ctx.units());
@@ -73,6 +86,69 @@ pub fn draw<DB: DrawingBackend>(
                 )?;
             }
         }
+    }
+    Ok(())
+}
+
+/// Cells narrower or shorter than this many pixels are merged into blocks
+/// of neighbouring categories. It bounds the marks by the plot's area
+/// (about 3,500 at 880 × 540) whatever the grid, and a cell smaller than
+/// this cannot be told from its neighbours anyway.
+const MIN_CELL: f64 = 9.0;
+
+/// `first – last` of the categories a block covers.
+fn span(names: &[String], from: usize, count: usize) -> String {
+    let last = (from + count).min(names.len()).saturating_sub(1);
+    match (names.get(from), names.get(last)) {
+        (Some(first), Some(last_name)) if last > from => format!("{first} \u{2013} {last_name}"),
+        (Some(first), _) => first.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The grid in blocks of `kx` × `ky` cells, each drawn in the colour of
+/// the mean of its values; blocks without values stay background.
+fn draw_blocks<DB: DrawingBackend>(
+    ctx: &Ctx<'_, '_, DB>,
+    axes: &super::axis::Axes,
+    scale: &ColorScale,
+    xs: &[String],
+    ys: &[String],
+    values: &[f64],
+    (kx, ky): (usize, usize),
+) -> Result<(), DrawError> {
+    let (columns, rows) = (xs.len(), ys.len());
+    let (bx, by) = (columns.div_ceil(kx), rows.div_ceil(ky));
+    let mut sums = vec![(0.0f64, 0u32); bx * by];
+    for (i, &v) in values.iter().enumerate() {
+        if !v.is_finite() {
+            continue;
+        }
+        let (row, col) = (i / columns, i % columns);
+        if let Some((sum, count)) = sums.get_mut((row / ky) * bx + col / kx) {
+            *sum += v;
+            *count += 1;
+        }
+    }
+    for (b, &(sum, count)) in sums.iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        let (c0, r0) = ((b % bx) * kx, (b / bx) * ky);
+        let (c1, r1) = ((c0 + kx).min(columns) - 1, (r0 + ky).min(rows) - 1);
+        let (x, _) = axes.x_band(c0);
+        let (x_end, w_end) = axes.x_band(c1);
+        let (y, _) = axes.y_band(r0);
+        let (y_end, h_end) = axes.y_band(r1);
+        let block = Rect::new(x, y, x_end + w_end - x, y_end + h_end - y);
+        let mean = sum / f64::from(count);
+        ctx.p.rect(block, scale.color(mean))?;
+        ctx.hit(|| Mark {
+            shape: HitShape::Rect(block),
+            series: None,
+            label: Text::Ready(label::cell(&span(xs, c0, kx), &span(ys, r0, ky))),
+            value: Text::Value(mean),
+        });
     }
     Ok(())
 }

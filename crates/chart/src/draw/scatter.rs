@@ -11,6 +11,9 @@ use super::{xy_extent, Ctx, DrawError};
 use crate::model::Series;
 use crate::reduce::thin_points;
 
+/// Past this many points in a series, dots are drawn without a rim.
+const DENSE_RIMS: usize = 1_000;
+
 pub fn draw<DB: DrawingBackend>(
     ctx: &Ctx<'_, '_, DB>,
     body: Rect,
@@ -46,6 +49,8 @@ pub fn draw<DB: DrawingBackend>(
         let radius = if s.xs.len() > 2_000 { 2.0 } else { 3.5 };
         let name = ctx.series(series.len(), &s.name);
         let kept = thin_points(&s.xs, &s.ys, xd, yd, w, h, radius);
+        // In a dense cloud the rims only double the marks.
+        let rim = kept.len() <= DENSE_RIMS;
         // A pointer cannot single out one of thousands of dots anyway.
         let mut coarse =
             (ctx.recording() && kept.len() > DENSE).then(|| Coarse::new(axes.plot, 8.0));
@@ -55,7 +60,9 @@ pub fn draw<DB: DrawingBackend>(
             };
             let at = (axes.x_at(x), axes.y_at(y));
             // A rim in the background colour keeps overlapping points apart.
-            ctx.p.circle(at, radius + 1.0, ctx.theme.background)?;
+            if rim {
+                ctx.p.circle(at, radius + 1.0, ctx.theme.background)?;
+            }
             ctx.p.circle(at, radius, color)?;
             if coarse.as_mut().is_none_or(|c| c.first(at)) {
                 ctx.hit(|| Mark {

@@ -6,6 +6,10 @@ use serde_json::{Map, Value};
 
 use super::date::{parse_date, DatePrecision};
 use super::error::describe;
+use super::limits::{
+    MAX_BOXES, MAX_CATEGORICAL_CELLS, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_SERIES,
+    MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
+};
 use super::{CardKind, DataError, DataShape, RawSeries};
 
 /// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
@@ -153,15 +157,55 @@ fn expected(path: String, what: &str, found: &Value) -> DataError {
     error(path, format!("expected {what}, found {}", describe(found)))
 }
 
-/// One point of a series, as a key/value object (table rows are turned into these).
+/// Stands in for the cells a table row lacks.
+static NULL: Value = Value::Null;
+
+/// Where the fields of a point come from. Table rows are read in place,
+/// without building an object per cell.
+#[derive(Clone, Copy)]
+enum Fields<'a> {
+    Object(&'a Map<String, Value>),
+    /// A table row as a point: `x` is its first cell, `y` one value column's.
+    Row {
+        x: &'a Value,
+        y: &'a Value,
+    },
+    /// A timeline table row: the cells of its label, start and end columns.
+    Timeline {
+        label: &'a Value,
+        start: &'a Value,
+        end: &'a Value,
+    },
+}
+
+impl<'a> Fields<'a> {
+    fn get(self, key: &str) -> Option<&'a Value> {
+        match (self, key) {
+            (Fields::Object(object), _) => object.get(key),
+            (Fields::Row { x, .. }, "x") => Some(x),
+            (Fields::Row { y, .. }, "y") => Some(y),
+            (Fields::Timeline { label, .. }, "label") => Some(label),
+            (Fields::Timeline { start, .. }, "start") => Some(start),
+            (Fields::Timeline { end, .. }, "end") => Some(end),
+            _ => None,
+        }
+    }
+}
+
+/// One point of a series, as key/value fields.
 struct PointRef<'a> {
     loc: Loc,
-    object: &'a Map<String, Value>,
+    fields: Fields<'a>,
 }
 
 impl<'a> PointRef<'a> {
+    /// The field as it came, `null` included.
+    fn raw(&self, key: &str) -> Option<&'a Value> {
+        self.fields.get(key)
+    }
+
     fn get(&self, key: &str) -> Option<&'a Value> {
-        self.object.get(key).filter(|value| !value.is_null())
+        self.raw(key).filter(|value| !value.is_null())
     }
 
     fn required(&self, key: &str) -> Result<&'a Value, DataError> {
@@ -171,7 +215,7 @@ impl<'a> PointRef<'a> {
 
     /// A number, or NaN for `null`/absent (a gap).
     fn number_or_gap(&self, key: &str) -> Result<f64, DataError> {
-        match self.object.get(key) {
+        match self.raw(key) {
             None | Some(Value::Null) => Ok(f64::NAN),
             Some(value) => {
                 number(value).ok_or_else(|| expected(self.loc.field(key), "a number", value))
@@ -199,10 +243,7 @@ fn label(value: &Value) -> Option<String> {
 }
 
 /// The series of a card, each as (name, points). Tables become one series per value column.
-fn series_points<'a>(
-    shape: &'a DataShape,
-    table_points: &'a [Vec<Map<String, Value>>],
-) -> Vec<(String, Vec<PointRef<'a>>)> {
+fn series_points(shape: &DataShape) -> Vec<(String, Vec<PointRef<'_>>)> {
     match shape {
         DataShape::Points(points) => vec![(String::new(), object_points(points, Loc::Point))],
         DataShape::Series(series) => series
@@ -215,18 +256,20 @@ fn series_points<'a>(
                 )
             })
             .collect(),
-        DataShape::Table { columns, .. } => columns
+        DataShape::Table { columns, rows } => columns
             .iter()
-            .skip(1)
-            .zip(table_points)
             .enumerate()
-            .map(|(c, (name, rows))| {
+            .skip(1)
+            .map(|(c, name)| {
                 let points = rows
                     .iter()
                     .enumerate()
-                    .map(|(r, object)| PointRef {
-                        loc: Loc::Cell(r, c + 1),
-                        object,
+                    .map(|(r, row)| PointRef {
+                        loc: Loc::Cell(r, c),
+                        fields: Fields::Row {
+                            x: row.first().unwrap_or(&NULL),
+                            y: row.get(c).unwrap_or(&NULL),
+                        },
                     })
                     .collect();
                 (name.clone(), points)
@@ -243,7 +286,7 @@ fn object_points(points: &[Value], loc: impl Fn(usize) -> Loc) -> Vec<PointRef<'
         .enumerate()
         .map(|(i, value)| PointRef {
             loc: loc(i),
-            object: value.as_object().unwrap_or(empty),
+            fields: Fields::Object(value.as_object().unwrap_or(empty)),
         })
         .collect()
 }
@@ -273,40 +316,39 @@ fn check_objects(shape: &DataShape) -> Result<(), DataError> {
     }
 }
 
-/// Table rows as `{x: first cell, y: cell of column c}` objects, one list per value column.
-fn table_as_points(shape: &DataShape) -> Vec<Vec<Map<String, Value>>> {
-    let DataShape::Table { columns, rows } = shape else {
-        return Vec::new();
+/// Cards that draw one mark set per series refuse more series than a
+/// legend can tell apart, before any series is read.
+fn check_series_count(shape: &DataShape) -> Result<(), DataError> {
+    let (path, count) = match shape {
+        DataShape::Points(_) => return Ok(()),
+        DataShape::Series(series) => ("data.series", series.len()),
+        DataShape::Table { columns, .. } => ("data.columns", columns.len().saturating_sub(1)),
     };
-    (1..columns.len())
-        .map(|c| {
-            rows.iter()
-                .map(|row| {
-                    let mut object = Map::new();
-                    object.insert("x".into(), row.first().cloned().unwrap_or(Value::Null));
-                    object.insert("y".into(), row.get(c).cloned().unwrap_or(Value::Null));
-                    object
-                })
-                .collect()
-        })
-        .collect()
+    if count > MAX_SERIES {
+        return Err(error(
+            path.into(),
+            format!("a card of {count} series; at most {MAX_SERIES} series can be told apart"),
+        ));
+    }
+    Ok(())
 }
 
 impl Card {
     pub fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
         check_objects(shape)?;
         match kind {
-            CardKind::Table => Ok(read_table(shape)),
+            CardKind::Table => read_table(shape),
             CardKind::Heatmap => read_heatmap(shape),
             CardKind::Timeline => read_timeline(shape),
+            // Their series are pooled: no legend, no cap on series.
+            CardKind::Boxplot => read_boxplot(&series_points(shape)),
+            CardKind::Histogram => read_histogram(&series_points(shape)),
             _ => {
-                let table = table_as_points(shape);
-                let series = series_points(shape, &table);
+                check_series_count(shape)?;
+                let series = series_points(shape);
                 match kind {
                     CardKind::Timeseries => read_timeseries(&series),
                     CardKind::Scatter => read_scatter(&series),
-                    CardKind::Boxplot => read_boxplot(&series),
-                    CardKind::Histogram => read_histogram(&series),
                     _ => read_categorical(kind, &series),
                 }
             }
@@ -319,8 +361,14 @@ fn read_categorical(
     series: &[(String, Vec<PointRef<'_>>)],
 ) -> Result<Card, DataError> {
     let mut categories: Vec<String> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
+    // Pie folds its smallest slices into "Other"; only the matrix bounds it.
+    let max_categories = if kind == CardKind::Pie {
+        usize::MAX
+    } else {
+        MAX_CATEGORIES
+    };
     for (_, points) in series {
         let mut row = Vec::with_capacity(points.len());
         for point in points {
@@ -336,6 +384,7 @@ fn read_categorical(
             let at = *index.entry(x.clone()).or_insert(next);
             if at == next {
                 categories.push(x);
+                check_categories(kind, categories.len(), max_categories, series.len())?;
             }
             row.push((at, y));
         }
@@ -370,6 +419,33 @@ fn read_categorical(
         categories,
         series,
     }))
+}
+
+/// Refuses the category that takes a categorical card past its caps, so
+/// the dense series × categories matrix is never built too big.
+fn check_categories(
+    kind: CardKind,
+    categories: usize,
+    max_categories: usize,
+    series: usize,
+) -> Result<(), DataError> {
+    if categories > max_categories {
+        return Err(error(
+            "data".into(),
+            format!(
+                "a {kind} card of more than {max_categories} categories (distinct x); at most {max_categories} can be shown"
+            ),
+        ));
+    }
+    if categories.saturating_mul(series) > MAX_CATEGORICAL_CELLS {
+        return Err(error(
+            "data".into(),
+            format!(
+                "{series} series of at least {categories} categories (distinct x) make more than {MAX_CATEGORICAL_CELLS} values; at most {MAX_CATEGORICAL_CELLS} can be shown"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn series_name(name: &str, index: usize) -> String {
@@ -442,7 +518,7 @@ fn read_scatter(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataErro
             ..Series::default()
         };
         for point in points {
-            let x = match point.object.get("x") {
+            let x = match point.raw("x") {
                 Some(Value::String(text)) => text
                     .trim()
                     .parse::<f64>()
@@ -475,6 +551,14 @@ fn read_boxplot(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataErro
         for point in points {
             let at = labels.at(point.label("x")?);
             if at == groups.len() {
+                if at == MAX_BOXES {
+                    return Err(error(
+                        "data".into(),
+                        format!(
+                            "a boxplot of more than {MAX_BOXES} boxes (distinct x); at most {MAX_BOXES} can be shown"
+                        ),
+                    ));
+                }
                 groups.push(Vec::new());
             }
             let Some(group) = groups.get_mut(at) else {
@@ -575,10 +659,6 @@ fn read_histogram(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataEr
     Ok(Card::Histogram(values))
 }
 
-/// The grid is dense; beyond this many cells each would be smaller than a
-/// pixel on any screen, and the grid alone would take megabytes.
-pub const MAX_HEATMAP_CELLS: usize = 250_000;
-
 fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
     let mut xs = Labels::default();
     let mut ys = Labels::default();
@@ -604,8 +684,7 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
             }
         }
         _ => {
-            let table = Vec::new();
-            for (_, points) in series_points(shape, &table) {
+            for (_, points) in series_points(shape) {
                 for point in points {
                     let x = xs.at(point.label("x")?);
                     let y = ys.at(point.label("y")?);
@@ -645,6 +724,14 @@ fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
         if end < start {
             return Err(error(point.loc.field("end"), "is before \"start\""));
         }
+        if items.len() == MAX_TIMELINE_ROWS {
+            return Err(error(
+                "data".into(),
+                format!(
+                    "a timeline of more than {MAX_TIMELINE_ROWS} rows; at most {MAX_TIMELINE_ROWS} can be shown"
+                ),
+            ));
+        }
         precision = precision.max(p1).max(p2);
         items.push(TimelineItem { label, start, end });
         Ok(())
@@ -656,19 +743,19 @@ fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
             };
             let (l, s, e) = (find("label", 0), find("start", 1), find("end", 2));
             for (r, row) in rows.iter().enumerate() {
-                let mut object = Map::new();
-                for (key, at) in [("label", l), ("start", s), ("end", e)] {
-                    object.insert(key.into(), row.get(at).cloned().unwrap_or(Value::Null));
-                }
+                let cell = |at: usize| row.get(at).unwrap_or(&NULL);
                 push(&PointRef {
                     loc: Loc::TimelineRow(r, [l, s, e]),
-                    object: &object,
+                    fields: Fields::Timeline {
+                        label: cell(l),
+                        start: cell(s),
+                        end: cell(e),
+                    },
                 })?;
             }
         }
         _ => {
-            let table = Vec::new();
-            for (_, points) in series_points(shape, &table) {
+            for (_, points) in series_points(shape) {
                 for point in &points {
                     push(point)?;
                 }
@@ -678,57 +765,104 @@ fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
     Ok(Card::Timeline { items, precision })
 }
 
-fn read_table(shape: &DataShape) -> Card {
-    let text = |value: &Value| match value {
+fn text(value: &Value) -> String {
+    match value {
         Value::Null => String::new(),
         Value::String(text) => text.clone(),
         other => other.to_string(),
-    };
+    }
+}
+
+fn check_table(rows: usize, columns: usize) -> Result<(), DataError> {
+    if columns > MAX_TABLE_COLUMNS {
+        return Err(error(
+            "data".into(),
+            format!(
+                "a table of {columns} columns; at most {MAX_TABLE_COLUMNS} columns can be shown"
+            ),
+        ));
+    }
+    let cells = rows.saturating_mul(columns);
+    if cells > MAX_TABLE_CELLS {
+        return Err(error(
+            "data".into(),
+            format!(
+                "a table of {rows} rows and {columns} columns has {cells} cells; at most {MAX_TABLE_CELLS} can be shown"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn read_table(shape: &DataShape) -> Result<Card, DataError> {
     match shape {
-        DataShape::Table { columns, rows } => Card::Table {
-            columns: columns.clone(),
-            rows: rows
-                .iter()
-                .map(|row| row.iter().map(text).collect())
-                .collect(),
-        },
+        DataShape::Table { columns, rows } => {
+            check_table(rows.len(), columns.len())?;
+            Ok(Card::Table {
+                columns: columns.clone(),
+                rows: rows
+                    .iter()
+                    .map(|row| row.iter().map(text).collect())
+                    .collect(),
+            })
+        }
         DataShape::Points(points) => {
-            let mut columns: Vec<String> = Vec::new();
+            // Keys in first-seen order, found by hash, and given up on as
+            // soon as there are too many: every point may bring new ones.
+            let mut columns: Vec<&str> = Vec::new();
+            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
             for point in points {
-                if let Some(object) = point.as_object() {
-                    for key in object.keys() {
-                        if !columns.contains(key) {
-                            columns.push(key.clone());
+                let Some(object) = point.as_object() else {
+                    continue;
+                };
+                for key in object.keys() {
+                    if seen.insert(key.as_str()) {
+                        columns.push(key);
+                        if columns.len() > MAX_TABLE_COLUMNS {
+                            return Err(error(
+                                "data".into(),
+                                format!(
+                                    "a table of more than {MAX_TABLE_COLUMNS} columns (distinct keys); at most {MAX_TABLE_COLUMNS} columns can be shown"
+                                ),
+                            ));
                         }
                     }
                 }
             }
+            check_table(points.len(), columns.len())?;
             let rows = points
                 .iter()
                 .map(|point| {
                     columns
                         .iter()
-                        .map(|column| point.get(column).map(text).unwrap_or_default())
+                        .map(|column| point.get(*column).map(text).unwrap_or_default())
                         .collect()
                 })
                 .collect();
-            Card::Table { columns, rows }
+            Ok(Card::Table {
+                columns: columns.into_iter().map(str::to_owned).collect(),
+                rows,
+            })
         }
-        DataShape::Series(series) => Card::Table {
-            columns: vec!["series".into(), "x".into(), "y".into()],
-            rows: series
-                .iter()
-                .flat_map(|raw| {
-                    raw.points.iter().map(move |point| {
-                        vec![
-                            raw.name.clone(),
-                            point.get("x").map(text).unwrap_or_default(),
-                            point.get("y").map(text).unwrap_or_default(),
-                        ]
+        DataShape::Series(series) => {
+            let count = series.iter().map(|raw| raw.points.len()).sum();
+            check_table(count, 3)?;
+            Ok(Card::Table {
+                columns: vec!["series".into(), "x".into(), "y".into()],
+                rows: series
+                    .iter()
+                    .flat_map(|raw| {
+                        raw.points.iter().map(move |point| {
+                            vec![
+                                raw.name.clone(),
+                                point.get("x").map(text).unwrap_or_default(),
+                                point.get("y").map(text).unwrap_or_default(),
+                            ]
+                        })
                     })
-                })
-                .collect(),
-        },
+                    .collect(),
+            })
+        }
     }
 }
 

@@ -6,6 +6,7 @@ mod card;
 mod date;
 mod error;
 mod kind;
+pub mod limits;
 
 use serde_json::{Map, Value};
 
@@ -13,6 +14,7 @@ pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, X
 pub use date::{civil_from_seconds, parse_date, DatePrecision};
 pub use error::{describe, DataError, Path};
 pub use kind::CardKind;
+pub use limits::*;
 
 /// A parsed card: its configuration and its data, still in the shape it came in.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,37 @@
+//! How much of a card can be shown. Past these a chart stops being readable
+//! long before it stops being drawable, and the work and the page would grow
+//! with the input's square (series × categories, rows × columns). Each cap
+//! is checked while the data are read, before the structure it bounds is
+//! allocated, so refusing costs no more than reading. Documented in
+//! `docs/data-format.md` ("Limits").
+
+/// Series in one card (series objects, or value columns of a table): a
+/// legend and a palette tell apart a few dozen at most.
+pub const MAX_SERIES: usize = 200;
+
+/// Categories (bars per series) of bar, grouped_bar, stacked_bar, waterfall
+/// and choropleth cards: at 1,000 a bar is already under a pixel wide on a
+/// phone. Pie cards have no such cap: they fold the smallest slices into
+/// "Other".
+pub const MAX_CATEGORIES: usize = 1_000;
+
+/// Series × categories of any categorical card (pie included), the size of
+/// the dense value matrix the reader builds.
+pub const MAX_CATEGORICAL_CELLS: usize = 100_000;
+
+/// Boxes of a boxplot (distinct `x`).
+pub const MAX_BOXES: usize = 1_000;
+
+/// Rows (items) of a timeline.
+pub const MAX_TIMELINE_ROWS: usize = 2_000;
+
+/// Columns of a table card, including the distinct keys of point objects.
+pub const MAX_TABLE_COLUMNS: usize = 200;
+
+/// Rows × columns of a table card: the cells the reader keeps as text.
+pub const MAX_TABLE_CELLS: usize = 500_000;
+
+/// x × y categories of a heatmap: the grid is dense; beyond this many
+/// cells each would be smaller than a pixel on any screen, and the grid
+/// alone would take megabytes.
+pub const MAX_HEATMAP_CELLS: usize = 250_000;

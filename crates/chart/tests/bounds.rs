@@ -1,0 +1,322 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! Output in proportion to the input: no post of at most 64 KB may draw more
+//! than [`MAX_SVG`] bytes of SVG at any of the host's four frame sizes (the
+//! host puts all four into one page, which must stay under 2 MB), and
+//! reading plus drawing stays quick. Every input here is built to maximise
+//! marks for one card type; each either draws within the bound or is
+//! refused with an error that names `data`.
+
+use std::time::{Duration, Instant};
+
+use zdr_chart::model::{CardKind, VisualizationData};
+use zdr_chart::Chart;
+
+/// The largest body the bound is promised for.
+const MAX_BODY: usize = 64 * 1024;
+/// A quarter of the 2 MB page, less room for the page around it.
+const MAX_SVG: usize = 450 * 1024;
+/// The frame shapes the host draws (landscape, wide, square, narrow).
+const SIZES: [(u32, u32); 4] = [(880, 540), (820, 400), (640, 580), (400, 360)];
+/// Generous for a debug build; a quadratic path takes minutes here.
+const MAX_TIME: Duration = Duration::from_secs(8);
+
+/// `head` + as many `item(i)` as fit in [`MAX_BODY`] (comma separated) + `tail`.
+fn fill(head: &str, tail: &str, item: impl Fn(usize) -> String) -> String {
+    let mut text = head.to_string();
+    let budget = MAX_BODY - tail.len();
+    for i in 0.. {
+        let next = item(i);
+        let sep = usize::from(i > 0);
+        if text.len() + sep + next.len() > budget {
+            break;
+        }
+        if sep == 1 {
+            text.push(',');
+        }
+        text.push_str(&next);
+    }
+    text.push_str(tail);
+    assert!(text.len() <= MAX_BODY);
+    text
+}
+
+fn head(kind: &str, data: &str) -> String {
+    if kind.is_empty() {
+        format!("{{\"viz_config\":{{\"title\":\"t\"}},\"data\":{data}")
+    } else {
+        format!("{{\"viz_config\":{{\"title\":\"t\",\"viz_component_type\":\"{kind}\"}},\"data\":{data}")
+    }
+}
+
+/// One point per distinct category: the most bars, slices, boxes or codes.
+fn points(kind: &str) -> String {
+    fill(&head(kind, "["), "]}", |i| {
+        format!("{{\"x\":\"c{i}\",\"y\":{}}}", i % 97)
+    })
+}
+
+/// Many one-point series, each with its own category: series × categories cells.
+fn series_own_x(kind: &str) -> String {
+    fill(&head(kind, "{\"series\":["), "]}}", |i| {
+        format!("{{\"name\":\"s{i}\",\"points\":[{{\"x\":\"c{i}\",\"y\":{i}}}]}}")
+    })
+}
+
+/// Many one-point series sharing one category: legend entries and bars.
+fn series_shared_x(kind: &str) -> String {
+    fill(&head(kind, "{\"series\":["), "]}}", |i| {
+        format!("{{\"name\":\"s{i}\",\"points\":[{{\"x\":\"a\",\"y\":{i}}}]}}")
+    })
+}
+
+fn corpus() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for kind in CardKind::ALL {
+        let name = kind.as_str();
+        out.push((format!("{name}: points"), points(name)));
+        out.push((format!("{name}: series with own x"), series_own_x(name)));
+        out.push((format!("{name}: series sharing x"), series_shared_x(name)));
+    }
+    let add = |out: &mut Vec<(String, String)>, name: &str, text: String| {
+        out.push((name.to_string(), text));
+    };
+    add(
+        &mut out,
+        "scatter: distinct points",
+        fill(&head("scatter", "["), "]}", |i| {
+            format!("{{\"x\":{},\"y\":{}}}", i % 613, (i * 7919) % 1009)
+        }),
+    );
+    add(
+        &mut out,
+        "scatter: one-point series",
+        fill(&head("scatter", "{\"series\":["), "]}}", |i| {
+            format!("{{\"points\":[{{\"x\":{i},\"y\":{}}}]}}", (i * 31) % 997)
+        }),
+    );
+    add(
+        &mut out,
+        "timeseries: many series",
+        fill(&head("timeseries", "{\"series\":["), "]}}", |i| {
+            format!(
+                "{{\"points\":[{{\"x\":\"2024-01-{:02}\",\"y\":{i}}},{{\"x\":\"2024-02-01\",\"y\":1}}]}}",
+                i % 28 + 1
+            )
+        }),
+    );
+    add(
+        &mut out,
+        "timeseries: daily points",
+        fill(&head("timeseries", "["), "]}", |i| {
+            format!(
+                "{{\"x\":\"{}-{:02}-{:02}\",\"y\":{}}}",
+                1900 + i / 336,
+                i / 28 % 12 + 1,
+                i % 28 + 1,
+                (i * 37) % 101
+            )
+        }),
+    );
+    add(
+        &mut out,
+        "heatmap: diagonal of 500",
+        fill(&head("heatmap", "["), "]}", |i| {
+            if i < 500 {
+                format!("{{\"x\":\"{i}\",\"y\":\"{i}\",\"value\":{i}}}")
+            } else {
+                String::from("{\"x\":\"0\",\"y\":\"0\",\"value\":1}")
+            }
+        }),
+    );
+    add(
+        &mut out,
+        "heatmap: long diagonal",
+        fill(&head("heatmap", "["), "]}", |i| {
+            format!("{{\"x\":\"{i}\",\"y\":\"{i}\",\"value\":1}}")
+        }),
+    );
+    add(&mut out, "heatmap: dense matrix", {
+        let columns: Vec<String> = (0..181).map(|c| format!("\"{c}\"")).collect();
+        fill(
+            &head(
+                "heatmap",
+                &format!("{{\"columns\":[{}],\"rows\":[", columns.join(",")),
+            ),
+            "]}}",
+            |r| format!("[\"r{r}\",{}]", vec!["1"; 180].join(",")),
+        )
+    });
+    add(
+        &mut out,
+        "heatmap: dense points",
+        fill(&head("heatmap", "["), "]}", |i| {
+            format!("{{\"x\":{},\"y\":{},\"value\":{i}}}", i % 60, i / 60)
+        }),
+    );
+    add(
+        &mut out,
+        "boxplot: outliers",
+        fill(
+            &head("boxplot", "[{\"x\":\"a\",\"values\":["),
+            "]}]}",
+            |i| {
+                if i % 2 == 0 {
+                    "0".into()
+                } else {
+                    format!("{i}")
+                }
+            },
+        ),
+    );
+    add(
+        &mut out,
+        "boxplot: outliers in many boxes",
+        fill(&head("boxplot", "["), "]}", |i| {
+            format!("{{\"x\":\"b{}\",\"values\":[0,0,0,0,0,0,{i}]}}", i % 400)
+        }),
+    );
+    add(
+        &mut out,
+        "timeline: many rows",
+        fill(&head("timeline", "["), "]}", |i| {
+            format!(
+                "{{\"label\":\"r{i}\",\"start\":{},\"end\":2000}}",
+                1000 + i % 999
+            )
+        }),
+    );
+    add(
+        &mut out,
+        "table: one wide point",
+        fill(&head("table", "[{"), "}]}", |i| format!("\"k{i}\":1")),
+    );
+    add(
+        &mut out,
+        "table: distinct keys per point",
+        fill(&head("table", "["), "]}", |i| format!("{{\"k{i}\":1}}")),
+    );
+    add(&mut out, "table: many columns", {
+        let columns: Vec<String> = (0..4000).map(|c| format!("\"{c}\"")).collect();
+        fill(
+            &head(
+                "table",
+                &format!("{{\"columns\":[{}],\"rows\":[", columns.join(",")),
+            ),
+            "]}}",
+            |_| format!("[{}]", vec!["1"; 4000].join(",")),
+        )
+    });
+    add(
+        &mut out,
+        "table: many rows",
+        fill(
+            &head("table", "{\"columns\":[\"a\",\"b\"],\"rows\":["),
+            "]}}",
+            |i| format!("[\"{i}\",{i}]"),
+        ),
+    );
+    add(
+        &mut out,
+        "table: long cells",
+        fill(
+            &head("table", "{\"columns\":[\"a\",\"b\"],\"rows\":["),
+            "]}}",
+            |i| format!("[\"{}\",{i}]", "w ".repeat(2000)),
+        ),
+    );
+    add(
+        &mut out,
+        "choropleth: unknown codes",
+        fill(&head("choropleth", "["), "]}", |i| {
+            format!("{{\"x\":\"Q{i}\",\"y\":{i}}}")
+        }),
+    );
+    add(
+        &mut out,
+        "histogram: spread values",
+        fill(&head("histogram", "["), "]}", |i| {
+            format!("{{\"y\":{}}}", i * i)
+        }),
+    );
+    add(
+        &mut out,
+        "long title and labels",
+        format!(
+            "{{\"viz_config\":{{\"title\":\"{}\",\"x_label\":\"{}\",\"units\":\"{}\"}},\"data\":[{{\"x\":\"{}\",\"y\":1}}]}}",
+            "T ".repeat(8000),
+            "x".repeat(8000),
+            "u".repeat(8000),
+            "c".repeat(8000)
+        ),
+    );
+    // Inferred kinds take the same paths as forced ones, from other shapes.
+    add(&mut out, "inferred: grouped table", {
+        let columns: Vec<String> = (0..3000).map(|c| format!("\"{c}\"")).collect();
+        fill(
+            &head(
+                "",
+                &format!("{{\"columns\":[{}],\"rows\":[", columns.join(",")),
+            ),
+            "]}}",
+            |r| format!("[\"r{r}\",{}]", vec!["1"; 2999].join(",")),
+        )
+    });
+    out
+}
+
+/// Each input draws within the bounds at every frame size, or is refused
+/// with an error about `data`.
+#[test]
+fn small_posts_draw_small_pages() {
+    let mut failures = Vec::new();
+    for (name, text) in corpus() {
+        let started = Instant::now();
+        let chart = match Chart::from_json(&text) {
+            Ok(chart) => chart,
+            Err(error) => {
+                assert!(
+                    error.path.starts_with("data"),
+                    "{name}: refused without a data path: {error}"
+                );
+                eprintln!("{name}: refused: {error}");
+                continue;
+            }
+        };
+        let theme = chart.theme(None);
+        let mut largest = 0;
+        for (width, height) in SIZES {
+            let svg = chart
+                .to_svg(width, height, &theme)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            largest = largest.max(svg.len());
+        }
+        let elapsed = started.elapsed();
+        eprintln!(
+            "{name}: {} bytes in, largest SVG {largest} bytes, {elapsed:?}",
+            text.len()
+        );
+        if largest > MAX_SVG {
+            failures.push(format!("{name}: {largest} bytes of SVG"));
+        }
+        if elapsed > MAX_TIME {
+            failures.push(format!("{name}: {elapsed:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Every card type can be forced on any data through the public model,
+/// which is how a fuzzer reaches every drawer from one input.
+#[test]
+fn every_kind_can_be_forced() {
+    let text = points("");
+    for kind in CardKind::ALL {
+        let mut data = VisualizationData::from_json(&text).unwrap();
+        data.config.kind = Some(kind);
+        if let Ok(chart) = Chart::from_data(&data) {
+            assert_eq!(chart.kind, kind);
+        }
+    }
+}
