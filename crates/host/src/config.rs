@@ -2,8 +2,11 @@
 
 use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
+
+use crate::origin;
 
 /// 10 MiB: room for a card of several hundred thousand points.
 pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;
@@ -20,9 +23,16 @@ pub struct Config {
     #[arg(long, env = "ZDR_BODY_LIMIT", default_value_t = DEFAULT_BODY_LIMIT)]
     pub body_limit: usize,
     /// Who may frame the embed pages: the CSP frame-ancestors sources,
-    /// e.g. "'self' https://app.example.com". "*" allows any page.
+    /// e.g. "'self' https://app.example.com". "*" allows any page. The
+    /// postMessage shell is framed only by its parent_origin, and only if
+    /// these sources allow it.
     #[arg(long, env = "ZDR_FRAME_ANCESTORS", default_value = "*", value_parser = parse_sources)]
     pub frame_ancestors: String,
+    /// The only parent origins the postMessage shell serves, separated by
+    /// commas or spaces (e.g. "https://app.example.com https://b.example");
+    /// others get 403. Unset: any origin the frame-ancestors allow.
+    #[arg(long, env = "ZDR_PARENT_ORIGINS", value_parser = parse_origins)]
+    pub parent_origins: Option<OriginList>,
     /// The demo pages to serve at / (skipped when the folder is missing).
     #[arg(long, env = "ZDR_WWW", default_value = "www")]
     pub www: PathBuf,
@@ -30,6 +40,36 @@ pub struct Config {
     /// /node_modules/zdr-embed/ as an application would install it.
     #[arg(long, env = "ZDR_PACKAGE", default_value = ".")]
     pub package: PathBuf,
+    /// Charts drawn at the same time (default: the number of cores).
+    #[arg(long, env = "ZDR_MAX_CONCURRENT_DRAWS", default_value_t = cores(),
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub max_concurrent_draws: u32,
+    /// Posts that may wait for a drawing slot; beyond them a post gets 503
+    /// with Retry-After at once.
+    #[arg(long, env = "ZDR_DRAW_QUEUE", default_value_t = 8)]
+    pub draw_queue: u32,
+    /// The longest a post may wait for its slot and be drawn, e.g. "10s"
+    /// or "500ms"; then it gets 503 and its drawing stops.
+    #[arg(long, env = "ZDR_DRAW_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub draw_timeout: Duration,
+    /// The time a client has to send a request's headers.
+    #[arg(long, env = "ZDR_HEADER_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    pub header_timeout: Duration,
+    /// The time a client has to send a whole request body.
+    #[arg(long, env = "ZDR_BODY_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub body_timeout: Duration,
+    /// A connection on which nothing arrives for this long is closed (idle
+    /// keep-alive, or a stalled upload). Keep it above --draw-timeout.
+    #[arg(long, env = "ZDR_IDLE_TIMEOUT", default_value = "60s", value_parser = parse_duration)]
+    pub idle_timeout: Duration,
+    /// A client that takes longer than this to accept any of a response
+    /// (a reader that does not read) is dropped.
+    #[arg(long, env = "ZDR_WRITE_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub write_timeout: Duration,
+    /// Open connections at most; more wait in the listen backlog.
+    #[arg(long, env = "ZDR_MAX_CONNECTIONS", default_value_t = 512,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
 }
 
 impl Default for Config {
@@ -39,10 +79,71 @@ impl Default for Config {
             port: 8080,
             body_limit: DEFAULT_BODY_LIMIT,
             frame_ancestors: "*".into(),
+            parent_origins: None,
             www: PathBuf::from("www"),
             package: PathBuf::from("."),
+            max_concurrent_draws: cores(),
+            draw_queue: 8,
+            draw_timeout: Duration::from_secs(10),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(60),
+            write_timeout: Duration::from_secs(30),
+            max_connections: 512,
         }
     }
+}
+
+/// Drawing is CPU work: more draws at once than cores only slows each.
+fn cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+}
+
+/// Browser-serialised origins, checked as `parent_origin` is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OriginList(pub Vec<String>);
+
+impl OriginList {
+    pub fn allows(&self, origin: &str) -> bool {
+        self.0.iter().any(|allowed| allowed == origin)
+    }
+}
+
+fn parse_origins(value: &str) -> Result<OriginList, String> {
+    let origins: Vec<String> = value
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|part| !part.is_empty())
+        .map(str::to_string)
+        .collect();
+    if origins.is_empty() {
+        return Err("give at least one origin, e.g. https://app.example.com".into());
+    }
+    for origin in &origins {
+        origin::check(origin).map_err(|error| format!("{origin}: {error}"))?;
+    }
+    Ok(OriginList(origins))
+}
+
+/// "10s", "500ms", "2m", or a bare number of seconds.
+fn parse_duration(value: &str) -> Result<Duration, String> {
+    let value = value.trim();
+    let split = value
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(value.len());
+    let (number, unit) = value.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("{value:?} is not a duration like 10s or 500ms"))?;
+    let duration = match unit {
+        "" | "s" => Duration::from_secs(number),
+        "ms" => Duration::from_millis(number),
+        "m" => Duration::from_secs(number.saturating_mul(60)),
+        _ => return Err(format!("{value:?}: the unit must be ms, s or m")),
+    };
+    if duration.is_zero() {
+        return Err("a timeout of zero would refuse everything; give a positive one".into());
+    }
+    Ok(duration)
 }
 
 /// CSP source lists are spliced into a header: refuse anything that could
@@ -66,7 +167,7 @@ fn parse_sources(value: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_sources;
+    use super::*;
 
     #[test]
     fn frame_ancestors_cannot_inject_directives() {
@@ -77,5 +178,31 @@ mod tests {
         assert!(parse_sources("*; script-src *").is_err());
         assert!(parse_sources("a\r\nX-Evil: 1").is_err());
         assert!(parse_sources("").is_err());
+    }
+
+    #[test]
+    fn durations_have_units() {
+        assert_eq!(parse_duration("10s"), Ok(Duration::from_secs(10)));
+        assert_eq!(parse_duration("7"), Ok(Duration::from_secs(7)));
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
+        for bad in ["", "0s", "s", "1h", "-1s", "1.5s"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn parent_origins_are_checked_origins() {
+        let list = parse_origins("https://a.example, http://localhost:8080  https://b.example");
+        assert_eq!(
+            list,
+            Ok(OriginList(vec![
+                "https://a.example".into(),
+                "http://localhost:8080".into(),
+                "https://b.example".into()
+            ]))
+        );
+        assert!(parse_origins(" , ").is_err());
+        assert!(parse_origins("https://a.example/").is_err());
     }
 }

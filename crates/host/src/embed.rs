@@ -1,20 +1,22 @@
-//! `POST /embed/{card_id}/`: the form field in, the chart page out. The
-//! errors of the embed addresses, their pages, and the other methods.
+//! `POST /embed/{card_id}/`: the form field in, the chart page out, in
+//! bounded time and memory; and the other methods of the embed addresses.
+
+use std::sync::Arc;
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, Request, State};
-use axum::http::header::{ALLOW, CONTENT_SECURITY_POLICY, CONTENT_TYPE};
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
-use zdr_chart::model::DataError;
+use axum::http::StatusCode;
+use axum::Extension;
 use zdr_chart::Chart;
 
-use crate::app::Shared;
-use crate::form::{read_field, FormError};
-use crate::html::{chart_page, error_page, Page, Variant};
-use crate::origin::OriginError;
-use crate::security::page_policy;
+use crate::config::Config;
+use crate::error::{AppError, MAX_CARD_ID};
+use crate::form::read_field;
+use crate::html::{ChartPage, Page, Shape};
+use crate::limits::{AbandonOnDrop, DrawLimit, Stop, Stopped};
+use crate::request_log::RequestId;
 
 /// The frame shapes the chart is drawn for; the iframe's size picks one.
 /// A frame shows its variant scaled to fit, so each is laid out for the
@@ -26,152 +28,6 @@ const VARIANTS: [(&str, Option<&str>, u32, u32); 4] = [
     ("square", Some("(max-aspect-ratio:27/20)"), 640, 580),
     ("narrow", Some("(max-width:559.98px)"), 400, 360),
 ];
-
-pub const MAX_CARD_ID: usize = 128;
-
-/// How much of a refused query value an error message quotes.
-const MAX_QUOTED: usize = 60;
-
-/// Why a post could not become a chart, or a GET the postMessage shell.
-#[derive(Debug, thiserror::Error)]
-pub enum EmbedError {
-    #[error("the card id must be 1 to {MAX_CARD_ID} characters of A-Z, a-z, 0-9, '_' and '-'")]
-    CardId,
-    #[error(transparent)]
-    Form(#[from] FormError),
-    #[error("the dark_mode query parameter must be true or false")]
-    DarkMode,
-    #[error(
-        "A GET on an embed address is the postMessage shell: add ?embed_mode=postmessage&parent_origin=<the embedding page's origin>. Cards with data are POSTed (form field visualization_data)."
-    )]
-    NoEmbedMode,
-    /// The value as [`quoted`] writes it.
-    #[error(
-        "embed_mode must be postmessage, the one mode a GET serves (form mode POSTs the data instead); found {0}"
-    )]
-    EmbedMode(String),
-    #[error(
-        "parent_origin is required: the origin of the page that embeds the card, as its window.location.origin gives it, e.g. &parent_origin=https://app.example.com"
-    )]
-    NoParentOrigin,
-    #[error(
-        "parent_origin must be an origin like https://app.example.com (scheme, host and port only, no path or trailing slash): {error}; found {found}"
-    )]
-    ParentOrigin {
-        error: OriginError,
-        /// The value as [`quoted`] writes it.
-        found: String,
-    },
-    /// The value as [`quoted`] writes it.
-    #[error(
-        "height must be auto (the frame follows the chart's height) or left out (the chart fills the frame); found {0}"
-    )]
-    Height(String),
-    #[error(transparent)]
-    Data(#[from] DataError),
-    #[error("the chart could not be drawn: {0}")]
-    Draw(String),
-}
-
-impl EmbedError {
-    fn status(&self) -> StatusCode {
-        match self {
-            EmbedError::CardId => StatusCode::NOT_FOUND,
-            EmbedError::Form(FormError::TooLarge { .. }) => StatusCode::PAYLOAD_TOO_LARGE,
-            EmbedError::Form(FormError::UnsupportedType(_) | FormError::MissingType) => {
-                StatusCode::UNSUPPORTED_MEDIA_TYPE
-            }
-            EmbedError::Form(FormError::Read(_)) => StatusCode::BAD_REQUEST,
-            EmbedError::Form(_)
-            | EmbedError::DarkMode
-            | EmbedError::NoEmbedMode
-            | EmbedError::EmbedMode(_)
-            | EmbedError::NoParentOrigin
-            | EmbedError::ParentOrigin { .. }
-            | EmbedError::Height(_)
-            | EmbedError::Data(_) => StatusCode::BAD_REQUEST,
-            EmbedError::Draw(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    fn heading(&self) -> &'static str {
-        match self {
-            EmbedError::CardId => "Unknown card address",
-            EmbedError::Form(FormError::TooLarge { .. }) => "The card's data are too large",
-            EmbedError::Form(_) => "The post is not a visualization_data form",
-            EmbedError::DarkMode => "Bad dark_mode parameter",
-            EmbedError::NoEmbedMode => "Not a postMessage shell address",
-            EmbedError::EmbedMode(_) => "Unknown embed_mode",
-            EmbedError::NoParentOrigin => "Missing parent_origin parameter",
-            EmbedError::ParentOrigin { .. } => "Bad parent_origin parameter",
-            EmbedError::Height(_) => "Bad height parameter",
-            EmbedError::Data(_) => "The card's visualization_data is not valid",
-            EmbedError::Draw(_) => "The chart could not be drawn",
-        }
-    }
-
-    fn hint(&self) -> &'static str {
-        match self {
-            EmbedError::Data(_) => {
-                "The path names where in visualization_data the problem is. The format is described in docs/data-format.md."
-            }
-            EmbedError::Form(FormError::TooLarge { .. }) => {
-                "Send fewer points, or start the host with a larger --body-limit."
-            }
-            EmbedError::NoEmbedMode
-            | EmbedError::EmbedMode(_)
-            | EmbedError::NoParentOrigin
-            | EmbedError::ParentOrigin { .. }
-            | EmbedError::Height(_) => {
-                "The widget builds this address itself in its postMessage mode; the protocol is described in docs/postmessage-protocol.md."
-            }
-            _ => "",
-        }
-    }
-}
-
-/// Sends a page with its own strict policy (no script at all).
-pub fn respond(status: StatusCode, page: Page, frame_ancestors: &str) -> Response {
-    let policy = page_policy(&page.style_hash, frame_ancestors);
-    respond_with_policy(status, page.html, &policy)
-}
-
-/// Sends an HTML page with the given Content-Security-Policy.
-pub fn respond_with_policy(status: StatusCode, html: String, policy: &str) -> Response {
-    let mut response = (status, html).into_response();
-    let headers = response.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    if let Ok(value) = HeaderValue::from_str(policy) {
-        headers.insert(CONTENT_SECURITY_POLICY, value);
-    }
-    response
-}
-
-/// A query value for an error message: at most [`MAX_QUOTED`] characters,
-/// in quotes, control characters escaped (the page escapes the HTML).
-pub fn quoted(value: &str) -> String {
-    let mut chars = value.chars();
-    let head: String = chars.by_ref().take(MAX_QUOTED).collect();
-    if chars.next().is_some() {
-        format!("{head:?}\u{2026}")
-    } else {
-        format!("{head:?}")
-    }
-}
-
-pub fn error_response(error: &EmbedError, frame_ancestors: &str) -> Response {
-    let status = error.status();
-    let page = error_page(
-        status.as_u16(),
-        error.heading(),
-        &error.to_string(),
-        error.hint(),
-    );
-    respond(status, page, frame_ancestors)
-}
 
 /// The card id from the address; a segment that does not decode to UTF-8
 /// (`%FF`) becomes "", which is no card id, so it gets the 404 page like any
@@ -188,91 +44,97 @@ pub fn valid_card_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
-pub fn dark_mode(query: Option<&str>) -> Result<Option<bool>, EmbedError> {
+pub fn dark_mode(query: Option<&str>) -> Result<Option<bool>, AppError> {
     let mut dark = None;
     for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
         if name == "dark_mode" {
             dark = Some(match value.as_ref() {
                 "true" => true,
                 "false" => false,
-                _ => return Err(EmbedError::DarkMode),
+                _ => return Err(AppError::DarkMode),
             });
         }
     }
     Ok(dark)
 }
 
+/// Why a draw on its blocking thread ended without a page.
+enum Failure {
+    Data(zdr_chart::model::DataError),
+    Draw(String),
+    Stopped(Stopped),
+}
+
 /// Reads, checks and draws; all of it CPU work, done off the async workers.
-fn draw(text: String, dark: Option<bool>) -> Result<Page, EmbedError> {
-    let chart = Chart::from_json(&text)?;
+/// Between steps it stops if nobody waits for the page any more.
+fn draw(text: String, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure> {
+    stop.check().map_err(Failure::Stopped)?;
+    let chart = Chart::from_json(&text).map_err(Failure::Data)?;
     drop(text);
     let theme = chart.theme(dark);
     let bg = theme.background;
-    let mut variants = Vec::with_capacity(VARIANTS.len());
-    for (class, media, width, height) in VARIANTS {
+    let background = format!("#{:02x}{:02x}{:02x}", bg.0, bg.1, bg.2);
+    let shapes: Vec<Shape> = VARIANTS.iter().map(|v| (v.0, v.1)).collect();
+    let mut page = ChartPage::start(&chart.config.title, &background, &shapes);
+    for (class, _, width, height) in VARIANTS {
+        stop.check().map_err(Failure::Stopped)?;
         let svg = chart
             .to_svg(width, height, &theme)
-            .map_err(|e| EmbedError::Draw(e.to_string()))?;
-        variants.push(Variant {
-            class,
-            media,
-            svg: fluid(&svg, &format!("chart {class}"), &chart.config.title),
-        });
+            .map_err(|e| Failure::Draw(e.to_string()))?;
+        page.push_svg(class, &svg);
     }
-    let background = format!("#{:02x}{:02x}{:02x}", bg.0, bg.1, bg.2);
-    Ok(chart_page(&chart.config.title, &background, &variants))
-}
-
-/// Makes plotters' fixed-size `<svg width=.. height=..>` scale with the
-/// frame (its viewBox stays), and names it for assistive technology.
-fn fluid(svg: &str, class: &str, title: &str) -> String {
-    let Some(end) = svg.find('>') else {
-        return svg.to_string();
-    };
-    let (open, rest) = svg.split_at(end);
-    let mut attributes = String::new();
-    for part in open.trim_start_matches("<svg").split_whitespace() {
-        if part.starts_with("width=") || part.starts_with("height=") {
-            continue;
-        }
-        attributes.push(' ');
-        attributes.push_str(part);
-    }
-    format!(
-        "<svg{attributes} class=\"{class}\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"{}\"{rest}",
-        crate::html::escape(title)
-    )
+    Ok(page.finish())
 }
 
 pub async fn post(
-    State(shared): State<Shared>,
+    State(config): State<Arc<Config>>,
+    Extension(limit): Extension<Arc<DrawLimit>>,
+    Extension(id): Extension<RequestId>,
     card_id: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
     request: Request,
-) -> Response {
-    let frame_ancestors = shared.config.frame_ancestors.clone();
+) -> Result<Page, AppError> {
     let card_id = card_id_or_empty(card_id);
-    match answer(&shared, &card_id, query.as_deref(), request).await {
-        Ok(page) => respond(StatusCode::OK, page, &frame_ancestors),
-        Err(error) => error_response(&error, &frame_ancestors),
+    if !valid_card_id(&card_id) {
+        return Err(AppError::CardId);
     }
-}
-
-async fn answer(
-    shared: &Shared,
-    card_id: &str,
-    query: Option<&str>,
-    request: Request,
-) -> Result<Page, EmbedError> {
-    if !valid_card_id(card_id) {
-        return Err(EmbedError::CardId);
-    }
-    let dark = dark_mode(query)?;
+    let dark = dark_mode(query.as_deref())?;
     let (parts, body): (_, Body) = request.into_parts();
-    let text = read_field(&parts.headers, body, shared.config.body_limit).await?;
-    tokio::task::spawn_blocking(move || draw(text, dark))
+    let text = read_field(&parts.headers, body, config.body_limit, config.body_timeout).await?;
+
+    let started = Instant::now();
+    let deadline = started + config.draw_timeout;
+    let timed_out = || AppError::Deadline(config.draw_timeout.as_millis());
+    let slot = tokio::time::timeout_at(deadline.into(), limit.enter())
         .await
-        .map_err(|e| EmbedError::Draw(e.to_string()))?
+        .map_err(|_| timed_out())??;
+    let (_abandon, stop) = AbandonOnDrop::new(deadline);
+    // The slot goes with the thread: it is free again only when the drawing
+    // has really stopped, not when this handler gave up on it.
+    let drawing = tokio::task::spawn_blocking(move || {
+        let _slot = slot;
+        draw(text, dark, &stop)
+    });
+    match tokio::time::timeout_at(deadline.into(), drawing).await {
+        Err(_) | Ok(Ok(Err(Failure::Stopped(Stopped::Deadline)))) => Err(timed_out()),
+        // Nobody reads this answer; the handler is being dropped.
+        Ok(Ok(Err(Failure::Stopped(Stopped::Abandoned)))) => Err(timed_out()),
+        Ok(Ok(Ok(page))) => Ok(page),
+        Ok(Ok(Err(Failure::Data(error)))) => Err(AppError::Data(error)),
+        Ok(Ok(Err(Failure::Draw(cause)))) => {
+            tracing::error!("{} the chart could not be drawn: {cause}", id.0);
+            Err(AppError::Draw(id.0))
+        }
+        Ok(Err(join)) => {
+            let what = if join.is_panic() {
+                "panicked"
+            } else {
+                "was cancelled"
+            };
+            tracing::error!("{} the drawing task {what}", id.0);
+            Err(AppError::Draw(id.0))
+        }
+    }
 }
 
 /// `HEAD` on an embed address: the widget's auto mode asks whether the
@@ -283,22 +145,8 @@ pub async fn probe() -> StatusCode {
 }
 
 /// Any other method on an embed address.
-pub async fn method_not_allowed(State(shared): State<Shared>) -> Response {
-    let page = error_page(
-        405,
-        "Wrong method",
-        "An embed address answers POST, with the form field visualization_data; GET, with ?embed_mode=postmessage&parent_origin=<the embedding page's origin>, for the postMessage shell; and HEAD, to say it is there.",
-        "",
-    );
-    let mut response = respond(
-        StatusCode::METHOD_NOT_ALLOWED,
-        page,
-        &shared.config.frame_ancestors,
-    );
-    response
-        .headers_mut()
-        .insert(ALLOW, HeaderValue::from_static("GET, POST, HEAD"));
-    response
+pub async fn method_not_allowed() -> AppError {
+    AppError::MethodNotAllowed
 }
 
 #[cfg(test)]
@@ -326,42 +174,15 @@ mod tests {
     }
 
     #[test]
-    fn quoted_values_are_short_and_visible() {
-        assert_eq!(quoted("form"), "\"form\"");
-        assert_eq!(quoted("a\n\"b"), "\"a\\n\\\"b\"");
-        let long = quoted(&"é".repeat(100));
-        assert_eq!(long, format!("\"{}\"\u{2026}", "é".repeat(MAX_QUOTED)));
-    }
-
-    #[test]
-    fn shell_errors_are_400_with_a_hint() {
-        let errors = [
-            EmbedError::NoEmbedMode,
-            EmbedError::EmbedMode(quoted("form")),
-            EmbedError::NoParentOrigin,
-            EmbedError::ParentOrigin {
-                error: OriginError::Path,
-                found: quoted("https://a.example/"),
-            },
-            EmbedError::Height(quoted("300px")),
-        ];
-        for error in errors {
-            assert_eq!(error.status(), StatusCode::BAD_REQUEST, "{error}");
-            assert!(!error.hint().is_empty(), "{error}");
-        }
-    }
-
-    #[test]
-    fn svg_becomes_fluid() {
-        let out = fluid(
-            "<svg width=\"800\" height=\"500\" viewBox=\"0 0 800 500\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect/></svg>",
-            "wide",
-            "A <b>",
-        );
-        assert!(out.starts_with(
-            "<svg viewBox=\"0 0 800 500\" xmlns=\"http://www.w3.org/2000/svg\" class=\"wide\""
+    fn an_abandoned_draw_stops_before_drawing() {
+        let (abandon, stop) =
+            AbandonOnDrop::new(Instant::now() + std::time::Duration::from_secs(60));
+        drop(abandon);
+        let card =
+            r#"{"type":"bar","columns":[{"name":"a","values":["x"]},{"name":"b","values":[1]}]}"#;
+        assert!(matches!(
+            draw(card.into(), None, &stop),
+            Err(Failure::Stopped(Stopped::Abandoned))
         ));
-        assert!(out.contains("aria-label=\"A &lt;b&gt;\""));
-        assert!(!out.contains("width=\"800\""));
     }
 }

@@ -6,7 +6,9 @@ use axum::body::Bytes;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::HeaderMap;
 use futures_util::FutureExt;
-use http_body_util::{BodyExt, Limited};
+use std::time::Duration;
+
+use http_body_util::BodyExt;
 
 pub const FIELD: &str = "visualization_data";
 
@@ -26,6 +28,8 @@ pub enum FormError {
     Read(String),
     #[error("the \"visualization_data\" field is not UTF-8 text")]
     NotUtf8,
+    #[error("the request body did not arrive within {seconds} seconds")]
+    TimedOut { seconds: u64 },
 }
 
 enum Kind {
@@ -53,33 +57,71 @@ fn kind(headers: &HeaderMap) -> Result<Kind, FormError> {
     }
 }
 
+/// At most this much of a refused body is read and thrown away, so that
+/// the client, still sending, reads the 413 page instead of a reset
+/// connection; a larger body is cut off with the connection.
+const MAX_DRAIN: u64 = 64 * 1024 * 1024;
+
 /// The field's text. The content type is checked before the body is read,
-/// and the body is read at most up to `limit` bytes.
+/// the body is read at most up to `limit` bytes, and all of it must arrive
+/// within `timeout`.
 pub async fn read_field(
     headers: &HeaderMap,
     body: Body,
     limit: usize,
+    timeout: Duration,
 ) -> Result<String, FormError> {
     let kind = kind(headers)?;
     let declared = headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(FormError::TooLarge { limit });
-    }
-    let bytes = Limited::new(body, limit)
-        .collect()
+    let read = async {
+        if declared.is_some_and(|n| n > limit as u64) {
+            drain(body, limit).await;
+            return Err(FormError::TooLarge { limit });
+        }
+        collect(body, limit).await
+    };
+    let bytes = tokio::time::timeout(timeout, read)
         .await
-        .map_err(|e| {
-            if e.is::<http_body_util::LengthLimitError>() {
-                FormError::TooLarge { limit }
-            } else {
-                FormError::Read(e.to_string())
-            }
-        })?
-        .to_bytes();
+        .map_err(|_| FormError::TimedOut {
+            seconds: timeout.as_secs(),
+        })??;
     field_of(kind, bytes)
+}
+
+/// The whole body, or [`FormError::TooLarge`] (after draining it) as soon
+/// as it passes `limit`.
+async fn collect(mut body: Body, limit: usize) -> Result<Bytes, FormError> {
+    let mut bytes = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| FormError::Read(e.to_string()))?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        if bytes.len() + data.len() > limit {
+            drain(body, limit).await;
+            return Err(FormError::TooLarge { limit });
+        }
+        bytes.extend_from_slice(&data);
+    }
+    Ok(Bytes::from(bytes))
+}
+
+/// Reads and forgets the rest of a refused body, up to four times the limit
+/// (and [`MAX_DRAIN`] at most).
+async fn drain(mut body: Body, limit: usize) {
+    let mut budget = (limit as u64).saturating_mul(4).min(MAX_DRAIN);
+    while let Some(Ok(frame)) = body.frame().await {
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        match budget.checked_sub(data.len() as u64) {
+            Some(rest) => budget = rest,
+            None => return,
+        }
+    }
 }
 
 /// The field from a body that is all in memory; `content_type` is the

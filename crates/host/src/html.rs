@@ -41,51 +41,114 @@ fn page(title: &str, style: &str, body: &str) -> Page {
 /// A page whose `<html>` element carries `html_attributes` (each with its
 /// leading space, values escaped) and whose head ends with `head` (markup).
 fn document(html_attributes: &str, title: &str, style: &str, head: &str, body: &str) -> Page {
-    let html = format!(
-        "<!doctype html>\n<html lang=\"en\"{html_attributes}>\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"referrer\" content=\"no-referrer\">\n\
-         <title>{}</title>\n<style>{style}</style>\n{head}</head>\n<body>\n{body}\n</body>\n</html>\n",
-        escape(title)
-    );
+    let mut html = String::with_capacity(body.len() + style.len() + 512);
+    push_head(&mut html, html_attributes, title, style, head);
+    html.push_str(body);
+    html.push('\n');
+    push_tail(&mut html);
     Page {
         html,
         style_hash: style_hash(style),
     }
 }
 
-/// One rendering of the chart and the frames it is shown in.
-pub struct Variant {
-    pub class: &'static str,
-    /// `None` for the default rendering; later variants win where their
-    /// media query matches.
-    pub media: Option<&'static str>,
-    pub svg: String,
+/// Everything up to and including `<body>` and its newline.
+fn push_head(html: &mut String, html_attributes: &str, title: &str, style: &str, head: &str) {
+    html.push_str("<!doctype html>\n<html lang=\"en\"");
+    html.push_str(html_attributes);
+    html.push_str(
+        ">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"referrer\" content=\"no-referrer\">\n<title>",
+    );
+    html.push_str(&escape(title));
+    html.push_str("</title>\n<style>");
+    html.push_str(style);
+    html.push_str("</style>\n");
+    html.push_str(head);
+    html.push_str("</head>\n<body>\n");
 }
 
-/// The chart page: one SVG per frame shape, and the iframe's own size picks
-/// one by media query (no script needed to fit the frame).
-pub fn chart_page(title: &str, background: &str, variants: &[Variant]) -> Page {
-    let mut style = format!(
-        "html,body{{margin:0;height:100%;background:{background};overflow:hidden}}\
-         svg.chart{{display:none;width:100%;height:100%}}"
-    );
-    for v in variants {
-        // Equal specificity throughout, so the last matching rule wins.
-        match v.media {
-            None => style.push_str(&format!("svg.{}{{display:block}}", v.class)),
-            Some(media) => style.push_str(&format!(
-                "@media {media}{{svg.chart{{display:none}}svg.{}{{display:block}}}}",
-                v.class
-            )),
+fn push_tail(html: &mut String) {
+    html.push_str("</body>\n</html>\n");
+}
+
+/// The chart page, written once into one buffer: one SVG per frame shape,
+/// and the iframe's own size picks one by media query (no script needed to
+/// fit the frame). Each SVG is appended as soon as it is drawn, so the
+/// drawings are never all in memory beside the page.
+pub struct ChartPage {
+    html: String,
+    style_hash: String,
+    /// The title, escaped for an attribute value.
+    label: String,
+}
+
+/// A frame shape: its class and, except for the default, its media query
+/// (later shapes win where their query matches).
+pub type Shape = (&'static str, Option<&'static str>);
+
+impl ChartPage {
+    pub fn start(title: &str, background: &str, shapes: &[Shape]) -> ChartPage {
+        let mut style = format!(
+            "html,body{{margin:0;height:100%;background:{background};overflow:hidden}}\
+             svg.chart{{display:none;width:100%;height:100%}}"
+        );
+        for (class, media) in shapes {
+            // Equal specificity throughout, so the last matching rule wins.
+            match media {
+                None => style.push_str(&format!("svg.{class}{{display:block}}")),
+                Some(media) => style.push_str(&format!(
+                    "@media {media}{{svg.chart{{display:none}}svg.{class}{{display:block}}}}"
+                )),
+            }
+        }
+        let mut html = String::new();
+        push_head(&mut html, "", title, &style, "");
+        ChartPage {
+            html,
+            style_hash: style_hash(&style),
+            label: escape(title),
         }
     }
-    let mut body = String::new();
-    for v in variants {
-        body.push_str(&v.svg);
-        body.push('\n');
+
+    /// Appends plotters' fixed-size `<svg width=.. height=..>`, made to
+    /// scale with the frame (its viewBox stays) and named for assistive
+    /// technology.
+    pub fn push_svg(&mut self, class: &str, svg: &str) {
+        self.html.reserve(svg.len() + self.label.len() + 128);
+        match svg.find('>') {
+            None => self.html.push_str(svg),
+            Some(end) => {
+                let (open, rest) = svg.split_at(end);
+                self.html.push_str("<svg");
+                for part in open.trim_start_matches("<svg").split_whitespace() {
+                    if part.starts_with("width=") || part.starts_with("height=") {
+                        continue;
+                    }
+                    self.html.push(' ');
+                    self.html.push_str(part);
+                }
+                self.html.push_str(" class=\"chart ");
+                self.html.push_str(class);
+                self.html.push_str(
+                    "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"",
+                );
+                self.html.push_str(&self.label);
+                self.html.push('"');
+                self.html.push_str(rest);
+            }
+        }
+        self.html.push('\n');
     }
-    page(title, &style, &body)
+
+    pub fn finish(mut self) -> Page {
+        push_tail(&mut self.html);
+        Page {
+            html: self.html,
+            style_hash: self.style_hash,
+        }
+    }
 }
 
 const ERROR_STYLE: &str = "html,body{margin:0;background:#fff8f6;color:#3b1d18;\
@@ -152,6 +215,22 @@ pub fn shell_page(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn svgs_become_fluid_in_the_page() {
+        let mut page = ChartPage::start("A <b>", "#fff", &[("wide", None)]);
+        page.push_svg(
+            "wide",
+            "<svg width=\"800\" height=\"500\" viewBox=\"0 0 800 500\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect/></svg>",
+        );
+        let html = page.finish().html;
+        assert!(html.contains(
+            "<body>\n<svg viewBox=\"0 0 800 500\" xmlns=\"http://www.w3.org/2000/svg\" class=\"chart wide\" \
+             preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"A &lt;b&gt;\">\n<rect/></svg>\n</body>\n</html>\n"
+        ), "{html}");
+        assert!(!html.contains("width=\"800\""));
+        assert!(html.contains("<title>A &lt;b&gt;</title>"));
+    }
 
     #[test]
     fn escapes_every_metacharacter() {

@@ -11,18 +11,23 @@
 //! data that loads the widget's engine from this host and receives the data
 //! from the parent window by postMessage; they never reach the host.
 
+mod ancestors;
 pub mod app;
 pub mod config;
 mod embed;
+mod error;
 #[doc(hidden)]
 pub mod form;
 mod html;
+mod limits;
 mod origin;
 #[doc(hidden)]
 pub mod parse;
 mod request_log;
 mod security;
+mod server;
 mod shell;
 
-pub use app::{app, serve};
+pub use app::app;
 pub use config::Config;
+pub use server::serve;

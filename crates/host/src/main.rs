@@ -73,6 +73,15 @@ fn serve(config: Config) -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    // The default hook prints the panic's message, which may quote a card's
+    // data; the log gets a fixed line and the place instead.
+    std::panic::set_hook(Box::new(|info| {
+        let place = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        tracing::error!("a task panicked at {place}; its request gets a 500 page");
+    }));
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {

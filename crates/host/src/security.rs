@@ -1,15 +1,65 @@
 //! Headers on every response: no caching, no sniffing, no referrer, and a
-//! Content-Security-Policy.
+//! Content-Security-Policy chosen here, in one place, from what the route
+//! said it answered with ([`Csp`]). A response that says nothing gets the
+//! strictest policy: the policy fails closed.
+
+use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::http::header::{
-    CACHE_CONTROL, CONTENT_SECURITY_POLICY, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
+    CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS,
 };
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
-use crate::app::Shared;
+use crate::config::Config;
+use crate::html::Page;
+
+/// What a response is, for its policy; routes put it in the response's
+/// extensions.
+#[derive(Debug, Clone)]
+pub enum Csp {
+    /// A chart or error page: no script, its one hashed stylesheet.
+    Page { style_hash: String },
+    /// The postMessage shell, framed only by these sources.
+    Shell {
+        style_hash: String,
+        frame_ancestors: String,
+    },
+    /// A file of the demo folder.
+    Demo,
+}
+
+/// Anything that did not say what it is: nothing may load, run or frame it.
+pub const STRICT_POLICY: &str = "default-src 'none'; base-uri 'none'; form-action 'none'; \
+object-src 'none'; frame-ancestors 'none'";
+
+impl IntoResponse for Page {
+    fn into_response(self) -> Response {
+        let csp = Csp::Page {
+            style_hash: self.style_hash,
+        };
+        let mut response = (
+            [(
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            )],
+            self.html,
+        )
+            .into_response();
+        response.extensions_mut().insert(csp);
+        response
+    }
+}
+
+/// Marks the demo folder's files (and only them) for the demo's policy.
+pub fn demo<B>(mut response: axum::http::Response<B>) -> axum::http::Response<B> {
+    if response.extensions().get::<Csp>().is_none() {
+        response.extensions_mut().insert(Csp::Demo);
+    }
+    response
+}
 
 /// The embed and error pages: no script of any kind, no loads, only their
 /// own hashed stylesheet.
@@ -65,7 +115,7 @@ fn cache_control(path: &str, status: StatusCode) -> &'static str {
     }
 }
 
-pub async fn headers(State(shared): State<Shared>, request: Request, next: Next) -> Response {
+pub async fn headers(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     let cache = cache_control(&path, response.status());
@@ -73,11 +123,20 @@ pub async fn headers(State(shared): State<Shared>, request: Request, next: Next)
     headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    if !headers.contains_key(CONTENT_SECURITY_POLICY) {
-        if let Ok(value) = HeaderValue::from_str(&static_policy(&shared.config.frame_ancestors)) {
-            headers.insert(CONTENT_SECURITY_POLICY, value);
-        }
-    }
+    let policy = match response.extensions().get::<Csp>() {
+        Some(Csp::Page { style_hash }) => page_policy(style_hash, &config.frame_ancestors),
+        Some(Csp::Shell {
+            style_hash,
+            frame_ancestors,
+        }) => shell_policy(style_hash, frame_ancestors),
+        Some(Csp::Demo) => static_policy(&config.frame_ancestors),
+        None => STRICT_POLICY.to_string(),
+    };
+    let value =
+        HeaderValue::from_str(&policy).unwrap_or_else(|_| HeaderValue::from_static(STRICT_POLICY));
+    response
+        .headers_mut()
+        .insert(CONTENT_SECURITY_POLICY, value);
     response
 }
 

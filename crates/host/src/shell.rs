@@ -5,20 +5,21 @@
 //! card's data by postMessage and draws them in the browser. The data never
 //! reach this host.
 
+use std::sync::Arc;
+
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, State};
-use axum::http::header::CONTENT_TYPE;
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::header::{CONTENT_TYPE, HOST};
+use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
-use crate::app::Shared;
-use crate::embed::{
-    card_id_or_empty, dark_mode, error_response, quoted, respond_with_policy, valid_card_id,
-    EmbedError,
-};
+use crate::ancestors;
+use crate::config::Config;
+use crate::embed::{card_id_or_empty, dark_mode, valid_card_id};
+use crate::error::{quoted, AppError};
 use crate::html::shell_page;
 use crate::origin;
-use crate::security::shell_policy;
+use crate::security::Csp;
 
 /// Where the shell's bootstrap script is served; versioned so that a
 /// changed script can live beside the old one.
@@ -40,7 +41,7 @@ pub(crate) struct Shell {
 
 /// Reads the query; unknown parameters are ignored and a repeated one
 /// counts with its last value, as for the form mode's `dark_mode`.
-pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, EmbedError> {
+pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, AppError> {
     let mut embed_mode = None;
     let mut parent_origin = None;
     let mut height = None;
@@ -53,12 +54,12 @@ pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, EmbedError> {
         }
     }
     match embed_mode.as_deref() {
-        None => return Err(EmbedError::NoEmbedMode),
+        None => return Err(AppError::NoEmbedMode),
         Some(POSTMESSAGE) => {}
-        Some(other) => return Err(EmbedError::EmbedMode(quoted(other))),
+        Some(other) => return Err(AppError::EmbedMode(quoted(other))),
     }
-    let parent_origin = parent_origin.ok_or(EmbedError::NoParentOrigin)?;
-    origin::check(&parent_origin).map_err(|error| EmbedError::ParentOrigin {
+    let parent_origin = parent_origin.ok_or(AppError::NoParentOrigin)?;
+    origin::check(&parent_origin).map_err(|error| AppError::ParentOrigin {
         error,
         found: quoted(&parent_origin),
     })?;
@@ -66,7 +67,7 @@ pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, EmbedError> {
     let auto_height = match height.as_deref() {
         None => false,
         Some("auto") => true,
-        Some(other) => return Err(EmbedError::Height(quoted(other))),
+        Some(other) => return Err(AppError::Height(quoted(other))),
     };
     Ok(Shell {
         parent_origin: parent_origin.into_owned(),
@@ -76,28 +77,38 @@ pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, EmbedError> {
 }
 
 pub async fn page(
-    State(shared): State<Shared>,
+    State(config): State<Arc<Config>>,
     card_id: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
-) -> Response {
-    let frame_ancestors = &shared.config.frame_ancestors;
+    headers: HeaderMap,
+) -> Result<Response, AppError> {
     let card_id = card_id_or_empty(card_id);
     if !valid_card_id(&card_id) {
-        return error_response(&EmbedError::CardId, frame_ancestors);
+        return Err(AppError::CardId);
     }
-    match read_query(query.as_deref()) {
-        Ok(shell) => {
-            let page = shell_page(
-                &shell.parent_origin,
-                shell.dark,
-                shell.auto_height,
-                SCRIPT_PATH,
-            );
-            let policy = shell_policy(&page.style_hash, frame_ancestors);
-            respond_with_policy(StatusCode::OK, page.html, &policy)
-        }
-        Err(error) => error_response(&error, frame_ancestors),
+    let shell = read_query(query.as_deref())?;
+    let listed = config
+        .parent_origins
+        .as_ref()
+        .is_none_or(|list| list.allows(&shell.parent_origin));
+    let own = headers.get(HOST).and_then(|v| v.to_str().ok());
+    if !listed || !ancestors::allow(&config.frame_ancestors, &shell.parent_origin, own) {
+        return Err(AppError::ParentNotAllowed(quoted(&shell.parent_origin)));
     }
+    let page = shell_page(
+        &shell.parent_origin,
+        shell.dark,
+        shell.auto_height,
+        SCRIPT_PATH,
+    );
+    let style_hash = page.style_hash.clone();
+    let mut response = page.into_response();
+    // Only the one parent the shell talks to may frame it.
+    response.extensions_mut().insert(Csp::Shell {
+        style_hash,
+        frame_ancestors: shell.parent_origin,
+    });
+    Ok(response)
 }
 
 /// `GET /zdr-shell/v1/shell.js`.
@@ -125,7 +136,7 @@ mod tests {
         }
     }
 
-    fn err(query: Option<&str>) -> EmbedError {
+    fn err(query: Option<&str>) -> AppError {
         match read_query(query) {
             Ok(shell) => panic!("{query:?}: {shell:?}"),
             Err(error) => error,
@@ -158,28 +169,28 @@ mod tests {
 
     #[test]
     fn each_bad_parameter_has_its_error() {
-        assert!(matches!(err(None), EmbedError::NoEmbedMode));
-        assert!(matches!(err(Some("")), EmbedError::NoEmbedMode));
+        assert!(matches!(err(None), AppError::NoEmbedMode));
+        assert!(matches!(err(Some("")), AppError::NoEmbedMode));
         assert!(matches!(
             err(Some("parent_origin=https://a.example")),
-            EmbedError::NoEmbedMode
+            AppError::NoEmbedMode
         ));
         match err(Some("embed_mode=form&parent_origin=https://a.example")) {
-            EmbedError::EmbedMode(found) => assert_eq!(found, "\"form\""),
+            AppError::EmbedMode(found) => assert_eq!(found, "\"form\""),
             other => panic!("{other}"),
         }
         assert!(matches!(
             err(Some("embed_mode=PostMessage")),
-            EmbedError::EmbedMode(_)
+            AppError::EmbedMode(_)
         ));
         assert!(matches!(
             err(Some("embed_mode=postmessage")),
-            EmbedError::NoParentOrigin
+            AppError::NoParentOrigin
         ));
         match err(Some(
             "embed_mode=postmessage&parent_origin=https://a.example/",
         )) {
-            EmbedError::ParentOrigin { error, found } => {
+            AppError::ParentOrigin { error, found } => {
                 assert_eq!(error, origin::OriginError::Path);
                 assert_eq!(found, "\"https://a.example/\"");
             }
@@ -187,18 +198,18 @@ mod tests {
         }
         assert!(matches!(
             err(Some("embed_mode=postmessage&parent_origin=")),
-            EmbedError::ParentOrigin { .. }
+            AppError::ParentOrigin { .. }
         ));
         assert!(matches!(
             err(Some(
                 "embed_mode=postmessage&parent_origin=https://a.example&dark_mode=1"
             )),
-            EmbedError::DarkMode
+            AppError::DarkMode
         ));
         match err(Some(
             "embed_mode=postmessage&parent_origin=https://a.example&height=400px",
         )) {
-            EmbedError::Height(found) => assert_eq!(found, "\"400px\""),
+            AppError::Height(found) => assert_eq!(found, "\"400px\""),
             other => panic!("{other}"),
         }
     }

@@ -31,6 +31,10 @@ const DARK: &str = "#161a1f";
 /// The smallest query the postMessage shell accepts, encoded as
 /// URLSearchParams encodes it.
 const SHELL_QUERY: &str = "embed_mode=postmessage&parent_origin=https%3A%2F%2Fapp.example.com";
+/// The parent origin of [`SHELL_QUERY`]: the shell's only frame ancestor.
+const SHELL_PARENT: &str = "https://app.example.com";
+/// What a response that names no policy of its own gets.
+const STRICT: &str = "default-src 'none'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
 /// Every HTML metacharacter, and an attempt to close the title and run a script.
 const HOSTILE: &str = "</title><script>alert(1)</script>\"'&<>";
 
@@ -874,7 +878,7 @@ async fn keeps_serving_after_every_kind_of_bad_request() {
         assert_well_formed_chart_page(&answer.body);
         let answer = send(&app, get(&format!("/embed/after/?{SHELL_QUERY}"))).await;
         assert_eq!(answer.status, StatusCode::OK, "round {round}: shell");
-        assert_shell_policy(&answer, "*");
+        assert_shell_policy(&answer, SHELL_PARENT);
     }
 }
 
@@ -1070,24 +1074,30 @@ async fn every_response_carries_the_security_headers() {
     let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
     assert_eq!(answer.status, StatusCode::OK, "shell: {}", answer.body);
     assert_common_headers("shell", &answer);
-    assert_shell_policy(&answer, "*");
+    assert_shell_policy(&answer, SHELL_PARENT);
 
+    // The demo's files get the demo's policy; everything else that is not a
+    // page of its own gets the strictest one.
     let files = [
-        ("/healthz", "ok"),
-        ("/zdr-shell/v1/shell.js", "startShell"),
-        ("/", "zdr demo"),
-        ("/index.html", "zdr demo"),
-        ("/node_modules/zdr-embed/package.json", "0.0.0-test"),
-        ("/node_modules/zdr-embed/pkg/x.js", "export const x"),
+        ("/healthz", "ok", false),
+        ("/zdr-shell/v1/shell.js", "startShell", false),
+        ("/", "zdr demo", true),
+        ("/index.html", "zdr demo", true),
+        ("/node_modules/zdr-embed/package.json", "0.0.0-test", false),
+        ("/node_modules/zdr-embed/pkg/x.js", "export const x", false),
     ];
-    for (uri, content) in files {
+    for (uri, content, demo) in files {
         let answer = send(&app, get(uri)).await;
         assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.body);
         assert!(answer.body.contains(content), "{uri}: {}", answer.body);
         assert_common_headers(uri, &answer);
         let csp = answer.csp();
-        assert!(csp.contains("frame-ancestors *"), "{uri}: {csp}");
-        assert!(csp.contains("object-src 'none'"), "{uri}: {csp}");
+        if demo {
+            assert!(csp.contains("frame-ancestors *"), "{uri}: {csp}");
+            assert!(csp.contains("object-src 'none'"), "{uri}: {csp}");
+        } else {
+            assert_eq!(csp, STRICT, "{uri}");
+        }
     }
 }
 
@@ -1112,15 +1122,20 @@ async fn frame_ancestors_setting_reaches_every_policy() {
     assert_eq!(answer.status, StatusCode::NOT_FOUND);
     assert_page_policy(&answer, sources);
 
+    // The shell is framed by its parent alone, if the sources allow it.
+    let allowed = "embed_mode=postmessage&parent_origin=https%3A%2F%2Fa.example";
+    let answer = send(&app, get(&format!("/embed/x/?{allowed}"))).await;
+    assert_shell_policy(&answer, "https://a.example");
     let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
-    assert_eq!(answer.status, StatusCode::OK);
-    assert_shell_policy(&answer, sources);
+    assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.body);
+    assert!(answer.body.contains("app.example.com"), "{}", answer.body);
+    assert_page_policy(&answer, sources);
 
     let answer = send(&app, get("/embed/x/?embed_mode=postmessage")).await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_page_policy(&answer, sources);
 
-    for uri in ["/", "/healthz", "/node_modules/zdr-embed/package.json"] {
+    for uri in ["/", "/index.html"] {
         let answer = send(&app, get(uri)).await;
         assert_eq!(answer.status, StatusCode::OK, "{uri}");
         assert!(
@@ -1130,6 +1145,9 @@ async fn frame_ancestors_setting_reaches_every_policy() {
             "{uri}: {}",
             answer.csp()
         );
+    }
+    for uri in ["/healthz", "/node_modules/zdr-embed/package.json"] {
+        assert_eq!(send(&app, get(uri)).await.csp(), STRICT, "{uri}");
     }
 }
 
@@ -1257,7 +1275,8 @@ async fn get_with_postmessage_mode_is_the_shell() {
         let answer = send(&app, get(&uri)).await;
         assert_eq!(answer.status, StatusCode::OK, "{uri}: {}", answer.body);
         assert_eq!(html_tag(&answer.body), tag, "{uri}");
-        assert_shell_policy(&answer, "*");
+        let parent = between(tag, "data-parent-origin=\"", "\"").unwrap();
+        assert_shell_policy(&answer, &unescape(parent));
         assert_common_headers(&uri, &answer);
         assert!(answer.body.contains("<title>Chart</title>"), "{uri}");
         assert!(!answer.body.contains("<b>"), "{uri}");

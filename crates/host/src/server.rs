@@ -1,0 +1,109 @@
+//! The server: an accept loop with a connection cap, hyper's HTTP/1 with a
+//! header-read timeout, a socket that times out idle reads and stalled
+//! writes, and graceful shutdown. `axum::serve` sets none of these timers.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio_io_timeout::TimeoutStream;
+
+use crate::app::app;
+use crate::config::Config;
+
+/// How long requests in flight may take to finish after SIGINT or SIGTERM.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
+
+/// Binds, prints the address, and serves until SIGINT or SIGTERM; requests
+/// in flight are finished first.
+pub async fn serve(config: Config) -> std::io::Result<()> {
+    let address = SocketAddr::new(config.bind, config.port);
+    let listener = TcpListener::bind(address).await?;
+    let bound = listener.local_addr()?;
+    // Printed on stdout so scripts and tests can find a port chosen by the OS.
+    println!("zdr-host listening on http://{bound}/");
+    let router = app(config.clone());
+    // Beyond the cap, connections wait in the kernel's listen backlog.
+    let connections = Arc::new(Semaphore::new(config.max_connections as usize));
+    let graceful = GracefulShutdown::new();
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    loop {
+        let permit = tokio::select! {
+            permit = connections.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut shutdown => break,
+        };
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(error) => {
+                    // Out of file descriptors, most likely: wait, do not spin.
+                    tracing::warn!("accept failed: {error}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let mut stream = TimeoutStream::new(stream);
+        stream.set_read_timeout(Some(config.idle_timeout));
+        stream.set_write_timeout(Some(config.write_timeout));
+        let io = TokioIo::new(Box::pin(stream));
+        let service = TowerToHyperService::new(router.clone());
+        let connection = http1::Builder::new()
+            .timer(TokioTimer::new())
+            .header_read_timeout(config.header_timeout)
+            .serve_connection(io, service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            // Timeouts and resets end connections as errors; that is their
+            // purpose, not a fault of the service.
+            if let Err(error) = connection.await {
+                tracing::debug!("connection closed: {error}");
+            }
+            drop(permit);
+        });
+    }
+    drop(listener);
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(SHUTDOWN_GRACE) => {
+            tracing::warn!("requests still running after {SHUTDOWN_GRACE:?}; stopping anyway");
+        }
+    }
+    tracing::info!("zdr-host stopped");
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}
