@@ -1,8 +1,12 @@
 //! The embed address: `serviceUrl` (trailing slashes trimmed) + `/embed/<cardId>/`.
 //!
-//! Pure string work, so it is tested natively. The rules are stricter than a
-//! browser's URL parser on purpose: anything that could make the widget post
-//! somewhere other than `{service}/embed/{card}/` is refused.
+//! [`ServiceUrl::parse`] is pure string work, so it is tested (and fuzzed)
+//! natively. Its rules are stricter than a browser's URL parser on purpose:
+//! anything that could make the widget post somewhere other than
+//! `{service}/embed/{card}/`, or that the browser would read as another host
+//! (percent-escapes, non-ASCII, invisible characters), is refused. In the
+//! browser the text is then also read by the browser's own `URL`
+//! (`crate::browser_url`), which has the last word.
 
 use std::fmt;
 
@@ -17,12 +21,17 @@ pub enum AddressProblem {
     Whitespace,
     Backslash,
     NoHost,
+    HostCharacters,
     Credentials,
     BadPort,
     QueryOrFragment,
     TooLong(usize),
     EmptyCardId,
     DotSegment,
+    /// The browser's `URL` cannot read it.
+    Unparsable,
+    /// The browser reads the host as written in `.0` as the host in `.1`.
+    Rewritten(String, String),
 }
 
 impl fmt::Display for AddressProblem {
@@ -37,6 +46,9 @@ impl fmt::Display for AddressProblem {
             }
             AddressProblem::Backslash => f.write_str("must not contain backslashes"),
             AddressProblem::NoHost => f.write_str("must name a host after \"//\""),
+            AddressProblem::HostCharacters => f.write_str(
+                "must write its host in ASCII letters, digits, \".\", \"-\" and \"_\" (or an IPv6 address in brackets, such as [::1]): the browser rewrites percent-escapes, non-ASCII and invisible characters into another host; write an international name in punycode (xn--…)",
+            ),
             AddressProblem::Credentials => {
                 f.write_str("must not contain a user name or password (\"user@\")")
             }
@@ -47,6 +59,15 @@ impl fmt::Display for AddressProblem {
             AddressProblem::TooLong(limit) => write!(f, "is longer than {limit} characters"),
             AddressProblem::EmptyCardId => f.write_str("must not be empty"),
             AddressProblem::DotSegment => f.write_str("must not be \".\" or \"..\""),
+            AddressProblem::Unparsable => f.write_str(
+                "is not a URL the browser can read (check the host and the port); use an address such as \"https://charts.example.com\"",
+            ),
+            AddressProblem::Rewritten(written, browser) => write!(
+                f,
+                "names the host {}, which the browser reads as {}; write the host the way the browser does",
+                crate::js_value::quote(written),
+                crate::js_value::quote(browser)
+            ),
         }
     }
 }
@@ -55,6 +76,9 @@ impl fmt::Display for AddressProblem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServiceUrl {
     base: String,
+    /// The host as written (IPv6 literals with their brackets), ASCII
+    /// lower-cased: what the browser's `URL.hostname` must equal.
+    host: String,
 }
 
 impl ServiceUrl {
@@ -83,34 +107,59 @@ impl ServiceUrl {
             return Err(AddressProblem::QueryOrFragment);
         }
         let authority = after_slashes.split('/').next().unwrap_or("");
-        check_authority(authority)?;
+        let host = check_authority(authority)?;
         Ok(ServiceUrl {
             base: input.trim_end_matches('/').to_owned(),
+            host: host.to_ascii_lowercase(),
         })
     }
 
     pub fn as_str(&self) -> &str {
         &self.base
     }
+
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
+    /// The same service, its base address as the browser serialises it.
+    pub fn rebased(self, base: &str) -> ServiceUrl {
+        ServiceUrl {
+            base: base.trim_end_matches('/').to_owned(),
+            host: self.host,
+        }
+    }
 }
 
-fn check_authority(authority: &str) -> Result<(), AddressProblem> {
+/// Checks `host[:port]`; returns the host.
+fn check_authority(authority: &str) -> Result<&str, AddressProblem> {
     if authority.contains('@') {
         return Err(AddressProblem::Credentials);
     }
-    let (host, port) = split_host_port(authority);
+    let (host, after) = split_host_port(authority);
     if host.is_empty() || host == "[]" {
         return Err(AddressProblem::NoHost);
     }
+    if !is_plain_host(host) {
+        return Err(AddressProblem::HostCharacters);
+    }
+    let port = match after {
+        "" => None,
+        _ => Some(
+            after
+                .strip_prefix(':')
+                .ok_or(AddressProblem::HostCharacters)?,
+        ),
+    };
     match port {
-        None => Ok(()),
+        // "host:" is valid: the browser reads it as no port.
+        None | Some("") => Ok(host),
         Some(digits) => {
-            let valid = !digits.is_empty()
-                && digits.len() <= 5
+            let valid = digits.len() <= 5
                 && digits.bytes().all(|b| b.is_ascii_digit())
                 && digits.parse::<u32>().is_ok_and(|port| port <= 65535);
             if valid {
-                Ok(())
+                Ok(host)
             } else {
                 Err(AddressProblem::BadPort)
             }
@@ -118,8 +167,25 @@ fn check_authority(authority: &str) -> Result<(), AddressProblem> {
     }
 }
 
-/// Splits `host[:port]`, keeping an IPv6 literal such as `[::1]` whole.
-fn split_host_port(authority: &str) -> (&str, Option<&str>) {
+/// A host the browser keeps as it is (but for ASCII case): a name of ASCII
+/// letters, digits, `.`, `-` and `_`, or a closed IPv6 literal. The browser
+/// may still refuse it (`999.1.1.1`) or write it differently (`127.1`).
+fn is_plain_host(host: &str) -> bool {
+    match host.strip_prefix('[') {
+        Some(literal) => literal.strip_suffix(']').is_some_and(|inner| {
+            inner
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() || matches!(b, b':' | b'.'))
+        }),
+        None => host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_')),
+    }
+}
+
+/// Splits `host[:port]` into the host and what follows it (`""` or
+/// `":port"`, or garbage after an IPv6 literal), keeping `[::1]` whole.
+fn split_host_port(authority: &str) -> (&str, &str) {
     let host_end = if authority.starts_with('[') {
         authority
             .find(']')
@@ -129,7 +195,7 @@ fn split_host_port(authority: &str) -> (&str, Option<&str>) {
         authority.find(':').unwrap_or(authority.len())
     };
     let (host, after) = authority.split_at(host_end);
-    (host, after.strip_prefix(':'))
+    (host, after)
 }
 
 /// A card id, percent-encoded as exactly one path segment.
@@ -246,7 +312,6 @@ mod tests {
             ("https://:8080", AddressProblem::NoHost),
             ("https://user:pw@svc.example", AddressProblem::Credentials),
             ("https://svc.example:99999", AddressProblem::BadPort),
-            ("https://svc.example:", AddressProblem::BadPort),
             ("https://svc.example:80a", AddressProblem::BadPort),
             ("https://svc.example/?x=1", AddressProblem::QueryOrFragment),
             ("https://svc.example#top", AddressProblem::QueryOrFragment),
@@ -257,6 +322,57 @@ mod tests {
         for (input, problem) in cases {
             assert_eq!(ServiceUrl::parse(input), Err(problem), "{input:?}");
         }
+    }
+
+    #[test]
+    fn refuses_hosts_the_browser_would_rewrite_or_refuse() {
+        for bad in [
+            "https://%65vil.com",
+            "https://ev%2Eil.com",
+            "https://ev\u{200B}il.com",
+            "https://ev\u{00AD}il.com",
+            "https://\u{FF45}vil.com",
+            "https://bücher.example",
+            "https://ev\u{2060}il.com",
+            "http://[::1",
+            "http://[::1]x:80",
+            "http://[::g]",
+            "https://a<b",
+            "https://a>b",
+            "https://a^b",
+            "https://a|b",
+            "https://a!b",
+        ] {
+            assert_eq!(
+                ServiceUrl::parse(bad),
+                Err(AddressProblem::HostCharacters),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_empty_port_is_no_port() {
+        assert_eq!(
+            address("https://svc.example:", "c").as_deref(),
+            Ok("https://svc.example:/embed/c/")
+        );
+        assert_eq!(
+            ServiceUrl::parse("https://svc.example:").map(|url| url.host().to_owned()),
+            Ok("svc.example".to_owned())
+        );
+    }
+
+    #[test]
+    fn the_host_is_kept_as_written_in_lower_case() {
+        let host = |input: &str| ServiceUrl::parse(input).map(|url| url.host().to_owned());
+        assert_eq!(
+            host("https://SVC.Example:8080/x").as_deref(),
+            Ok("svc.example")
+        );
+        assert_eq!(host("http://[::1]:8080").as_deref(), Ok("[::1]"));
+        assert_eq!(host("http://[FE80::1]").as_deref(), Ok("[fe80::1]"));
+        assert_eq!(host("https://127.0.0.1").as_deref(), Ok("127.0.0.1"));
     }
 
     #[test]

@@ -48,7 +48,11 @@ impl Registry {
 }
 
 /// Runs `f` on the embed `id`, if it is live and the registry is free.
+/// After a panic nothing is live any more (see `failure`).
 fn with_embed<R>(id: EmbedId, f: impl FnOnce(&mut Embed) -> R) -> Option<R> {
+    if crate::failure::has_failed() {
+        return None;
+    }
     LIVE.with(|live| {
         let mut live = live.try_borrow_mut().ok()?;
         live.get_mut(id).map(f)
@@ -128,7 +132,9 @@ impl EmbedHandle {
 
     /// Removes everything the card put in the page and stops every timer,
     /// observer and listener of it. Calling it again does nothing.
-    pub fn destroy(&self) {
+    /// Throws only if the widget has stopped after an internal error.
+    pub fn destroy(&self) -> Result<(), JsValue> {
+        crate::failure::guard("destroy")?;
         // Taken out first and dropped after the borrow ends: removing a frame can
         // run the frame's own unload handlers, which may call back into the widget.
         let embed = LIVE.with(|live| {
@@ -137,6 +143,7 @@ impl EmbedHandle {
                 .and_then(|mut live| live.remove(self.id))
         });
         drop(embed);
+        Ok(())
     }
 
     /// Validates the new data and shows it in the same place with the same
@@ -150,6 +157,7 @@ impl EmbedHandle {
         )]
         new_visualization_data: JsValue,
     ) -> Result<(), JsValue> {
+        crate::failure::guard("update")?;
         let call = Call::Update;
         let Some(draws) = with_embed(self.id, |embed| embed.draws) else {
             return Err(EmbedError::Destroyed { call }.into());
@@ -182,6 +190,7 @@ impl EmbedHandle {
     /// size. Only for cards drawn in the page.
     #[wasm_bindgen(js_name = "toSVG")]
     pub fn to_svg(&self) -> Result<String, JsValue> {
+        crate::failure::guard("toSVG")?;
         let call = Call::ToSvg;
         with_embed(self.id, |embed| embed.surface.to_svg(call))
             .unwrap_or(Err(EmbedError::Destroyed { call }))
@@ -192,6 +201,9 @@ impl EmbedHandle {
     /// resolution. Only for cards drawn in the page.
     #[wasm_bindgen(js_name = "toPNG", unchecked_return_type = "Promise<Blob>")]
     pub fn to_png(&self) -> js_sys::Promise {
+        if let Err(error) = crate::failure::guard("toPNG") {
+            return js_sys::Promise::reject(&error.into());
+        }
         let call = Call::ToPng;
         let canvas = with_embed(self.id, |embed| embed.surface.drawn_canvas(call))
             .unwrap_or(Err(EmbedError::Destroyed { call }));

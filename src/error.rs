@@ -92,6 +92,10 @@ pub enum EmbedError {
     #[error("{call}: this embed was destroyed; call render() to show the card again")]
     Destroyed { call: Call },
 
+    /// A panic stopped the widget (see `failure`); nothing runs any more.
+    #[error("{what}: the widget has stopped after an internal error (see the console); reload the page to show charts again")]
+    InstanceFailed { what: &'static str },
+
     #[error("{call}: could not {action}: {reason}")]
     Dom {
         call: Call,
@@ -120,6 +124,7 @@ impl EmbedError {
             EmbedError::ProtocolVersion { .. } => "protocol_version",
             EmbedError::Destroyed { .. } => "destroyed",
             EmbedError::Dom { .. } => "dom_failure",
+            EmbedError::InstanceFailed { .. } => "instance_failed",
         }
     }
 

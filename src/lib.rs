@@ -8,9 +8,11 @@
 // Public only for the native fuzz targets (fuzz/): their rules are pure.
 #[doc(hidden)]
 pub mod address;
+mod browser_url;
 mod css_size;
 mod embed;
 mod error;
+mod failure;
 mod fallback;
 mod js_value;
 mod options;
@@ -124,6 +126,7 @@ export type RenderOptions = ServiceOptions | LocalOptions | AutoOptions;
 pub fn render(
     #[wasm_bindgen(unchecked_param_type = "RenderOptions")] options: JsValue,
 ) -> Result<EmbedHandle, JsValue> {
+    failure::guard("render")?;
     let document = document(Call::Render)?;
     let options = EmbedOptions::read(Call::Render, &options, &document)?;
     Ok(embed::start(Call::Render, &document, options)?)
@@ -136,6 +139,7 @@ pub fn render_multiple(
     #[wasm_bindgen(js_name = "optionsList", unchecked_param_type = "RenderOptions[]")]
     options_list: JsValue,
 ) -> Result<js_sys::Array, JsValue> {
+    failure::guard("renderMultiple")?;
     if !js_sys::Array::is_array(&options_list) {
         return Err(EmbedError::NotAnArray {
             found: js_value::describe(&options_list),

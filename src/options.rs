@@ -4,6 +4,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element};
 
 use crate::address::{embed_address, CardSegment, ServiceUrl};
+use crate::browser_url;
 use crate::css_size::{css_length, SizeInput};
 use crate::error::{Call, EmbedError};
 use crate::js_value::{describe, is_plain_object, member, optional_function, required_string};
@@ -217,10 +218,9 @@ fn required_service(
     dark_mode: Option<bool>,
     shell: Option<bool>,
 ) -> Result<Service, EmbedError> {
-    let service_url = required_string(call, options, "serviceUrl")?;
+    let url_text = required_string(call, options, "serviceUrl")?;
     let card_id = required_string(call, options, "cardId")?;
-    let service =
-        ServiceUrl::parse(&service_url).map_err(|problem| invalid(call, "serviceUrl", problem))?;
+    let service = service_url(call, &url_text)?;
     let card = CardSegment::parse(&card_id).map_err(|problem| invalid(call, "cardId", problem))?;
     let mut address = embed_address(&service, &card);
     // Only when asked: without the option the address stays exactly the spec's.
@@ -270,6 +270,11 @@ fn shell_address(call: Call, address: &str, auto_height: bool) -> Result<ShellAd
     })
 }
 
+/// Every mode reads `serviceUrl` the same way: the string rules, then the browser's `URL`.
+fn service_url(call: Call, text: &str) -> Result<ServiceUrl, EmbedError> {
+    browser_url::service_url(text).map_err(|problem| invalid(call, "serviceUrl", problem))
+}
+
 /// Local mode needs no service, but a given serviceUrl or cardId must still be valid.
 fn optional_service(
     call: Call,
@@ -280,7 +285,7 @@ fn optional_service(
     let (url_given, card_given) = (given("serviceUrl")?, given("cardId")?);
     if url_given {
         let url = required_string(call, options, "serviceUrl")?;
-        ServiceUrl::parse(&url).map_err(|problem| invalid(call, "serviceUrl", problem))?;
+        service_url(call, &url)?;
     }
     if card_given {
         let card = required_string(call, options, "cardId")?;

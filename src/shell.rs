@@ -62,6 +62,7 @@ export interface ShellOptions {
 pub fn start_shell(
     #[wasm_bindgen(unchecked_param_type = "ShellOptions")] options: JsValue,
 ) -> Result<(), JsValue> {
+    crate::failure::guard("startShell")?;
     let call = Call::Render;
     let window = web_sys::window().ok_or_else(|| shell_error("there is no window"))?;
     let document = window
@@ -94,6 +95,9 @@ pub fn start_shell(
     }
 
     let on_message = EventListener::new(&window, "message", |event| {
+        if crate::failure::has_failed() {
+            return;
+        }
         if let Some(event) = event.dyn_ref::<MessageEvent>() {
             on_message(event);
         }
@@ -308,6 +312,9 @@ fn on_message(event: &MessageEvent) {
 
 /// A draw that failed after `received` (in an animation frame).
 fn on_draw_error(error: JsValue) {
+    if crate::failure::has_failed() {
+        return;
+    }
     SHELL.with(|slot| {
         let Ok(slot) = slot.try_borrow() else {
             return;
@@ -326,6 +333,9 @@ fn on_draw_error(error: JsValue) {
 /// Reports the content's height on every change, for `height: "auto"`.
 fn watch_height(container: &Element) -> Option<(ResizeObserver, Closure<dyn FnMut()>)> {
     let on_resize = Closure::<dyn FnMut()>::new(|| {
+        if crate::failure::has_failed() {
+            return;
+        }
         SHELL.with(|slot| {
             if let Ok(mut slot) = slot.try_borrow_mut() {
                 if let Some(shell) = slot.as_mut() {

@@ -93,7 +93,7 @@ async fn local_mode_draws_on_a_canvas_and_calls_on_load_with_it() {
     let ratio = web_sys::window().unwrap().device_pixel_ratio();
     let css_height = canvas.get_bounding_client_rect().height();
     assert_eq!(f64::from(canvas.height()), (css_height * ratio).round());
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -116,7 +116,7 @@ async fn update_redraws_with_new_pixels_and_calls_on_load_again() {
         "different data, different pixels"
     );
     assert_eq!(canvas_of(&handle), canvas, "the same canvas is redrawn");
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -148,7 +148,7 @@ async fn the_canvas_is_an_image_named_by_title_and_summary_with_a_hidden_table()
     // Visually hidden, not display:none: it must stay in the accessibility tree.
     let hidden = table.parent_element().unwrap().get_bounding_client_rect();
     assert!(hidden.width() <= 1.0 && hidden.height() <= 1.0);
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -167,7 +167,7 @@ async fn long_data_is_cut_in_the_table_with_a_note() {
         .text_content()
         .unwrap_or_default();
     assert_eq!(caption, "Many points (the first 200 of 1,000 rows)");
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -229,7 +229,7 @@ fn modes_are_validated_and_local_mode_needs_no_service() {
     );
     set(&options, "timeoutMs", JsValue::UNDEFINED);
     let handle = render(options).expect("local mode without serviceUrl or cardId");
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -245,7 +245,7 @@ async fn dark_mode_comes_from_the_option_then_the_card() {
         corner_luminance(&canvas_of(&dark)) < 0.25,
         "dark background"
     );
-    dark.destroy();
+    dark.destroy().unwrap_throw();
 
     let card_dark = sample_data("Card dark");
     set(&get(&card_dark, "viz_config"), "dark_mode", true);
@@ -254,7 +254,7 @@ async fn dark_mode_comes_from_the_option_then_the_card() {
         corner_luminance(&canvas_of(&from_card)) < 0.25,
         "viz_config.dark_mode"
     );
-    from_card.destroy();
+    from_card.destroy().unwrap_throw();
 
     let (forced_light, _) = drawn({
         let options = local("local-dark", card_dark);
@@ -266,7 +266,7 @@ async fn dark_mode_comes_from_the_option_then_the_card() {
         corner_luminance(&canvas_of(&forced_light)) > 0.75,
         "the option wins"
     );
-    forced_light.destroy();
+    forced_light.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -276,7 +276,7 @@ fn dark_mode_in_service_mode_is_a_query_parameter_only_when_given() {
     let form = container.query_selector("form").unwrap_throw().unwrap();
     let action = form.get_attribute("action").unwrap_or_default();
     assert!(action.ends_with("/embed/card-1/"), "{action}");
-    plain.destroy();
+    plain.destroy().unwrap_throw();
 
     let options = base_options("service-dark", JsValue::UNDEFINED);
     set(&options, "darkMode", true);
@@ -287,7 +287,7 @@ fn dark_mode_in_service_mode_is_a_query_parameter_only_when_given() {
         action.ends_with("/embed/card-1/?dark_mode=true"),
         "{action}"
     );
-    dark.destroy();
+    dark.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -305,7 +305,7 @@ async fn exports_png_and_svg_drawn_by_the_same_engine() {
     assert_eq!(get(&blob, "type"), "image/png");
     let size = get(&blob, "size").as_f64().unwrap();
     assert!(size > 1000.0, "{size} bytes");
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     let error = JsFuture::from(handle.to_png())
         .await
         .expect_err("destroyed");
@@ -324,7 +324,7 @@ async fn service_mode_cannot_export() {
     let error = JsFuture::from(handle.to_png()).await.err().unwrap();
     assert_eq!(error_code(&error), "not_drawn_locally");
     assert!(handle.canvas().is_null());
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -335,7 +335,7 @@ async fn destroy_removes_everything_and_stops_drawing() {
     set(&options, "onLoad", &loads);
     let handle = render(options).unwrap_throw();
     // Destroyed before its first frame: it never draws or calls back.
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     assert_eq!(container.child_element_count(), 0);
     TimeoutFuture::new(100).await;
     assert_eq!(loads.count(), 0, "no onLoad after destroy");
@@ -359,7 +359,7 @@ async fn a_hidden_container_draws_when_it_is_shown() {
     container.remove_attribute("style").unwrap_throw();
     wait_until(|| loads.count() == 1, "the draw once shown").await;
     assert!(canvas_of(&handle).width() > 0);
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -410,7 +410,7 @@ async fn auto_mode_stays_with_a_service_that_answers() {
     assert_eq!(errors.count(), 0, "no fallback: {:?}", errors.last());
     assert_eq!(handle.mode(), "service");
     assert!(container.query_selector("canvas").unwrap_throw().is_none());
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -440,6 +440,6 @@ async fn auto_mode_draws_locally_when_the_service_cannot_be_reached() {
     assert!(container.query_selector("iframe").unwrap_throw().is_none());
     wait_until(|| loads.count() == 1, "onLoad(canvas) after the local draw").await;
     assert_eq!(loads.last(), handle.canvas());
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     assert_eq!(container.child_element_count(), 0);
 }

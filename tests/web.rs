@@ -75,7 +75,7 @@ fn expect_render_error(container: &Element, options: &JsValue) -> String {
     let forms = forms_in_document();
     let error = match render(options.clone()) {
         Ok(handle) => {
-            handle.destroy();
+            handle.destroy().unwrap_throw();
             panic!("render should have thrown");
         }
         Err(error) => error,
@@ -117,7 +117,7 @@ fn render_creates_a_borderless_named_frame_in_the_container() {
         style.get_property_value("border-style").unwrap_throw(),
         "none"
     );
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -130,7 +130,7 @@ fn sizes_accept_css_lengths_and_pixel_numbers() {
     let style = frame_of(&handle).style();
     assert_eq!(style.get_property_value("width").unwrap_throw(), "480px");
     assert_eq!(style.get_property_value("height").unwrap_throw(), "320px");
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 
     let bad = options("sizes");
     set(&bad, "width", "100px; background: red");
@@ -144,8 +144,8 @@ fn every_frame_name_is_unique() {
     let a = render(options("unique")).unwrap_throw();
     let b = render(options("unique")).unwrap_throw();
     assert_ne!(frame_of(&a).name(), frame_of(&b).name());
-    a.destroy();
-    b.destroy();
+    a.destroy().unwrap_throw();
+    b.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -179,7 +179,7 @@ fn the_hidden_form_posts_the_exact_json_into_the_frame() {
     assert_eq!(field.name(), "visualization_data");
     let expected = js_sys::JSON::stringify(&get(&opts, "visualizationData")).unwrap_throw();
     assert_eq!(field.value(), String::from(expected));
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -203,7 +203,7 @@ async fn the_form_is_removed_about_100_ms_after_submit() {
         "gone at 200 ms"
     );
     assert!(frame_of(&handle).is_connected(), "the frame stays");
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -227,7 +227,7 @@ async fn on_load_fires_with_the_frame_once_the_service_page_loaded() {
         1,
         "the initial about:blank is not reported"
     );
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -383,7 +383,7 @@ fn a_failing_form_submission_goes_to_on_error() {
     );
     assert_eq!(forms_in_document(), 0, "the failed form does not linger");
     assert!(container.query_selector("iframe").unwrap_throw().is_some());
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -396,7 +396,7 @@ fn without_on_error_a_failure_is_logged() {
     console.restore();
     assert_eq!(console.count(), 1);
     assert!(console.first_message().contains("could not post the form"));
-    handle.unwrap_throw().destroy();
+    handle.unwrap_throw().destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -428,7 +428,7 @@ fn update_reposts_new_data_into_the_same_frame() {
         1
     );
     assert_eq!(frame_of(&handle), frame);
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -447,7 +447,7 @@ fn update_validates_its_data() {
     assert!(
         message_of(&error).starts_with("update: option \"visualizationData\" cannot be serialised")
     );
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -458,14 +458,14 @@ async fn destroy_removes_everything_and_is_idempotent() {
     set(&opts, "onLoad", &on_load);
     let handle = render(opts).unwrap_throw();
     let frame = frame_of(&handle);
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     assert_eq!(
         container.child_element_count(),
         0,
         "frame and form are gone at once"
     );
     assert!(!frame.is_connected());
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 
     let error = handle.update(sample_data("again")).err().unwrap_throw();
     assert_eq!(
@@ -493,7 +493,7 @@ async fn destroy_removes_everything_and_is_idempotent() {
 async fn destroy_before_the_timer_cancels_it() {
     let container = fresh_container("timer");
     let handle = render(options("timer")).unwrap_throw();
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     // A fresh embed in the same container must keep its own form for its 100 ms.
     let other = render(options("timer")).unwrap_throw();
     TimeoutFuture::new(30).await;
@@ -501,7 +501,7 @@ async fn destroy_before_the_timer_cancels_it() {
         container.query_selector_all("form").unwrap_throw().length(),
         1
     );
-    other.destroy();
+    other.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -599,10 +599,13 @@ fn height_auto_needs_postmessage_or_local() {
         "{message}"
     );
     set(&options, "embedMode", "postmessage");
-    render(options.clone()).unwrap_throw().destroy();
+    render(options.clone())
+        .unwrap_throw()
+        .destroy()
+        .unwrap_throw();
     set(&options, "embedMode", JsValue::UNDEFINED);
     set(&options, "mode", "local");
-    render(options).unwrap_throw().destroy();
+    render(options).unwrap_throw().destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -636,7 +639,7 @@ fn postmessage_loads_the_shell_with_this_page_origin_and_posts_no_form() {
             .length(),
         1
     );
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     assert_eq!(container.child_element_count(), 0);
 }
 
@@ -729,7 +732,7 @@ async fn postmessage_sends_only_after_ready_and_only_the_latest_answers_count() 
         text.chars().count()
     );
 
-    handle.destroy();
+    handle.destroy().unwrap_throw();
     settle().await;
     assert_eq!((on_load.count(), on_error.count()), (1, 1));
 }
@@ -758,7 +761,7 @@ async fn postmessage_refuses_another_protocol_version() {
         0,
         "no data for a shell of another version"
     );
-    handle.destroy();
+    handle.destroy().unwrap_throw();
 }
 
 #[wasm_bindgen_test]
@@ -779,7 +782,7 @@ async fn postmessage_resizes_the_frame_only_with_height_auto() {
         let height = frame.style().get_property_value("height").unwrap_throw();
         let expected = if auto { "322px" } else { "600px" };
         assert_eq!(height, expected, "auto: {auto}");
-        handle.destroy();
+        handle.destroy().unwrap_throw();
     }
 }
 
@@ -795,5 +798,234 @@ async fn postmessage_without_ready_reports_service_not_ready() {
     let error = on_error.last();
     assert_eq!(error_code(&error).as_string().unwrap(), "service_not_ready");
     assert!(message_of(&error).contains("within 150 ms"));
-    handle.destroy();
+    handle.destroy().unwrap_throw();
+}
+
+// Hostile input (issue 13): the browser's reading of serviceUrl, referrers,
+// and the bounds on what the service's frame can make the widget do.
+
+/// Every mode reads serviceUrl, so every mode must refuse the same inputs.
+const MODES: [(&str, &str); 5] = [
+    ("service", "form"),
+    ("service", "postmessage"),
+    ("auto", "form"),
+    ("auto", "postmessage"),
+    ("local", "form"),
+];
+
+#[wasm_bindgen_test]
+fn service_urls_the_browser_would_rewrite_or_refuse_throw_in_every_mode() {
+    let container = fresh_container("url-hostile");
+    for (mode, embed_mode) in MODES {
+        for bad in [
+            // The browser reads these as evil.com.
+            "https://%65vil.com",
+            "https://ev\u{200B}il.com",
+            "https://ev\u{00AD}il.com",
+            "https://\u{FF45}vil.com",
+            // The browser cannot read these at all.
+            "http://[::1",
+            "https://999.1.1.1",
+            "https://a<b",
+            // The browser writes these hosts differently.
+            "https://127.1",
+            "http://[0:0::1]",
+            "https://0x7f.0.0.1",
+            // And the old refusals.
+            "https://user:pw@svc.example",
+            "https://svc.example/?q=1",
+            "https://svc.example/#top",
+            "javascript:alert(1)",
+        ] {
+            let opts = options("url-hostile");
+            set(&opts, "mode", mode);
+            set(&opts, "embedMode", embed_mode);
+            set(&opts, "serviceUrl", bad);
+            let children = container.child_element_count();
+            let error = match render(opts) {
+                Ok(handle) => {
+                    handle.destroy().unwrap_throw();
+                    panic!("{mode}/{embed_mode}: {bad:?} should have thrown");
+                }
+                Err(error) => error,
+            };
+            assert!(is_error(&error));
+            assert_eq!(container.child_element_count(), children, "nothing created");
+            assert_eq!(
+                error_code(&error).as_string().as_deref(),
+                Some("invalid_option"),
+                "{bad:?}"
+            );
+            let message = message_of(&error);
+            assert!(
+                message.starts_with("render: option \"serviceUrl\" "),
+                "{mode}/{embed_mode}: {bad:?}: {message}"
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_rewritten_host_error_says_how_the_browser_writes_it() {
+    let container = fresh_container("url-rewritten");
+    let opts = options("url-rewritten");
+    set(&opts, "serviceUrl", "https://127.1");
+    let message = expect_render_error(&container, &opts);
+    assert_eq!(
+        message,
+        "render: option \"serviceUrl\" names the host \"127.1\", which the browser reads as \"127.0.0.1\"; write the host the way the browser does"
+    );
+    set(&opts, "serviceUrl", "https://%65vil.com");
+    let message = expect_render_error(&container, &opts);
+    assert!(message.contains("percent-escapes"), "{message}");
+}
+
+#[wasm_bindgen_test]
+fn an_empty_port_is_accepted_and_the_address_is_the_browsers() {
+    let container = fresh_container("url-empty-port");
+    let opts = options("url-empty-port");
+    // localhost: the frame's navigation stays on this machine.
+    set(&opts, "serviceUrl", "HTTP://LocalHost:/charts//");
+    let handle = render(opts).unwrap_throw();
+    assert_eq!(
+        the_form(&container).action(),
+        "http://localhost/charts/embed/card-1/"
+    );
+    handle.destroy().unwrap_throw();
+    for (mode, embed_mode) in MODES {
+        let opts = options("url-empty-port");
+        set(&opts, "mode", mode);
+        set(&opts, "embedMode", embed_mode);
+        set(&opts, "serviceUrl", "http://localhost:");
+        render(opts).unwrap_throw().destroy().unwrap_throw();
+    }
+}
+
+#[wasm_bindgen_test]
+fn form_mode_sends_no_referrer() {
+    let container = fresh_container("no-referrer");
+    let handle = render(options("no-referrer")).unwrap_throw();
+    let frame = frame_of(&handle);
+    assert_eq!(
+        frame.get_attribute("referrerpolicy").as_deref(),
+        Some("no-referrer")
+    );
+    let form = the_form(&container);
+    assert_eq!(form.get_attribute("rel").as_deref(), Some("noreferrer"));
+    handle.destroy().unwrap_throw();
+}
+
+#[wasm_bindgen_test]
+async fn a_repeated_received_calls_on_load_once() {
+    fresh_container("pm-replay");
+    let on_load = recorder();
+    let options = postmessage_options("pm-replay");
+    set(&options, "onLoad", on_load.clone());
+    let handle = render(options).unwrap_throw();
+    let frame = frame_of(&handle);
+    frame_loaded(&frame).await;
+    let shell = fake_shell(&frame);
+    shell.say(&message("zdr:ready", JsValue::UNDEFINED));
+    wait_until(|| shell.heard_count() == 1, "the data is sent on ready").await;
+    let received = message("zdr:vizdata:received", fields(&[("id", 1.into())]));
+    shell.say(&received);
+    wait_until(|| on_load.count() == 1, "onLoad on received").await;
+    shell.say(&received);
+    shell.say(&received);
+    settle().await;
+    assert_eq!(on_load.count(), 1, "a replayed received is ignored");
+
+    // A reload of the shell (a second ready) is a new draw of the same data.
+    shell.say(&message("zdr:ready", JsValue::UNDEFINED));
+    wait_until(|| shell.heard_count() == 2, "the data is sent again").await;
+    shell.say(&received);
+    wait_until(|| on_load.count() == 2, "onLoad after the reload").await;
+    handle.destroy().unwrap_throw();
+}
+
+#[wasm_bindgen_test]
+async fn resize_is_clamped_to_10000_px() {
+    fresh_container("pm-resize-huge");
+    let options = postmessage_options("pm-resize-huge");
+    set(&options, "height", "auto");
+    let handle = render(options).unwrap_throw();
+    let frame = frame_of(&handle);
+    frame_loaded(&frame).await;
+    let shell = fake_shell(&frame);
+    shell.say(&message("zdr:ready", JsValue::UNDEFINED));
+    shell.say(&message(
+        "zdr:resize",
+        fields(&[("height", 100_000.into())]),
+    ));
+    settle().await;
+    assert_eq!(
+        frame.style().get_property_value("height").unwrap_throw(),
+        "10000px"
+    );
+    handle.destroy().unwrap_throw();
+}
+
+#[wasm_bindgen_test]
+fn message_strings_are_bounded_before_they_are_copied() {
+    use zdr_embed::protocol::{
+        decode_to_shell, Fields, ShellInbox, MAX_MESSAGE_UNITS, MAX_VIZDATA_UNITS,
+    };
+    let huge = "x".repeat(MAX_VIZDATA_UNITS as usize + 1);
+    let data = message(
+        "zdr:vizdata",
+        fields(&[("id", 9.into()), ("visualization_data", huge.into())]),
+    );
+    let read = Fields::read(&data);
+    assert_eq!(read.visualization_data, None, "over the bound: not copied");
+    match decode_to_shell(&read) {
+        Some(ShellInbox::Refused { id: 9, message }) => {
+            assert!(
+                message.contains(&MAX_VIZDATA_UNITS.to_string()),
+                "{message}"
+            )
+        }
+        other => panic!("expected a refusal, found {other:?}"),
+    }
+    let fits = message(
+        "zdr:vizdata",
+        fields(&[("id", 9.into()), ("visualization_data", "{}".into())]),
+    );
+    assert_eq!(
+        Fields::read(&fits).visualization_data.as_deref(),
+        Some("{}")
+    );
+
+    let long = message(
+        "zdr:vizdata:error",
+        fields(&[("id", 1.into()), ("message", "y".repeat(1_000_000).into())]),
+    );
+    let message_read = Fields::read(&long).message.unwrap_or_default();
+    assert_eq!(message_read.len(), MAX_MESSAGE_UNITS as usize);
+
+    // Other senders' messages are not read past their type.
+    let foreign = fields(&[
+        ("type", "other:vizdata".into()),
+        ("visualization_data", "{}".into()),
+    ]);
+    assert_eq!(Fields::read(&foreign), Fields::default());
+    assert_eq!(
+        Fields::read(&JsValue::from_str("zdr:ready")),
+        Fields::default()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn postmessage_refuses_data_the_shell_would_not_read() {
+    fresh_container("pm-huge");
+    let on_error = recorder();
+    let options = postmessage_options("pm-huge");
+    set(&options, "onError", on_error.clone());
+    let title = "t".repeat(zdr_embed::protocol::MAX_VIZDATA_UNITS as usize);
+    set(&options, "visualizationData", sample_data(&title));
+    let handle = render(options).unwrap_throw();
+    wait_until(|| on_error.count() == 1, "onError for oversized data").await;
+    let error = on_error.last();
+    assert_eq!(error_code(&error).as_string().unwrap(), "invalid_data");
+    assert!(message_of(&error).contains("embedMode \"postmessage\" sends at most"));
+    handle.destroy().unwrap_throw();
 }

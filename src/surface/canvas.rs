@@ -337,6 +337,9 @@ fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<Html
 /// The animation-frame callback: one draw, then `onLoad` for new data.
 fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
     Closure::new(move || {
+        if crate::failure::has_failed() {
+            return;
+        }
         let Some(state) = weak.upgrade() else {
             return;
         };
@@ -371,6 +374,9 @@ fn call_on_load(callbacks: &Callbacks, canvas: &HtmlCanvasElement) {
 
 fn schedule_callback(weak: Weak<RefCell<CanvasState>>) -> impl Fn() + 'static {
     move || {
+        if crate::failure::has_failed() {
+            return;
+        }
         if let Some(state) = weak.upgrade() {
             if let Ok(mut state) = state.try_borrow_mut() {
                 state.schedule();

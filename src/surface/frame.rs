@@ -125,6 +125,8 @@ pub(super) fn create_frame(spec: &FrameSpec<'_>) -> Result<HtmlIFrameElement, Js
     // "scrolling" and "frameborder" are obsolete but still honoured, as in the service's widget.
     frame.set_attribute("scrolling", "no")?;
     frame.set_attribute("frameborder", "0")?;
+    // The embedding page's address is none of the service's business.
+    frame.set_attribute("referrerpolicy", "no-referrer")?;
     let style = frame.style();
     style.set_property("border", "0")?;
     style.set_property("width", spec.width)?;

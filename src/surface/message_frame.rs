@@ -21,7 +21,7 @@ use super::frame::{create_frame, FrameSpec};
 use super::{Shown, Surface};
 use crate::error::{describe_thrown, Call, EmbedError};
 use crate::payload::Content;
-use crate::protocol::{decode_to_widget, Fields, ToShell, ToWidget, VERSION};
+use crate::protocol::{decode_to_widget, Fields, ToShell, ToWidget, MAX_VIZDATA_UNITS, VERSION};
 
 /// What the frame tells the embed. Delivered outside any borrow of the
 /// surface, so the embed may call page code and the page may call back.
@@ -61,6 +61,9 @@ struct Channel {
     ready: bool,
     /// The latest data and its id; kept to send on `ready` (again, after a reload).
     latest: Option<(u32, String)>,
+    /// The id the shell last said `received` for since its `ready`: a
+    /// repeat is not a new draw, and must not call `onLoad` again.
+    acknowledged: Option<u32>,
     next_id: u32,
     ready_timer: Option<Timeout>,
 }
@@ -97,6 +100,7 @@ impl MessageFrame {
             auto_height: channel_spec.auto_height,
             ready: false,
             latest: None,
+            acknowledged: None,
             next_id: 0,
             ready_timer: None,
         }));
@@ -130,9 +134,11 @@ impl MessageFrame {
         // A sandbox keeps the service's page from navigating this page, opening
         // windows or submitting forms; it keeps its own origin (the wasm loads
         // from it, and its messages must carry it).
-        let sandbox = frame.set_attribute("sandbox", "allow-scripts allow-same-origin");
-        let referrer = frame.set_attribute("referrerpolicy", "no-referrer");
-        sandbox.and(referrer).map_err(dom)?;
+        // (With a service on the page's own origin this is no sandbox at all:
+        // docs/postmessage-protocol.md says so.)
+        frame
+            .set_attribute("sandbox", "allow-scripts allow-same-origin")
+            .map_err(dom)?;
         frame.set_src(spec.address);
         spec.container.append_child(&frame).map_err(dom)?;
         Ok(MessageFrame {
@@ -157,6 +163,7 @@ impl Surface for MessageFrame {
             action: "send the data to the service's page",
             reason: "the frame is busy (called from inside a callback?)".into(),
         })?;
+        check_size(call, &content.payload.json)?;
         channel.next_id = channel.next_id.wrapping_add(1);
         channel.latest = Some((channel.next_id, content.payload.json.clone()));
         // Before `ready` the data waits; only the latest is ever sent.
@@ -216,8 +223,30 @@ impl Channel {
     }
 }
 
+/// The shell refuses (without reading it) a text over [`MAX_VIZDATA_UNITS`];
+/// saying so here, with the size, is clearer than its refusal.
+fn check_size(call: Call, json: &str) -> Result<(), EmbedError> {
+    // A UTF-8 byte count is never below the UTF-16 unit count: most texts stop here.
+    if json.len() <= MAX_VIZDATA_UNITS as usize {
+        return Ok(());
+    }
+    let units = json.encode_utf16().count();
+    if units <= MAX_VIZDATA_UNITS as usize {
+        return Ok(());
+    }
+    Err(EmbedError::InvalidData {
+        call,
+        reason: format!(
+            "its JSON text is {units} UTF-16 units long, and embedMode \"postmessage\" sends at most {MAX_VIZDATA_UNITS}; send fewer points"
+        ),
+    })
+}
+
 /// One message on the page's window: ours or not, and what it means.
 fn received(channel: &Weak<RefCell<Channel>>, events: &Events, event: &MessageEvent) {
+    if crate::failure::has_failed() {
+        return;
+    }
     let Some(channel) = channel.upgrade() else {
         return;
     };
@@ -251,6 +280,8 @@ impl Channel {
             }
             ToWidget::Ready { .. } => {
                 self.ready = true;
+                // A new page in the frame: the data is sent and drawn anew.
+                self.acknowledged = None;
                 self.ready_timer = None;
                 let mut events = vec![FrameEvent::Ready];
                 if let Err(error) = self.send_latest(Call::Render) {
@@ -261,7 +292,10 @@ impl Channel {
             // Before `ready`, nothing the frame says is trusted.
             _ if !self.ready => Vec::new(),
             // Answers about older data are stale: newer data is on its way.
-            ToWidget::Received { id } if self.is_latest(id) => vec![FrameEvent::Received],
+            ToWidget::Received { id } if self.is_latest(id) && self.acknowledged != Some(id) => {
+                self.acknowledged = Some(id);
+                vec![FrameEvent::Received]
+            }
             ToWidget::Error { id, message } if self.is_latest(id) => {
                 vec![FrameEvent::Failed(EmbedError::ServiceRejected { message })]
             }

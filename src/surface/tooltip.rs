@@ -49,6 +49,9 @@ impl Tooltip {
             let state = state.clone();
             let tip = tip.clone();
             EventListener::new(&canvas, kind, move |event| {
+                if crate::failure::has_failed() {
+                    return;
+                }
                 if let Some(event) = event.dyn_ref::<PointerEvent>() {
                     point_at(&state, &tip, event);
                 }

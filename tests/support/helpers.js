@@ -82,6 +82,7 @@ export function captureConsoleError() {
   return {
     count: () => calls.length,
     firstMessage: () => (calls[0] && calls[0][0] && calls[0][0].message) || '',
+    firstText: () => (calls[0] ? calls[0].map(String).join(' ') : ''),
     restore: () => {
       console.error = original;
     },

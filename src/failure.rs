@@ -1,0 +1,61 @@
+//! After a panic the widget stops for good. In WebAssembly a panic is a trap
+//! that leaves the instance's memory in whatever state it was (a borrow held,
+//! a half-built value), and every chart in the page shares that instance. So
+//! the panic hook says so once, without the panic's text (it may quote the
+//! page's data), and every later call throws a clear error instead of running
+//! on a broken state. No input should ever panic; this is the last line.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+
+use crate::error::EmbedError;
+
+/// The one line the console gets: no payload, nothing from the page.
+pub const CONSOLE_LINE: &str =
+    "zdr-embed: internal error; the widget has stopped. Reload the page.";
+
+static FAILED: AtomicBool = AtomicBool::new(false);
+static HOOK: Once = Once::new();
+
+/// Installs the hook (once), then refuses the call if the widget has
+/// stopped. Every exported entry point starts with it; `what` names the call.
+pub fn guard(what: &'static str) -> Result<(), EmbedError> {
+    HOOK.call_once(|| {
+        // Chained, so a test runner's hook still reports its failures; in a
+        // page the previous hook is std's, whose stderr goes nowhere in wasm.
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            on_panic();
+            previous(info);
+        }));
+    });
+    if has_failed() {
+        return Err(EmbedError::InstanceFailed { what });
+    }
+    Ok(())
+}
+
+/// Whether a panic has stopped the widget; callbacks of the browser (events,
+/// timers, messages) check it and do nothing then.
+pub fn has_failed() -> bool {
+    FAILED.load(Ordering::Relaxed)
+}
+
+fn on_panic() {
+    // Marked first: logging calls into the browser, which could fail too.
+    let first = !FAILED.swap(true, Ordering::Relaxed);
+    if first {
+        report();
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn report() {
+    web_sys::console::error_1(&CONSOLE_LINE.into());
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn report() {
+    // Native builds (tests, fuzzing) have no console to call.
+    eprintln!("{CONSOLE_LINE}");
+}
