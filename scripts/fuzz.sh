@@ -22,6 +22,9 @@ max_len() {
   esac
 }
 
+# Its own workspace, so the main `cargo fmt --all` does not see it.
+cargo fmt --manifest-path Cargo.toml -- --check
+
 # -s none: no sanitizer (the code is safe Rust; ASan's shadow memory would
 # distort the 256 MB bound). Debug assertions on: an overflow is a finding.
 say "cargo fuzz build (nightly, no sanitizer, debug assertions)"

@@ -39,5 +39,8 @@ cargo build -p zdr-host --quiet
 say "end-to-end tests (packed package, zdr-host and a recording responder, headless Chromium)"
 ZDR_HOST_BIN="${ZDR_HOST_BIN:-$ROOT/target/debug/zdr-host}" node --test --test-reporter=spec tests/e2e/
 
+say "fuzzing: every target in fuzz/ for 15 s (libFuzzer, 256 MB, 1 s per input)"
+bash scripts/fuzz.sh 15
+
 say "JSON Schema: every example validates, bad documents do not (ajv)"
 node --test --test-reporter=spec tests/schema/
