@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 SECONDS_PER_TARGET="${1:-15}"
 case "$SECONDS_PER_TARGET" in '' | *[!0-9]*) echo "usage: $0 [SECONDS_PER_TARGET]" >&2; exit 2 ;; esac
-# FUZZ_TARGETS="a b" runs only those; FUZZ_ARGS adds libFuzzer flags (e.g. -runs=N).
+# FUZZ_TARGETS="a b" runs only those; FUZZ_ARGS adds libFuzzer flags (e.g. -seed=1).
 ensure_fuzz
 cd "$ROOT/fuzz"
 
@@ -31,8 +31,15 @@ say "cargo fuzz build (nightly, no sanitizer, debug assertions)"
 cargo +nightly fuzz build -s none --debug-assertions
 
 targets="${FUZZ_TARGETS:-$(cargo +nightly fuzz list)}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+# FUZZ_WORK=dir keeps the grown corpora and logs there (to minimise into
+# fuzz/corpus with `cargo fuzz cmin`, see docs/fuzzing.md); else a temp dir.
+if [ -n "${FUZZ_WORK:-}" ]; then
+  work="$FUZZ_WORK"
+  mkdir -p "$work"
+else
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' EXIT
+fi
 failed=0
 total=0
 summary=""
