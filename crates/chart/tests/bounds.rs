@@ -10,7 +10,10 @@
 
 use std::time::{Duration, Instant};
 
-use zdr_chart::model::{CardKind, VisualizationData};
+use zdr_chart::model::{
+    CardKind, VisualizationData, MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_SERIES,
+    MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
+};
 use zdr_chart::Chart;
 
 /// The largest body the bound is promised for.
@@ -24,9 +27,14 @@ const MAX_TIME: Duration = Duration::from_secs(8);
 
 /// `head` + as many `item(i)` as fit in [`MAX_BODY`] (comma separated) + `tail`.
 fn fill(head: &str, tail: &str, item: impl Fn(usize) -> String) -> String {
+    fill_n(head, tail, usize::MAX, item)
+}
+
+/// Like [`fill`], with at most `count` items: inputs right at a cap.
+fn fill_n(head: &str, tail: &str, count: usize, item: impl Fn(usize) -> String) -> String {
     let mut text = head.to_string();
     let budget = MAX_BODY - tail.len();
-    for i in 0.. {
+    for i in 0..count {
         let next = item(i);
         let sep = usize::from(i > 0);
         if text.len() + sep + next.len() > budget {
@@ -82,6 +90,154 @@ fn corpus() -> Vec<(String, String)> {
     let add = |out: &mut Vec<(String, String)>, name: &str, text: String| {
         out.push((name.to_string(), text));
     };
+    // Right at the caps: the most marks a card that is drawn can have.
+    for name in [
+        "bar",
+        "grouped_bar",
+        "stacked_bar",
+        "waterfall",
+        "pie",
+        "choropleth",
+    ] {
+        out.push((
+            format!("{name}: {MAX_CATEGORIES} categories"),
+            fill_n(&head(name, "["), "]}", MAX_CATEGORIES, |i| {
+                format!("{{\"x\":\"c{i}\",\"y\":{}}}", i % 97 + 1)
+            }),
+        ));
+        out.push((
+            format!("{name}: series by categories"),
+            fill_n(&head(name, "{\"series\":["), "]}}", MAX_BARS / 20, |i| {
+                let points: Vec<String> = (0..20)
+                    .map(|j| format!("{{\"x\":\"c{j}\",\"y\":{}}}", (i + j) % 9 + 1))
+                    .collect();
+                format!("{{\"name\":\"s{i}\",\"points\":[{}]}}", points.join(","))
+            }),
+        ));
+    }
+    for name in ["grouped_bar", "stacked_bar"] {
+        let columns: Vec<String> = (0..=50).map(|c| format!("\"{c}\"")).collect();
+        out.push((
+            format!("{name}: table of {MAX_BARS} cells"),
+            fill_n(
+                &head(
+                    name,
+                    &format!("{{\"columns\":[{}],\"rows\":[", columns.join(",")),
+                ),
+                "]}}",
+                MAX_BARS / 50,
+                |r| format!("[\"r{r}\",{}]", vec!["1"; 50].join(",")),
+            ),
+        ));
+    }
+    let series_columns: Vec<String> = (0..=MAX_SERIES).map(|c| format!("\"{c}\"")).collect();
+    let series_table = |kind: &str| {
+        head(
+            kind,
+            &format!("{{\"columns\":[{}],\"rows\":[", series_columns.join(",")),
+        )
+    };
+    add(
+        &mut out,
+        "timeseries: table of sparse series",
+        fill_n(&series_table("timeseries"), "]}}", 60, |r| {
+            format!("[\"{}\",{}]", 1900 + r, vec!["1"; MAX_SERIES].join(","))
+        }),
+    );
+    add(
+        &mut out,
+        "timeseries: table of gaps",
+        fill(&series_table("timeseries"), "]}}", |r| {
+            let cells: Vec<&str> = (0..MAX_SERIES)
+                .map(|c| if (r + c) % 2 == 0 { "1" } else { "null" })
+                .collect();
+            format!("[\"{}\",{}]", 1000 + r, cells.join(","))
+        }),
+    );
+    add(
+        &mut out,
+        "scatter: table of series",
+        fill(&series_table("scatter"), "]}}", |r| {
+            let cells: Vec<String> = (0..MAX_SERIES)
+                .map(|c| format!("{}", (r * 7 + c * 13) % 97))
+                .collect();
+            format!("[{r},{}]", cells.join(","))
+        }),
+    );
+    add(
+        &mut out,
+        "choropleth: every country",
+        fill(&head("choropleth", "["), "]}", |i| {
+            let code = format!(
+                "{}{}",
+                char::from(b'A' + (i / 26 % 26) as u8),
+                char::from(b'A' + (i % 26) as u8)
+            );
+            format!("{{\"x\":\"{code}\",\"y\":{i}}}")
+        }),
+    );
+    add(
+        &mut out,
+        "timeseries: most series",
+        fill_n(
+            &head("timeseries", "{\"series\":["),
+            "]}}",
+            MAX_SERIES,
+            |i| {
+                let points: Vec<String> = (0..8)
+                    .map(|j| format!("{{\"x\":\"2024-0{}-01\",\"y\":{}}}", j + 1, (i * j) % 13))
+                    .collect();
+                format!("{{\"points\":[{}]}}", points.join(","))
+            },
+        ),
+    );
+    add(
+        &mut out,
+        "scatter: most series",
+        fill_n(&head("scatter", "{\"series\":["), "]}}", MAX_SERIES, |i| {
+            let points: Vec<String> = (0..12)
+                .map(|j| format!("{{\"x\":{},\"y\":{}}}", i * 12 + j, (i * 7 + j * 13) % 101))
+                .collect();
+            format!("{{\"points\":[{}]}}", points.join(","))
+        }),
+    );
+    add(
+        &mut out,
+        "boxplot: most boxes",
+        fill_n(&head("boxplot", "["), "]}", MAX_BOXES, |i| {
+            format!("{{\"x\":\"b{i}\",\"values\":[0,1,2,{}]}}", i % 50 + 40)
+        }),
+    );
+    add(
+        &mut out,
+        "timeline: most rows",
+        fill_n(&head("timeline", "["), "]}", MAX_TIMELINE_ROWS, |i| {
+            format!(
+                "{{\"label\":\"{i}\",\"start\":{},\"end\":2000}}",
+                1000 + i % 999
+            )
+        }),
+    );
+    add(&mut out, "table: most columns", {
+        let columns: Vec<String> = (0..MAX_TABLE_COLUMNS)
+            .map(|c| format!("\"c{c}\""))
+            .collect();
+        fill(
+            &head(
+                "table",
+                &format!("{{\"columns\":[{}],\"rows\":[", columns.join(",")),
+            ),
+            "]}}",
+            |r| format!("[{}]", vec![format!("{r}"); MAX_TABLE_COLUMNS].join(",")),
+        )
+    });
+    add(
+        &mut out,
+        "heatmap: most columns",
+        fill(&head("heatmap", "["), "]}", |i| {
+            format!("{{\"x\":{},\"y\":{},\"value\":{i}}}", i % 1000, i / 1000)
+        }),
+    );
     add(
         &mut out,
         "scatter: distinct points",

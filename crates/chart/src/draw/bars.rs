@@ -117,6 +117,10 @@ pub fn grouped<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Past this many segments a stacked card draws no seams: they would
+/// double the marks of a chart whose segments are slivers anyway.
+const MAX_SEAMS: usize = 1_000;
+
 /// stacked_bar: positives stack up from zero, negatives down.
 pub fn stacked<DB: DrawingBackend>(
     ctx: &Ctx<'_, '_, DB>,
@@ -152,6 +156,7 @@ pub fn stacked<DB: DrawingBackend>(
             units: ctx.units(),
         },
     )?;
+    let seams = c.series.len() * c.categories.len() <= MAX_SEAMS;
     for ci in 0..c.categories.len() {
         let (x, w) = axes.x_band(ci);
         let (mut neg, mut pos) = (0.0, 0.0);
@@ -172,8 +177,8 @@ pub fn stacked<DB: DrawingBackend>(
             ctx.p.rect(r, ctx.theme.color(si))?;
             bar_hit(ctx, r, c, ci, si, v);
             // A background-coloured seam separates the segments of bars
-            // wide enough to show it.
-            if r.h > 3.0 && r.w > 3.0 && v != 0.0 {
+            // big enough to show it, in stacks few enough to need it.
+            if seams && r.h > 3.0 && r.w > 3.0 && v != 0.0 {
                 let seam_y = if v < 0.0 { r.bottom() } else { r.y };
                 ctx.p.line(
                     &[(r.x, seam_y), (r.right(), seam_y)],

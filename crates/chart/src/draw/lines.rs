@@ -11,6 +11,9 @@ use super::{xy_extent, Ctx, DrawError};
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
 
+/// Dots drawn for points at most, beside the lines themselves.
+const MAX_MARKERS: usize = 1_000;
+
 pub fn draw<DB: DrawingBackend>(
     ctx: &Ctx<'_, '_, DB>,
     body: Rect,
@@ -44,17 +47,23 @@ pub fn draw<DB: DrawingBackend>(
         super::axis::Scale::Time(t) => (t.lo, t.hi),
         _ => (x_lo, x_hi),
     };
+    // Dots mark the points of sparse lines, while the card as a whole has
+    // few enough of them to stay light.
+    let few = series.iter().map(|s| s.xs.len()).sum::<usize>() <= MAX_MARKERS;
+    let lone = std::cell::Cell::new(0usize);
     for (i, s) in series.iter().enumerate() {
         let color = ctx.theme.color(i);
         let (xs, ys) = min_max_columns(&s.xs, &s.ys, dom_lo, dom_hi, columns);
-        let sparse = xs.len() <= 60 && (xs.len() as f64) < axes.plot.w / 10.0;
+        let sparse = few && xs.len() <= 60 && (xs.len() as f64) < axes.plot.w / 10.0;
         let mut run: Vec<(f64, f64)> = Vec::new();
         let flush = |run: &mut Vec<(f64, f64)>| -> Result<(), DrawError> {
             match run.len() {
                 0 => {}
-                // A lone point between gaps would vanish as a line.
+                // A lone point between gaps would vanish as a line; past
+                // MAX_MARKERS of them the card is a spray that adds nothing.
                 1 => {
-                    if let Some(&p) = run.first() {
+                    if let Some(&p) = run.first().filter(|_| lone.get() < MAX_MARKERS) {
+                        lone.set(lone.get() + 1);
                         ctx.p.circle(p, 2.5, color)?;
                     }
                 }

@@ -11,8 +11,11 @@ use super::{xy_extent, Ctx, DrawError};
 use crate::model::Series;
 use crate::reduce::thin_points;
 
-/// Past this many points in a series, dots are drawn without a rim.
+/// Past this many points in a card, dots are drawn without a rim.
 const DENSE_RIMS: usize = 1_000;
+
+/// Dots drawn in one card at most (about 75 bytes each in SVG).
+const MAX_DOTS: usize = 4_000;
 
 pub fn draw<DB: DrawingBackend>(
     ctx: &Ctx<'_, '_, DB>,
@@ -44,13 +47,19 @@ pub fn draw<DB: DrawingBackend>(
         _ => ((x_lo, x_hi), (y_lo, y_hi)),
     };
     let (w, h) = (axes.plot.w.max(1.0) as u32, axes.plot.h.max(1.0) as u32);
+    // In a dense cloud the rims only double the marks; in a very dense one
+    // the series share one grid, coarse enough to keep the dots in bound.
+    let total = series.iter().map(|s| s.xs.len()).sum::<usize>();
+    let rim = total <= DENSE_RIMS;
+    let mut shared = (total > MAX_DOTS).then(|| {
+        let cell = (axes.plot.w.max(1.0) * axes.plot.h.max(1.0) / MAX_DOTS as f64).sqrt();
+        Coarse::new(axes.plot, cell)
+    });
     for (i, s) in series.iter().enumerate() {
         let color = ctx.theme.color(i);
         let radius = if s.xs.len() > 2_000 { 2.0 } else { 3.5 };
         let name = ctx.series(series.len(), &s.name);
         let kept = thin_points(&s.xs, &s.ys, xd, yd, w, h, radius);
-        // In a dense cloud the rims only double the marks.
-        let rim = kept.len() <= DENSE_RIMS;
         // A pointer cannot single out one of thousands of dots anyway.
         let mut coarse =
             (ctx.recording() && kept.len() > DENSE).then(|| Coarse::new(axes.plot, 8.0));
@@ -59,6 +68,9 @@ pub fn draw<DB: DrawingBackend>(
                 continue;
             };
             let at = (axes.x_at(x), axes.y_at(y));
+            if !shared.as_mut().is_none_or(|grid| grid.first(at)) {
+                continue;
+            }
             // A rim in the background colour keeps overlapping points apart.
             if rim {
                 ctx.p.circle(at, radius + 1.0, ctx.theme.background)?;

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::date::{parse_date, DatePrecision};
 use super::error::describe;
 use super::limits::{
-    MAX_BOXES, MAX_CATEGORICAL_CELLS, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_SERIES,
+    MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
     MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
 };
 use super::{CardKind, DataError, DataShape, RawSeries};
@@ -364,10 +364,10 @@ fn read_categorical(
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
     // Pie folds its smallest slices into "Other"; only the matrix bounds it.
-    let max_categories = if kind == CardKind::Pie {
-        usize::MAX
+    let caps = if kind == CardKind::Pie {
+        (usize::MAX, MAX_PIE_VALUES)
     } else {
-        MAX_CATEGORIES
+        (MAX_CATEGORIES, MAX_BARS)
     };
     for (_, points) in series {
         let mut row = Vec::with_capacity(points.len());
@@ -384,7 +384,7 @@ fn read_categorical(
             let at = *index.entry(x.clone()).or_insert(next);
             if at == next {
                 categories.push(x);
-                check_categories(kind, categories.len(), max_categories, series.len())?;
+                check_categories(kind, categories.len(), caps, series.len())?;
             }
             row.push((at, y));
         }
@@ -426,7 +426,7 @@ fn read_categorical(
 fn check_categories(
     kind: CardKind,
     categories: usize,
-    max_categories: usize,
+    (max_categories, max_cells): (usize, usize),
     series: usize,
 ) -> Result<(), DataError> {
     if categories > max_categories {
@@ -437,11 +437,11 @@ fn check_categories(
             ),
         ));
     }
-    if categories.saturating_mul(series) > MAX_CATEGORICAL_CELLS {
+    if categories.saturating_mul(series) > max_cells {
         return Err(error(
             "data".into(),
             format!(
-                "{series} series of at least {categories} categories (distinct x) make more than {MAX_CATEGORICAL_CELLS} values; at most {MAX_CATEGORICAL_CELLS} can be shown"
+                "a {kind} card of {series} series and at least {categories} categories (distinct x) has more than {max_cells} values; at most {max_cells} can be shown"
             ),
         ));
     }

@@ -15,9 +15,14 @@ pub const MAX_SERIES: usize = 200;
 /// "Other".
 pub const MAX_CATEGORIES: usize = 1_000;
 
-/// Series × categories of any categorical card (pie included), the size of
-/// the dense value matrix the reader builds.
-pub const MAX_CATEGORICAL_CELLS: usize = 100_000;
+/// Series × categories of bar, grouped_bar, stacked_bar, waterfall and
+/// choropleth cards: one bar each at most, and 2,500 bars already fill a
+/// wide card with bars a third of a pixel wide.
+pub const MAX_BARS: usize = 2_500;
+
+/// Series × categories of a pie card: the size of the value matrix the
+/// reader builds before the smallest slices are folded into "Other".
+pub const MAX_PIE_VALUES: usize = 100_000;
 
 /// Boxes of a boxplot (distinct `x`).
 pub const MAX_BOXES: usize = 1_000;

@@ -69,22 +69,36 @@ impl VisualizationData {
             path: "visualization_data".into(),
             message: format!("is not valid JSON: {error}"),
         })?;
-        Self::from_value(&value)
+        Self::from_owned(value)
     }
 
     pub fn from_value(value: &Value) -> Result<Self, DataError> {
+        Self::from_owned(value.clone())
+    }
+
+    /// Reads a parsed document, moving its data arrays into the card
+    /// rather than copying them: the tree is the largest thing a post
+    /// costs, and it is held once.
+    pub fn from_owned(value: Value) -> Result<Self, DataError> {
         let root = Path::Root;
-        let object = value.as_object().ok_or_else(|| {
-            DataError::expected(&root, "an object with \"viz_config\" and \"data\"", value)
-        })?;
+        let mut object = match value {
+            Value::Object(object) => object,
+            other => {
+                return Err(DataError::expected(
+                    &root,
+                    "an object with \"viz_config\" and \"data\"",
+                    &other,
+                ))
+            }
+        };
         let config_path = root.key("viz_config");
         let config = match object.get("viz_config") {
             Some(config) => VizConfig::from_value(&config_path, config)?,
             None => return Err(DataError::new(&config_path, "is required")),
         };
         let data_path = root.key("data");
-        let data = match object.get("data") {
-            Some(data) => DataShape::from_value(&data_path, data)?,
+        let data = match object.remove("data") {
+            Some(data) => DataShape::from_owned(&data_path, data)?,
             None => return Err(DataError::new(&data_path, "is required")),
         };
         Ok(VisualizationData { config, data })
@@ -205,23 +219,27 @@ pub fn parse_hex_color(text: &str) -> Option<Rgb> {
 }
 
 impl DataShape {
-    fn from_value(path: &Path<'_>, value: &Value) -> Result<Self, DataError> {
+    fn from_owned(path: &Path<'_>, value: Value) -> Result<Self, DataError> {
         match value {
-            Value::Array(points) => Ok(DataShape::Points(points.clone())),
-            Value::Object(object) if object.contains_key("series") => {
+            Value::Array(points) => Ok(DataShape::Points(points)),
+            Value::Object(mut object) if object.contains_key("series") => {
                 let series_path = path.key("series");
-                let list = object
-                    .get("series")
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| match object.get("series") {
-                        Some(found) => DataError::expected(&series_path, "an array of series", found),
-                        None => DataError::new(&series_path, "is required"),
-                    })?;
-                list.iter()
-                    .enumerate()
-                    .map(|(index, item)| RawSeries::from_value(&series_path.index(index), index, item))
-                    .collect::<Result<_, _>>()
-                    .map(DataShape::Series)
+                match object.remove("series") {
+                    Some(Value::Array(list)) => list
+                        .into_iter()
+                        .enumerate()
+                        .map(|(index, item)| {
+                            RawSeries::from_owned(&series_path.index(index), index, item)
+                        })
+                        .collect::<Result<_, _>>()
+                        .map(DataShape::Series),
+                    Some(found) => Err(DataError::expected(
+                        &series_path,
+                        "an array of series",
+                        &found,
+                    )),
+                    None => Err(DataError::new(&series_path, "is required")),
+                }
             }
             Value::Object(object) if object.contains_key("columns") || object.contains_key("rows") => {
                 table(path, object)
@@ -230,50 +248,58 @@ impl DataShape {
                 path,
                 "must be an array of points, {\"series\": [...]} or {\"columns\": [...], \"rows\": [...]}",
             )),
-            other => Err(DataError::expected(path, "an array or an object", other)),
+            other => Err(DataError::expected(path, "an array or an object", &other)),
         }
     }
 }
 
 impl RawSeries {
-    fn from_value(path: &Path<'_>, index: usize, value: &Value) -> Result<Self, DataError> {
-        let object = value.as_object().ok_or_else(|| {
-            DataError::expected(path, "an object with \"name\" and \"points\"", value)
-        })?;
+    fn from_owned(path: &Path<'_>, index: usize, value: Value) -> Result<Self, DataError> {
+        let mut object = match value {
+            Value::Object(object) => object,
+            other => {
+                return Err(DataError::expected(
+                    path,
+                    "an object with \"name\" and \"points\"",
+                    &other,
+                ))
+            }
+        };
         let name = match object.get("name") {
             None | Some(Value::Null) => format!("Series {}", index + 1),
             Some(Value::String(name)) => name.clone(),
             Some(Value::Number(n)) => n.to_string(),
             Some(other) => return Err(DataError::expected(&path.key("name"), "a string", other)),
         };
-        let points = required_array(path, object, "points", "an array of points")?.clone();
+        let points = take_array(path, &mut object, "points", "an array of points")?;
         Ok(RawSeries { name, points })
     }
 }
 
-fn table(path: &Path<'_>, object: &Map<String, Value>) -> Result<DataShape, DataError> {
+fn table(path: &Path<'_>, mut object: Map<String, Value>) -> Result<DataShape, DataError> {
     let columns_path = path.key("columns");
-    let columns: Vec<String> = required_array(path, object, "columns", "an array of column names")?
-        .iter()
-        .enumerate()
-        .map(|(index, item)| match item {
-            Value::String(name) => Ok(name.clone()),
-            Value::Number(n) => Ok(n.to_string()),
-            other => Err(DataError::expected(
-                &columns_path.index(index),
-                "a column name",
-                other,
-            )),
-        })
-        .collect::<Result<_, _>>()?;
+    let columns: Vec<String> =
+        take_array(path, &mut object, "columns", "an array of column names")?
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| match item {
+                Value::String(name) => Ok(name),
+                Value::Number(n) => Ok(n.to_string()),
+                other => Err(DataError::expected(
+                    &columns_path.index(index),
+                    "a column name",
+                    &other,
+                )),
+            })
+            .collect::<Result<_, _>>()?;
     let rows_path = path.key("rows");
-    let rows = required_array(path, object, "rows", "an array of rows")?
-        .iter()
+    let rows = take_array(path, &mut object, "rows", "an array of rows")?
+        .into_iter()
         .enumerate()
         .map(|(index, row)| {
             let row_path = rows_path.index(index);
             match row {
-                Value::Array(cells) if cells.len() == columns.len() => Ok(cells.clone()),
+                Value::Array(cells) if cells.len() == columns.len() => Ok(cells),
                 Value::Array(cells) => Err(DataError::new(
                     &row_path,
                     format!(
@@ -282,23 +308,24 @@ fn table(path: &Path<'_>, object: &Map<String, Value>) -> Result<DataShape, Data
                         columns.len()
                     ),
                 )),
-                other => Err(DataError::expected(&row_path, "an array of cells", other)),
+                other => Err(DataError::expected(&row_path, "an array of cells", &other)),
             }
         })
         .collect::<Result<_, _>>()?;
     Ok(DataShape::Table { columns, rows })
 }
 
-/// `object[key]` as an array; absent or not an array is an error at `path.key`.
-fn required_array<'v>(
+/// `object[key]` as an array, taken out of `object`; absent or not an
+/// array is an error at `path.key`.
+fn take_array(
     path: &Path<'_>,
-    object: &'v Map<String, Value>,
+    object: &mut Map<String, Value>,
     key: &str,
     what: &str,
-) -> Result<&'v Vec<Value>, DataError> {
-    match object.get(key) {
+) -> Result<Vec<Value>, DataError> {
+    match object.remove(key) {
         Some(Value::Array(items)) => Ok(items),
-        Some(other) => Err(DataError::expected(&path.key(key), what, other)),
+        Some(other) => Err(DataError::expected(&path.key(key), what, &other)),
         None => Err(DataError::new(&path.key(key), "is required")),
     }
 }
