@@ -104,10 +104,9 @@ pub async fn post(
 
     let started = Instant::now();
     let deadline = started + config.draw_timeout;
-    let timed_out = || AppError::Deadline(config.draw_timeout.as_millis());
     let slot = tokio::time::timeout_at(deadline.into(), limit.enter())
         .await
-        .map_err(|_| timed_out())??;
+        .map_err(|_| AppError::Deadline(config.draw_timeout.as_millis()))??;
     let (_abandon, stop) = AbandonOnDrop::new(deadline);
     // The slot goes with the thread: it is free again only when the drawing
     // has really stopped, not when this handler gave up on it.
@@ -115,24 +114,37 @@ pub async fn post(
         let _slot = slot;
         draw(text, dark, &stop)
     });
-    match tokio::time::timeout_at(deadline.into(), drawing).await {
-        Err(_) | Ok(Ok(Err(Failure::Stopped(Stopped::Deadline)))) => Err(timed_out()),
-        // Nobody reads this answer; the handler is being dropped.
-        Ok(Ok(Err(Failure::Stopped(Stopped::Abandoned)))) => Err(timed_out()),
-        Ok(Ok(Ok(page))) => Ok(page),
-        Ok(Ok(Err(Failure::Data(error)))) => Err(AppError::Data(error)),
-        Ok(Ok(Err(Failure::Draw(cause)))) => {
-            tracing::error!("{} the chart could not be drawn: {cause}", id.0);
-            Err(AppError::Draw(id.0))
+    let finished = tokio::time::timeout_at(deadline.into(), drawing).await;
+    settle(finished.ok(), &id, config.draw_timeout.as_millis())
+}
+
+/// The answer to a draw that finished (`Some`) or ran out of time. Causes
+/// that are the host's own go to the log under the request id, and the page
+/// shows only the id.
+fn settle(
+    finished: Option<Result<Result<Page, Failure>, tokio::task::JoinError>>,
+    id: &RequestId,
+    timeout_ms: u128,
+) -> Result<Page, AppError> {
+    match finished {
+        Some(Ok(Ok(page))) => Ok(page),
+        Some(Ok(Err(Failure::Data(error)))) => Err(AppError::Data(error)),
+        // Abandoned: nobody reads this answer; the handler is being dropped.
+        None | Some(Ok(Err(Failure::Stopped(Stopped::Deadline | Stopped::Abandoned)))) => {
+            Err(AppError::Deadline(timeout_ms))
         }
-        Ok(Err(join)) => {
+        Some(Ok(Err(Failure::Draw(cause)))) => {
+            tracing::error!("{} the chart could not be drawn: {cause}", id.0);
+            Err(AppError::Draw(id.0.clone()))
+        }
+        Some(Err(join)) => {
             let what = if join.is_panic() {
                 "panicked"
             } else {
                 "was cancelled"
             };
             tracing::error!("{} the drawing task {what}", id.0);
-            Err(AppError::Draw(id.0))
+            Err(AppError::Draw(id.0.clone()))
         }
     }
 }
@@ -171,6 +183,51 @@ mod tests {
             Some(Some(false))
         );
         assert!(dark_mode(Some("dark_mode=yes")).is_err());
+    }
+
+    async fn page_of(error: AppError) -> (StatusCode, String) {
+        use axum::response::IntoResponse;
+        use http_body_util::BodyExt;
+        let response = error.into_response();
+        let status = response.status();
+        let body = response.into_body().collect().await.map(|b| b.to_bytes());
+        (
+            status,
+            String::from_utf8_lossy(&body.unwrap_or_default()).into_owned(),
+        )
+    }
+
+    #[tokio::test]
+    // The drawing task must really panic for its JoinError to be real.
+    #[allow(clippy::panic)]
+    async fn a_failed_or_panicked_draw_shows_only_the_request_id() {
+        let id = RequestId("5eed-42".into());
+        let internal = "Backend(FontError(\"/usr/share/fonts/secret.ttf\"))";
+        let failed = settle(Some(Ok(Err(Failure::Draw(internal.into())))), &id, 1);
+        let panicked = tokio::task::spawn_blocking(|| -> Result<Page, Failure> {
+            panic!("card data in a panic message")
+        })
+        .await;
+        let panicked = settle(Some(panicked), &id, 1);
+        for result in [failed, panicked] {
+            let Err(error) = result else {
+                panic!("a page for a failed draw");
+            };
+            let (status, page) = page_of(error).await;
+            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+            assert!(page.contains("The chart could not be drawn"), "{page}");
+            assert!(page.contains("request id 5eed-42"), "{page}");
+            assert!(
+                !page.contains("Backend") && !page.contains("secret"),
+                "{page}"
+            );
+            assert!(
+                !page.contains("card data") && !page.contains("panic"),
+                "{page}"
+            );
+        }
+        let (status, _) = page_of(settle(None, &id, 10).err().unwrap_or(AppError::Busy)).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     }
 
     #[test]

@@ -1537,3 +1537,44 @@ async fn the_shell_leaves_head_and_post_as_they_were() {
     assert_well_formed_chart_page(&answer.body);
     assert_page_policy(&answer, "*");
 }
+
+#[tokio::test]
+async fn the_shell_serves_only_listed_parent_origins() {
+    let fixture = Fixture::new();
+    let list = "https://a.example, http://localhost:5173";
+    let origins = clap_origins(list);
+    let app = app(Config {
+        parent_origins: Some(origins),
+        ..fixture.config()
+    });
+    for allowed in ["https%3A%2F%2Fa.example", "http://localhost:5173"] {
+        let uri = format!("/embed/x/?embed_mode=postmessage&parent_origin={allowed}");
+        let answer = send(&app, get(&uri)).await;
+        assert_shell_policy(&answer, &allowed.replace("%3A%2F%2F", "://"));
+    }
+    let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    assert_eq!(answer.status, StatusCode::FORBIDDEN, "{}", answer.body);
+    assert!(
+        answer
+            .body
+            .contains("does not serve charts to pages of &quot;https://app.example.com&quot;"),
+        "{}",
+        answer.body
+    );
+    assert_common_headers("403", &answer);
+    assert_page_policy(&answer, "*");
+}
+
+/// The list as the --parent-origins flag reads it.
+fn clap_origins(list: &str) -> zdr_host::config::OriginList {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: Config,
+    }
+    Cli::parse_from(["zdr-host", "--parent-origins", list])
+        .config
+        .parent_origins
+        .unwrap()
+}
