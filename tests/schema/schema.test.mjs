@@ -80,6 +80,14 @@ for (const name of examples) {
 
 // Documents the Rust reader accepts: the schema must accept them too.
 const accepted = {
+  'a bar card of 200 series, right at the cap': {
+    viz_config: { title: 't', viz_component_type: 'bar' },
+    data: { series: Array.from({ length: 200 }, () => ({ points: [] })) },
+  },
+  'a table card of 200 columns, right at the cap': {
+    viz_config: { title: 't', viz_component_type: 'table' },
+    data: { columns: Array.from({ length: 200 }, (_, i) => `c${i}`), rows: [] },
+  },
   'the spec shape, unknown keys anywhere': {
     viz_config: { title: 'Spec shape', unknown_key: [1, 2] },
     data: [{ x: 'a', y: 1, extra: {} }, { x: 'b', y: 2.5 }],
@@ -186,6 +194,30 @@ const refused = {
   'a table cell that is not a number': [
     { viz_config: { title: 't', viz_component_type: 'bar' }, data: { columns: ['a', 'b'], rows: [['x', 1], ['y', 'n/a']] } },
     '/data/rows/1/1',
+  ],
+  // The caps of docs/data-format.md (Limits) that a schema can state.
+  'a bar card of 201 series': [
+    { viz_config: { title: 't', viz_component_type: 'bar' }, data: { series: Array.from({ length: 201 }, () => ({ points: [] })) } },
+    '/data/series',
+  ],
+  'a timeseries table of 201 value columns': [
+    { viz_config: { title: 't', viz_component_type: 'timeseries' }, data: { columns: Array.from({ length: 202 }, (_, i) => `c${i}`), rows: [] } },
+    '/data/columns',
+  ],
+  'a timeline of 2,001 items': [
+    {
+      viz_config: { title: 't', viz_component_type: 'timeline' },
+      data: Array.from({ length: 2001 }, (_, i) => ({ label: `r${i}`, start: '2024', end: '2025' })),
+    },
+    '/data',
+  ],
+  'a table card of 201 columns': [
+    { viz_config: { title: 't', viz_component_type: 'table' }, data: { columns: Array.from({ length: 201 }, (_, i) => `c${i}`), rows: [] } },
+    '/data/columns',
+  ],
+  'a table point of 201 keys': [
+    { viz_config: { title: 't', viz_component_type: 'table' }, data: [Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, 1]))] },
+    '/data/0',
   ],
 };
 
