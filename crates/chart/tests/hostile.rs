@@ -654,6 +654,118 @@ fn many_categories() -> impl Strategy<Value = Value> {
         })
 }
 
+/// A post of at most 64 KB packed with as many marks as `kind` can take,
+/// in one of the three shapes: the output bound must hold for all of them.
+fn dense_post(kind: CardKind, shape: u8, series: usize, categories: usize, seed: u64) -> String {
+    const BUDGET: usize = 64 * 1024;
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let categories = categories.max(1);
+    let mut point = |c: usize| -> String {
+        let r = next();
+        let y = if r % 17 == 0 {
+            "null".to_string()
+        } else {
+            format!("{}", r % 1000)
+        };
+        match kind {
+            CardKind::Timeseries => format!(
+                "{{\"x\":\"{}-{:02}-01\",\"y\":{y}}}",
+                1900 + c % 100,
+                c / 100 % 12 + 1
+            ),
+            CardKind::Scatter => format!("{{\"x\":{},\"y\":{y}}}", r % 997),
+            CardKind::Heatmap => format!(
+                "{{\"x\":\"x{}\",\"y\":\"y{}\",\"value\":{y}}}",
+                c % 97,
+                c / 97
+            ),
+            CardKind::Timeline => format!(
+                "{{\"label\":\"t{c}\",\"start\":{},\"end\":2100}}",
+                1900 + r % 200
+            ),
+            CardKind::Boxplot => format!("{{\"x\":\"g{c}\",\"values\":[{y},{},1000]}}", r % 7),
+            CardKind::Table => format!("{{\"k{c}\":{y}}}"),
+            _ => format!("{{\"x\":\"c{c}\",\"y\":{y}}}"),
+        }
+    };
+    let head =
+        format!("{{\"viz_config\":{{\"title\":\"t\",\"viz_component_type\":\"{kind}\"}},\"data\":");
+    let mut text = head;
+    let room = |text: &String, more: usize| text.len() + more + 8 <= BUDGET;
+    match shape {
+        0 => {
+            text.push('[');
+            for i in 0.. {
+                let item = point(i % categories);
+                if !room(&text, item.len()) {
+                    break;
+                }
+                if i > 0 {
+                    text.push(',');
+                }
+                text.push_str(&item);
+            }
+            text.push_str("]}");
+        }
+        1 => {
+            text.push_str("{\"series\":[");
+            'all: for s in 0..series.max(1) {
+                let open = format!(
+                    "{}{{\"name\":\"s{s}\",\"points\":[",
+                    if s > 0 { "," } else { "" }
+                );
+                if !room(&text, open.len()) {
+                    break;
+                }
+                text.push_str(&open);
+                for c in 0..categories {
+                    let item = point(c);
+                    if !room(&text, item.len()) {
+                        text.push_str("]}");
+                        break 'all;
+                    }
+                    if c > 0 {
+                        text.push(',');
+                    }
+                    text.push_str(&item);
+                }
+                text.push_str("]}");
+            }
+            text.push_str("]}}");
+        }
+        _ => {
+            let names: Vec<String> = (0..=series).map(|c| format!("\"{c}\"")).collect();
+            text.push_str(&format!("{{\"columns\":[{}],\"rows\":[", names.join(",")));
+            for r in 0.. {
+                let first = match kind {
+                    CardKind::Timeseries | CardKind::Timeline => format!("\"{}\"", 1000 + r),
+                    CardKind::Scatter => format!("{r}"),
+                    _ => format!("\"r{}\"", r % categories),
+                };
+                let cells: Vec<String> = (0..series).map(|_| format!("{}", next() % 10)).collect();
+                let row = format!(
+                    "{}[{first}{}{}]",
+                    if r > 0 { "," } else { "" },
+                    if series > 0 { "," } else { "" },
+                    cells.join(",")
+                );
+                if !room(&text, row.len()) {
+                    break;
+                }
+                text.push_str(&row);
+            }
+            text.push_str("]}}");
+        }
+    }
+    text
+}
+
 // --- (c) bytes and broken examples -----------------------------------------------------------
 
 fn examples() -> Vec<String> {
@@ -734,6 +846,44 @@ proptest! {
     #[test]
     fn truncated_and_corrupted_examples(text in broken_example()) {
         exercise(&text);
+    }
+}
+
+proptest! {
+    // Each case reads and draws 64 KB four times: fewer, heavier cases
+    // unless PROPTEST_CASES asks for more.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(32),
+        ..ProptestConfig::default()
+    })]
+
+    /// No post of at most 64 KB draws more than 450 KB of SVG at any of the
+    /// host's four frame sizes (the page of all four stays under 2 MB).
+    #[test]
+    fn dense_small_posts_draw_small_pages(
+        kind in prop::sample::select(CardKind::ALL.to_vec()),
+        shape in 0u8..3,
+        series in prop::sample::select(vec![0usize, 1, 2, 12, 50, 199, 200, 201, 400]),
+        categories in prop::sample::select(vec![1usize, 7, 24, 200, 999, 1000, 1001, 5000]),
+        seed in any::<u64>(),
+    ) {
+        let text = dense_post(kind, shape, series, categories, seed);
+        prop_assert!(text.len() <= 64 * 1024);
+        match Chart::from_json(&text) {
+            Ok(chart) => {
+                let theme = chart.theme(None);
+                for (width, height) in [(880, 540), (820, 400), (640, 580), (400, 360)] {
+                    let svg = chart.to_svg(width, height, &theme).unwrap();
+                    prop_assert!(
+                        svg.len() <= 450 * 1024,
+                        "{kind} at {width}x{height}: {} bytes of SVG from {}",
+                        svg.len(),
+                        preview(&text)
+                    );
+                }
+            }
+            Err(error) => check_error(&error, &text),
+        }
     }
 }
 

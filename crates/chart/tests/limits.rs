@@ -1,0 +1,210 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! Each cap of `zdr_chart::model::limits`: a card right at it is read, one
+//! past it is refused with the error documented in docs/data-format.md.
+
+use zdr_chart::model::{
+    DataError, MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
+    MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
+};
+use zdr_chart::Chart;
+
+fn post(kind: &str, data: &str) -> String {
+    format!(
+        "{{\"viz_config\":{{\"title\":\"t\",\"viz_component_type\":\"{kind}\"}},\"data\":{data}}}"
+    )
+}
+
+fn list(count: usize, item: impl Fn(usize) -> String) -> String {
+    let items: Vec<String> = (0..count).map(item).collect();
+    format!("[{}]", items.join(","))
+}
+
+fn refused(text: &str) -> DataError {
+    match Chart::from_json(text) {
+        Ok(chart) => panic!("read a {} card past its cap", chart.kind),
+        Err(error) => error,
+    }
+}
+
+fn read(text: &str) -> Chart {
+    Chart::from_json(text).unwrap_or_else(|e| panic!("refused at the cap: {e}"))
+}
+
+/// `count` one-point series, each in its own category or all in one.
+fn series(count: usize, own_x: bool) -> String {
+    let points = list(count, |i| {
+        let x = if own_x { i } else { 0 };
+        format!("{{\"points\":[{{\"x\":\"c{x}\",\"y\":1}}]}}")
+    });
+    format!("{{\"series\":{points}}}")
+}
+
+#[test]
+fn series_beyond_what_a_legend_tells_apart() {
+    for kind in [
+        "bar",
+        "grouped_bar",
+        "stacked_bar",
+        "pie",
+        "waterfall",
+        "choropleth",
+    ] {
+        read(&post(kind, &series(MAX_SERIES, false)));
+        let error = refused(&post(kind, &series(MAX_SERIES + 1, false)));
+        assert_eq!(error.path, "data.series", "{kind}");
+        assert_eq!(
+            error.message,
+            format!("a card of 201 series; at most {MAX_SERIES} series can be told apart")
+        );
+    }
+    let dated = |count: usize| {
+        let columns = list(count + 1, |c| format!("\"{c}\""));
+        let row = format!("[\"2024-01-01\",{}]", vec!["1"; count].join(","));
+        format!("{{\"columns\":{columns},\"rows\":[{row}]}}")
+    };
+    read(&post("timeseries", &dated(MAX_SERIES)));
+    let error = refused(&post("timeseries", &dated(MAX_SERIES + 1)));
+    assert_eq!(error.path, "data.columns");
+    let scatter = |count: usize| {
+        let points = list(count, |i| format!("{{\"points\":[{{\"x\":{i},\"y\":1}}]}}"));
+        format!("{{\"series\":{points}}}")
+    };
+    read(&post("scatter", &scatter(MAX_SERIES)));
+    assert_eq!(
+        refused(&post("scatter", &scatter(MAX_SERIES + 1))).path,
+        "data.series"
+    );
+    // Pooled series have no legend and no cap.
+    read(&post("histogram", &scatter(MAX_SERIES * 2)));
+}
+
+#[test]
+fn categories_and_bars() {
+    let points = |count: usize| list(count, |i| format!("{{\"x\":\"c{i}\",\"y\":1}}"));
+    for kind in ["bar", "waterfall", "choropleth"] {
+        read(&post(kind, &points(MAX_CATEGORIES)));
+        let error = refused(&post(kind, &points(MAX_CATEGORIES + 1)));
+        assert_eq!(error.path, "data", "{kind}");
+        assert_eq!(
+            error.message,
+            format!("a {kind} card of more than 1000 categories (distinct x); at most {MAX_CATEGORIES} can be shown")
+        );
+    }
+    // A pie folds what it cannot show into "Other".
+    let pie = read(&post("pie", &points(MAX_CATEGORIES * 3)));
+    let svg = pie.to_svg(640, 400, &pie.theme(None)).unwrap();
+    assert!(svg.contains("Other (2993)"), "{svg}");
+
+    // 50 series of 50 categories fill the bars; one more category is too many.
+    let grid = |categories: usize| {
+        let points = |s: usize| list(categories, |c| format!("{{\"x\":\"c{c}\",\"y\":{s}}}"));
+        format!(
+            "{{\"series\":{}}}",
+            list(50, |s| format!("{{\"points\":{}}}", points(s)))
+        )
+    };
+    assert_eq!(50 * 50, MAX_BARS);
+    read(&post("stacked_bar", &grid(50)));
+    let error = refused(&post("stacked_bar", &grid(51)));
+    assert_eq!(error.path, "data");
+    assert_eq!(
+        error.message,
+        "a stacked_bar card of 50 series and at least 51 categories (distinct x) has more than 2500 values; at most 2500 can be shown"
+    );
+    // Pie values are bounded by their own, larger cap.
+    let wide = |categories: usize| {
+        let points = |s: usize| list(categories, |c| format!("{{\"x\":\"c{s}-{c}\",\"y\":1}}"));
+        format!(
+            "{{\"series\":{}}}",
+            list(2, |s| format!("{{\"points\":{}}}", points(s)))
+        )
+    };
+    assert!(refused(&post("pie", &wide(MAX_PIE_VALUES / 4 + 1)))
+        .message
+        .contains("at most 100000 can be shown"));
+}
+
+#[test]
+fn boxes_rows_and_cells() {
+    let boxes = |count: usize| list(count, |i| format!("{{\"x\":\"b{i}\",\"values\":[1,2,3]}}"));
+    read(&post("boxplot", &boxes(MAX_BOXES)));
+    let error = refused(&post("boxplot", &boxes(MAX_BOXES + 1)));
+    assert_eq!(
+        error.to_string(),
+        "data: a boxplot of more than 1000 boxes (distinct x); at most 1000 can be shown"
+    );
+
+    let items = |count: usize| {
+        list(count, |i| {
+            format!("{{\"label\":\"r{i}\",\"start\":\"2024\",\"end\":\"2025\"}}")
+        })
+    };
+    read(&post("timeline", &items(MAX_TIMELINE_ROWS)));
+    let error = refused(&post("timeline", &items(MAX_TIMELINE_ROWS + 1)));
+    assert_eq!(
+        error.to_string(),
+        "data: a timeline of more than 2000 rows; at most 2000 can be shown"
+    );
+
+    let diagonal = |count: usize| {
+        list(count, |i| {
+            format!("{{\"x\":\"{i}\",\"y\":\"{i}\",\"value\":1}}")
+        })
+    };
+    assert_eq!(500 * 500, MAX_HEATMAP_CELLS);
+    read(&post("heatmap", &diagonal(500)));
+    assert_eq!(
+        refused(&post("heatmap", &diagonal(501))).to_string(),
+        "data: a heatmap of 501 x and 501 y categories has 251001 cells; at most 250000 can be drawn"
+    );
+}
+
+#[test]
+fn table_columns_and_cells() {
+    let keys = |count: usize| list(count, |i| format!("{{\"key{i}\":1}}"));
+    read(&post("table", &keys(MAX_TABLE_COLUMNS)));
+    assert_eq!(
+        refused(&post("table", &keys(8_000))).to_string(),
+        "data: a table of more than 200 columns (distinct keys); at most 200 columns can be shown"
+    );
+    let table = |columns: usize, rows: usize| {
+        let names = list(columns, |c| format!("\"{c}\""));
+        let row = format!("[{}]", vec!["1"; columns].join(","));
+        format!(
+            "{{\"columns\":{names},\"rows\":{}}}",
+            list(rows, |_| row.clone())
+        )
+    };
+    read(&post("table", &table(MAX_TABLE_COLUMNS, 2)));
+    assert_eq!(
+        refused(&post("table", &table(MAX_TABLE_COLUMNS + 1, 2))).to_string(),
+        "data: a table of 201 columns; at most 200 columns can be shown"
+    );
+    let rows = MAX_TABLE_CELLS / 100;
+    read(&post("table", &table(100, rows)));
+    assert_eq!(
+        refused(&post("table", &table(100, rows + 1))).to_string(),
+        "data: a table of 5001 rows and 100 columns has 500100 cells; at most 500000 can be shown"
+    );
+    // Sparse keys: few columns, but rows × columns past the cap.
+    let sparse = list(9_000, |i| format!("{{\"k{}\":1}}", i % 200));
+    assert_eq!(
+        refused(&post("table", &sparse)).to_string(),
+        "data: a table of 9000 rows and 200 columns has 1800000 cells; at most 500000 can be shown"
+    );
+}
+
+/// Empty heatmap cells are the background, drawn once: a diagonal of 500
+/// values draws 500 cells, not 250,000.
+#[test]
+fn empty_heatmap_cells_are_not_drawn_one_by_one() {
+    let diagonal = list(500, |i| {
+        format!("{{\"x\":\"{i}\",\"y\":\"{i}\",\"value\":{i}}}")
+    });
+    let chart = read(&post("heatmap", &diagonal));
+    let svg = chart.to_svg(880, 540, &chart.theme(None)).unwrap();
+    let rects = svg.matches("<rect").count();
+    assert!(rects < 1_000, "{rects} rects");
+}
