@@ -11,7 +11,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use crate::config::Config;
 use crate::embed;
 use crate::error::AppError;
-use crate::limits::DrawLimit;
+use crate::limits::Lanes;
 use crate::request_log;
 use crate::security;
 use crate::shell;
@@ -27,10 +27,7 @@ async fn not_found() -> AppError {
 /// The whole service: embeds, the postMessage shell, health, the demo
 /// pages and the package.
 pub fn app(config: Config) -> Router {
-    let limit = Arc::new(DrawLimit::new(
-        config.max_concurrent_draws,
-        config.draw_queue,
-    ));
+    let lanes = Arc::new(Lanes::new(&config));
     let config = Arc::new(config);
     // GET is the postMessage shell; an explicit HEAD wins over GET's.
     let embed_route = get(shell::page)
@@ -72,7 +69,7 @@ pub fn app(config: Config) -> Router {
         router.fallback(not_found)
     };
     router
-        .layer(Extension(limit))
+        .layer(Extension(lanes))
         .layer(middleware::from_fn_with_state(
             config.clone(),
             security::headers,

@@ -11,6 +11,9 @@ use crate::origin;
 /// 10 MiB: room for a card of several hundred thousand points.
 pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;
 
+/// 160 MiB: one post at the body limit at a time, with room for small ones.
+pub const DEFAULT_DRAW_MEMORY: usize = 160 * 1024 * 1024;
+
 #[derive(Debug, Clone, Args)]
 pub struct Config {
     /// Address to listen on.
@@ -48,6 +51,15 @@ pub struct Config {
     /// with Retry-After at once.
     #[arg(long, env = "ZDR_DRAW_QUEUE", default_value_t = 8)]
     pub draw_queue: u32,
+    /// Memory, in bytes, that the draws of posts larger than --small-post
+    /// may take together (each is reckoned at 20 times its post); a post
+    /// waits until its share is free.
+    #[arg(long, env = "ZDR_DRAW_MEMORY", default_value_t = DEFAULT_DRAW_MEMORY)]
+    pub draw_memory: usize,
+    /// Posts up to this many bytes are drawn in a lane of their own, so
+    /// that large posts cannot hold them back.
+    #[arg(long, env = "ZDR_SMALL_POST", default_value_t = 64 * 1024)]
+    pub small_post: usize,
     /// The longest a post may wait for its slot and be drawn, e.g. "10s"
     /// or "500ms"; then it gets 503 and its drawing stops.
     #[arg(long, env = "ZDR_DRAW_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
@@ -84,6 +96,8 @@ impl Default for Config {
             package: PathBuf::from("."),
             max_concurrent_draws: cores(),
             draw_queue: 8,
+            draw_memory: DEFAULT_DRAW_MEMORY,
+            small_post: 64 * 1024,
             draw_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),

@@ -13,9 +13,9 @@ use zdr_chart::Chart;
 
 use crate::config::Config;
 use crate::error::{AppError, MAX_CARD_ID};
-use crate::form::read_field;
+use crate::form::{read_body, FormError, Posted};
 use crate::html::{ChartPage, Page, Shape};
-use crate::limits::{AbandonOnDrop, DrawLimit, Stop, Stopped};
+use crate::limits::{AbandonOnDrop, Lanes, Stop, Stopped};
 use crate::request_log::RequestId;
 
 /// The frame shapes the chart is drawn for; the iframe's size picks one.
@@ -60,6 +60,7 @@ pub fn dark_mode(query: Option<&str>) -> Result<Option<bool>, AppError> {
 
 /// Why a draw on its blocking thread ended without a page.
 enum Failure {
+    Form(FormError),
     Data(zdr_chart::model::DataError),
     Draw(String),
     Stopped(Stopped),
@@ -67,7 +68,9 @@ enum Failure {
 
 /// Reads, checks and draws; all of it CPU work, done off the async workers.
 /// Between steps it stops if nobody waits for the page any more.
-fn draw(text: String, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure> {
+fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure> {
+    stop.check().map_err(Failure::Stopped)?;
+    let text = posted.field().map_err(Failure::Form)?;
     stop.check().map_err(Failure::Stopped)?;
     let chart = Chart::from_json(&text).map_err(Failure::Data)?;
     drop(text);
@@ -88,7 +91,7 @@ fn draw(text: String, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure> 
 
 pub async fn post(
     State(config): State<Arc<Config>>,
-    Extension(limit): Extension<Arc<DrawLimit>>,
+    Extension(lanes): Extension<Arc<Lanes>>,
     Extension(id): Extension<RequestId>,
     card_id: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
@@ -100,19 +103,20 @@ pub async fn post(
     }
     let dark = dark_mode(query.as_deref())?;
     let (parts, body): (_, Body) = request.into_parts();
-    let text = read_field(&parts.headers, body, config.body_limit, config.body_timeout).await?;
+    let posted = read_body(&parts.headers, body, config.body_limit, config.body_timeout).await?;
 
     let started = Instant::now();
     let deadline = started + config.draw_timeout;
-    let slot = tokio::time::timeout_at(deadline.into(), limit.enter())
+    let lane = lanes.for_post(posted.size());
+    let ticket = tokio::time::timeout_at(deadline.into(), lane.enter(posted.size()))
         .await
         .map_err(|_| AppError::Deadline(config.draw_timeout.as_millis()))??;
     let (_abandon, stop) = AbandonOnDrop::new(deadline);
     // The slot goes with the thread: it is free again only when the drawing
     // has really stopped, not when this handler gave up on it.
     let drawing = tokio::task::spawn_blocking(move || {
-        let _slot = slot;
-        draw(text, dark, &stop)
+        let _ticket = ticket;
+        draw(posted, dark, &stop)
     });
     let finished = tokio::time::timeout_at(deadline.into(), drawing).await;
     settle(finished.ok(), &id, config.draw_timeout.as_millis())
@@ -129,6 +133,7 @@ fn settle(
     match finished {
         Some(Ok(Ok(page))) => Ok(page),
         Some(Ok(Err(Failure::Data(error)))) => Err(AppError::Data(error)),
+        Some(Ok(Err(Failure::Form(error)))) => Err(AppError::Form(error)),
         // Abandoned: nobody reads this answer; the handler is being dropped.
         None | Some(Ok(Err(Failure::Stopped(Stopped::Deadline | Stopped::Abandoned)))) => {
             Err(AppError::Deadline(timeout_ms))
@@ -231,14 +236,20 @@ mod tests {
     }
 
     #[test]
+    // A failed expectation in a test is a test failure.
+    #[allow(clippy::panic)]
     fn an_abandoned_draw_stops_before_drawing() {
         let (abandon, stop) =
             AbandonOnDrop::new(Instant::now() + std::time::Duration::from_secs(60));
         drop(abandon);
-        let card =
-            r#"{"type":"bar","columns":[{"name":"a","values":["x"]},{"name":"b","values":[1]}]}"#;
+        let Ok(card) = crate::form::posted(
+            "application/x-www-form-urlencoded",
+            b"visualization_data=%7B%7D",
+        ) else {
+            panic!("a urlencoded body");
+        };
         assert!(matches!(
-            draw(card.into(), None, &stop),
+            draw(card, None, &stop),
             Err(Failure::Stopped(Stopped::Abandoned))
         ));
     }

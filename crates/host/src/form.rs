@@ -32,6 +32,7 @@ pub enum FormError {
     TimedOut { seconds: u64 },
 }
 
+#[derive(Debug)]
 enum Kind {
     UrlEncoded,
     Multipart(String),
@@ -62,15 +63,34 @@ fn kind(headers: &HeaderMap) -> Result<Kind, FormError> {
 /// connection; a larger body is cut off with the connection.
 const MAX_DRAIN: u64 = 64 * 1024 * 1024;
 
-/// The field's text. The content type is checked before the body is read,
-/// the body is read at most up to `limit` bytes, and all of it must arrive
-/// within `timeout`.
-pub async fn read_field(
+/// A posted body, all in memory, not yet parsed.
+#[derive(Debug)]
+pub struct Posted {
+    kind: Kind,
+    bytes: Bytes,
+}
+
+impl Posted {
+    pub fn size(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The field's text: CPU work (decoding, multipart), for a blocking
+    /// thread.
+    pub fn field(self) -> Result<String, FormError> {
+        field_of(self.kind, self.bytes)
+    }
+}
+
+/// The body of a form post. The content type is checked before the body is
+/// read, the body is read at most up to `limit` bytes, and all of it must
+/// arrive within `timeout`.
+pub async fn read_body(
     headers: &HeaderMap,
     body: Body,
     limit: usize,
     timeout: Duration,
-) -> Result<String, FormError> {
+) -> Result<Posted, FormError> {
     let kind = kind(headers)?;
     let declared = headers
         .get(CONTENT_LENGTH)
@@ -88,7 +108,7 @@ pub async fn read_field(
         .map_err(|_| FormError::TimedOut {
             seconds: timeout.as_secs(),
         })??;
-    field_of(kind, bytes)
+    Ok(Posted { kind, bytes })
 }
 
 /// The whole body, or [`FormError::TooLarge`] (after draining it) as soon
@@ -127,11 +147,19 @@ async fn drain(mut body: Body, limit: usize) {
 /// The field from a body that is all in memory; `content_type` is the
 /// request's Content-Type header. Synchronous, so that it can be fuzzed.
 pub fn field(content_type: &str, body: &[u8]) -> Result<String, FormError> {
+    posted(content_type, body)?.field()
+}
+
+/// A body already in memory, with its request's Content-Type.
+pub fn posted(content_type: &str, body: &[u8]) -> Result<Posted, FormError> {
     let mut headers = HeaderMap::new();
     let value = axum::http::HeaderValue::from_str(content_type)
         .map_err(|_| FormError::UnsupportedType("(not text)".into()))?;
     headers.insert(CONTENT_TYPE, value);
-    field_of(kind(&headers)?, Bytes::copy_from_slice(body))
+    Ok(Posted {
+        kind: kind(&headers)?,
+        bytes: Bytes::copy_from_slice(body),
+    })
 }
 
 fn field_of(kind: Kind, bytes: Bytes) -> Result<String, FormError> {
