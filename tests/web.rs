@@ -1029,3 +1029,28 @@ async fn postmessage_refuses_data_the_shell_would_not_read() {
     assert!(message_of(&error).contains("embedMode \"postmessage\" sends at most"));
     handle.destroy().unwrap_throw();
 }
+
+#[wasm_bindgen_test]
+async fn the_form_post_carries_no_referrer_where_the_browser_honours_rel() {
+    fresh_container("referrer-post");
+    let on_load = recorder();
+    let opts = options("referrer-post");
+    set(&opts, "onLoad", &on_load);
+    let handle = render(opts).unwrap_throw();
+    wait_until(|| on_load.count() >= 1, "onLoad fired").await;
+    let referrer = frame_of(&handle)
+        .content_document()
+        .map(|doc| doc.referrer())
+        .expect("the runner's page is same-origin");
+    let agent = get(
+        &get(&web_sys::window().unwrap().into(), "navigator"),
+        "userAgent",
+    )
+    .as_string()
+    .unwrap_or_default();
+    // Chromium ignores rel on a form that targets a frame (README, "Errors").
+    if agent.contains("Firefox") {
+        assert_eq!(referrer, "", "Firefox honours rel=\"noreferrer\"");
+    }
+    handle.destroy().unwrap_throw();
+}

@@ -45,8 +45,9 @@ impl Post<'_> {
         form.set_action(self.address);
         form.set_target(self.frame_name);
         form.set_attribute("aria-hidden", "true")?;
-        // The post navigates the frame: without this it would carry the
-        // page's address as Referer (the frame's referrerpolicy covers only its src).
+        // The post navigates the frame, and the frame's referrerpolicy covers
+        // only its src. Chromium ignores rel on a form that targets a frame
+        // (the page's own policy decides there); Firefox honours it.
         form.set_attribute("rel", "noreferrer")?;
         // CSSOM, not a style attribute, which a strict style-src CSP refuses.
         form.style().set_property("display", "none")?;
