@@ -69,6 +69,16 @@ impl Chart {
         })
     }
 
+    /// The data read as `kind`, whatever `viz_component_type` says: one
+    /// document reaches every reader and drawer (as a fuzzer wants).
+    pub fn from_data_as(data: &VisualizationData, kind: CardKind) -> Result<Chart, DataError> {
+        Ok(Chart {
+            config: data.config.clone(),
+            kind,
+            card: Card::read(kind, &data.data)?,
+        })
+    }
+
     /// The theme the card asks for, unless the caller decides (`dark`).
     pub fn theme(&self, dark: Option<bool>) -> Theme {
         let dark = dark.or(self.config.dark_mode).unwrap_or(false);
