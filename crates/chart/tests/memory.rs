@@ -93,6 +93,14 @@ fn cases() -> Vec<(&'static str, String)> {
             post("timeseries", &series_table(201, 400)),
         ),
         (
+            "timeseries table of 200 series, 2 MB",
+            post("timeseries", &series_table(201, 5_000)),
+        ),
+        (
+            "histogram table of 1,000 columns, 2 MB",
+            post("histogram", &series_table(1_001, 1_000)),
+        ),
+        (
             "diagonal heatmap of 500",
             post(
                 "heatmap",

@@ -243,16 +243,25 @@ fn label(value: &Value) -> Option<String> {
 }
 
 /// The series of a card, each as (name, points). Tables become one series per value column.
-fn series_points(shape: &DataShape) -> Vec<(String, Vec<PointRef<'_>>)> {
+fn series_points(shape: &DataShape) -> Vec<(String, Points<'_>)> {
     match shape {
-        DataShape::Points(points) => vec![(String::new(), object_points(points, Loc::Point))],
+        DataShape::Points(points) => vec![(
+            String::new(),
+            Points::Objects {
+                points,
+                series: None,
+            },
+        )],
         DataShape::Series(series) => series
             .iter()
             .enumerate()
             .map(|(s, RawSeries { name, points })| {
                 (
                     name.clone(),
-                    object_points(points, |i| Loc::SeriesPoint(s, i)),
+                    Points::Objects {
+                        points,
+                        series: Some(s),
+                    },
                 )
             })
             .collect(),
@@ -260,35 +269,94 @@ fn series_points(shape: &DataShape) -> Vec<(String, Vec<PointRef<'_>>)> {
             .iter()
             .enumerate()
             .skip(1)
-            .map(|(c, name)| {
-                let points = rows
-                    .iter()
-                    .enumerate()
-                    .map(|(r, row)| PointRef {
-                        loc: Loc::Cell(r, c),
-                        fields: Fields::Row {
-                            x: row.first().unwrap_or(&NULL),
-                            y: row.get(c).unwrap_or(&NULL),
-                        },
-                    })
-                    .collect();
-                (name.clone(), points)
-            })
+            .map(|(column, name)| (name.clone(), Points::Column { rows, column }))
             .collect(),
     }
 }
 
-fn object_points(points: &[Value], loc: impl Fn(usize) -> Loc) -> Vec<PointRef<'_>> {
-    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
-    let empty = EMPTY.get_or_init(Map::new);
-    points
-        .iter()
-        .enumerate()
-        .map(|(i, value)| PointRef {
-            loc: loc(i),
-            fields: Fields::Object(value.as_object().unwrap_or(empty)),
-        })
-        .collect()
+/// The points of one series, made one at a time as they are read: nothing
+/// is built per point or per cell before a reader asks for it.
+#[derive(Clone, Copy)]
+enum Points<'a> {
+    /// Point objects, of `data` (no series) or of `data.series[s]`.
+    Objects {
+        points: &'a [Value],
+        series: Option<usize>,
+    },
+    /// One value column of a table, with the first column as x.
+    Column {
+        rows: &'a [Vec<Value>],
+        column: usize,
+    },
+}
+
+impl<'a> Points<'a> {
+    fn len(self) -> usize {
+        match self {
+            Points::Objects { points, .. } => points.len(),
+            Points::Column { rows, .. } => rows.len(),
+        }
+    }
+
+    fn get(self, i: usize) -> Option<PointRef<'a>> {
+        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        match self {
+            Points::Objects { points, series } => points.get(i).map(|value| PointRef {
+                loc: match series {
+                    Some(s) => Loc::SeriesPoint(s, i),
+                    None => Loc::Point(i),
+                },
+                fields: Fields::Object(
+                    value
+                        .as_object()
+                        .unwrap_or_else(|| EMPTY.get_or_init(Map::new)),
+                ),
+            }),
+            Points::Column { rows, column } => rows.get(i).map(|row| PointRef {
+                loc: Loc::Cell(i, column),
+                fields: Fields::Row {
+                    x: row.first().unwrap_or(&NULL),
+                    y: row.get(column).unwrap_or(&NULL),
+                },
+            }),
+        }
+    }
+}
+
+struct PointIter<'a> {
+    points: Points<'a>,
+    next: usize,
+}
+
+impl<'a> Iterator for PointIter<'a> {
+    type Item = PointRef<'a>;
+
+    fn next(&mut self) -> Option<PointRef<'a>> {
+        let point = self.points.get(self.next)?;
+        self.next += 1;
+        Some(point)
+    }
+}
+
+impl<'a> IntoIterator for Points<'a> {
+    type Item = PointRef<'a>;
+    type IntoIter = PointIter<'a>;
+
+    fn into_iter(self) -> PointIter<'a> {
+        PointIter {
+            points: self,
+            next: 0,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &Points<'a> {
+    type Item = PointRef<'a>;
+    type IntoIter = PointIter<'a>;
+
+    fn into_iter(self) -> PointIter<'a> {
+        (*self).into_iter()
+    }
 }
 
 /// Points must be objects; checked once up front so readers can assume it.
@@ -356,10 +424,7 @@ impl Card {
     }
 }
 
-fn read_categorical(
-    kind: CardKind,
-    series: &[(String, Vec<PointRef<'_>>)],
-) -> Result<Card, DataError> {
+fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut categories: Vec<String> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
@@ -484,13 +549,13 @@ fn date_value(point: &PointRef<'_>, key: &str) -> Result<(f64, DatePrecision), D
     })
 }
 
-fn read_timeseries(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+fn read_timeseries(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut precision = DatePrecision::Year;
     let mut out = Vec::with_capacity(series.len());
     for (s, (name, points)) in series.iter().enumerate() {
         let mut pairs = Vec::with_capacity(points.len());
         for point in points {
-            let (x, p) = date_value(point, "x")?;
+            let (x, p) = date_value(&point, "x")?;
             precision = precision.max(p);
             pairs.push((x, point.number_or_gap("y")?));
         }
@@ -510,7 +575,7 @@ fn read_timeseries(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataE
     })
 }
 
-fn read_scatter(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+fn read_scatter(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut out = Vec::with_capacity(series.len());
     for (s, (name, points)) in series.iter().enumerate() {
         let mut xy = Series {
@@ -544,7 +609,7 @@ fn read_scatter(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataErro
     Ok(Card::Scatter(out))
 }
 
-fn read_boxplot(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+fn read_boxplot(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut labels = Labels::default();
     let mut groups: Vec<Vec<f64>> = Vec::new();
     for (_, points) in series {
@@ -646,7 +711,7 @@ pub fn box_stats(label: String, mut values: Vec<f64>) -> Option<BoxStats> {
     })
 }
 
-fn read_histogram(series: &[(String, Vec<PointRef<'_>>)]) -> Result<Card, DataError> {
+fn read_histogram(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut values = Vec::new();
     for (_, points) in series {
         for point in points {
@@ -756,8 +821,8 @@ fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
         }
         _ => {
             for (_, points) in series_points(shape) {
-                for point in &points {
-                    push(point)?;
+                for point in points {
+                    push(&point)?;
                 }
             }
         }
