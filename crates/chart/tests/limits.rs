@@ -208,3 +208,27 @@ fn empty_heatmap_cells_are_not_drawn_one_by_one() {
     let rects = svg.matches("<rect").count();
     assert!(rects < 1_000, "{rects} rects");
 }
+
+/// A table wider than the card shows the columns that fit and counts the
+/// others, instead of every column cut to nothing.
+#[test]
+fn wide_tables_show_the_columns_that_fit() {
+    let columns = list(MAX_TABLE_COLUMNS, |c| format!("\"col{c}\""));
+    let rows = list(3, |r| {
+        format!("[{}]", vec![format!("{r}"); MAX_TABLE_COLUMNS].join(","))
+    });
+    let chart = read(&post(
+        "table",
+        &format!("{{\"columns\":{columns},\"rows\":{rows}}}"),
+    ));
+    let svg = chart.to_svg(880, 540, &chart.theme(None)).unwrap();
+    // plotters writes each text on a line of its own.
+    let has = |text: &str| svg.lines().any(|line| line.trim() == text);
+    assert!(has("col0") && has("col5") && has("2"), "{svg}");
+    assert!(!has("col199"));
+    let hidden = svg.lines().find(|line| line.contains("more columns"));
+    assert!(
+        hidden.is_some_and(|note| note.trim().starts_with('\u{2026}')),
+        "{svg}"
+    );
+}

@@ -56,6 +56,9 @@ pub(crate) fn display(cell: &str) -> String {
     }
 }
 
+/// The narrowest column drawn, in pixels (about five characters).
+const MIN_COLUMN: f64 = 56.0;
+
 pub fn draw<DB: DrawingBackend>(
     ctx: &Ctx<'_, '_, DB>,
     body: Rect,
@@ -65,10 +68,15 @@ pub fn draw<DB: DrawingBackend>(
     let size = ctx.sizes.tick;
     let row_h = (size * 2.1).round();
     let pad = 8.0;
-    let count = columns
+    let all = columns
         .len()
         .max(rows.iter().map(Vec::len).max().unwrap_or(0))
         .max(1);
+    // Columns narrower than a few characters show nothing but ellipses:
+    // the first ones that fit are drawn, and the note counts the rest.
+    let fit = ((body.w / MIN_COLUMN).floor() as usize).max(1);
+    let count = all.min(fit);
+    let hidden_columns = all - count;
 
     // Natural width per column (header and the rows that can show), then
     // shared out: narrow columns keep theirs, wide ones split the rest.
@@ -149,8 +157,9 @@ pub fn draw<DB: DrawingBackend>(
         1.0,
     )?;
     let more = rows.len() - shown;
-    // The last visible line tells how many rows were left out.
-    let shown = if more > 0 {
+    // The last visible line tells how many rows and columns were left out.
+    let note = more > 0 || hidden_columns > 0;
+    let shown = if note && shown == visible {
         shown.saturating_sub(1)
     } else {
         shown
@@ -164,13 +173,19 @@ pub fn draw<DB: DrawingBackend>(
         draw_row(y, row, Font::new(size, Weight::Regular, ctx.theme.text))?;
     }
     let hidden = rows.len() - shown;
-    if hidden > 0 {
+    if hidden > 0 || hidden_columns > 0 {
         let y = body.y + row_h * (shown as f64 + 1.0);
-        let note = if hidden == 1 {
-            "1 more row".to_string()
-        } else {
-            format!("{hidden} more rows")
+        let counted = |n: usize, one: &str, many: &str| {
+            (n > 0).then(|| format!("{n} more {}", if n == 1 { one } else { many }))
         };
+        let note = [
+            counted(hidden, "row", "rows"),
+            counted(hidden_columns, "column", "columns"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ");
         ctx.p.text(
             &format!("\u{2026} {note}"),
             (body.x + pad, y + row_h / 2.0),
