@@ -8,7 +8,8 @@
 //   - expensive posts in a loop from several connections: the shapes issue 13
 //     measured (a table of 16,000 distinct keys, 16,000 one-point series, a
 //     500-point diagonal heatmap, 50,000 one-value boxplot groups), the
-//     largest valid card the body limit allows, an oversized 17 MB body,
+//     largest valid card the default body limit (4 MiB) allows, an oversized
+//     17 MB body,
 //     deeply nested JSON, a multipart body of many parts;
 //   - 200 slowloris connections trickling header lines, opened again when
 //     the host closes them;
@@ -99,11 +100,11 @@ const HOSTILE = [
   ],
   ['50,000 one-value boxplot groups', json(card('boxplot', range(50_000, (i) => ({ x: `g${i}`, values: [i] }))))],
   ['1,000 boxes (at the cap)', json(card('boxplot', range(1000, (i) => ({ x: `g${i}`, values: [i, i + 1] }))))],
-  ['largest scatter under 10 MB', largestScatter(10 * 1024 * 1024 - 1024)],
+  ['largest scatter under the 4 MiB body limit', largestScatter(4 * 1024 * 1024)],
   ['oversized body, 17 MB', form('x'.repeat(17 * 1024 * 1024))],
   ['nested JSON, 100,000 levels', form(`{"viz_config":{"title":"x"},"data":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)],
 ].map(([name, body]) => ({ name, body, type: URLENCODED }));
-HOSTILE.push({ name: 'multipart, 100,000 parts', ...multipart(100_000) });
+HOSTILE.push({ name: 'multipart, 50,000 parts', ...multipart(50_000) });
 
 const SMALL = json(
   card('bar', [
@@ -128,6 +129,11 @@ function post(agent, target, body, type) {
       },
     );
     request.on('error', (error) => ok({ error }));
+    // A host that refuses a body may close before all of it is sent.
+    request.on('socket', (socket) => {
+      if (!socket.quieted) socket.on('error', () => {});
+      socket.quieted = true;
+    });
     request.end(body);
   });
 }
@@ -218,6 +224,8 @@ try {
   const stopLoris = keepOpen(
     slowloris,
     (socket) => {
+      // Read (and drop) what the host sends, so that its close is seen.
+      socket.resume();
       socket.write('POST /embed/loris/ HTTP/1.1\r\nHost: x\r\n');
       const timer = setInterval(() => socket.writable && socket.write(`X-Slow-${Date.now()}: 1\r\n`), 1000);
       socket.on('close', () => clearInterval(timer));
@@ -230,7 +238,8 @@ try {
   const stopReaders = keepOpen(
     slowReaders,
     (socket) => {
-      // Ask for one answer after another on one connection and never read any.
+      // Ask for one answer after another on one connection and never read
+      // any (so a close by the host is seen only as a reset).
       socket.pause();
       const head = `POST /embed/reader/ HTTP/1.1\r\nHost: x\r\nContent-Type: ${URLENCODED}\r\nContent-Length: ${readerBody.length}\r\n\r\n`;
       for (let i = 0; i < 50; i += 1) socket.write(head), socket.write(readerBody);
@@ -242,6 +251,7 @@ try {
   const stopStalls = keepOpen(
     10,
     (socket) => {
+      socket.resume();
       socket.write(`POST /embed/stall/ HTTP/1.1\r\nHost: x\r\nContent-Type: ${URLENCODED}\r\nContent-Length: 1000000\r\n\r\nvisualization_data=`);
     },
     until,

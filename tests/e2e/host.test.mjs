@@ -97,6 +97,19 @@ function writeSite(dir) {
   });
 </script></body></html>`,
   );
+  // A plain form, as a page without the widget posts a card, whose field is
+  // filled with more than the host's body limit (4 MiB by default).
+  writeFileSync(
+    join(dir, 'oversized.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>oversized</title></head>
+<body><iframe name="target" style="width:700px;height:400px"></iframe>
+<form method="post" action="/embed/e2e-oversized/" target="target">
+<input type="hidden" name="visualization_data"></form>
+<script type="module">
+  document.querySelector('input').value = 'x'.repeat(17 * 1024 * 1024);
+  document.querySelector('form').submit();
+</script></body></html>`,
+  );
   // Canaries: a CSP violation in a page and in a same-origin frame, to prove
   // that the console collector below does see violations.
   writeFileSync(
@@ -234,6 +247,21 @@ test('an invalid card shows the error page with the JSON path in the iframe', as
     problems.filter((p) => !/status of 400/.test(p)),
     [],
   );
+  await page.close();
+});
+
+test('a form post over the body limit shows the 413 page in the frame, not a connection error', async () => {
+  const { page } = await openPage();
+  const answered = page.waitForResponse((response) => response.url().endsWith('/embed/e2e-oversized/'), {
+    timeout: 30_000,
+  });
+  await page.goto(`${siteHost.origin}/oversized.html`);
+  const response = await answered;
+  assert.equal(response.status(), 413);
+  const frame = page.frame({ name: 'target' });
+  await frame.waitForFunction(() => document.title === "The card's data are too large", null, WAIT);
+  assert.match(await frame.locator('pre').textContent(), /larger than the limit of 4194304 bytes/);
+  assert.match(await frame.locator('.status').textContent(), /HTTP 413/);
   await page.close();
 });
 

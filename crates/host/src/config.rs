@@ -8,11 +8,16 @@ use clap::Args;
 
 use crate::origin;
 
-/// 10 MiB: room for a card of several hundred thousand points.
-pub const DEFAULT_BODY_LIMIT: usize = 10 * 1024 * 1024;
+/// 4 MiB: room for a card of about 150,000 points. Reading and drawing
+/// take about 20 times the post in memory (the JSON tree above all), so a
+/// larger default would put one post's draw near the 256 MB the host is
+/// meant to stay under.
+pub const DEFAULT_BODY_LIMIT: usize = 4 * 1024 * 1024;
 
-/// 160 MiB: one post at the body limit at a time, with room for small ones.
-pub const DEFAULT_DRAW_MEMORY: usize = 160 * 1024 * 1024;
+/// 128 MiB: one post at the body limit at a time (24 times 4 MiB and
+/// 32 MiB for the drawing), or up to four smaller ones; small posts have a
+/// lane of their own.
+pub const DEFAULT_DRAW_MEMORY: usize = 128 * 1024 * 1024;
 
 #[derive(Debug, Clone, Args)]
 pub struct Config {
@@ -52,8 +57,8 @@ pub struct Config {
     #[arg(long, env = "ZDR_DRAW_QUEUE", default_value_t = 8)]
     pub draw_queue: u32,
     /// Memory, in bytes, that the draws of posts larger than --small-post
-    /// may take together (each is reckoned at 20 times its post); a post
-    /// waits until its share is free.
+    /// may take together (each is reckoned at 32 MiB and 24 times its
+    /// post); a post waits until its share is free.
     #[arg(long, env = "ZDR_DRAW_MEMORY", default_value_t = DEFAULT_DRAW_MEMORY)]
     pub draw_memory: usize,
     /// Posts up to this many bytes are drawn in a lane of their own, so

@@ -129,10 +129,10 @@ async fn collect(mut body: Body, limit: usize) -> Result<Bytes, FormError> {
     Ok(Bytes::from(bytes))
 }
 
-/// Reads and forgets the rest of a refused body, up to four times the limit
-/// (and [`MAX_DRAIN`] at most).
+/// Reads and forgets the rest of a refused body, up to [`MAX_DRAIN`] bytes
+/// (or four times the limit, if that is more).
 async fn drain(mut body: Body, limit: usize) {
-    let mut budget = (limit as u64).saturating_mul(4).min(MAX_DRAIN);
+    let mut budget = (limit as u64).saturating_mul(4).max(MAX_DRAIN);
     while let Some(Ok(frame)) = body.frame().await {
         let Ok(data) = frame.into_data() else {
             continue;

@@ -9,10 +9,15 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::AppError;
 
-/// How much memory reading and drawing a card takes, per byte of its post:
-/// measured on the release build (a 9.7 MB scatter post peaks at about 195 MB
-/// while it is parsed into a JSON tree and drawn).
-pub const MEMORY_PER_BODY_BYTE: usize = 20;
+/// How much memory reading and drawing a card takes, per byte of its post,
+/// measured on the release build: 17 to 27 (a 9.7 MB scatter post peaks at
+/// about 200 MB while it is parsed into a JSON tree and drawn; a table of
+/// 16,000 distinct keys at 27 times its post).
+pub const MEMORY_PER_BODY_BYTE: usize = 24;
+
+/// What any draw takes besides: drawing the marks the chart's caps allow,
+/// four times (a 76 KB scatter post of 2,000 points takes about 33 MB).
+pub const MEMORY_PER_DRAW: usize = 32 * 1024 * 1024;
 
 /// Memory is reserved in units of this many bytes.
 const UNIT: usize = 64 * 1024;
@@ -59,6 +64,7 @@ impl DrawLimit {
     pub async fn enter(&self, body: usize) -> Result<Ticket, AppError> {
         let units = body
             .saturating_mul(MEMORY_PER_BODY_BYTE)
+            .saturating_add(MEMORY_PER_DRAW)
             .div_ceil(UNIT)
             .clamp(1, self.memory_units.max(1) as usize) as u32;
         if let Ok(slot) = self.slots.clone().try_acquire_owned() {
@@ -235,8 +241,12 @@ mod tests {
 
     #[tokio::test]
     async fn large_posts_wait_for_memory_without_holding_a_slot() {
-        // Room for one 1 MB post (20 MB), two slots.
-        let limit = Arc::new(DrawLimit::new(2, 4, Some(20 * 1024 * 1024)));
+        // Room for one 1 MB post (24 MB and the draw), two slots.
+        let limit = Arc::new(DrawLimit::new(
+            2,
+            4,
+            Some(24 * 1024 * 1024 + MEMORY_PER_DRAW),
+        ));
         let big = limit.enter(1024 * 1024).await;
         assert!(big.is_ok());
         let second = {

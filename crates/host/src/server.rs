@@ -17,6 +17,9 @@ use tokio_io_timeout::TimeoutStream;
 use crate::app::app;
 use crate::config::Config;
 
+/// The most hyper buffers of a connection's incoming bytes.
+const READ_AHEAD: usize = 64 * 1024;
+
 /// How long requests in flight may take to finish after SIGINT or SIGTERM.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 
@@ -63,6 +66,10 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(config.header_timeout)
+            // Queue the page's one buffer instead of copying it into hyper's
+            // own; and read at most this much ahead (pipelined requests).
+            .writev(true)
+            .max_buf_size(READ_AHEAD)
             .serve_connection(io, service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
