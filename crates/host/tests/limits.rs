@@ -374,3 +374,41 @@ fn a_draw_over_its_deadline_is_503_and_stops() {
     let log = server.stderr.lock().unwrap().clone();
     assert!(log.contains(" 503 "), "{log}");
 }
+
+#[test]
+fn a_client_that_leaves_gives_its_place_in_the_queue_back() {
+    let www = www();
+    let server = Arc::new(Server::start(
+        www.path(),
+        &[
+            "--max-concurrent-draws",
+            "1",
+            "--draw-queue",
+            "1",
+            "--small-post",
+            "0",
+        ],
+    ));
+    let slow = Arc::new(post(&slow_card(), true));
+    // A draws; B waits in the one queue place, then leaves.
+    let first = {
+        let server = server.clone();
+        let slow = slow.clone();
+        std::thread::spawn(move || server.exchange(&slow))
+    };
+    std::thread::sleep(Duration::from_millis(150));
+    let mut leaving = server.connect();
+    leaving.write_all(&slow).unwrap();
+    std::thread::sleep(Duration::from_millis(150));
+    leaving.shutdown(Shutdown::Both).unwrap();
+    drop(leaving);
+    std::thread::sleep(Duration::from_millis(100));
+    // C takes the place B gave back, instead of being turned away.
+    let answer = server.exchange(&post(&small_card(), true));
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "{}",
+        &answer[..answer.len().min(400)]
+    );
+    assert!(first.join().unwrap().starts_with("HTTP/1.1 200"));
+}
