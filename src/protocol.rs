@@ -29,8 +29,8 @@ pub const MAX_MESSAGE_CHARS: usize = 500;
 pub const MAX_MESSAGE_UNITS: u32 = 4096;
 
 /// The longest `visualization_data` text, in UTF-16 units (16 Mi). The form
-/// mode's host takes 10 MiB of UTF-8 by default, which is at most 10 Mi
-/// units, so this is no tighter; a larger text is refused before it is
+/// mode's host takes 4 MiB of UTF-8 by default (`--body-limit`), which is at
+/// most 4 Mi units, so this is no tighter; a larger text is refused before it is
 /// copied into the shell's WebAssembly memory (at most 4 GiB, shared by every
 /// chart in the page).
 pub const MAX_VIZDATA_UNITS: u32 = 16 * 1024 * 1024;
