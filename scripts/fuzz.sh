@@ -3,7 +3,7 @@
 # cargo-fuzz): `bash scripts/fuzz.sh [SECONDS_PER_TARGET]` (default 15).
 # Each target runs from a copy of its committed corpus, so a run leaves the
 # repository clean; crashing inputs land in fuzz/artifacts/<target>/.
-# Exits non-zero on any crash, panic, OOM (256 MB), slow input (1 s) or leak.
+# Exits non-zero on any crash, panic, OOM (256 MB) or slow input (1 s).
 # See docs/fuzzing.md.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
