@@ -10,16 +10,8 @@ use zdr_chart::model::{
 };
 use zdr_chart::Chart;
 
-fn post(kind: &str, data: &str) -> String {
-    format!(
-        "{{\"viz_config\":{{\"title\":\"t\",\"viz_component_type\":\"{kind}\"}},\"data\":{data}}}"
-    )
-}
-
-fn list(count: usize, item: impl Fn(usize) -> String) -> String {
-    let items: Vec<String> = (0..count).map(item).collect();
-    format!("[{}]", items.join(","))
-}
+mod common;
+use common::{list, post};
 
 fn refused(text: &str) -> DataError {
     match Chart::from_json(text) {

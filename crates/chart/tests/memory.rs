@@ -12,6 +12,9 @@
 use peak_alloc::PeakAlloc;
 use zdr_chart::Chart;
 
+mod common;
+use common::{list, post};
+
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
 
@@ -25,17 +28,6 @@ fn max_peak(body: usize) -> usize {
 
 /// The frame shapes the host draws.
 const SIZES: [(u32, u32); 4] = [(880, 540), (820, 400), (640, 580), (400, 360)];
-
-fn post(kind: &str, data: &str) -> String {
-    format!(
-        "{{\"viz_config\":{{\"title\":\"t\",\"viz_component_type\":\"{kind}\"}},\"data\":{data}}}"
-    )
-}
-
-fn list(count: usize, item: impl Fn(usize) -> String) -> String {
-    let items: Vec<String> = (0..count).map(item).collect();
-    format!("[{}]", items.join(","))
-}
 
 /// The posts of issue 13 and their neighbours, each with what it is.
 fn cases() -> Vec<(&'static str, String)> {

@@ -30,3 +30,16 @@ pub fn example(name: &str) -> Chart {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Chart::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
+
+/// A post of `kind` with `data` (JSON text) and a one-letter title.
+pub fn post(kind: &str, data: &str) -> String {
+    format!(
+        "{{\"viz_config\":{{\"title\":\"t\",\"viz_component_type\":\"{kind}\"}},\"data\":{data}}}"
+    )
+}
+
+/// A JSON array of `count` items, each written by `item`.
+pub fn list(count: usize, item: impl Fn(usize) -> String) -> String {
+    let items: Vec<String> = (0..count).map(item).collect();
+    format!("[{}]", items.join(","))
+}
