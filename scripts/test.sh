@@ -30,6 +30,9 @@ GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack test --headles
 say "build the package"
 bash scripts/build.sh
 
+say "size budgets (gzip -9 of the module, the glue and the drop-in script)"
+node scripts/size-report.mjs --check
+
 say "TypeScript types (tsc -p tests/types)"
 tsc -p tests/types
 
