@@ -15,6 +15,9 @@ use zdr_host::Config;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// mimalloc's delay before it gives freed pages back to the system.
+const PURGE_DELAY: &str = "MIMALLOC_PURGE_DELAY";
+
 #[derive(Parser)]
 #[command(
     name = "zdr-host",
@@ -63,8 +66,42 @@ fn main() -> ExitCode {
             height,
             dark_mode,
         }) => render(&input, &output, width, height, dark_mode),
-        Some(Command::Serve { config }) => serve(config),
-        None => serve(cli.config),
+        Some(Command::Serve { config }) => {
+            purge_freed_memory_at_once();
+            serve(config)
+        }
+        None => {
+            purge_freed_memory_at_once();
+            serve(cli.config)
+        }
+    }
+}
+
+/// mimalloc keeps freed pages for a second (its purge delay) before it
+/// gives them back; under a stream of large posts that alone took the peak
+/// RSS of scripts/hostile-load.mjs from about 165 MB to 240-280 MB. Its
+/// options are read from the environment as the process loads, before
+/// `main`, and setting them later takes unsafe code, which this workspace
+/// forbids; so the server starts itself once more with the delay at 0 (the
+/// same process id and streams: `exec`). An operator's own setting wins.
+fn purge_freed_memory_at_once() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        if std::env::var_os(PURGE_DELAY).is_some() {
+            return;
+        }
+        let Ok(program) = std::env::current_exe() else {
+            return;
+        };
+        let error = std::process::Command::new(program)
+            .args(std::env::args_os().skip(1))
+            .env(PURGE_DELAY, "0")
+            .exec();
+        // Only reached when exec failed; the server runs all the same.
+        eprintln!(
+            "zdr-host: could not restart with {PURGE_DELAY}=0 ({error}); freed memory goes back to the system after mimalloc's default delay"
+        );
     }
 }
 
