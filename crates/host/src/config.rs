@@ -19,6 +19,9 @@ pub const DEFAULT_BODY_LIMIT: usize = 4 * 1024 * 1024;
 /// lane of their own.
 pub const DEFAULT_DRAW_MEMORY: usize = 128 * 1024 * 1024;
 
+/// 32 MiB: eight posts at the default body limit being read or waiting.
+pub const DEFAULT_BODY_MEMORY: usize = 32 * 1024 * 1024;
+
 #[derive(Debug, Clone, Args)]
 pub struct Config {
     /// Address to listen on.
@@ -61,6 +64,12 @@ pub struct Config {
     /// post); a post waits until its share is free.
     #[arg(long, env = "ZDR_DRAW_MEMORY", default_value_t = DEFAULT_DRAW_MEMORY)]
     pub draw_memory: usize,
+    /// Memory, in bytes, that the bodies of posts may hold together while
+    /// they are read and wait to be drawn, beyond the first --small-post
+    /// bytes of each (those are bounded by --max-connections); a post that
+    /// would pass it gets 503 with Retry-After.
+    #[arg(long, env = "ZDR_BODY_MEMORY", default_value_t = DEFAULT_BODY_MEMORY)]
+    pub body_memory: usize,
     /// Posts up to this many bytes are drawn in a lane of their own, so
     /// that large posts cannot hold them back.
     #[arg(long, env = "ZDR_SMALL_POST", default_value_t = 64 * 1024)]
@@ -102,6 +111,7 @@ impl Default for Config {
             max_concurrent_draws: cores(),
             draw_queue: 8,
             draw_memory: DEFAULT_DRAW_MEMORY,
+            body_memory: DEFAULT_BODY_MEMORY,
             small_post: 64 * 1024,
             draw_timeout: Duration::from_secs(10),
             header_timeout: Duration::from_secs(10),

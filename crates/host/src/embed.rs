@@ -13,7 +13,7 @@ use zdr_chart::Chart;
 
 use crate::config::Config;
 use crate::error::{AppError, MAX_CARD_ID};
-use crate::form::{read_body, FormError, Posted};
+use crate::form::{read_body, BodyRules, FormError, Posted};
 use crate::html::{ChartPage, Page, Shape};
 use crate::limits::{AbandonOnDrop, Lanes, Stop, Stopped};
 use crate::request_log::RequestId;
@@ -103,7 +103,13 @@ pub async fn post(
     }
     let dark = dark_mode(query.as_deref())?;
     let (parts, body): (_, Body) = request.into_parts();
-    let posted = read_body(&parts.headers, body, config.body_limit, config.body_timeout).await?;
+    let rules = BodyRules {
+        limit: config.body_limit,
+        timeout: config.body_timeout,
+        free: lanes.small_post,
+        memory: lanes.bodies.clone(),
+    };
+    let posted = read_body(&parts.headers, body, &rules).await?;
 
     let started = Instant::now();
     let deadline = started + config.draw_timeout;

@@ -79,6 +79,7 @@ impl AppError {
                 StatusCode::UNSUPPORTED_MEDIA_TYPE
             }
             AppError::Form(FormError::TimedOut { .. }) => StatusCode::REQUEST_TIMEOUT,
+            AppError::Form(FormError::Busy) => StatusCode::SERVICE_UNAVAILABLE,
             AppError::ParentNotAllowed(_) => StatusCode::FORBIDDEN,
             AppError::Form(_)
             | AppError::DarkMode
@@ -100,6 +101,7 @@ impl AppError {
             AppError::CardId => "Unknown card address",
             AppError::Form(FormError::TooLarge { .. }) => "The card's data are too large",
             AppError::Form(FormError::TimedOut { .. }) => "The post arrived too slowly",
+            AppError::Form(FormError::Busy) => "The service is busy",
             AppError::Form(_) => "The post is not a visualization_data form",
             AppError::DarkMode => "Bad dark_mode parameter",
             AppError::NoEmbedMode => "Not a postMessage shell address",
@@ -130,7 +132,7 @@ impl AppError {
             | AppError::Height(_) => {
                 "The widget builds this address itself in its postMessage mode; the protocol is described in docs/postmessage-protocol.md."
             }
-            AppError::Busy | AppError::Deadline(_) => {
+            AppError::Busy | AppError::Deadline(_) | AppError::Form(FormError::Busy) => {
                 "Try again in a moment; a card with fewer points draws faster."
             }
             _ => "",
@@ -140,7 +142,7 @@ impl AppError {
     /// Seconds a client should wait before posting again.
     fn retry_after(&self) -> Option<&'static str> {
         match self {
-            AppError::Busy => Some("1"),
+            AppError::Busy | AppError::Form(FormError::Busy) => Some("1"),
             AppError::Deadline(_) => Some("5"),
             _ => None,
         }

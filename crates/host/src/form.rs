@@ -6,7 +6,9 @@ use axum::body::Bytes;
 use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::HeaderMap;
 use futures_util::FutureExt;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use http_body_util::BodyExt;
 
@@ -30,6 +32,8 @@ pub enum FormError {
     NotUtf8,
     #[error("the request body did not arrive within {seconds} seconds")]
     TimedOut { seconds: u64 },
+    #[error("the service is receiving as many large posts as it can hold; try again in a moment")]
+    Busy,
 }
 
 #[derive(Debug)]
@@ -68,6 +72,8 @@ const MAX_DRAIN: u64 = 64 * 1024 * 1024;
 pub struct Posted {
     kind: Kind,
     bytes: Bytes,
+    /// The body's share of the host's body memory, given back with it.
+    _held: Option<OwnedSemaphorePermit>,
 }
 
 impl Posted {
@@ -82,15 +88,25 @@ impl Posted {
     }
 }
 
+/// How a body may be read: at most `limit` bytes, all within `timeout`;
+/// bytes beyond the first `free` are taken from `memory` as they arrive.
+#[derive(Debug, Clone)]
+pub struct BodyRules {
+    pub limit: usize,
+    pub timeout: Duration,
+    pub free: usize,
+    pub memory: Arc<Semaphore>,
+}
+
 /// The body of a form post. The content type is checked before the body is
-/// read, the body is read at most up to `limit` bytes, and all of it must
-/// arrive within `timeout`.
+/// read, the body is read at most up to the limit, and all of it must
+/// arrive within the timeout.
 pub async fn read_body(
     headers: &HeaderMap,
     body: Body,
-    limit: usize,
-    timeout: Duration,
+    rules: &BodyRules,
 ) -> Result<Posted, FormError> {
+    let (limit, timeout) = (rules.limit, rules.timeout);
     let kind = kind(headers)?;
     let declared = headers
         .get(CONTENT_LENGTH)
@@ -101,32 +117,60 @@ pub async fn read_body(
             drain(body, limit).await;
             return Err(FormError::TooLarge { limit });
         }
-        collect(body, limit).await
+        collect(body, rules).await
     };
-    let bytes = tokio::time::timeout(timeout, read)
-        .await
-        .map_err(|_| FormError::TimedOut {
-            seconds: timeout.as_secs(),
-        })??;
-    Ok(Posted { kind, bytes })
+    let (bytes, held) =
+        tokio::time::timeout(timeout, read)
+            .await
+            .map_err(|_| FormError::TimedOut {
+                seconds: timeout.as_secs(),
+            })??;
+    Ok(Posted {
+        kind,
+        bytes,
+        _held: held,
+    })
 }
 
-/// The whole body, or [`FormError::TooLarge`] (after draining it) as soon
-/// as it passes `limit`.
-async fn collect(mut body: Body, limit: usize) -> Result<Bytes, FormError> {
+/// The whole body and its share of the body memory, or (after draining the
+/// rest) [`FormError::TooLarge`] as soon as it passes the limit, or
+/// [`FormError::Busy`] when the body memory is all taken. Shares are taken
+/// as bytes arrive, so an upload that stalls holds only what it sent.
+async fn collect(
+    mut body: Body,
+    rules: &BodyRules,
+) -> Result<(Bytes, Option<OwnedSemaphorePermit>), FormError> {
+    let limit = rules.limit;
     let mut bytes = Vec::new();
+    let mut held: Option<OwnedSemaphorePermit> = None;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| FormError::Read(e.to_string()))?;
         let Ok(data) = frame.into_data() else {
             continue;
         };
-        if bytes.len() + data.len() > limit {
+        let total = bytes.len() + data.len();
+        if total > limit {
             drain(body, limit).await;
             return Err(FormError::TooLarge { limit });
         }
+        let owed = total.saturating_sub(rules.free.max(bytes.len()));
+        if owed > 0 {
+            let share = u32::try_from(owed)
+                .ok()
+                .and_then(|owed| rules.memory.clone().try_acquire_many_owned(owed).ok());
+            let Some(share) = share else {
+                drop(held);
+                drain(body, limit).await;
+                return Err(FormError::Busy);
+            };
+            match held.as_mut() {
+                Some(held) => held.merge(share),
+                None => held = Some(share),
+            }
+        }
         bytes.extend_from_slice(&data);
     }
-    Ok(Bytes::from(bytes))
+    Ok((Bytes::from(bytes), held))
 }
 
 /// Reads and forgets the rest of a refused body, up to [`MAX_DRAIN`] bytes
@@ -159,6 +203,7 @@ pub fn posted(content_type: &str, body: &[u8]) -> Result<Posted, FormError> {
     Ok(Posted {
         kind: kind(&headers)?,
         bytes: Bytes::copy_from_slice(body),
+        _held: None,
     })
 }
 

@@ -123,6 +123,10 @@ pub struct Lanes {
     pub small_post: usize,
     pub small: DrawLimit,
     pub large: DrawLimit,
+    /// The bytes of bodies beyond their first `small_post` that may be held
+    /// at once, while they are read and wait for their lane: without it,
+    /// every connection could hold a body at the limit (512 x 4 MiB).
+    pub bodies: Arc<Semaphore>,
 }
 
 impl Lanes {
@@ -136,6 +140,9 @@ impl Lanes {
                 config.draw_queue,
                 Some(config.draw_memory.max(small_memory)),
             ),
+            bodies: Arc::new(Semaphore::new(
+                config.body_memory.min(Semaphore::MAX_PERMITS),
+            )),
         }
     }
 

@@ -449,3 +449,72 @@ fn the_server_gives_freed_memory_back_at_once() {
     let server = Server::start_with_env(www.path(), &[], &[("MIMALLOC_PURGE_DELAY", "5")]);
     assert_eq!(environment(&server), ["MIMALLOC_PURGE_DELAY=5"]);
 }
+
+/// Bodies beyond their first --small-post bytes share --body-memory: while a
+/// stalled upload holds most of it, another large post gets 503 with
+/// Retry-After (after its body was read, so the client reads the page),
+/// a small card is still drawn, and once the upload is gone the large post
+/// goes through.
+#[test]
+fn large_bodies_share_a_bounded_memory() {
+    let www = www();
+    let server = Server::start(
+        www.path(),
+        &[
+            "--body-memory",
+            "300000",
+            "--small-post",
+            "2000",
+            "--body-timeout",
+            "20s",
+        ],
+    );
+    // 250 kB sent of a 400 kB body, then silence: it holds about 248 kB.
+    let mut holder = server.connect();
+    holder
+        .write_all(
+            b"POST /embed/x/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n\
+              Content-Length: 400000\r\n\r\nvisualization_data=",
+        )
+        .unwrap();
+    holder.write_all(&vec![b'a'; 250_000]).unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+
+    // A large (padded) card: 150 kB more would pass the 300 kB.
+    let padded = json!({
+        "viz_config": {"title": "Large", "viz_component_type": "bar", "subtitle": "p".repeat(150_000)},
+        "data": [{"x": "North", "y": 3}]
+    })
+    .to_string();
+    let answer = server.exchange(&post(&padded, true));
+    assert!(
+        answer.starts_with("HTTP/1.1 503"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    assert!(
+        answer.contains("retry-after: 1"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    assert!(answer.contains("as many large posts as it can hold"));
+
+    // Small cards are not held back by it.
+    let answer = server.exchange(&post(&small_card(), true));
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+
+    // The upload's share comes back when it goes away.
+    holder.shutdown(Shutdown::Both).unwrap();
+    drop(holder);
+    std::thread::sleep(Duration::from_millis(300));
+    let answer = server.exchange(&post(&padded, true));
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+}
