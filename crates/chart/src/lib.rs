@@ -11,6 +11,7 @@ mod label;
 pub mod model;
 pub mod reduce;
 pub mod scale;
+pub mod scene;
 
 pub use describe::DataTable;
 pub use draw::{Chart, DrawError, Hit, HitMap, HitShape, Theme};
