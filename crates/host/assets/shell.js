@@ -1,12 +1,15 @@
-// The postMessage shell's bootstrap: loads the widget's engine from this host
-// and hands the page to it. Everything else (origin checks, the protocol,
-// drawing) happens in WebAssembly: see docs/postmessage-protocol.md.
-import init, { startShell } from "/node_modules/zdr-embed/pkg/zdr_embed.js";
-
+// The postMessage shell's bootstrap: imports the widget's engine module (and
+// nothing else: not the service module) from the address the host wrote into
+// the page (its --engine-url, a path on this host), initialises it and hands
+// the page to it. Everything else (origin checks, the protocol, drawing)
+// happens in WebAssembly: see docs/postmessage-protocol.md.
 const page = document.documentElement.dataset;
 try {
-  await init();
-  startShell({
+  if (!page.engine) throw new Error("the page names no engine (data-engine)");
+  const engine = await import(page.engine);
+  // The engine's glue finds its .wasm beside itself (import.meta.url).
+  await engine.default();
+  engine.startShell({
     parentOrigin: page.parentOrigin,
     containerId: "zdr-chart",
     darkMode: page.darkMode === undefined ? undefined : page.darkMode === "true",

@@ -22,6 +22,9 @@ pub const DEFAULT_DRAW_MEMORY: usize = 128 * 1024 * 1024;
 /// 32 MiB: eight posts at the default body limit being read or waiting.
 pub const DEFAULT_BODY_MEMORY: usize = 32 * 1024 * 1024;
 
+/// Where the package this host serves (--package) puts the engine module.
+pub const DEFAULT_ENGINE_URL: &str = "/node_modules/zdr-embed/pkg/engine/zdr_engine.js";
+
 #[derive(Debug, Clone, Args)]
 pub struct Config {
     /// Address to listen on.
@@ -51,6 +54,12 @@ pub struct Config {
     /// /node_modules/zdr-embed/ as an application would install it.
     #[arg(long, env = "ZDR_PACKAGE", default_value = ".")]
     pub package: PathBuf,
+    /// The engine module the postMessage shell imports (the ES glue of
+    /// zdr-embed's pkg/engine/zdr_engine.js): a path on this host, since
+    /// the shell's policy lets it load scripts from its own origin only.
+    #[arg(long, env = "ZDR_ENGINE_URL", default_value = DEFAULT_ENGINE_URL,
+          value_parser = parse_engine_url)]
+    pub engine_url: String,
     /// Charts drawn at the same time (default: the number of cores).
     #[arg(long, env = "ZDR_MAX_CONCURRENT_DRAWS", default_value_t = cores(),
           value_parser = clap::value_parser!(u32).range(1..=4096))]
@@ -108,6 +117,7 @@ impl Default for Config {
             parent_origins: None,
             www: PathBuf::from("www"),
             package: PathBuf::from("."),
+            engine_url: DEFAULT_ENGINE_URL.into(),
             max_concurrent_draws: cores(),
             draw_queue: 8,
             draw_memory: DEFAULT_DRAW_MEMORY,
@@ -175,6 +185,43 @@ fn parse_duration(value: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
+/// The shell's CSP is `script-src 'self'`: the engine must be a path on
+/// this host. A URL with a scheme or a host ("//cdn.example/x.js") would be
+/// refused by the browser at run time, with no error the operator sees, so
+/// it is refused here, at start-up. The path is written into an attribute
+/// (escaped) and handed to `import()`, so only the characters a URL path
+/// may hold as they are (RFC 3986 pchar, '/', and %XX) are accepted.
+pub fn parse_engine_url(value: &str) -> Result<String, String> {
+    const HINT: &str =
+        "give a path on this host, e.g. /node_modules/zdr-embed/pkg/engine/zdr_engine.js";
+    if !value.starts_with('/') {
+        return Err(format!(
+            "{value:?} is not a path on this host (the shell may load scripts from its own origin only); {HINT}"
+        ));
+    }
+    if value.starts_with("//") {
+        return Err(format!(
+            "{value:?} names another host (a URL starting with // keeps only the scheme); {HINT}"
+        ));
+    }
+    let bytes = value.as_bytes();
+    for (at, &byte) in bytes.iter().enumerate() {
+        let allowed = byte.is_ascii_alphanumeric()
+            || b"-._~!$&'()*+,;=:@/".contains(&byte)
+            || (byte == b'%'
+                && bytes
+                    .get(at + 1..at + 3)
+                    .is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)));
+        if !allowed {
+            return Err(format!(
+                "{value:?} has {:?} at byte {at}, which a URL path cannot hold as it is (no query, fragment, backslash, space or control character; percent-encode others); {HINT}",
+                char::from(byte)
+            ));
+        }
+    }
+    Ok(value.to_string())
+}
+
 /// CSP source lists are spliced into a header: refuse anything that could
 /// end the directive or the header.
 fn parse_sources(value: &str) -> Result<String, String> {
@@ -217,6 +264,43 @@ mod tests {
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
         for bad in ["", "0s", "s", "1h", "-1s", "1.5s"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_engine_url_is_a_path_on_this_host() {
+        for good in [
+            DEFAULT_ENGINE_URL,
+            "/static/engine/zdr_engine.js",
+            "/a%20b/zdr_engine.js",
+            "/v1.2/@scope/zdr_engine.js",
+        ] {
+            assert_eq!(parse_engine_url(good).as_deref(), Ok(good));
+        }
+        for bad in [
+            "",
+            "zdr_engine.js",
+            "./zdr_engine.js",
+            "https://cdn.example/zdr_engine.js",
+            "//cdn.example/zdr_engine.js",
+            "/\\cdn.example/zdr_engine.js",
+            "/x.js?v=1",
+            "/x.js#a",
+            "/a b.js",
+            "/x\".js",
+            "/x<.js",
+            "/x%2.js",
+            "/x%zz.js",
+            "/x\n.js",
+            "/é.js",
+        ] {
+            let error = parse_engine_url(bad).err();
+            assert!(
+                error
+                    .as_deref()
+                    .is_some_and(|e| e.contains("give a path on this host")),
+                "{bad:?}: {error:?}"
+            );
         }
     }
 

@@ -183,13 +183,22 @@ const SHELL_STYLE: &str = "html,body{margin:0;padding:0;background:transparent;o
 /// The postMessage shell: an empty container and one module script from
 /// this host; the settings travel as data attributes of `<html>`, where the
 /// script reads them. No data is in it: they arrive later by postMessage.
+/// The shell page: its settings as `data-` attributes of `<html>` (read by
+/// the one script, `script_src`), and the engine module that script imports
+/// (`engine_url`, the host's --engine-url), so that the page loads the
+/// engine alone and the operator chooses where it lives.
 pub fn shell_page(
     parent_origin: &str,
     dark: Option<bool>,
     auto_height: bool,
     script_src: &str,
+    engine_url: &str,
 ) -> Page {
-    let mut attributes = format!(" data-parent-origin=\"{}\"", escape(parent_origin));
+    let mut attributes = format!(
+        " data-parent-origin=\"{}\" data-engine=\"{}\"",
+        escape(parent_origin),
+        escape(engine_url)
+    );
     if let Some(dark) = dark {
         attributes.push_str(&format!(
             " data-dark-mode=\"{}\"",
@@ -252,10 +261,16 @@ mod tests {
 
     #[test]
     fn the_shell_page_carries_its_settings_as_escaped_attributes() {
-        let p = shell_page("https://a.example", Some(true), true, "/s.js");
+        let p = shell_page(
+            "https://a.example",
+            Some(true),
+            true,
+            "/s.js",
+            "/e/zdr_engine.js",
+        );
         assert!(p.html.starts_with(
             "<!doctype html>\n<html lang=\"en\" data-parent-origin=\"https://a.example\" \
-             data-dark-mode=\"true\" data-height=\"auto\">\n<head>\n"
+             data-engine=\"/e/zdr_engine.js\" data-dark-mode=\"true\" data-height=\"auto\">\n<head>\n"
         ));
         assert!(p
             .html
@@ -265,18 +280,27 @@ mod tests {
             .contains("<body>\n<div id=\"zdr-chart\"></div>\n</body>"));
         assert_eq!(p.style_hash, style_hash(SHELL_STYLE));
 
-        let p = shell_page("\"><script>alert(1)</script>", None, false, "/s.js");
+        let p = shell_page(
+            "\"><script>alert(1)</script>",
+            None,
+            false,
+            "/s.js",
+            "/a'&\"<b>.js",
+        );
         assert!(p
             .html
-            .contains("data-parent-origin=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\">"));
+            .contains(" data-engine=\"/a&#39;&amp;&quot;&lt;b&gt;.js\">"));
+        assert!(p
+            .html
+            .contains("data-parent-origin=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\" "));
         let html_tag = p.html.lines().nth(1).unwrap_or_default();
         assert!(html_tag.starts_with("<html ") && html_tag.ends_with("\">"));
         assert!(!html_tag.contains("data-dark-mode") && !html_tag.contains("data-height"));
         assert_eq!(p.html.matches("<script").count(), 1);
 
-        let p = shell_page("http://[::1]:8080", Some(false), false, "/s.js");
-        assert!(p
-            .html
-            .contains("data-parent-origin=\"http://[::1]:8080\" data-dark-mode=\"false\">"));
+        let p = shell_page("http://[::1]:8080", Some(false), false, "/s.js", "/e.js");
+        assert!(p.html.contains(
+            "data-parent-origin=\"http://[::1]:8080\" data-engine=\"/e.js\" data-dark-mode=\"false\">"
+        ));
     }
 }

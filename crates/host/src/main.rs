@@ -35,8 +35,10 @@ struct Cli {
 enum Command {
     /// Serve the embed endpoint, the demo and the package (the default).
     Serve {
+        // Boxed: the settings are most of the enum's size (clippy's
+        // large_enum_variant), and are read once.
         #[command(flatten)]
-        config: Config,
+        config: Box<Config>,
     },
     /// Draw a visualization_data file to an SVG file.
     Render {
@@ -68,7 +70,7 @@ fn main() -> ExitCode {
         }) => render(&input, &output, width, height, dark_mode),
         Some(Command::Serve { config }) => {
             purge_freed_memory_at_once();
-            serve(config)
+            serve(*config)
         }
         None => {
             purge_freed_memory_at_once();

@@ -71,9 +71,10 @@ pub fn page_policy(style_hash: &str, frame_ancestors: &str) -> String {
 }
 
 /// The postMessage shell: its one module script (`/zdr-shell/v1/shell.js`)
-/// and the widget's engine it imports come from this origin ('self'), and
-/// may compile WebAssembly ('wasm-unsafe-eval'). connect-src 'self' because
-/// wasm-bindgen's `init()` fetches `zdr_embed_bg.wasm` from this host; no
+/// and the engine module it imports (--engine-url, a path on this host)
+/// come from this origin ('self'), and may compile WebAssembly
+/// ('wasm-unsafe-eval'). connect-src 'self' because the engine's `init()`
+/// fetches `zdr_engine_bg.wasm` from this host; no
 /// other address may be fetched, so the card's data, which arrive by
 /// postMessage, have no way out of the frame. No 'unsafe-inline': the page
 /// has no inline script, and its one stylesheet is named by its hash.
@@ -102,12 +103,25 @@ fn static_policy(frame_ancestors: &str) -> String {
 /// shell's script.
 const CODE_PATHS: [&str; 2] = ["/node_modules/zdr-embed/", "/zdr-shell/"];
 
+/// The engine module named by --engine-url and its WebAssembly beside it
+/// (wasm-bindgen names it `<stem>_bg.wasm`): code too, wherever the
+/// operator put them. Only these two files, not their folder, which may
+/// hold pages.
+fn is_engine_file(path: &str, engine_url: &str) -> bool {
+    path == engine_url
+        || engine_url
+            .strip_suffix(".js")
+            .and_then(|stem| path.strip_prefix(stem))
+            .is_some_and(|rest| rest == "_bg.wasm")
+}
+
 /// Code may be kept by the browser and revalidated on each use (the package's
 /// files answer `If-Modified-Since` with 304), so every postMessage frame does
 /// not download and compile the engine again. Everything else, and every
 /// error, is never stored: pages may hold a card's data.
-fn cache_control(path: &str, status: StatusCode) -> &'static str {
-    let code = CODE_PATHS.iter().any(|prefix| path.starts_with(prefix));
+fn cache_control(path: &str, status: StatusCode, engine_url: &str) -> &'static str {
+    let code = CODE_PATHS.iter().any(|prefix| path.starts_with(prefix))
+        || is_engine_file(path, engine_url);
     if code && (status.is_success() || status == StatusCode::NOT_MODIFIED) {
         "no-cache"
     } else {
@@ -118,7 +132,7 @@ fn cache_control(path: &str, status: StatusCode) -> &'static str {
 pub async fn headers(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
-    let cache = cache_control(&path, response.status());
+    let cache = cache_control(&path, response.status(), &config.engine_url);
     let headers = response.headers_mut();
     headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
@@ -147,6 +161,9 @@ mod tests {
     #[test]
     fn only_code_that_was_found_may_be_kept() {
         let ok = StatusCode::OK;
+        let cache_control = |path: &str, status| {
+            super::cache_control(path, status, crate::config::DEFAULT_ENGINE_URL)
+        };
         assert_eq!(
             cache_control("/node_modules/zdr-embed/pkg/zdr_embed_bg.wasm", ok),
             "no-cache"
@@ -171,6 +188,34 @@ mod tests {
             "/node_modules/other/x.js",
         ] {
             assert_eq!(cache_control(page, ok), "no-store", "{page}");
+        }
+    }
+
+    #[test]
+    fn an_engine_elsewhere_is_code_too_but_not_its_folder() {
+        let ok = StatusCode::OK;
+        let engine = "/static/e/zdr_engine.js";
+        assert_eq!(cache_control(engine, ok, engine), "no-cache");
+        assert_eq!(
+            cache_control(
+                "/static/e/zdr_engine_bg.wasm",
+                StatusCode::NOT_MODIFIED,
+                engine
+            ),
+            "no-cache"
+        );
+        assert_eq!(
+            cache_control(engine, StatusCode::NOT_FOUND, engine),
+            "no-store"
+        );
+        for other in [
+            "/static/e/",
+            "/static/e/index.html",
+            "/static/e/zdr_engine.js.html",
+            "/static/e/zdr_engine_bg.wasm.html",
+            "/static/e/zdr_engine",
+        ] {
+            assert_eq!(cache_control(other, ok, engine), "no-store", "{other}");
         }
     }
 }

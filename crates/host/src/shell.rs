@@ -1,9 +1,10 @@
 //! `GET /embed/{card_id}/?embed_mode=postmessage&parent_origin=<origin>`:
-//! the postMessage shell. The page holds no data: it loads the widget's
-//! engine from this host (`GET /zdr-shell/v1/shell.js`, then the package's
-//! module and WebAssembly), tells the parent window it is ready, receives the
-//! card's data by postMessage and draws them in the browser. The data never
-//! reach this host.
+//! the postMessage shell. The page holds no data: its one script
+//! (`GET /zdr-shell/v1/shell.js`) imports the widget's engine module, and
+//! only that, from the address the host is configured with (--engine-url,
+//! written into the page as `data-engine`), tells the parent window it is
+//! ready, receives the card's data by postMessage and draws them in the
+//! browser. The data never reach this host.
 
 use std::sync::Arc;
 
@@ -100,6 +101,7 @@ pub async fn page(
         shell.dark,
         shell.auto_height,
         SCRIPT_PATH,
+        &config.engine_url,
     );
     let style_hash = page.style_hash.clone();
     let mut response = page.into_response();
@@ -215,9 +217,12 @@ mod tests {
     }
 
     #[test]
-    fn the_script_starts_the_shell_from_the_package() {
-        assert!(SCRIPT.contains("from \"/node_modules/zdr-embed/pkg/zdr_embed.js\""));
-        assert!(SCRIPT.contains("startShell({"));
+    fn the_script_imports_the_engine_the_page_names() {
+        assert!(SCRIPT.contains("await import(page.engine)"));
+        assert!(SCRIPT.contains("await engine.default()"));
+        assert!(SCRIPT.contains("engine.startShell({"));
         assert!(SCRIPT.contains("containerId: \"zdr-chart\""));
+        // No package path is built in: the host's configuration names it.
+        assert!(!SCRIPT.contains("node_modules"));
     }
 }

@@ -1247,28 +1247,28 @@ async fn get_with_postmessage_mode_is_the_shell() {
     let cases = [
         (
             format!("/embed/card-1/?{SHELL_QUERY}"),
-            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\">",
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-engine=\"/node_modules/zdr-embed/pkg/engine/zdr_engine.js\">",
         ),
         (
             format!("/embed/card-1?{SHELL_QUERY}"),
-            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\">",
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-engine=\"/node_modules/zdr-embed/pkg/engine/zdr_engine.js\">",
         ),
         (
             format!("/embed/x/?{SHELL_QUERY}&dark_mode=true&height=auto"),
-            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-dark-mode=\"true\" data-height=\"auto\">",
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-engine=\"/node_modules/zdr-embed/pkg/engine/zdr_engine.js\" data-dark-mode=\"true\" data-height=\"auto\">",
         ),
         (
             format!("/embed/x/?height=auto&dark_mode=false&{SHELL_QUERY}&unknown=%3Cb%3E"),
-            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-dark-mode=\"false\" data-height=\"auto\">",
+            "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-engine=\"/node_modules/zdr-embed/pkg/engine/zdr_engine.js\" data-dark-mode=\"false\" data-height=\"auto\">",
         ),
         (
             "/embed/x/?embed_mode=postmessage&parent_origin=http://[::1]:8080".to_string(),
-            "<html lang=\"en\" data-parent-origin=\"http://[::1]:8080\">",
+            "<html lang=\"en\" data-parent-origin=\"http://[::1]:8080\" data-engine=\"/node_modules/zdr-embed/pkg/engine/zdr_engine.js\">",
         ),
         (
             // The last of a repeated parameter counts.
             "/embed/x/?embed_mode=form&embed_mode=postmessage&parent_origin=https://a.example&parent_origin=http://localhost:5173".to_string(),
-            "<html lang=\"en\" data-parent-origin=\"http://localhost:5173\">",
+            "<html lang=\"en\" data-parent-origin=\"http://localhost:5173\" data-engine=\"/node_modules/zdr-embed/pkg/engine/zdr_engine.js\">",
         ),
     ];
     for (uri, tag) in cases {
@@ -1293,6 +1293,99 @@ async fn get_with_postmessage_mode_is_the_shell() {
         style.contains("html[data-height=auto] #zdr-chart{height:auto}"),
         "{style}"
     );
+}
+
+#[tokio::test]
+async fn the_shell_names_the_configured_engine_and_keeps_it_cacheable() {
+    let fixture = Fixture::new();
+    // The default: the engine of the package this host serves, which is
+    // there to be loaded.
+    let app = fixture.app();
+    let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    assert_shell_policy(&answer, SHELL_PARENT);
+    assert_eq!(
+        between(html_tag(&answer.body), "data-engine=\"", "\""),
+        Some("/node_modules/zdr-embed/pkg/engine/zdr_engine.js")
+    );
+    std::fs::create_dir_all(fixture.package.join("pkg/engine")).unwrap();
+    std::fs::write(fixture.package.join("pkg/engine/zdr_engine.js"), PKG_JS).unwrap();
+    let engine = send(
+        &app,
+        get("/node_modules/zdr-embed/pkg/engine/zdr_engine.js"),
+    )
+    .await;
+    assert_eq!(engine.status, StatusCode::OK);
+    assert_eq!(engine.body, PKG_JS);
+    assert_eq!(engine.header(CACHE_CONTROL), "no-cache");
+
+    // Elsewhere on this host, e.g. the demo folder: written into the page
+    // escaped, and that engine and its .wasm are code the browser may keep.
+    std::fs::create_dir_all(fixture.www.join("e&v2")).unwrap();
+    std::fs::write(fixture.www.join("e&v2/zdr_engine.js"), PKG_JS).unwrap();
+    std::fs::write(fixture.www.join("e&v2/zdr_engine_bg.wasm"), b"\0asm").unwrap();
+    std::fs::write(fixture.www.join("e&v2/page.html"), INDEX_HTML).unwrap();
+    let app = zdr_host::app(Config {
+        engine_url: "/e&v2/zdr_engine.js".into(),
+        ..fixture.config()
+    });
+    let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
+    assert_shell_policy(&answer, SHELL_PARENT);
+    assert_eq!(
+        html_tag(&answer.body),
+        "<html lang=\"en\" data-parent-origin=\"https://app.example.com\" data-engine=\"/e&amp;v2/zdr_engine.js\">"
+    );
+    for (uri, cache) in [
+        ("/e&v2/zdr_engine.js", "no-cache"),
+        ("/e&v2/zdr_engine_bg.wasm", "no-cache"),
+        ("/e&v2/page.html", "no-store"),
+    ] {
+        let answer = send(&app, get(uri)).await;
+        assert_eq!(answer.status, StatusCode::OK, "{uri}");
+        assert_eq!(answer.header(CACHE_CONTROL), cache, "{uri}");
+    }
+}
+
+/// The shell's policy loads scripts from its own origin only: an engine
+/// elsewhere would fail in every browser, silently, so the host refuses to
+/// start with one and says what to give instead.
+#[test]
+fn an_engine_url_off_this_host_stops_the_host_at_start_up() {
+    for (bad, why) in [
+        (
+            "https://cdn.example/zdr_engine.js",
+            "is not a path on this host",
+        ),
+        ("//cdn.example/zdr_engine.js", "names another host"),
+        ("/zdr_engine.js?v=2", "which a URL path cannot hold"),
+    ] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_zdr-host"))
+            .args(["--port", "0", "--engine-url", bad])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A host that accepted the value would serve until stopped.
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(10) {
+                child.kill().unwrap();
+                panic!("{bad}: the host started");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(stderr.contains("--engine-url"), "{bad}: {stderr}");
+        assert!(stderr.contains(why), "{bad}: {stderr}");
+        assert!(
+            stderr.contains(
+                "give a path on this host, e.g. /node_modules/zdr-embed/pkg/engine/zdr_engine.js"
+            ),
+            "{bad}: {stderr}"
+        );
+        assert!(output.stdout.is_empty(), "{bad}: it listened");
+    }
 }
 
 #[tokio::test]
@@ -1485,9 +1578,7 @@ async fn the_shell_script_is_served_from_its_file() {
     assert_eq!(answer.body, file);
     assert!(answer.body.contains("startShell("), "{}", answer.body);
     assert!(
-        answer.body.contains(
-            "import init, { startShell } from \"/node_modules/zdr-embed/pkg/zdr_embed.js\""
-        ),
+        answer.body.contains("await import(page.engine)"),
         "{}",
         answer.body
     );
