@@ -1,7 +1,8 @@
 //! zdr-chart: the `visualization_data` model and the chart engine of zdr-embed.
 //!
-//! Pure Rust: no DOM, no IO. The widget draws with it on a canvas, the embed
-//! host as SVG.
+//! Pure Rust: no DOM, no IO. A card is laid out once into a
+//! [`scene::Scene`]; the painters in [`paint`] replay it onto a plotters
+//! backend (the widget's canvas) or write it as SVG (the host) or PNG.
 
 pub mod describe;
 pub mod draw;
@@ -9,6 +10,7 @@ pub mod draw;
 pub mod geo;
 mod label;
 pub mod model;
+pub mod paint;
 pub mod reduce;
 pub mod scale;
 pub mod scene;

@@ -87,6 +87,16 @@ pub struct Font {
     pub color: Color,
 }
 
+impl Font {
+    pub fn new(size: f64, weight: Weight, color: Color) -> Font {
+        Font {
+            size,
+            weight,
+            color,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Stroke {
     pub color: Color,
@@ -107,7 +117,10 @@ pub enum Item {
         stroke: Stroke,
     },
     /// A filled closed polygon.
-    Polygon { points: Vec<(f64, f64)>, fill: Color },
+    Polygon {
+        points: Vec<(f64, f64)>,
+        fill: Color,
+    },
     /// A circle, filled, stroked or both.
     Circle {
         center: (f64, f64),

@@ -17,34 +17,47 @@ fn svg(chart: &Chart, dark: bool) -> String {
     chart.to_svg(800, 500, &theme).unwrap()
 }
 
-fn hex(c: plotters::style::RGBColor) -> String {
-    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+fn hex(c: zdr_chart::scene::Color) -> String {
+    c.hex()
+}
+
+/// One element of the document: its tag, fill, stroke and text.
+struct Element {
+    tag: String,
+    fill: Option<String>,
+    stroke: Option<String>,
+    text: String,
+}
+
+/// Every element of `svg`, parsed as XML: a document that is not
+/// well-formed fails here.
+fn elements(svg: &str) -> Vec<Element> {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"));
+    doc.descendants()
+        .filter(|n| n.is_element())
+        .map(|n| Element {
+            tag: n.tag_name().name().to_string(),
+            fill: n.attribute("fill").map(str::to_string),
+            stroke: n.attribute("stroke").map(str::to_string),
+            text: n.text().unwrap_or("").to_string(),
+        })
+        .collect()
 }
 
 /// Elements `<tag ...>` whose fill is `color`.
 fn count_filled(svg: &str, tag: &str, color: &str) -> usize {
-    svg.split('<')
-        .filter(|el| el.starts_with(tag) && el.contains(&format!("fill=\"{color}\"")))
+    elements(svg)
+        .iter()
+        .filter(|e| e.tag == tag && e.fill.as_deref() == Some(color))
         .count()
 }
 
-/// The text content of every `<text>` element.
+/// The text content of every `<text>` element, unescaped by the parser.
 fn texts(svg: &str) -> Vec<String> {
-    svg.split("<text")
-        .skip(1)
-        .filter_map(|el| {
-            let start = el.find('>')? + 1;
-            let end = el.find("</text>")?;
-            Some(
-                el.get(start..end)?
-                    .trim()
-                    .replace("&amp;", "&")
-                    .replace("&lt;", "<")
-                    .replace("&gt;", ">")
-                    .replace("&quot;", "\"")
-                    .replace("&#39;", "'"),
-            )
-        })
+    elements(svg)
+        .into_iter()
+        .filter(|e| e.tag == "text")
+        .map(|e| e.text.trim().to_string())
         .collect()
 }
 
@@ -59,6 +72,7 @@ fn both_themes(name: &str, check: impl Fn(&Chart, &str, &Theme)) {
         let theme = chart.theme(Some(dark));
         let out = svg(&chart, dark);
         assert!(out.starts_with("<svg"), "{name}: not an SVG");
+        assert_document(&out, 800, 500);
         assert!(
             out.contains(&format!("fill=\"{}\"", hex(theme.background))),
             "{name}: background"
@@ -70,6 +84,35 @@ fn both_themes(name: &str, check: impl Fn(&Chart, &str, &Theme)) {
         );
         check(&chart, &out, &theme);
     }
+}
+
+/// A standalone document of the given size whose user units are CSS
+/// pixels, with the font family set once, on the root.
+fn assert_document(svg: &str, width: u32, height: u32) {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(
+        root.tag_name().namespace(),
+        Some("http://www.w3.org/2000/svg")
+    );
+    let (w, h) = (width.to_string(), height.to_string());
+    assert_eq!(root.attribute("width"), Some(w.as_str()));
+    assert_eq!(root.attribute("height"), Some(h.as_str()));
+    assert_eq!(
+        root.attribute("viewBox"),
+        Some(format!("0 0 {w} {h}").as_str())
+    );
+    assert!(root
+        .attribute("font-family")
+        .is_some_and(|f| f.contains("Arial")));
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.attribute("font-family").is_some())
+            .count(),
+        1,
+        "font-family only on the root"
+    );
 }
 
 #[test]
@@ -127,10 +170,10 @@ fn timeseries() {
         // One line for Web; Mobile has a null, so two pieces with a gap.
         // (The legend marks are rectangles.)
         for (i, pieces) in [(0, 1), (1, 2)] {
-            let stroke = format!("stroke=\"{}\"", hex(theme.color(i)));
-            let lines = svg
-                .split('<')
-                .filter(|el| el.starts_with("polyline") && el.contains(&stroke))
+            let stroke = hex(theme.color(i));
+            let lines = elements(svg)
+                .iter()
+                .filter(|e| e.tag == "path" && e.stroke.as_deref() == Some(stroke.as_str()))
                 .count();
             assert_eq!(lines, pieces, "series {i}");
         }
@@ -147,7 +190,7 @@ fn pie() {
     both_themes("pie", |_, svg, theme| {
         for i in 0..5 {
             assert_eq!(
-                count_filled(svg, "polygon", &hex(theme.color(i))),
+                count_filled(svg, "path", &hex(theme.color(i))),
                 1,
                 "slice {i}"
             );
@@ -192,7 +235,7 @@ fn heatmap() {
             assert!(has_text(svg, day), "{day}: {:?}", texts(svg));
         }
         // 84 cells and the 44 steps of the colour legend.
-        let rects = svg.split('<').filter(|el| el.starts_with("rect")).count();
+        let rects = elements(svg).iter().filter(|e| e.tag == "rect").count();
         assert!(rects >= 84 + 44, "{rects}");
     });
 }
@@ -249,11 +292,11 @@ fn table() {
 fn choropleth() {
     both_themes("choropleth", |_, svg, theme| {
         // Regions with data get a ramp colour, the rest the neutral fill.
-        let polygons = svg
-            .split('<')
-            .filter(|el| el.starts_with("polygon"))
+        let polygons = elements(svg)
+            .iter()
+            .filter(|e| e.tag == "path" && e.fill.as_deref() != Some("none"))
             .count();
-        let neutral = count_filled(svg, "polygon", &hex(theme.faint));
+        let neutral = count_filled(svg, "path", &hex(theme.faint));
         assert!(polygons > 150, "{polygons}");
         assert!(polygons - neutral >= 25, "{} filled", polygons - neutral);
         assert!(!texts(svg).iter().any(|t| t.starts_with("Not on the map")));
@@ -279,7 +322,20 @@ fn hostile_text_is_escaped() {
     let out = svg(&chart, false);
     assert!(!out.contains("<script>"));
     assert!(!out.contains("<b>"));
-    assert!(has_text(&out, "<script>alert(1)</script> & \"q\""));
+    // Characters XML forbids cannot break the document either.
+    let json =
+        "{\"viz_config\":{\"title\":\"a\\u0001b\\uffff'\"},\"data\":[{\"x\":\"\\u0000\",\"y\":1}]}";
+    let forbidden = svg(&Chart::from_json(json).unwrap(), false);
+    assert!(
+        has_text(&forbidden, "a\u{FFFD}b\u{FFFD}'"),
+        "{:?}",
+        texts(&forbidden)
+    );
+    assert!(
+        has_text(&out, "<script>alert(1)</script> & \"q\""),
+        "{:?}",
+        texts(&out)
+    );
 }
 
 #[test]

@@ -1,8 +1,6 @@
 //! Axes of the cartesian cards: scales, tick labels that never overlap,
 //! grid lines and axis titles, and the plot rectangle they leave.
 
-use plotters::prelude::DrawingBackend;
-
 use super::frame::Sizes;
 use super::painter::{Align, Baseline, Font, Painter, Rect};
 use super::text::{self, Weight};
@@ -276,8 +274,8 @@ pub struct AxesSpec<'a> {
 }
 
 /// Lays out and draws the axes around `body`: returns where the marks go.
-pub fn draw_axes<DB: DrawingBackend>(
-    p: &Painter<'_, DB>,
+pub fn draw_axes(
+    p: &Painter,
     theme: &Theme,
     sizes: &Sizes,
     body: Rect,

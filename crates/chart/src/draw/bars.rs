@@ -1,7 +1,5 @@
 //! Bars: bar and grouped_bar, stacked_bar, waterfall, histogram.
 
-use plotters::prelude::DrawingBackend;
-
 use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec};
 use super::frame::{LegendEntry, Marker};
 use super::hit::{HitShape, Mark, Text};
@@ -13,8 +11,8 @@ use crate::model::Categorical;
 use crate::scale::nice_ticks;
 
 /// A value label over (or under, for negatives) a bar, when it fits.
-fn value_label<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
+fn value_label(
+    ctx: &Ctx<'_>,
     axes: &Axes,
     value: f64,
     (x, w): (f64, f64),
@@ -46,14 +44,7 @@ fn bar_rect(axes: &Axes, x: f64, w: f64, from: f64, to: f64) -> Rect {
 }
 
 /// Records a bar of series `si` in category `ci`.
-fn bar_hit<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    r: Rect,
-    c: &Categorical,
-    ci: usize,
-    si: usize,
-    v: f64,
-) {
+fn bar_hit(ctx: &Ctx<'_>, r: Rect, c: &Categorical, ci: usize, si: usize, v: f64) {
     ctx.hit(|| Mark {
         shape: HitShape::Rect(r),
         series: c
@@ -66,11 +57,7 @@ fn bar_hit<DB: DrawingBackend>(
 }
 
 /// bar and grouped_bar: one bar per series side by side in each category.
-pub fn grouped<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    c: &Categorical,
-) -> Result<(), DrawError> {
+pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
     let body = ctx.legend(
         body,
         &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
@@ -122,11 +109,7 @@ pub fn grouped<DB: DrawingBackend>(
 const MAX_SEAMS: usize = 1_000;
 
 /// stacked_bar: positives stack up from zero, negatives down.
-pub fn stacked<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    c: &Categorical,
-) -> Result<(), DrawError> {
+pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
     let body = ctx.legend(
         body,
         &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
@@ -199,11 +182,7 @@ pub fn stacked<DB: DrawingBackend>(
 }
 
 /// waterfall: each value moves a running total; a final bar shows the total.
-pub fn waterfall<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    c: &Categorical,
-) -> Result<(), DrawError> {
+pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
     let deltas: Vec<f64> = c
         .series
         .first()
@@ -324,11 +303,7 @@ pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
 }
 
 /// histogram: counts of the values in nice-width bins.
-pub fn histogram<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    values: &[f64],
-) -> Result<(), DrawError> {
+pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawError> {
     let (edges, counts) = bins(values, (body.w / 8.0) as usize);
     let (Some(&first), Some(&last)) = (edges.first(), edges.last()) else {
         return Ok(());
@@ -357,6 +332,7 @@ pub fn histogram<DB: DrawingBackend>(
             y_title,
         },
     )?;
+    ctx.p.set_plot(axes.plot);
     for (i, &count) in counts.iter().enumerate() {
         let (Some(&a), Some(&b)) = (edges.get(i), edges.get(i + 1)) else {
             continue;

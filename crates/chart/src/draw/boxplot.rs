@@ -1,7 +1,5 @@
 //! boxplot: quartile box, median, whiskers to 1.5 IQR, outliers as rings.
 
-use plotters::prelude::DrawingBackend;
-
 use super::axis::AxisSpec;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
@@ -10,11 +8,7 @@ use super::{finite_range, Ctx, DrawError};
 use crate::label;
 use crate::model::BoxStats;
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    boxes: &[BoxStats],
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawError> {
     let (lo, hi) = finite_range(boxes.iter().flat_map(|b| {
         [b.low_whisker, b.high_whisker]
             .into_iter()

@@ -1,8 +1,7 @@
 //! The frame around every card: title, subtitle, legend, source line, and
 //! the body rectangle left for the chart itself.
 
-use plotters::prelude::DrawingBackend;
-use plotters::style::RGBColor;
+use crate::scene::Color;
 
 use super::painter::{Align, Baseline, Font, Painter, Rect};
 use super::text::{self, Weight};
@@ -53,12 +52,12 @@ pub enum Marker {
 #[derive(Debug, Clone)]
 pub struct LegendEntry {
     pub label: String,
-    pub color: RGBColor,
+    pub color: Color,
     pub marker: Marker,
 }
 
 impl LegendEntry {
-    pub fn new(label: impl Into<String>, color: RGBColor, marker: Marker) -> LegendEntry {
+    pub fn new(label: impl Into<String>, color: Color, marker: Marker) -> LegendEntry {
         LegendEntry {
             label: label.into(),
             color,
@@ -68,8 +67,8 @@ impl LegendEntry {
 }
 
 /// Draws title, subtitle and source; returns the rectangle between them.
-pub fn draw_frame<DB: DrawingBackend>(
-    p: &Painter<'_, DB>,
+pub fn draw_frame(
+    p: &Painter,
     theme: &Theme,
     sizes: &Sizes,
     config: &VizConfig,
@@ -124,8 +123,8 @@ pub fn draw_frame<DB: DrawingBackend>(
 
 /// Lays the entries out in rows at the top of `body` (at most three rows,
 /// then "+N more"); returns what is left of the body below them.
-pub fn draw_legend<DB: DrawingBackend>(
-    p: &Painter<'_, DB>,
+pub fn draw_legend(
+    p: &Painter,
     theme: &Theme,
     sizes: &Sizes,
     body: Rect,
@@ -183,8 +182,8 @@ pub fn draw_legend<DB: DrawingBackend>(
 }
 
 /// The message shown where a chart would be when there is nothing to draw.
-pub fn draw_empty<DB: DrawingBackend>(
-    p: &Painter<'_, DB>,
+pub fn draw_empty(
+    p: &Painter,
     theme: &Theme,
     sizes: &Sizes,
     body: Rect,

@@ -1,8 +1,6 @@
 //! heatmap: a grid of cells coloured by value, values written in the cells
 //! that have room.
 
-use plotters::prelude::DrawingBackend;
-
 use super::axis::AxisSpec;
 use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::{Align, Baseline, Font, Rect};
@@ -11,8 +9,8 @@ use super::text::{self, Weight};
 use super::{Ctx, DrawError};
 use crate::label;
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
+pub fn draw(
+    ctx: &Ctx<'_>,
     body: Rect,
     xs: &[String],
     ys: &[String],
@@ -108,8 +106,8 @@ fn span(names: &[String], from: usize, count: usize) -> String {
 
 /// The grid in blocks of `kx` × `ky` cells, each drawn in the colour of
 /// the mean of its values; blocks without values stay background.
-fn draw_blocks<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
+fn draw_blocks(
+    ctx: &Ctx<'_>,
     axes: &super::axis::Axes,
     scale: &ColorScale,
     xs: &[String],

@@ -1,8 +1,6 @@
 //! timeseries: one line per series on a time axis, gaps kept, long series
 //! reduced to what the pixels can show.
 
-use plotters::prelude::DrawingBackend;
-
 use super::axis::AxisSpec;
 use super::frame::Marker;
 use super::hit::{HitShape, Mark, Text};
@@ -14,8 +12,8 @@ use crate::reduce::min_max_columns;
 /// Dots drawn for points at most, beside the lines themselves.
 const MAX_MARKERS: usize = 1_000;
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
+pub fn draw(
+    ctx: &Ctx<'_>,
     body: Rect,
     series: &[Series],
     precision: DatePrecision,

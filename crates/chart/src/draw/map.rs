@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 
-use plotters::prelude::DrawingBackend;
-
 use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
@@ -17,11 +15,7 @@ use crate::model::Categorical;
 /// Antarctica fills a sixth of a world map and rarely carries data.
 const ANTARCTICA: u16 = 10;
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    c: &Categorical,
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
     let which = guess_atlas(&c.categories);
     let map = atlas(which);
     let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
@@ -52,6 +46,7 @@ pub fn draw<DB: DrawingBackend>(
         body = body.inset(0.0, 0.0, ctx.sizes.small * 1.3 + 6.0, 0.0);
     }
 
+    ctx.p.set_plot(body);
     let regions: Vec<&Region> = map
         .regions
         .iter()

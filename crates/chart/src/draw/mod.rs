@@ -1,9 +1,7 @@
-//! Drawing a card onto any plotters drawing area.
-//!
-//! Layout is computed here in CSS pixels with deterministic text widths
-//! (see [`text`]); `Painter` turns it into plotters elements at the
-//! device scale. The same code draws SVG on the server and a canvas in the
-//! page.
+//! Laying a card out: the whole card, in CSS pixels with deterministic
+//! text widths (see [`text`]), recorded by [`Painter`] into a
+//! [`Scene`](crate::scene::Scene) that names no drawing backend. The
+//! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG.
 
 mod axis;
 pub(crate) mod bars;
@@ -24,17 +22,19 @@ pub mod theme;
 mod timeline;
 
 use plotters::coord::Shift;
-use plotters::prelude::SVGBackend;
-use plotters::prelude::{DrawingArea, DrawingBackend, IntoDrawingArea};
+use plotters::prelude::{DrawingArea, DrawingBackend};
 use serde_json::Value;
 
 use crate::model::{Card, CardKind, DataError, VisualizationData, VizConfig};
 pub use frame::Sizes;
 pub use hit::{Hit, HitMap, HitShape};
 use hit::{Mark, Recorder};
+pub(crate) use painter::device_scale;
 use painter::Painter;
 pub use painter::Rect;
 pub use theme::Theme;
+
+use crate::scene::Scene;
 
 /// A card ready to draw: its settings and its data, read and checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +85,24 @@ impl Chart {
         Theme::new(dark).with_colors(&self.config.colors)
     }
 
+    /// Lays the card out once for `width` × `height` CSS pixels: every
+    /// mark, text and the plot area as a display list, for any painter.
+    /// With `record_hits`, the scene also says where every mark landed.
+    pub fn scene(
+        &self,
+        width: f64,
+        height: f64,
+        theme: &Theme,
+        record_hits: bool,
+    ) -> Result<Scene, DrawError> {
+        let hits = if record_hits {
+            Recorder::on(crate::label::units(&self.config))
+        } else {
+            Recorder::off()
+        };
+        self.layout(Painter::new(width, height, 1.0), theme, hits)
+    }
+
     /// Draws the whole card (frame, legend, marks) filling `area`.
     /// `scale` is device pixels per CSS pixel (2 on most phones): the
     /// layout is the same at every scale, only sharper.
@@ -95,7 +113,7 @@ impl Chart {
         scale: f64,
     ) -> Result<(), DrawError> {
         // No recording: drawing alone formats no tooltip text.
-        self.render(area, theme, scale, &Recorder::off())
+        self.replay(area, theme, scale, Recorder::off()).map(|_| ())
     }
 
     /// Draws like [`Chart::draw`] and returns where every mark landed, in
@@ -108,30 +126,49 @@ impl Chart {
         scale: f64,
     ) -> Result<HitMap, DrawError> {
         let hits = Recorder::on(crate::label::units(&self.config));
-        self.render(area, theme, scale, &hits)?;
-        Ok(hits.finish())
+        self.replay(area, theme, scale, hits)
     }
 
-    fn render<DB: DrawingBackend>(
+    /// The scene for `area` at `scale`, painted onto it by the plotters replay.
+    fn replay<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         theme: &Theme,
         scale: f64,
-        hits: &Recorder,
-    ) -> Result<(), DrawError> {
-        let p = Painter::new(area, scale);
+        hits: Recorder,
+    ) -> Result<HitMap, DrawError> {
+        let scale = painter::device_scale(scale);
+        let (w, h) = area.dim_in_pixel();
+        let p = Painter::new(f64::from(w) / scale, f64::from(h) / scale, scale);
+        let mut scene = self.layout(p, theme, hits)?;
+        crate::paint::plotters::paint(&scene, area, scale)?;
+        Ok(std::mem::take(&mut scene.hits))
+    }
+
+    fn layout(&self, p: Painter, theme: &Theme, hits: Recorder) -> Result<Scene, DrawError> {
+        self.lay_out(&p, theme, &hits)?;
+        Ok(Scene {
+            width: p.width,
+            height: p.height,
+            background: theme.background,
+            plot: p.plot(),
+            items: p.finish(),
+            hits: hits.finish(),
+        })
+    }
+
+    fn lay_out(&self, p: &Painter, theme: &Theme, hits: &Recorder) -> Result<(), DrawError> {
         let sizes = Sizes::for_width(p.width);
-        p.fill(theme.background)?;
-        let body = frame::draw_frame(&p, theme, &sizes, &self.config)?;
+        let body = frame::draw_frame(p, theme, &sizes, &self.config)?;
         if body.w < 20.0 || body.h < 20.0 {
             // No room for a chart: the title alone is the honest answer.
             return Ok(());
         }
         if is_empty(&self.card) {
-            return frame::draw_empty(&p, theme, &sizes, body, "No data to show");
+            return frame::draw_empty(p, theme, &sizes, body, "No data to show");
         }
         let ctx = Ctx {
-            p: &p,
+            p,
             theme,
             sizes: &sizes,
             config: &self.config,
@@ -158,32 +195,18 @@ impl Chart {
     /// The card as a standalone SVG document `width` × `height` pixels.
     pub fn to_svg(&self, width: u32, height: u32, theme: &Theme) -> Result<String, DrawError> {
         let (width, height) = (width.clamp(16, 8192), height.clamp(16, 8192));
-        let mut out = String::new();
-        {
-            let area = SVGBackend::with_string(&mut out, (width, height)).into_drawing_area();
-            self.draw(&area, theme, 1.0)?;
-            area.present()
-                .map_err(|e| DrawError::Backend(format!("{e:?}")))?;
-        }
-        Ok(out)
+        let scene = self.scene(f64::from(width), f64::from(height), theme, false)?;
+        Ok(crate::paint::svg::write(&scene))
     }
 }
 
 #[cfg(feature = "geo")]
-fn draw_map<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    c: &crate::model::Categorical,
-) -> Result<(), DrawError> {
+fn draw_map(ctx: &Ctx<'_>, body: Rect, c: &crate::model::Categorical) -> Result<(), DrawError> {
     map::draw(ctx, body, c)
 }
 
 #[cfg(not(feature = "geo"))]
-fn draw_map<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    _c: &crate::model::Categorical,
-) -> Result<(), DrawError> {
+fn draw_map(ctx: &Ctx<'_>, body: Rect, _c: &crate::model::Categorical) -> Result<(), DrawError> {
     frame::draw_empty(
         ctx.p,
         ctx.theme,
@@ -194,8 +217,8 @@ fn draw_map<DB: DrawingBackend>(
 }
 
 /// What every card's drawing needs.
-pub(crate) struct Ctx<'c, 'a, DB: DrawingBackend> {
-    pub p: &'c Painter<'a, DB>,
+pub(crate) struct Ctx<'c> {
+    pub p: &'c Painter,
     pub theme: &'c Theme,
     pub sizes: &'c Sizes,
     pub config: &'c VizConfig,
@@ -203,7 +226,7 @@ pub(crate) struct Ctx<'c, 'a, DB: DrawingBackend> {
     pub hits: &'c Recorder,
 }
 
-impl<DB: DrawingBackend> Ctx<'_, '_, DB> {
+impl Ctx<'_> {
     pub fn units(&self) -> Option<&str> {
         crate::label::units(self.config)
     }
@@ -237,7 +260,9 @@ impl<DB: DrawingBackend> Ctx<'_, '_, DB> {
             x_title: self.config.x_label.as_deref(),
             y_title: self.config.y_label.as_deref(),
         };
-        axis::draw_axes(self.p, self.theme, self.sizes, body, &spec)
+        let axes = axis::draw_axes(self.p, self.theme, self.sizes, body, &spec)?;
+        self.p.set_plot(axes.plot);
+        Ok(axes)
     }
 
     pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Result<Rect, DrawError> {

@@ -1,231 +1,209 @@
-//! The one place that talks to plotters: shapes in floating-point pixel
-//! coordinates, rounded once, with sizes multiplied by the device scale.
+//! The layout's pen: shapes in CSS pixels, recorded as [`Item`]s of a
+//! scene. Nothing here knows a drawing backend; rounding to device pixels
+//! is the painters' business (see [`crate::paint`]).
 
-use plotters::coord::Shift;
-use plotters::prelude::{
-    Circle, DrawingArea, DrawingBackend, PathElement, Polygon, Rectangle, Text,
-};
-use plotters::style::text_anchor::{HPos, Pos, VPos};
-use plotters::style::{
-    Color, FontDesc, FontFamily, FontStyle, FontTransform, RGBColor, ShapeStyle,
-};
+use std::cell::{Cell, RefCell};
 
-use super::text::{Weight, FONT_FAMILY};
+pub use crate::scene::{Align, Baseline, Font, Rect};
+use crate::scene::{Color, Item, Stroke};
+
 use super::DrawError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
-}
-
-impl Rect {
-    pub fn new(x: f64, y: f64, w: f64, h: f64) -> Rect {
-        Rect {
-            x,
-            y,
-            w: w.max(0.0),
-            h: h.max(0.0),
-        }
-    }
-    pub fn right(&self) -> f64 {
-        self.x + self.w
-    }
-    pub fn bottom(&self) -> f64 {
-        self.y + self.h
-    }
-    pub fn center(&self) -> (f64, f64) {
-        (self.x + self.w / 2.0, self.y + self.h / 2.0)
-    }
-    /// Shrinks by the given insets, never below zero size.
-    pub fn inset(&self, top: f64, right: f64, bottom: f64, left: f64) -> Rect {
-        Rect::new(
-            self.x + left,
-            self.y + top,
-            self.w - left - right,
-            self.h - top - bottom,
-        )
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Align {
-    Start,
-    Middle,
-    End,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Baseline {
-    Top,
-    Middle,
-    Bottom,
-}
-
-/// How a piece of text is set.
-#[derive(Debug, Clone, Copy)]
-pub struct Font {
-    /// Size in CSS pixels, before the device scale.
-    pub size: f64,
-    pub weight: Weight,
-    pub color: RGBColor,
-}
-
-impl Font {
-    pub fn new(size: f64, weight: Weight, color: RGBColor) -> Font {
-        Font {
-            size,
-            weight,
-            color,
-        }
-    }
-}
-
-pub struct Painter<'a, DB: DrawingBackend> {
-    area: &'a DrawingArea<DB, Shift>,
-    /// Device pixels per CSS pixel.
+pub struct Painter {
+    items: RefCell<Vec<Item>>,
+    plot: Cell<Option<Rect>>,
+    /// Device pixels per CSS pixel the scene will be painted at: only
+    /// decides how finely long series are reduced, never the layout.
     pub scale: f64,
     /// The drawing's size in CSS pixels.
     pub width: f64,
     pub height: f64,
 }
 
-fn point(x: f64, y: f64) -> (i32, i32) {
-    (round(x), round(y))
-}
+/// The largest drawing laid out, in CSS pixels a side.
+const MAX_SIZE: f64 = 32_768.0;
 
-fn round(v: f64) -> i32 {
-    if v.is_finite() {
-        v.round().clamp(-1.0e6, 1.0e6) as i32
+/// Device pixels per CSS pixel, held to what a screen can have.
+pub fn device_scale(scale: f64) -> f64 {
+    if scale.is_finite() && scale > 0.0 {
+        scale.clamp(0.25, 8.0)
     } else {
-        0
+        1.0
     }
 }
 
-impl<'a, DB: DrawingBackend> Painter<'a, DB> {
-    pub fn new(area: &'a DrawingArea<DB, Shift>, scale: f64) -> Painter<'a, DB> {
-        let scale = if scale.is_finite() && scale > 0.0 {
-            scale.clamp(0.25, 8.0)
+/// Non-finite coordinates become 0 and huge ones are held near the
+/// drawing, so no painter sees a NaN or an overflowing number.
+fn finite(v: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(-1.0e6, 1.0e6)
+    } else {
+        0.0
+    }
+}
+
+fn point((x, y): (f64, f64)) -> (f64, f64) {
+    (finite(x), finite(y))
+}
+
+fn rect(r: Rect) -> Rect {
+    Rect::new(finite(r.x), finite(r.y), finite(r.w), finite(r.h))
+}
+
+fn stroke(color: Color, width: f64) -> Stroke {
+    Stroke {
+        color,
+        width: if width.is_finite() {
+            width.clamp(0.0, 64.0)
         } else {
             1.0
+        },
+    }
+}
+
+impl Painter {
+    pub fn new(width: f64, height: f64, scale: f64) -> Painter {
+        let size = |v: f64| {
+            if v.is_finite() {
+                v.clamp(1.0, MAX_SIZE)
+            } else {
+                1.0
+            }
         };
-        let (w, h) = area.dim_in_pixel();
+        let (width, height, scale) = (size(width), size(height), device_scale(scale));
         Painter {
-            area,
+            items: RefCell::new(Vec::new()),
+            plot: Cell::new(None),
             scale,
-            width: f64::from(w) / scale,
-            height: f64::from(h) / scale,
+            width,
+            height,
         }
     }
 
-    fn at(&self, x: f64, y: f64) -> (i32, i32) {
-        point(x * self.scale, y * self.scale)
+    /// The plot area of the card (see [`crate::scene::Scene::plot`]).
+    pub fn set_plot(&self, plot: Rect) {
+        self.plot.set(Some(rect(plot)));
     }
 
-    fn stroke_px(&self, width: f64) -> u32 {
-        (width * self.scale).round().clamp(1.0, 64.0) as u32
+    pub fn plot(&self) -> Option<Rect> {
+        self.plot.get()
     }
 
-    fn fail<E: std::fmt::Debug>(error: E) -> DrawError {
-        DrawError::Backend(format!("{error:?}"))
+    /// The items recorded so far, in painting order.
+    pub fn finish(self) -> Vec<Item> {
+        self.items.into_inner()
     }
 
-    pub fn fill(&self, color: RGBColor) -> Result<(), DrawError> {
-        self.area.fill(&color).map_err(Self::fail)
+    fn push(&self, item: Item) -> Result<(), DrawError> {
+        self.items.borrow_mut().push(item);
+        Ok(())
     }
 
-    pub fn rect(&self, r: Rect, color: RGBColor) -> Result<(), DrawError> {
+    pub fn rect(&self, r: Rect, color: Color) -> Result<(), DrawError> {
+        let r = rect(r);
+        // An empty rectangle is nothing; a tiny one stays, and painters
+        // show it as at least a sliver.
         if r.w <= 0.0 || r.h <= 0.0 {
             return Ok(());
         }
-        let (x0, y0) = self.at(r.x, r.y);
-        let (x1, y1) = self.at(r.right(), r.bottom());
-        // A visible sliver rather than nothing for tiny non-zero values.
-        let (x1, y1) = (x1.max(x0 + 1), y1.max(y0 + 1));
-        self.area
-            .draw(&Rectangle::new([(x0, y0), (x1, y1)], color.filled()))
-            .map_err(Self::fail)
+        self.push(Item::Rect {
+            rect: r,
+            fill: color,
+        })
     }
 
-    pub fn outline(&self, r: Rect, color: RGBColor, width: f64) -> Result<(), DrawError> {
-        let (x0, y0) = self.at(r.x, r.y);
-        let (x1, y1) = self.at(r.right(), r.bottom());
-        let style = ShapeStyle::from(color).stroke_width(self.stroke_px(width));
-        self.area
-            .draw(&Rectangle::new([(x0, y0), (x1, y1)], style))
-            .map_err(Self::fail)
+    pub fn outline(&self, r: Rect, color: Color, width: f64) -> Result<(), DrawError> {
+        self.push(Item::Outline {
+            rect: rect(r),
+            stroke: stroke(color, width),
+        })
     }
 
-    pub fn line(
-        &self,
-        points: &[(f64, f64)],
-        color: RGBColor,
-        width: f64,
-    ) -> Result<(), DrawError> {
+    pub fn line(&self, points: &[(f64, f64)], color: Color, width: f64) -> Result<(), DrawError> {
         if points.len() < 2 {
             return Ok(());
         }
-        let pts: Vec<(i32, i32)> = points.iter().map(|&(x, y)| self.at(x, y)).collect();
-        let style = ShapeStyle::from(color).stroke_width(self.stroke_px(width));
-        self.area
-            .draw(&PathElement::new(pts, style))
-            .map_err(Self::fail)
+        self.push(Item::Path {
+            points: points.iter().copied().map(point).collect(),
+            stroke: stroke(color, width),
+        })
     }
 
-    pub fn polygon(&self, points: &[(f64, f64)], color: RGBColor) -> Result<(), DrawError> {
+    pub fn polygon(&self, points: &[(f64, f64)], color: Color) -> Result<(), DrawError> {
         if points.len() < 3 {
             return Ok(());
         }
-        let pts: Vec<(i32, i32)> = points.iter().map(|&(x, y)| self.at(x, y)).collect();
-        self.area
-            .draw(&Polygon::new(pts, color.filled()))
-            .map_err(Self::fail)
+        self.push(Item::Polygon {
+            points: points.iter().copied().map(point).collect(),
+            fill: color,
+        })
     }
 
-    pub fn circle(
-        &self,
-        (x, y): (f64, f64),
-        radius: f64,
-        color: RGBColor,
-    ) -> Result<(), DrawError> {
-        let r = (radius * self.scale).round().clamp(1.0, 1000.0) as u32;
-        self.area
-            .draw(&Circle::new(self.at(x, y), r, color.filled()))
-            .map_err(Self::fail)
+    pub fn circle(&self, center: (f64, f64), radius: f64, color: Color) -> Result<(), DrawError> {
+        self.push(Item::Circle {
+            center: point(center),
+            radius: finite(radius).max(0.0),
+            fill: Some(color),
+            stroke: None,
+        })
     }
 
     pub fn ring(
         &self,
-        (x, y): (f64, f64),
+        center: (f64, f64),
         radius: f64,
-        color: RGBColor,
+        color: Color,
         width: f64,
     ) -> Result<(), DrawError> {
-        let r = (radius * self.scale).round().clamp(1.0, 1000.0) as u32;
-        let style = ShapeStyle::from(color).stroke_width(self.stroke_px(width));
-        self.area
-            .draw(&Circle::new(self.at(x, y), r, style))
-            .map_err(Self::fail)
+        self.push(Item::Circle {
+            center: point(center),
+            radius: finite(radius).max(0.0),
+            fill: None,
+            stroke: Some(stroke(color, width)),
+        })
     }
 
-    /// Text at (x, y); `vertical` turns it to read bottom to top.
+    /// A filled slice of a ring between `start` and `end`, radians
+    /// clockwise from twelve o'clock.
+    pub fn sector(
+        &self,
+        center: (f64, f64),
+        (inner, outer): (f64, f64),
+        (start, end): (f64, f64),
+        color: Color,
+    ) -> Result<(), DrawError> {
+        let (start, end) = (finite(start), finite(end));
+        if end <= start {
+            return Ok(());
+        }
+        let outer = finite(outer).max(0.0);
+        self.push(Item::Sector {
+            center: point(center),
+            outer,
+            inner: finite(inner).clamp(0.0, outer),
+            start,
+            end: end.min(start + std::f64::consts::TAU),
+            fill: color,
+        })
+    }
+
+    /// Text at (x, y).
     pub fn text(
         &self,
         content: &str,
-        (x, y): (f64, f64),
+        at: (f64, f64),
         font: Font,
         align: Align,
         baseline: Baseline,
     ) -> Result<(), DrawError> {
-        self.text_turned(content, (x, y), font, align, baseline, false)
+        self.text_turned(content, at, font, align, baseline, false)
     }
 
+    /// Text at (x, y); `vertical` turns it to read bottom to top.
     pub fn text_turned(
         &self,
         content: &str,
-        (x, y): (f64, f64),
+        at: (f64, f64),
         font: Font,
         align: Align,
         baseline: Baseline,
@@ -234,34 +212,13 @@ impl<'a, DB: DrawingBackend> Painter<'a, DB> {
         if content.is_empty() {
             return Ok(());
         }
-        let style = match font.weight {
-            Weight::Regular => FontStyle::Normal,
-            Weight::Bold => FontStyle::Bold,
-        };
-        let h = match align {
-            Align::Start => HPos::Left,
-            Align::Middle => HPos::Center,
-            Align::End => HPos::Right,
-        };
-        let v = match baseline {
-            Baseline::Top => VPos::Top,
-            Baseline::Middle => VPos::Center,
-            Baseline::Bottom => VPos::Bottom,
-        };
-        // plotters sets SVG and canvas fonts at size / 1.24.
-        let desc = FontDesc::new(
-            FontFamily::Name(FONT_FAMILY),
-            font.size * self.scale * 1.24,
-            style,
-        );
-        let desc = if vertical {
-            desc.transform(FontTransform::Rotate270)
-        } else {
-            desc
-        };
-        let text_style = desc.color(&font.color).pos(Pos::new(h, v));
-        self.area
-            .draw(&Text::new(content, self.at(x, y), text_style))
-            .map_err(Self::fail)
+        self.push(Item::Text {
+            text: content.to_string(),
+            at: point(at),
+            font,
+            align,
+            baseline,
+            vertical,
+        })
     }
 }

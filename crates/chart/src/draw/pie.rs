@@ -3,8 +3,7 @@
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 
-use plotters::prelude::DrawingBackend;
-use plotters::style::RGBColor;
+use crate::scene::Color;
 
 use super::frame::{LegendEntry, Marker};
 use super::hit::{HitShape, Mark, Text};
@@ -61,14 +60,10 @@ pub fn slices(c: &Categorical) -> Vec<Slice> {
     kept
 }
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    c: &Categorical,
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
     let slices = slices(c);
     let total: f64 = slices.iter().map(|s| s.value).sum();
-    let colors: Vec<RGBColor> = (0..slices.len()).map(|i| ctx.theme.color(i)).collect();
+    let colors: Vec<Color> = (0..slices.len()).map(|i| ctx.theme.color(i)).collect();
     let entries: Vec<LegendEntry> = slices
         .iter()
         .zip(&colors)
@@ -113,24 +108,21 @@ pub fn draw<DB: DrawingBackend>(
         ctx.legend(body, &entries)?
     };
 
+    ctx.p.set_plot(pie_area);
     let (cx, cy) = pie_area.center();
     let radius = (pie_area.w.min(pie_area.h) / 2.0 - 4.0).max(4.0);
     if total <= 0.0 || !total.is_finite() {
         return Ok(());
     }
+    // Canvas angles (0 at three o'clock, clockwise), as the hit map keeps
+    // them; the scene counts from twelve o'clock.
     let mut angle = -FRAC_PI_2;
     let mut edges = Vec::with_capacity(slices.len());
     for (s, &color) in slices.iter().zip(&colors) {
         let sweep = s.value / total * TAU;
-        // About one vertex per 2 degrees keeps the arc round at any size.
-        let steps = ((sweep / TAU * 180.0).ceil() as usize).clamp(2, 180);
-        let mut points = Vec::with_capacity(steps + 2);
-        points.push((cx, cy));
-        for k in 0..=steps {
-            let a = angle + sweep * k as f64 / steps as f64;
-            points.push((cx + radius * a.cos(), cy + radius * a.sin()));
-        }
-        ctx.p.polygon(&points, color)?;
+        let start = angle + FRAC_PI_2;
+        ctx.p
+            .sector((cx, cy), (0.0, radius), (start, start + sweep), color)?;
         edges.push(angle);
         let share = s.value / total;
         ctx.hit(|| Mark {

@@ -1,7 +1,6 @@
 //! Colour scales for values (heatmaps, maps) and their legend.
 
-use plotters::prelude::DrawingBackend;
-use plotters::style::RGBColor;
+use crate::scene::Color;
 
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::Weight;
@@ -16,7 +15,7 @@ pub struct ColorScale {
     pub lo: f64,
     pub hi: f64,
     diverging: bool,
-    stops: [RGBColor; 5],
+    stops: [Color; 5],
 }
 
 impl ColorScale {
@@ -42,7 +41,7 @@ impl ColorScale {
         }
     }
 
-    pub fn color(&self, v: f64) -> RGBColor {
+    pub fn color(&self, v: f64) -> Color {
         let span = self.hi - self.lo;
         let t = if span > 0.0 && span.is_finite() {
             (v - self.lo) / span
@@ -60,11 +59,7 @@ impl ColorScale {
 
 /// A gradient bar with its end values, at the top of `body`; returns the
 /// rest of the body.
-pub fn draw_color_legend<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    scale: &ColorScale,
-) -> Result<Rect, DrawError> {
+pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Result<Rect, DrawError> {
     let size = ctx.sizes.small;
     let width = body.w.min(220.0);
     let bar_h = 8.0;

@@ -1,8 +1,6 @@
 //! scatter: points on two linear axes; dense clouds are thinned to one
 //! point per few pixels, which looks the same and draws fast.
 
-use plotters::prelude::DrawingBackend;
-
 use super::axis::AxisSpec;
 use super::frame::Marker;
 use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
@@ -17,11 +15,7 @@ const DENSE_RIMS: usize = 1_000;
 /// Dots drawn in one card at most (about 75 bytes each in SVG).
 const MAX_DOTS: usize = 4_000;
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
-    body: Rect,
-    series: &[Series],
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) -> Result<(), DrawError> {
     let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Dot);
     let body = ctx.legend(body, &legend)?;
     let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);

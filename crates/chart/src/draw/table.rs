@@ -1,8 +1,6 @@
 //! table: a header, striped rows, numbers aligned right, and a note of the
 //! rows that did not fit.
 
-use plotters::prelude::DrawingBackend;
-
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::{Ctx, DrawError};
@@ -59,12 +57,13 @@ pub(crate) fn display(cell: &str) -> String {
 /// The narrowest column drawn, in pixels (about five characters).
 const MIN_COLUMN: f64 = 56.0;
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
+pub fn draw(
+    ctx: &Ctx<'_>,
     body: Rect,
     columns: &[String],
     rows: &[Vec<String>],
 ) -> Result<(), DrawError> {
+    ctx.p.set_plot(body);
     let size = ctx.sizes.tick;
     let row_h = (size * 2.1).round();
     let pad = 8.0;

@@ -35,11 +35,7 @@ const BOLD: [u16; 95] = [
 /// The font stack written into SVG and canvas: all three share the table above.
 pub const FONT_FAMILY: &str = "Helvetica, Arial, Liberation Sans, sans-serif";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Weight {
-    Regular,
-    Bold,
-}
+pub use crate::scene::Weight;
 
 fn advance(c: char, weight: Weight) -> u16 {
     let table = match weight {

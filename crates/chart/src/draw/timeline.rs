@@ -1,7 +1,5 @@
 //! timeline: one bar per item from its start to its end on a time axis.
 
-use plotters::prelude::DrawingBackend;
-
 use super::axis::AxisSpec;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
@@ -9,8 +7,8 @@ use super::{finite_range, Ctx, DrawError};
 use crate::label;
 use crate::model::{DatePrecision, TimelineItem};
 
-pub fn draw<DB: DrawingBackend>(
-    ctx: &Ctx<'_, '_, DB>,
+pub fn draw(
+    ctx: &Ctx<'_>,
     body: Rect,
     items: &[TimelineItem],
     precision: DatePrecision,
