@@ -1,4 +1,5 @@
-//! Live embeds, the handles that reach them, and the mode switch of `auto`.
+//! Live embeds, the handles that reach them, the one sink every surface
+//! reports to, and the mode switch of `auto`.
 //!
 //! Embeds live in a registry, not in the JS handle, because pages often drop the
 //! handle (`ServiceZDREmbed.render({...})` on its own line): a garbage-collected
@@ -12,16 +13,17 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, HtmlIFrameElement};
+use web_sys::Document;
 
+use crate::engine::{self, EngineNamespace};
 use crate::error::{Call, EmbedError};
 use crate::fallback::{Verdicts, Watch};
-use crate::options::{Callbacks, EmbedOptions, Mode, Service};
-use crate::payload::{Content, Payload};
+use crate::options::{EmbedOptions, Mode};
+use crate::payload::Payload;
 use crate::surface::{
-    canvas_to_png, CanvasSpec, ChannelSpec, FrameEvent, FrameSpec, LocalCanvas, MessageFrame,
-    ServiceFrame, Shown, Surface, AUTO_HEIGHT,
+    ChannelSpec, Event, FrameSpec, LocalSurface, MessageFrame, ServiceFrame, Shown, Sink, Surface,
 };
+use zdr_protocol::layout::AUTO_HEIGHT;
 
 type EmbedId = u32;
 
@@ -48,9 +50,9 @@ impl Registry {
 }
 
 /// Runs `f` on the embed `id`, if it is live and the registry is free.
-/// After a panic nothing is live any more (see `failure`).
+/// After a panic nothing is live any more (see `zdr_protocol::failure`).
 fn with_embed<R>(id: EmbedId, f: impl FnOnce(&mut Embed) -> R) -> Option<R> {
-    if crate::failure::has_failed() {
+    if zdr_protocol::failure::has_failed() {
         return None;
     }
     LIVE.with(|live| {
@@ -63,33 +65,25 @@ fn with_embed<R>(id: EmbedId, f: impl FnOnce(&mut Embed) -> R) -> Option<R> {
 /// everything the card put in the page.
 struct Embed {
     surface: Box<dyn Surface>,
+    /// What the reader sees, shared with the handle: kept here only.
     shown: Rc<RefCell<Shown>>,
     /// Set in auto mode until the service has shown the card or it fell back.
     watch: Option<Watch>,
-    /// Whether data must be read for drawing (local and auto modes).
-    draws: bool,
-    /// The latest data, for a fallback that happens after an update.
-    content: Content,
-    settings: Settings,
-}
-
-/// What a surface made later (by a fallback) needs.
-struct Settings {
-    container: web_sys::Element,
-    width: String,
-    height: String,
-    title: String,
-    dark_mode: Option<bool>,
-    timeout_ms: u32,
-    callbacks: Callbacks,
+    /// The options as read by `render`; `update` replaces the payload.
+    options: EmbedOptions,
 }
 
 impl Embed {
     fn set_surface(&mut self, surface: Box<dyn Surface>) -> Box<dyn Surface> {
+        let old = std::mem::replace(&mut self.surface, surface);
+        self.refresh_shown();
+        old
+    }
+
+    fn refresh_shown(&self) {
         if let Ok(mut shown) = self.shown.try_borrow_mut() {
-            *shown = surface.shown();
+            *shown = self.surface.shown();
         }
-        std::mem::replace(&mut self.surface, surface)
     }
 }
 
@@ -112,7 +106,8 @@ impl EmbedHandle {
     }
 
     /// The canvas the card is drawn on in local mode (and after an auto
-    /// fallback); `null` while the service shows it.
+    /// fallback); `null` while the service shows it, and until the chart
+    /// engine has arrived.
     #[wasm_bindgen(getter, unchecked_return_type = "HTMLCanvasElement | null")]
     pub fn canvas(&self) -> JsValue {
         self.shown
@@ -125,16 +120,17 @@ impl EmbedHandle {
     pub fn mode(&self) -> String {
         self.shown
             .try_borrow()
-            .map_or(Mode::Service, |shown| shown.mode())
+            .map_or(Mode::Service, |shown| shown.mode)
             .as_str()
             .to_owned()
     }
 
     /// Removes everything the card put in the page and stops every timer,
-    /// observer and listener of it. Calling it again does nothing.
+    /// observer and listener of it (and a draw still waiting for the chart
+    /// engine). Calling it again does nothing.
     /// Throws only if the widget has stopped after an internal error.
     pub fn destroy(&self) -> Result<(), JsValue> {
-        crate::failure::guard("destroy")?;
+        guard(Call::Destroy)?;
         // Taken out first and dropped after the borrow ends: removing a frame can
         // run the frame's own unload handlers, which may call back into the widget.
         let embed = LIVE.with(|live| {
@@ -148,7 +144,8 @@ impl EmbedHandle {
 
     /// Validates the new data and shows it in the same place with the same
     /// options: a new post into the frame, or a redraw of the canvas.
-    /// Throws if the data is invalid or the embed was destroyed.
+    /// Throws if the data is invalid (for a card drawn in the page: also if
+    /// the engine cannot read it) or the embed was destroyed.
     pub fn update(
         &self,
         #[wasm_bindgen(
@@ -157,65 +154,76 @@ impl EmbedHandle {
         )]
         new_visualization_data: JsValue,
     ) -> Result<(), JsValue> {
-        crate::failure::guard("update")?;
-        let call = Call::Update;
-        let Some(draws) = with_embed(self.id, |embed| embed.draws) else {
-            return Err(EmbedError::Destroyed { call }.into());
-        };
-        // Getters in the data run here, before the registry is borrowed.
-        let payload = Payload::from_js(call, &new_visualization_data)?;
-        let content = if draws {
-            Content::drawn(call, payload)?
-        } else {
-            Content::posted(payload)
-        };
-        // A getter in the new data may have called destroy() meanwhile.
-        let outcome = with_embed(self.id, |embed| {
-            let shown = embed.surface.show(call, &content);
-            embed.content = content;
-            (shown, embed.settings.callbacks.on_error.clone())
-        });
-        match outcome {
-            None => Err(EmbedError::Destroyed { call }.into()),
-            Some((Ok(()), _)) => Ok(()),
-            // The data was fine; showing it failed: onError, as for render (spec 4.16).
-            Some((Err(error), on_error)) => {
-                report(on_error.as_ref(), &error);
-                Ok(())
-            }
-        }
+        self.update_data(&new_visualization_data)
+            .map_err(|error| error.thrown(Call::Update))
     }
 
-    /// The card as an SVG document, drawn by the same engine at the canvas's
-    /// size. Only for cards drawn in the page.
+    /// The card as an SVG document, drawn by the chart engine at the
+    /// canvas's size. Only for cards drawn in the page; before the engine
+    /// has arrived it throws an Error with code "not_drawn_yet".
     #[wasm_bindgen(js_name = "toSVG")]
     pub fn to_svg(&self) -> Result<String, JsValue> {
-        crate::failure::guard("toSVG")?;
-        let call = Call::ToSvg;
-        with_embed(self.id, |embed| embed.surface.to_svg(call))
-            .unwrap_or(Err(EmbedError::Destroyed { call }))
-            .map_err(JsValue::from)
+        guard(Call::ToSvg)?;
+        with_embed(self.id, |embed| embed.surface.to_svg())
+            .unwrap_or(Err(EmbedError::Destroyed))
+            .map_err(|error| error.thrown(Call::ToSvg))
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device
-    /// resolution. Only for cards drawn in the page.
+    /// resolution. Only for cards drawn in the page; before the engine has
+    /// arrived it rejects with code "not_drawn_yet".
     #[wasm_bindgen(js_name = "toPNG", unchecked_return_type = "Promise<Blob>")]
     pub fn to_png(&self) -> js_sys::Promise {
-        if let Err(error) = crate::failure::guard("toPNG") {
-            return js_sys::Promise::reject(&error.into());
-        }
-        let call = Call::ToPng;
-        let canvas = with_embed(self.id, |embed| embed.surface.drawn_canvas(call))
-            .unwrap_or(Err(EmbedError::Destroyed { call }));
-        match canvas {
-            Ok(canvas) => canvas_to_png(call, &canvas),
-            Err(error) => js_sys::Promise::reject(&error.into()),
+        let promise = guard(Call::ToPng).and_then(|()| {
+            with_embed(self.id, |embed| embed.surface.to_png())
+                .unwrap_or(Err(EmbedError::Destroyed))
+                .map_err(|error| error.thrown(Call::ToPng))
+        });
+        match promise {
+            Ok(promise) => js_sys::Promise::resolve(&promise),
+            Err(error) => js_sys::Promise::reject(&error),
         }
     }
 }
 
+impl EmbedHandle {
+    fn update_data(&self, data: &JsValue) -> Result<(), EmbedError> {
+        zdr_protocol::failure::guard()?;
+        if with_embed(self.id, |_| ()).is_none() {
+            return Err(EmbedError::Destroyed);
+        }
+        // Getters in the data run here, before the registry is borrowed.
+        let payload = Payload::from_js(data)?;
+        // A getter in the new data may have called destroy() meanwhile.
+        let outcome = with_embed(self.id, |embed| {
+            let shown = embed.surface.show(&payload);
+            if shown.is_ok() {
+                embed.options.payload = payload;
+            }
+            (shown, embed.options.callbacks.on_error.clone())
+        });
+        match outcome {
+            None => Err(EmbedError::Destroyed),
+            Some((Ok(()), _)) => Ok(()),
+            // The engine could not read it: as a bad option, thrown.
+            Some((Err(error @ EmbedError::InvalidData { .. }), _)) => Err(error),
+            // The data was fine; showing it failed: onError, as for render (spec 4.16).
+            Some((Err(error), on_error)) => {
+                report(on_error.as_ref(), &error, Some(Call::Update));
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The panic guard of every exported call, in the call's words.
+pub fn guard(call: Call) -> Result<(), JsValue> {
+    zdr_protocol::failure::guard().map_err(|stopped| EmbedError::from(stopped).thrown(call))
+}
+
 /// Creates the card's surface, shows the data and registers the embed.
-/// Only a failure to create the surface itself is thrown; a failing post goes to `onError`.
+/// A failure to create the surface (or, with the engine there, data it cannot
+/// read) is returned; a failing post goes to `onError`.
 pub fn start(
     call: Call,
     document: &Document,
@@ -226,40 +234,19 @@ pub fn start(
         next.set(id.wrapping_add(1).max(1));
         id
     });
-    let title = options.content.payload.title.clone().unwrap_or_else(|| {
-        options
-            .service
-            .as_ref()
-            .map_or_else(|| "Chart".to_owned(), |s| format!("Chart {}", s.card_id))
-    });
-    let settings = Settings {
-        container: options.container,
-        width: options.width,
-        height: options.height,
-        title,
-        dark_mode: options.dark_mode,
-        timeout_ms: options.timeout_ms,
-        callbacks: options.callbacks,
+    let sink = sink(id);
+    let engine = (options.mode == Mode::Local).then(engine::ready);
+    let mut surface: Box<dyn Surface> = match (&options.service, options.mode, &engine) {
+        (Some(_), Mode::Service | Mode::Auto, _) => service_surface(document, &options, sink)?,
+        (_, _, Some(Some(engine))) => Box::new(LocalSurface::mount(engine, &options, &sink)?),
+        _ => Box::new(LocalSurface::waiting()),
     };
-    let (mut surface, service): (Box<dyn Surface>, Option<&Service>) =
-        match (&options.service, options.mode) {
-            (Some(service), Mode::Service | Mode::Auto) => {
-                let surface =
-                    service_surface(call, document, &settings, service, options.mode, id)?;
-                (surface, Some(service))
-            }
-            _ => (
-                Box::new(local_canvas(call, document, &settings, &options.content)?),
-                None,
-            ),
-        };
-    let shown_now = surface.shown();
     // Shown before the watch starts: a fast refusal must find something to replace.
-    let posted = match service {
-        Some(_) => surface.show(call, &options.content),
-        None => Ok(()),
+    let posted = match options.mode {
+        Mode::Service | Mode::Auto => surface.show(&options.payload),
+        Mode::Local => Ok(()),
     };
-    let watch = match (options.mode, service) {
+    let watch = match (options.mode, &options.service) {
         // A postMessage shell proves itself with `ready`, which only the
         // service's page can send; no probe then, so a page whose CSP blocks
         // the probe (connect-src) but allows the frame is not misjudged.
@@ -269,126 +256,144 @@ pub fn start(
         }
         _ => None,
     };
-    let shown = Rc::new(RefCell::new(shown_now));
+    let shown = Rc::new(RefCell::new(surface.shown()));
+    let waits_for_engine = matches!(engine, Some(None));
+    let on_error = options.callbacks.on_error.clone();
     let embed = Embed {
         surface,
         shown: shown.clone(),
         watch,
-        draws: options.mode != Mode::Service,
-        content: options.content,
-        settings,
+        options,
     };
-    let on_error = embed.settings.callbacks.on_error.clone();
     LIVE.with(|live| match live.try_borrow_mut() {
         Ok(mut live) => {
             live.0.push((id, embed));
             Ok(())
         }
         Err(_) => Err(EmbedError::Dom {
-            call,
             action: "register the card",
             reason: "the widget is busy (render called from inside destroy?)".into(),
         }),
     })?;
     if let Err(error) = posted {
-        report(on_error.as_ref(), &error);
+        report(on_error.as_ref(), &error, Some(call));
+    }
+    if waits_for_engine {
+        engine::when_ready(Box::new(move |engine| draw_locally(id, engine, None)));
     }
     Ok(EmbedHandle { id, shown })
 }
 
+/// The one sink of embed `id`'s surfaces.
+fn sink(id: EmbedId) -> Sink {
+    Rc::new(move |event| on_event(id, event))
+}
+
 /// The service's frame: a form post into it, or its postMessage shell.
 fn service_surface(
-    call: Call,
     document: &Document,
-    settings: &Settings,
-    service: &Service,
-    mode: Mode,
-    id: EmbedId,
+    options: &EmbedOptions,
+    sink: Sink,
 ) -> Result<Box<dyn Surface>, EmbedError> {
+    let Some(service) = &options.service else {
+        return Err(EmbedError::Dom {
+            action: "create the iframe",
+            reason: "no service address".into(),
+        });
+    };
     let spec = FrameSpec {
         document,
-        container: &settings.container,
+        container: &options.container,
         // The shell's address in postmessage mode, the form's action otherwise.
         address: service
             .shell
             .as_ref()
             .map_or(&service.address, |shell| &shell.url),
-        width: &settings.width,
-        height: &settings.height,
-        title: &settings.title,
+        width: &options.width,
+        height: &options.height,
+        title: options.title(),
     };
     let Some(shell) = &service.shell else {
-        let frame = ServiceFrame::create(call, &spec, move |iframe| frame_loaded(id, iframe))?;
-        return Ok(Box::new(frame));
+        return Ok(Box::new(ServiceFrame::create(&spec, sink)?));
     };
     let channel = ChannelSpec {
         service_origin: &shell.origin,
-        auto_height: settings.height == AUTO_HEIGHT,
+        auto_height: options.height == AUTO_HEIGHT,
         // In auto mode the fallback's watch has the same deadline.
-        ready_timeout_ms: (mode == Mode::Service).then_some(settings.timeout_ms),
+        ready_timeout_ms: (options.mode == Mode::Service).then_some(options.timeout_ms),
     };
-    let frame = MessageFrame::create(call, &spec, &channel, move |event| shell_said(id, event))?;
-    Ok(Box::new(frame))
+    Ok(Box::new(MessageFrame::create(&spec, &channel, sink)?))
 }
 
-fn local_canvas(
-    call: Call,
-    document: &Document,
-    settings: &Settings,
-    content: &Content,
-) -> Result<LocalCanvas, EmbedError> {
-    let spec = CanvasSpec {
-        document,
-        container: &settings.container,
-        width: &settings.width,
-        height: &settings.height,
-        fallback_title: &settings.title,
-        dark_mode: settings.dark_mode,
-        callbacks: settings.callbacks.clone(),
-    };
-    LocalCanvas::create(call, spec, content)
-}
-
-/// The frame loaded a document from the service (or the browser's error page).
-fn frame_loaded(id: EmbedId, iframe: &HtmlIFrameElement) {
-    let on_load = with_embed(id, |embed| {
-        if let Some(watch) = &mut embed.watch {
-            watch.frame_loaded = true;
-            if !watch.settled() {
-                return None;
-            }
-            embed.watch = None;
-        }
-        embed.settings.callbacks.on_load.clone()
-    })
-    .flatten();
-    announce(on_load.as_ref(), iframe);
-}
-
-/// The postMessage shell of embed `id` spoke.
-fn shell_said(id: EmbedId, event: FrameEvent) {
+/// What every surface of embed `id` reports.
+fn on_event(id: EmbedId, event: Event) {
     match event {
-        FrameEvent::Ready => {
+        Event::Ready => {
             // A message from the service's origin out of our frame: the
             // service is there and its page runs; auto mode need not fall back.
             with_embed(id, |embed| embed.watch = None);
         }
-        FrameEvent::Received => {
-            let shown = with_embed(id, |embed| {
-                let iframe = embed.surface.shown().iframe?;
-                Some((iframe, embed.settings.callbacks.on_load.clone()?))
+        Event::Loaded(element) => {
+            let on_load = with_embed(id, |embed| {
+                // The engine's canvas exists once it has drawn: the handle shows it now.
+                embed.refresh_shown();
+                if let Some(watch) = &mut embed.watch {
+                    watch.frame_loaded = true;
+                    if !watch.settled() {
+                        return None;
+                    }
+                    embed.watch = None;
+                }
+                embed.options.callbacks.on_load.clone()
             })
             .flatten();
-            if let Some((iframe, on_load)) = shown {
-                announce(Some(&on_load), &iframe);
-            }
+            announce(on_load.as_ref(), &element);
         }
-        FrameEvent::Failed(error) => {
-            let on_error = with_embed(id, |embed| embed.settings.callbacks.on_error.clone());
+        Event::Failed(error) => {
+            let on_error = with_embed(id, |embed| embed.options.callbacks.on_error.clone());
             // Gone (destroyed meanwhile): nobody to tell.
             if let Some(on_error) = on_error {
-                report(on_error.as_ref(), &error);
+                report(on_error.as_ref(), &error, None);
             }
+        }
+    }
+}
+
+/// The engine is there (or could not be loaded): draws embed `id` in the
+/// page, replacing its frame after a fallback (`notice` is the reason).
+/// A destroyed embed is gone from the registry, so nothing is drawn for it.
+fn draw_locally(
+    id: EmbedId,
+    engine: Result<&EngineNamespace, &EmbedError>,
+    notice: Option<String>,
+) {
+    let engine = match engine {
+        Ok(engine) => engine,
+        Err(error) => {
+            // Auto mode keeps its service frame: a card in a frame beats none.
+            let on_error = with_embed(id, |embed| embed.options.callbacks.on_error.clone());
+            if let Some(on_error) = on_error {
+                report(on_error.as_ref(), error, None);
+            }
+            return;
+        }
+    };
+    let switched = with_embed(id, |embed| {
+        let sink = sink(id);
+        let on_error = embed.options.callbacks.on_error.clone();
+        match LocalSurface::mount(engine, &embed.options, &sink) {
+            Ok(local) => {
+                let old = embed.set_surface(Box::new(local));
+                let notice = notice.map(|reason| EmbedError::FallbackToLocal { reason });
+                (Some(old), notice, on_error)
+            }
+            Err(error) => (None, Some(error), on_error),
+        }
+    });
+    if let Some((old, notice, on_error)) = switched {
+        drop(old);
+        if let Some(notice) = notice {
+            report(on_error.as_ref(), &notice, None);
         }
     }
 }
@@ -408,7 +413,7 @@ impl Verdicts for Verdict {
             }
             embed.watch = None;
             let iframe = embed.surface.shown().iframe?;
-            Some((iframe, embed.settings.callbacks.on_load.clone()?))
+            Some((iframe, embed.options.callbacks.on_load.clone()?))
         })
         .flatten();
         if let Some((iframe, on_load)) = loaded {
@@ -428,33 +433,18 @@ impl Verdicts for Verdict {
     }
 }
 
-/// Replaces the service frame with a local canvas, unless the service has
-/// already shown the card, then tells `onError` (non-fatal, name "FallbackToLocal").
+/// Draws the card in the page instead of the service frame, unless the
+/// service has already shown it; the frame stays until the engine has
+/// drawn, then `onError` hears the notice (name "FallbackToLocal").
 fn fall_back(id: EmbedId, reason: String) {
-    let switched = with_embed(id, |embed| {
-        let watch = embed.watch.take()?;
-        let on_error = embed.settings.callbacks.on_error.clone();
-        let document = embed.settings.container.owner_document()?;
-        let made = local_canvas(Call::Render, &document, &embed.settings, &embed.content);
-        Some(match made {
-            Ok(canvas) => {
-                let old = embed.set_surface(Box::new(canvas));
-                (
-                    Some(old),
-                    watch,
-                    on_error,
-                    EmbedError::FallbackToLocal { reason },
-                )
-            }
-            Err(error) => (None, watch, on_error, error),
-        })
-    })
-    .flatten();
-    if let Some((old, watch, on_error, notice)) = switched {
-        drop(old);
-        drop(watch);
-        report(on_error.as_ref(), &notice);
-    }
+    let watch = with_embed(id, |embed| embed.watch.take()).flatten();
+    let Some(watch) = watch else {
+        return;
+    };
+    drop(watch);
+    engine::when_ready(Box::new(move |engine| {
+        draw_locally(id, engine, Some(reason))
+    }));
 }
 
 /// Calls `onLoad` with the element the card is shown in; a throwing
@@ -467,9 +457,10 @@ pub fn announce(on_load: Option<&js_sys::Function>, element: &JsValue) {
     }
 }
 
-/// Hands an error to `onError`, or logs it when there is none (spec 4.16).
-pub fn report(on_error: Option<&js_sys::Function>, error: &EmbedError) {
-    let js_error: JsValue = error.to_js_error().into();
+/// Hands an error to `onError`, or logs it when there is none (spec 4.16);
+/// `call` is the page's call it happened in, if any.
+pub fn report(on_error: Option<&js_sys::Function>, error: &EmbedError, call: Option<Call>) {
+    let js_error: JsValue = error.to_js_error(call).into();
     match on_error {
         Some(callback) => {
             if let Err(thrown) = callback.call1(&JsValue::NULL, &js_error) {

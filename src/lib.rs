@@ -1,9 +1,14 @@
-//! zdr-embed: the `ServiceZDREmbed` widget in Rust and WebAssembly.
+//! zdr-embed: the `ServiceZDREmbed` widget in Rust and WebAssembly, its
+//! service module.
 //!
 //! `render(options)` validates everything first (nothing is created when it
 //! throws), then shows the card through a [`surface`]: an iframe the data is
 //! posted into through a hidden form, exactly as the service's widget does
-//! (spec 4.16), or a canvas the card is drawn on in the page (local mode).
+//! (spec 4.16), the service's postMessage shell, or a canvas the card is drawn
+//! on in the page (local mode). This module holds no chart code: drawing in
+//! the page is the engine module's (`crates/engine`), fetched through the
+//! loader the package entry registers ([`engine`]) the first time a card
+//! needs it, or by [`preload`].
 
 // Public only for the native fuzz targets (fuzz/): their rules are pure.
 #[doc(hidden)]
@@ -11,16 +16,12 @@ pub mod address;
 mod browser_url;
 mod css_size;
 mod embed;
+mod engine;
 mod error;
-mod failure;
 mod fallback;
 mod js_value;
 mod options;
 mod payload;
-#[doc(hidden)]
-pub mod protocol;
-#[doc(hidden)]
-pub mod shell;
 mod surface;
 
 use wasm_bindgen::prelude::*;
@@ -89,7 +90,11 @@ export interface ServiceOptions extends CommonOptions {
   onLoad?: (iframe: HTMLIFrameElement) => void;
 }
 
-/** Drawn in the page on a canvas by the widget's own engine: no network request at all. */
+/**
+ * Drawn in the page on a canvas by the widget's own chart engine: no request to any service.
+ * The engine is a second module, fetched the first time a page needs it; until it has arrived,
+ * data it cannot read goes to `onError` (after `await preload()`, `render` throws for it).
+ */
 export interface LocalOptions extends CommonOptions {
   mode: "local";
   /** Optional here; checked when given. */
@@ -126,10 +131,15 @@ export type RenderOptions = ServiceOptions | LocalOptions | AutoOptions;
 pub fn render(
     #[wasm_bindgen(unchecked_param_type = "RenderOptions")] options: JsValue,
 ) -> Result<EmbedHandle, JsValue> {
-    failure::guard("render")?;
-    let document = document(Call::Render)?;
-    let options = EmbedOptions::read(Call::Render, &options, &document)?;
-    Ok(embed::start(Call::Render, &document, options)?)
+    let call = Call::Render;
+    embed::guard(call)?;
+    show(call, &options).map_err(|error| error.thrown(call))
+}
+
+fn show(call: Call, options: &JsValue) -> Result<EmbedHandle, EmbedError> {
+    let document = document()?;
+    let options = EmbedOptions::read(options, &document)?;
+    embed::start(call, &document, options)
 }
 
 /// Renders several cards. Every options object is validated before any card is
@@ -139,36 +149,66 @@ pub fn render_multiple(
     #[wasm_bindgen(js_name = "optionsList", unchecked_param_type = "RenderOptions[]")]
     options_list: JsValue,
 ) -> Result<js_sys::Array, JsValue> {
-    failure::guard("renderMultiple")?;
+    embed::guard(Call::RenderMultiple(None))?;
     if !js_sys::Array::is_array(&options_list) {
         return Err(EmbedError::NotAnArray {
             found: js_value::describe(&options_list),
         }
-        .into());
+        .thrown(Call::RenderMultiple(None)));
     }
-    let document = document(Call::Render)?;
+    let document = document().map_err(|error| error.thrown(Call::RenderMultiple(None)))?;
     let list = js_sys::Array::from(&options_list);
     let mut validated = Vec::with_capacity(list.length() as usize);
     for (index, options) in list.iter().enumerate() {
-        validated.push(EmbedOptions::read(
-            Call::RenderMultiple(index),
-            &options,
-            &document,
-        )?);
+        let call = Call::RenderMultiple(Some(index));
+        validated.push(EmbedOptions::read(&options, &document).map_err(|e| e.thrown(call))?);
     }
     let handles = js_sys::Array::new();
     for (index, options) in validated.into_iter().enumerate() {
-        let handle = embed::start(Call::RenderMultiple(index), &document, options)?;
+        let call = Call::RenderMultiple(Some(index));
+        let handle = embed::start(call, &document, options).map_err(|e| e.thrown(call))?;
         handles.push(&handle.into());
     }
     Ok(handles)
 }
 
-fn document(call: Call) -> Result<Document, EmbedError> {
+/// Loads and starts the chart engine now, once per page; resolves when it
+/// is ready. Cards drawn in the page (mode "local", "auto" fallbacks) load it
+/// by themselves when they first need it; after `preload()` has resolved,
+/// `render` throws for data the engine cannot read instead of reporting it
+/// to `onError`. Rejects with an Error (code "engine_unavailable") when the
+/// engine cannot be fetched; a later call tries again.
+#[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+pub fn preload() -> js_sys::Promise {
+    let call = Call::Preload;
+    if let Err(error) = embed::guard(call) {
+        return js_sys::Promise::reject(&error);
+    }
+    js_sys::Promise::new(&mut |resolve, reject| {
+        engine::when_ready(Box::new(move |engine| {
+            let _ = match engine {
+                Ok(_) => resolve.call0(&JsValue::NULL),
+                Err(error) => reject.call1(&JsValue::NULL, &error.clone().thrown(call)),
+            };
+        }));
+    })
+}
+
+/// Registers how the chart engine is fetched: a function returning a promise
+/// of the engine module's namespace (`() => import("./engine/zdr_engine.js")`).
+/// The package entry and the drop-in script call it; pages need not.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = "__setEngineLoader")]
+pub fn set_engine_loader(
+    #[wasm_bindgen(unchecked_param_type = "() => Promise<unknown>")] loader: js_sys::Function,
+) {
+    engine::set_loader(loader);
+}
+
+fn document() -> Result<Document, EmbedError> {
     web_sys::window()
         .and_then(|window| window.document())
         .ok_or(EmbedError::Dom {
-            call,
             action: "find the page's document",
             reason: "the widget must run in a browser window, not a worker".into(),
         })

@@ -6,10 +6,10 @@ use web_sys::{Document, Element};
 use crate::address::{embed_address, CardSegment, ServiceUrl};
 use crate::browser_url;
 use crate::css_size::{css_length, SizeInput};
-use crate::error::{Call, EmbedError};
+use crate::error::EmbedError;
 use crate::js_value::{describe, is_plain_object, member, optional_function, required_string};
-use crate::payload::{Content, Payload};
-use crate::surface::AUTO_HEIGHT;
+use crate::payload::Payload;
+use zdr_protocol::layout::AUTO_HEIGHT;
 
 /// Defaults of the optional options, as in the service's widget (spec 4.16).
 pub const DEFAULT_WIDTH: &str = "100%";
@@ -66,7 +66,9 @@ pub struct ShellAddress {
     pub origin: String,
 }
 
-/// Everything `render` needs, validated. Holding one means nothing can be refused any more.
+/// Everything `render` needs, read once and validated: the embed keeps it
+/// for its whole life (a fallback builds its canvas from it; `update`
+/// replaces only `payload`). Holding one means nothing can be refused any more.
 pub struct EmbedOptions {
     pub container: Element,
     pub mode: Mode,
@@ -75,10 +77,19 @@ pub struct EmbedOptions {
     pub width: String,
     /// A CSS length, or [`AUTO_HEIGHT`] (local mode and postmessage only).
     pub height: String,
-    pub content: Content,
+    pub payload: Payload,
+    /// The card's accessible name when its data has no title.
+    pub name: String,
     pub dark_mode: Option<bool>,
     pub timeout_ms: u32,
     pub callbacks: Callbacks,
+}
+
+impl EmbedOptions {
+    /// What the frame or canvas is named: the data's title, else [`Self::name`].
+    pub fn title(&self) -> &str {
+        self.payload.title.as_deref().unwrap_or(&self.name)
+    }
 }
 
 /// What the page asked to be called back with.
@@ -89,63 +100,59 @@ pub struct Callbacks {
 }
 
 impl EmbedOptions {
-    pub fn read(call: Call, options: &JsValue, document: &Document) -> Result<Self, EmbedError> {
+    pub fn read(options: &JsValue, document: &Document) -> Result<Self, EmbedError> {
         if !is_plain_object(options) {
             return Err(EmbedError::OptionsNotObject {
-                call,
                 found: describe(options),
             });
         }
         // The mode decides which options are required, so it is read first;
         // the rest in the order a developer writes them, so the first error is
         // the first mistake.
-        let mode = mode(call, options)?;
-        let embed_mode = embed_mode(call, options)?;
-        let container_id = required_string(call, options, "containerId")?;
-        let dark_mode = optional_bool(call, options, "darkMode")?;
-        let auto_height = is_auto_height(call, options)?;
+        let mode = mode(options)?;
+        let embed_mode = embed_mode(options)?;
+        let container_id = required_string(options, "containerId")?;
+        let dark_mode = optional_bool(options, "darkMode")?;
+        let auto_height = is_auto_height(options)?;
         let service = match mode {
-            Mode::Local => optional_service(call, options, dark_mode)?,
+            Mode::Local => optional_service(options, dark_mode)?,
             Mode::Service | Mode::Auto => {
                 let shell = match embed_mode {
                     EmbedMode::Form => None,
                     EmbedMode::PostMessage => Some(auto_height),
                 };
-                Some(required_service(call, options, dark_mode, shell)?)
+                Some(required_service(options, dark_mode, shell)?)
             }
         };
-        let data = member(call, options, "visualizationData", "visualizationData")?;
-        let payload = Payload::from_js(call, &data)?;
-        // Local drawing needs data the engine can read; refusing it now keeps
-        // "nothing is created when render throws" true in every mode.
-        let content = match mode {
-            Mode::Service => Content::posted(payload),
-            Mode::Local | Mode::Auto => Content::drawn(call, payload)?,
-        };
-        let width = size(call, options, "width", DEFAULT_WIDTH)?;
+        let data = member(options, "visualizationData", "visualizationData")?;
+        let payload = Payload::from_js(&data)?;
+        let width = size(options, "width", DEFAULT_WIDTH)?;
         let height = if auto_height {
             if mode != Mode::Local && embed_mode == EmbedMode::Form {
                 return Err(invalid(
-                    call,
                     "height",
                     "is \"auto\", which needs embedMode \"postmessage\" or mode \"local\": a page posted by a form cannot tell the widget its height",
                 ));
             }
             AUTO_HEIGHT.to_owned()
         } else {
-            size(call, options, "height", DEFAULT_HEIGHT)?
+            size(options, "height", DEFAULT_HEIGHT)?
         };
-        let timeout_ms = timeout(call, options)?;
-        let on_load = optional_function(call, options, "onLoad")?;
-        let on_error = optional_function(call, options, "onError")?;
-        let container = find_container(call, document, &container_id)?;
+        let timeout_ms = timeout(options)?;
+        let on_load = optional_function(options, "onLoad")?;
+        let on_error = optional_function(options, "onError")?;
+        let container = find_container(document, &container_id)?;
+        let name = service
+            .as_ref()
+            .map_or_else(|| "Chart".to_owned(), |s| format!("Chart {}", s.card_id));
         Ok(EmbedOptions {
             container,
             mode,
             service,
             width,
             height,
-            content,
+            payload,
+            name,
             dark_mode,
             timeout_ms,
             callbacks: Callbacks { on_load, on_error },
@@ -153,14 +160,13 @@ impl EmbedOptions {
     }
 }
 
-fn mode(call: Call, options: &JsValue) -> Result<Mode, EmbedError> {
+fn mode(options: &JsValue) -> Result<Mode, EmbedError> {
     let modes = [
         ("service", Mode::Service),
         ("local", Mode::Local),
         ("auto", Mode::Auto),
     ];
     one_of(
-        call,
         options,
         "mode",
         &modes,
@@ -168,29 +174,22 @@ fn mode(call: Call, options: &JsValue) -> Result<Mode, EmbedError> {
     )
 }
 
-fn embed_mode(call: Call, options: &JsValue) -> Result<EmbedMode, EmbedError> {
+fn embed_mode(options: &JsValue) -> Result<EmbedMode, EmbedError> {
     let modes = [
         ("form", EmbedMode::Form),
         ("postmessage", EmbedMode::PostMessage),
     ];
-    one_of(
-        call,
-        options,
-        "embedMode",
-        &modes,
-        "\"form\" or \"postmessage\"",
-    )
+    one_of(options, "embedMode", &modes, "\"form\" or \"postmessage\"")
 }
 
 /// An option that is one of a few words; absent means the first.
 fn one_of<T: Copy>(
-    call: Call,
     options: &JsValue,
     key: &str,
     words: &[(&str, T)],
     expected: &'static str,
 ) -> Result<T, EmbedError> {
-    let value = member(call, options, key, key)?;
+    let value = member(options, key, key)?;
     let word = value.as_string();
     let absent = value.is_undefined() || value.is_null();
     words
@@ -198,7 +197,6 @@ fn one_of<T: Copy>(
         .find(|(name, _)| absent || word.as_deref() == Some(name))
         .map(|(_, choice)| *choice)
         .ok_or_else(|| EmbedError::WrongType {
-            call,
             name: key.to_owned(),
             expected,
             found: describe(&value),
@@ -206,22 +204,21 @@ fn one_of<T: Copy>(
 }
 
 /// `height: "auto"`; every other value is read by [`size`].
-fn is_auto_height(call: Call, options: &JsValue) -> Result<bool, EmbedError> {
-    let value = member(call, options, "height", "height")?;
+fn is_auto_height(options: &JsValue) -> Result<bool, EmbedError> {
+    let value = member(options, "height", "height")?;
     Ok(value.as_string().as_deref() == Some(AUTO_HEIGHT))
 }
 
 /// `shell` is `Some(auto_height)` in postmessage mode.
 fn required_service(
-    call: Call,
     options: &JsValue,
     dark_mode: Option<bool>,
     shell: Option<bool>,
 ) -> Result<Service, EmbedError> {
-    let url_text = required_string(call, options, "serviceUrl")?;
-    let card_id = required_string(call, options, "cardId")?;
-    let service = service_url(call, &url_text)?;
-    let card = CardSegment::parse(&card_id).map_err(|problem| invalid(call, "cardId", problem))?;
+    let url_text = required_string(options, "serviceUrl")?;
+    let card_id = required_string(options, "cardId")?;
+    let service = service_url(&url_text)?;
+    let card = CardSegment::parse(&card_id).map_err(|problem| invalid("cardId", problem))?;
     let mut address = embed_address(&service, &card);
     // Only when asked: without the option the address stays exactly the spec's.
     if let Some(dark) = dark_mode {
@@ -232,7 +229,7 @@ fn required_service(
         });
     }
     let shell = match shell {
-        Some(auto_height) => Some(shell_address(call, &address, auto_height)?),
+        Some(auto_height) => Some(shell_address(&address, auto_height)?),
         None => None,
     };
     Ok(Service {
@@ -244,13 +241,12 @@ fn required_service(
 
 /// The shell's address carries this page's origin, which the shell will
 /// accept messages from and answer to; so the page needs a real origin.
-fn shell_address(call: Call, address: &str, auto_height: bool) -> Result<ShellAddress, EmbedError> {
+fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, EmbedError> {
     let page_origin = web_sys::window()
         .and_then(|window| window.location().origin().ok())
         .unwrap_or_default();
     if !(page_origin.starts_with("https://") || page_origin.starts_with("http://")) {
         return Err(invalid(
-            call,
             "embedMode",
             format!(
                 "is \"postmessage\", which needs a page served over http: or https: (this page's origin is {}); use embedMode \"form\"",
@@ -260,7 +256,7 @@ fn shell_address(call: Call, address: &str, auto_height: bool) -> Result<ShellAd
     }
     let origin = web_sys::Url::new(address)
         .map(|url| url.origin())
-        .map_err(|_| invalid(call, "serviceUrl", "is not a URL the browser can read"))?;
+        .map_err(|_| invalid("serviceUrl", "is not a URL the browser can read"))?;
     let separator = if address.contains('?') { '&' } else { '?' };
     let parent = String::from(js_sys::encode_uri_component(&page_origin));
     let height = if auto_height { "&height=auto" } else { "" };
@@ -271,35 +267,34 @@ fn shell_address(call: Call, address: &str, auto_height: bool) -> Result<ShellAd
 }
 
 /// Every mode reads `serviceUrl` the same way: the string rules, then the browser's `URL`.
-fn service_url(call: Call, text: &str) -> Result<ServiceUrl, EmbedError> {
-    browser_url::service_url(text).map_err(|problem| invalid(call, "serviceUrl", problem))
+fn service_url(text: &str) -> Result<ServiceUrl, EmbedError> {
+    browser_url::service_url(text).map_err(|problem| invalid("serviceUrl", problem))
 }
 
 /// Local mode needs no service, but a given serviceUrl or cardId must still be valid.
 fn optional_service(
-    call: Call,
     options: &JsValue,
     dark_mode: Option<bool>,
 ) -> Result<Option<Service>, EmbedError> {
-    let given = |key| member(call, options, key, key).map(|v| !v.is_undefined() && !v.is_null());
+    let given = |key| member(options, key, key).map(|v| !v.is_undefined() && !v.is_null());
     let (url_given, card_given) = (given("serviceUrl")?, given("cardId")?);
     if url_given {
-        let url = required_string(call, options, "serviceUrl")?;
-        service_url(call, &url)?;
+        let url = required_string(options, "serviceUrl")?;
+        service_url(&url)?;
     }
     if card_given {
-        let card = required_string(call, options, "cardId")?;
-        CardSegment::parse(&card).map_err(|problem| invalid(call, "cardId", problem))?;
+        let card = required_string(options, "cardId")?;
+        CardSegment::parse(&card).map_err(|problem| invalid("cardId", problem))?;
     }
     if url_given && card_given {
-        required_service(call, options, dark_mode, None).map(Some)
+        required_service(options, dark_mode, None).map(Some)
     } else {
         Ok(None)
     }
 }
 
-fn optional_bool(call: Call, options: &JsValue, key: &str) -> Result<Option<bool>, EmbedError> {
-    let value = member(call, options, key, key)?;
+fn optional_bool(options: &JsValue, key: &str) -> Result<Option<bool>, EmbedError> {
+    let value = member(options, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -307,21 +302,19 @@ fn optional_bool(call: Call, options: &JsValue, key: &str) -> Result<Option<bool
         .as_bool()
         .map(Some)
         .ok_or_else(|| EmbedError::WrongType {
-            call,
             name: key.to_owned(),
             expected: "true or false",
             found: describe(&value),
         })
 }
 
-fn timeout(call: Call, options: &JsValue) -> Result<u32, EmbedError> {
-    let value = member(call, options, "timeoutMs", "timeoutMs")?;
+fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
+    let value = member(options, "timeoutMs", "timeoutMs")?;
     if value.is_undefined() || value.is_null() {
         return Ok(DEFAULT_TIMEOUT_MS);
     }
     let Some(ms) = value.as_f64() else {
         return Err(EmbedError::WrongType {
-            call,
             name: "timeoutMs".into(),
             expected: "a number of milliseconds",
             found: describe(&value),
@@ -329,7 +322,6 @@ fn timeout(call: Call, options: &JsValue) -> Result<u32, EmbedError> {
     };
     if !(1.0..=MAX_TIMEOUT_MS).contains(&ms) {
         return Err(invalid(
-            call,
             "timeoutMs",
             format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds, found {ms}"),
         ));
@@ -338,16 +330,15 @@ fn timeout(call: Call, options: &JsValue) -> Result<u32, EmbedError> {
     Ok(ms.round() as u32)
 }
 
-fn invalid(call: Call, name: &str, problem: impl ToString) -> EmbedError {
+fn invalid(name: &str, problem: impl ToString) -> EmbedError {
     EmbedError::InvalidOption {
-        call,
         name: name.to_owned(),
         problem: problem.to_string(),
     }
 }
 
-fn size(call: Call, options: &JsValue, key: &str, default: &str) -> Result<String, EmbedError> {
-    let value = member(call, options, key, key)?;
+fn size(options: &JsValue, key: &str, default: &str) -> Result<String, EmbedError> {
+    let value = member(options, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(default.to_owned());
     }
@@ -365,23 +356,19 @@ fn size(call: Call, options: &JsValue, key: &str, default: &str) -> Result<Strin
         SizeInput::Text(&text)
     } else {
         return Err(EmbedError::WrongType {
-            call,
             name: key.to_owned(),
             expected: "a number or a CSS length string",
             found: describe(&value),
         });
     };
-    css_length(input).map_err(|problem| invalid(call, key, problem))
+    css_length(input).map_err(|problem| invalid(key, problem))
 }
 
-fn find_container(call: Call, document: &Document, id: &str) -> Result<Element, EmbedError> {
+fn find_container(document: &Document, id: &str) -> Result<Element, EmbedError> {
     if id.is_empty() {
-        return Err(invalid(call, "containerId", "must not be empty"));
+        return Err(invalid("containerId", "must not be empty"));
     }
     document
         .get_element_by_id(id)
-        .ok_or_else(|| EmbedError::ContainerNotFound {
-            call,
-            id: id.to_owned(),
-        })
+        .ok_or_else(|| EmbedError::ContainerNotFound { id: id.to_owned() })
 }

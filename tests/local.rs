@@ -1,4 +1,6 @@
 //! Local and auto modes in a real browser: `wasm-pack test --headless --chrome` (and `--firefox`).
+//! Each test first has the real engine loaded (tests/support), as after `preload()`;
+//! what happens before it arrives is in tests/engine_loading.rs.
 //! What needs a browser's request log, device scale or CDP counters is in tests/e2e/local.test.mjs.
 #![cfg(target_arch = "wasm32")]
 // A failed expectation in a test is a test failure, which is what panics mean here.
@@ -62,6 +64,7 @@ fn corner_luminance(canvas: &HtmlCanvasElement) -> f64 {
 
 #[wasm_bindgen_test]
 async fn local_mode_draws_on_a_canvas_and_calls_on_load_with_it() {
+    engine_ready().await;
     let container = fresh_container("local-draw");
     let (handle, loads) = drawn(local("local-draw", sample_data("Monthly sales"))).await;
     assert_eq!(handle.mode(), "local");
@@ -98,6 +101,7 @@ async fn local_mode_draws_on_a_canvas_and_calls_on_load_with_it() {
 
 #[wasm_bindgen_test]
 async fn update_redraws_with_new_pixels_and_calls_on_load_again() {
+    engine_ready().await;
     fresh_container("local-update");
     let (handle, loads) = drawn(local(
         "local-update",
@@ -121,6 +125,7 @@ async fn update_redraws_with_new_pixels_and_calls_on_load_again() {
 
 #[wasm_bindgen_test]
 async fn the_canvas_is_an_image_named_by_title_and_summary_with_a_hidden_table() {
+    engine_ready().await;
     let container = fresh_container("local-a11y");
     let (handle, _) = drawn(local(
         "local-a11y",
@@ -153,6 +158,7 @@ async fn the_canvas_is_an_image_named_by_title_and_summary_with_a_hidden_table()
 
 #[wasm_bindgen_test]
 async fn long_data_is_cut_in_the_table_with_a_note() {
+    engine_ready().await;
     let container = fresh_container("local-long");
     let (handle, _) = drawn(local("local-long", many_points(1000))).await;
     let rows = container
@@ -171,7 +177,8 @@ async fn long_data_is_cut_in_the_table_with_a_note() {
 }
 
 #[wasm_bindgen_test]
-fn data_the_engine_cannot_read_is_refused_before_anything_is_created() {
+async fn data_the_engine_cannot_read_is_refused_before_anything_is_created() {
+    engine_ready().await;
     let container = fresh_container("local-bad");
     let data = sample_data("Bad");
     let points = get(&data, "data");
@@ -189,7 +196,8 @@ fn data_the_engine_cannot_read_is_refused_before_anything_is_created() {
 }
 
 #[wasm_bindgen_test]
-fn modes_are_validated_and_local_mode_needs_no_service() {
+async fn modes_are_validated_and_local_mode_needs_no_service() {
+    engine_ready().await;
     fresh_container("local-modes");
     let options = local("local-modes", sample_data("Modes"));
     set(&options, "mode", "canvas");
@@ -234,6 +242,7 @@ fn modes_are_validated_and_local_mode_needs_no_service() {
 
 #[wasm_bindgen_test]
 async fn dark_mode_comes_from_the_option_then_the_card() {
+    engine_ready().await;
     fresh_container("local-dark");
     let (dark, _) = drawn({
         let options = local("local-dark", sample_data("Dark"));
@@ -270,7 +279,8 @@ async fn dark_mode_comes_from_the_option_then_the_card() {
 }
 
 #[wasm_bindgen_test]
-fn dark_mode_in_service_mode_is_a_query_parameter_only_when_given() {
+async fn dark_mode_in_service_mode_is_a_query_parameter_only_when_given() {
+    engine_ready().await;
     let container = fresh_container("service-dark");
     let plain = render(base_options("service-dark", JsValue::UNDEFINED)).unwrap_throw();
     let form = container.query_selector("form").unwrap_throw().unwrap();
@@ -292,6 +302,7 @@ fn dark_mode_in_service_mode_is_a_query_parameter_only_when_given() {
 
 #[wasm_bindgen_test]
 async fn exports_png_and_svg_drawn_by_the_same_engine() {
+    engine_ready().await;
     fresh_container("local-export");
     let (handle, _) = drawn(local("local-export", sample_data("Exported"))).await;
     let svg = handle.to_svg().unwrap_throw();
@@ -315,6 +326,7 @@ async fn exports_png_and_svg_drawn_by_the_same_engine() {
 
 #[wasm_bindgen_test]
 async fn service_mode_cannot_export() {
+    engine_ready().await;
     fresh_container("service-export");
     let handle = render(base_options("service-export", JsValue::UNDEFINED)).unwrap_throw();
     assert_eq!(
@@ -329,6 +341,7 @@ async fn service_mode_cannot_export() {
 
 #[wasm_bindgen_test]
 async fn destroy_removes_everything_and_stops_drawing() {
+    engine_ready().await;
     let container = fresh_container("local-destroy");
     let loads = recorder();
     let options = local("local-destroy", sample_data("Gone"));
@@ -346,6 +359,7 @@ async fn destroy_removes_everything_and_stops_drawing() {
 
 #[wasm_bindgen_test]
 async fn a_hidden_container_draws_when_it_is_shown() {
+    engine_ready().await;
     let container = fresh_container("local-hidden");
     container
         .set_attribute("style", "display:none")
@@ -363,7 +377,8 @@ async fn a_hidden_container_draws_when_it_is_shown() {
 }
 
 #[wasm_bindgen_test]
-fn render_multiple_mixes_modes() {
+async fn render_multiple_mixes_modes() {
+    engine_ready().await;
     let container = fresh_container("mixed");
     let list = js_sys::Array::new();
     list.push(&base_options("mixed", JsValue::UNDEFINED));
@@ -395,6 +410,7 @@ fn render_multiple_mixes_modes() {
 
 #[wasm_bindgen_test]
 async fn auto_mode_stays_with_a_service_that_answers() {
+    engine_ready().await;
     let container = fresh_container("auto-ok");
     let loads = recorder();
     let errors = recorder();
@@ -415,6 +431,7 @@ async fn auto_mode_stays_with_a_service_that_answers() {
 
 #[wasm_bindgen_test]
 async fn auto_mode_draws_locally_when_the_service_cannot_be_reached() {
+    engine_ready().await;
     let container = fresh_container("auto-down");
     let loads = recorder();
     let errors = recorder();

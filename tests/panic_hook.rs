@@ -83,7 +83,7 @@ async fn after_a_panic_the_console_gets_one_fixed_line_and_every_call_throws() {
     set(&shell, "parentOrigin", "https://app.example");
     set(&shell, "containerId", "after-panic");
     assert_eq!(
-        code_of(zdr_embed::shell::start_shell(shell.into())),
+        code_of(zdr_engine::start_shell(shell.into())),
         "instance_failed"
     );
 }

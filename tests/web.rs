@@ -967,7 +967,7 @@ async fn resize_is_clamped_to_10000_px() {
 
 #[wasm_bindgen_test]
 fn message_strings_are_bounded_before_they_are_copied() {
-    use zdr_embed::protocol::{
+    use zdr_protocol::message::{
         decode_to_shell, Fields, ShellInbox, MAX_MESSAGE_UNITS, MAX_VIZDATA_UNITS,
     };
     let huge = "x".repeat(MAX_VIZDATA_UNITS as usize + 1);
@@ -1020,7 +1020,7 @@ async fn postmessage_refuses_data_the_shell_would_not_read() {
     let on_error = recorder();
     let options = postmessage_options("pm-huge");
     set(&options, "onError", on_error.clone());
-    let title = "t".repeat(zdr_embed::protocol::MAX_VIZDATA_UNITS as usize);
+    let title = "t".repeat(zdr_protocol::message::MAX_VIZDATA_UNITS as usize);
     set(&options, "visualizationData", sample_data(&title));
     let handle = render(options).unwrap_throw();
     wait_until(|| on_error.count() == 1, "onError for oversized data").await;
@@ -1052,5 +1052,29 @@ async fn the_form_post_carries_no_referrer_where_the_browser_honours_rel() {
     if agent.contains("Firefox") {
         assert_eq!(referrer, "", "Firefox honours rel=\"noreferrer\"");
     }
+    handle.destroy().unwrap_throw();
+}
+
+#[wasm_bindgen_test]
+async fn service_mode_needs_no_engine_and_local_mode_without_a_loader_says_so() {
+    // This test module registers no engine loader: the service path stands alone.
+    let container = fresh_container("no-engine");
+    let handle = render(options("no-engine")).unwrap_throw();
+    assert!(container.query_selector("form").unwrap_throw().is_some());
+    handle.destroy().unwrap_throw();
+
+    let errors = recorder();
+    let local = options("no-engine");
+    set(&local, "mode", "local");
+    set(&local, "onError", &errors);
+    let handle = render(local).unwrap_throw();
+    wait_until(|| errors.count() == 1, "onError without an engine").await;
+    assert_eq!(error_code(&errors.last()), "engine_unavailable");
+    assert!(
+        message_of(&errors.last()).contains("no engine loader is registered"),
+        "{}",
+        message_of(&errors.last())
+    );
+    assert_eq!(container.child_element_count(), 0, "nothing drawn");
     handle.destroy().unwrap_throw();
 }

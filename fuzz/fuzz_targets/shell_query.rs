@@ -16,7 +16,7 @@ fuzz_target!(|bytes: &[u8]| {
     let _ = zdr_host::parse::shell_query(text);
     let _ = zdr_host::parse::dark_mode(text);
 
-    if zdr_embed::shell::is_origin(text) {
+    if zdr_protocol::origin::is_origin(text) {
         let rest = text
             .strip_prefix("https://")
             .or_else(|| text.strip_prefix("http://"));

@@ -6,8 +6,9 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use zdr_embed::protocol::{
-    self, decode_to_shell, decode_to_widget, Fields, ToWidget, MAX_MESSAGE_CHARS, MAX_RESIZE_PX,
+use zdr_protocol::message::{
+    self as protocol, decode_to_shell, decode_to_widget, Fields, ToWidget, MAX_MESSAGE_CHARS,
+    MAX_RESIZE_PX,
 };
 
 /// A message type: one of ours (so the fuzzer reaches every branch) or any text.
@@ -59,7 +60,7 @@ const EDGES: [f64; 12] = [
 impl Number {
     fn value(self) -> f64 {
         match self {
-            Number::Version => f64::from(protocol::VERSION),
+            Number::Version => f64::from(zdr_protocol::message::VERSION),
             Number::Whole(n) => f64::from(n),
             Number::Edge(i) => EDGES[usize::from(i) % EDGES.len()],
             Number::Any(f) => f,
@@ -71,11 +72,11 @@ impl From<Message> for Fields {
     fn from(m: Message) -> Fields {
         Fields {
             kind: m.kind.map(|kind| match kind {
-                Kind::Ready => protocol::READY.to_owned(),
-                Kind::VizData => protocol::VIZDATA.to_owned(),
-                Kind::Received => protocol::RECEIVED.to_owned(),
-                Kind::Error => protocol::ERROR.to_owned(),
-                Kind::Resize => protocol::RESIZE.to_owned(),
+                Kind::Ready => zdr_protocol::message::READY.to_owned(),
+                Kind::VizData => zdr_protocol::message::VIZDATA.to_owned(),
+                Kind::Received => zdr_protocol::message::RECEIVED.to_owned(),
+                Kind::Error => zdr_protocol::message::ERROR.to_owned(),
+                Kind::Resize => zdr_protocol::message::RESIZE.to_owned(),
                 Kind::Other(text) => text,
             }),
             version: m.version.map(Number::value),

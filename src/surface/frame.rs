@@ -7,9 +7,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlIFrameElement};
 
 use super::form_post::{PendingForm, Post};
-use super::{Shown, Surface};
-use crate::error::{describe_thrown, Call, EmbedError};
-use crate::payload::Content;
+use super::{Event, Shown, Sink, Surface};
+use crate::error::{describe_thrown, EmbedError};
+use crate::options::Mode;
+use crate::payload::Payload;
 
 thread_local! {
     static NEXT_FRAME: Cell<u32> = const { Cell::new(1) };
@@ -38,13 +39,9 @@ pub struct FrameSpec<'a> {
 }
 
 impl ServiceFrame {
-    /// Creates the frame (nothing is posted yet: call `show`). `on_loaded`
-    /// runs each time a document from the service has loaded in it.
-    pub fn create(
-        call: Call,
-        spec: &FrameSpec<'_>,
-        on_loaded: impl Fn(&HtmlIFrameElement) + 'static,
-    ) -> Result<ServiceFrame, EmbedError> {
+    /// Creates the frame (nothing is posted yet: call `show`). The sink
+    /// hears `Loaded` each time a document from the service has loaded in it.
+    pub fn create(spec: &FrameSpec<'_>, sink: Sink) -> Result<ServiceFrame, EmbedError> {
         let frame_name = unique_frame_name(spec.document);
         let frame = create_frame(spec)
             .and_then(|frame| {
@@ -53,7 +50,6 @@ impl ServiceFrame {
                 Ok(frame)
             })
             .map_err(|thrown| EmbedError::Dom {
-                call,
                 action: "create the iframe",
                 reason: describe_thrown(&thrown),
             })?;
@@ -64,7 +60,7 @@ impl ServiceFrame {
                 .content_document()
                 .is_some_and(|doc| doc.url().is_ok_and(|url| url == "about:blank"));
             if !blank {
-                on_loaded(&loaded);
+                sink(Event::Loaded(loaded.clone().into()));
             }
         });
         Ok(ServiceFrame {
@@ -85,11 +81,10 @@ impl Drop for ServiceFrame {
 }
 
 impl Surface for ServiceFrame {
-    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
+    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError> {
         // The earlier form (if still pending) goes now; its post already left.
         self.pending = None;
         let document = self.frame.owner_document().ok_or_else(|| EmbedError::Dom {
-            call,
             action: "post the form",
             reason: "the iframe is no longer in a document".into(),
         })?;
@@ -98,10 +93,9 @@ impl Surface for ServiceFrame {
             container: &self.container,
             frame_name: &self.frame_name,
             address: &self.address,
-            json: &content.payload.json,
+            json: &payload.json,
         };
         let pending = post.submit().map_err(|thrown| EmbedError::Dom {
-            call,
             action: "post the form",
             reason: describe_thrown(&thrown),
         })?;
@@ -111,6 +105,7 @@ impl Surface for ServiceFrame {
 
     fn shown(&self) -> Shown {
         Shown {
+            mode: Mode::Service,
             iframe: Some(self.frame.clone()),
             canvas: None,
         }

@@ -16,23 +16,16 @@ use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlIFrameElement, MessageEvent};
 
-use super::canvas::AUTO_ASPECT_RATIO;
-use super::frame::{create_frame, FrameSpec};
-use super::{Shown, Surface};
-use crate::error::{describe_thrown, Call, EmbedError};
-use crate::payload::Content;
-use crate::protocol::{decode_to_widget, Fields, ToShell, ToWidget, MAX_VIZDATA_UNITS, VERSION};
+use zdr_protocol::layout::AUTO_ASPECT_RATIO;
+use zdr_protocol::message::{
+    decode_to_widget, Fields, ToShell, ToWidget, MAX_VIZDATA_UNITS, VERSION,
+};
 
-/// What the frame tells the embed. Delivered outside any borrow of the
-/// surface, so the embed may call page code and the page may call back.
-pub enum FrameEvent {
-    /// The shell is listening (sent again if the frame reloaded).
-    Ready,
-    /// The shell read the latest data and is drawing it.
-    Received,
-    /// Showing the card failed; for `onError`.
-    Failed(EmbedError),
-}
+use super::frame::{create_frame, FrameSpec};
+use super::{Event, Shown, Sink, Surface};
+use crate::error::{describe_thrown, EmbedError};
+use crate::options::Mode;
+use crate::payload::Payload;
 
 /// What the message channel needs beyond the frame itself (a [`FrameSpec`]
 /// whose `address` is the shell's: the embed address with
@@ -68,23 +61,18 @@ struct Channel {
     ready_timer: Option<Timeout>,
 }
 
-type Events = Rc<dyn Fn(FrameEvent)>;
-
 impl MessageFrame {
     /// Creates the frame and starts loading the shell. Data is sent by `show`.
     pub fn create(
-        call: Call,
         spec: &FrameSpec<'_>,
         channel_spec: &ChannelSpec<'_>,
-        on_event: impl Fn(FrameEvent) + 'static,
+        events: Sink,
     ) -> Result<MessageFrame, EmbedError> {
         let dom = |thrown: JsValue| EmbedError::Dom {
-            call,
             action: "create the iframe",
             reason: describe_thrown(&thrown),
         };
         let window = web_sys::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
-        let events: Events = Rc::new(on_event);
         let frame = create_frame(spec).map_err(dom)?;
         if channel_spec.auto_height {
             // The shell's card has this shape, so the first guess is right; a
@@ -122,9 +110,7 @@ impl MessageFrame {
                     .upgrade()
                     .and_then(|channel| channel.try_borrow().ok().map(|c| !c.ready));
                 if waiting == Some(true) {
-                    events(FrameEvent::Failed(EmbedError::ServiceNotReady {
-                        timeout_ms,
-                    }));
+                    events(Event::Failed(EmbedError::ServiceNotReady { timeout_ms }));
                 }
             });
             if let Ok(mut open) = channel.try_borrow_mut() {
@@ -157,24 +143,24 @@ impl Drop for MessageFrame {
 }
 
 impl Surface for MessageFrame {
-    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
+    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError> {
         let mut channel = self.channel.try_borrow_mut().map_err(|_| EmbedError::Dom {
-            call,
             action: "send the data to the service's page",
             reason: "the frame is busy (called from inside a callback?)".into(),
         })?;
-        check_size(call, &content.payload.json)?;
+        check_size(&payload.json)?;
         channel.next_id = channel.next_id.wrapping_add(1);
-        channel.latest = Some((channel.next_id, content.payload.json.clone()));
+        channel.latest = Some((channel.next_id, payload.json.clone()));
         // Before `ready` the data waits; only the latest is ever sent.
         if channel.ready {
-            channel.send_latest(call)?;
+            channel.send_latest()?;
         }
         Ok(())
     }
 
     fn shown(&self) -> Shown {
         Shown {
+            mode: Mode::Service,
             iframe: self.channel.try_borrow().ok().map(|c| c.frame.clone()),
             canvas: None,
         }
@@ -182,12 +168,11 @@ impl Surface for MessageFrame {
 }
 
 impl Channel {
-    fn send_latest(&self, call: Call) -> Result<(), EmbedError> {
+    fn send_latest(&self) -> Result<(), EmbedError> {
         let Some((id, json)) = &self.latest else {
             return Ok(());
         };
         let failed = |reason: String| EmbedError::Dom {
-            call,
             action: "send the data to the service's page",
             reason,
         };
@@ -225,7 +210,7 @@ impl Channel {
 
 /// The shell refuses (without reading it) a text over [`MAX_VIZDATA_UNITS`];
 /// saying so here, with the size, is clearer than its refusal.
-fn check_size(call: Call, json: &str) -> Result<(), EmbedError> {
+fn check_size(json: &str) -> Result<(), EmbedError> {
     // A UTF-8 byte count is never below the UTF-16 unit count: most texts stop here.
     if json.len() <= MAX_VIZDATA_UNITS as usize {
         return Ok(());
@@ -235,7 +220,6 @@ fn check_size(call: Call, json: &str) -> Result<(), EmbedError> {
         return Ok(());
     }
     Err(EmbedError::InvalidData {
-        call,
         reason: format!(
             "its JSON text is {units} UTF-16 units long, and embedMode \"postmessage\" sends at most {MAX_VIZDATA_UNITS}; send fewer points"
         ),
@@ -243,8 +227,8 @@ fn check_size(call: Call, json: &str) -> Result<(), EmbedError> {
 }
 
 /// One message on the page's window: ours or not, and what it means.
-fn received(channel: &Weak<RefCell<Channel>>, events: &Events, event: &MessageEvent) {
-    if crate::failure::has_failed() {
+fn received(channel: &Weak<RefCell<Channel>>, events: &Sink, event: &MessageEvent) {
+    if zdr_protocol::failure::has_failed() {
         return;
     }
     let Some(channel) = channel.upgrade() else {
@@ -269,11 +253,11 @@ fn received(channel: &Weak<RefCell<Channel>>, events: &Events, event: &MessageEv
 
 impl Channel {
     /// Updates the channel; returns what the embed must hear, once no borrow is held.
-    fn handle(&mut self, message: ToWidget) -> Vec<FrameEvent> {
+    fn handle(&mut self, message: ToWidget) -> Vec<Event> {
         match message {
             ToWidget::Ready { version } if version != VERSION => {
                 self.ready_timer = None;
-                vec![FrameEvent::Failed(EmbedError::ProtocolVersion {
+                vec![Event::Failed(EmbedError::ProtocolVersion {
                     found: version,
                     expected: VERSION,
                 })]
@@ -283,9 +267,9 @@ impl Channel {
                 // A new page in the frame: the data is sent and drawn anew.
                 self.acknowledged = None;
                 self.ready_timer = None;
-                let mut events = vec![FrameEvent::Ready];
-                if let Err(error) = self.send_latest(Call::Render) {
-                    events.push(FrameEvent::Failed(error));
+                let mut events = vec![Event::Ready];
+                if let Err(error) = self.send_latest() {
+                    events.push(Event::Failed(error));
                 }
                 events
             }
@@ -294,10 +278,10 @@ impl Channel {
             // Answers about older data are stale: newer data is on its way.
             ToWidget::Received { id } if self.is_latest(id) && self.acknowledged != Some(id) => {
                 self.acknowledged = Some(id);
-                vec![FrameEvent::Received]
+                vec![Event::Loaded(self.frame.clone().into())]
             }
             ToWidget::Error { id, message } if self.is_latest(id) => {
-                vec![FrameEvent::Failed(EmbedError::ServiceRejected { message })]
+                vec![Event::Failed(EmbedError::ServiceRejected { message })]
             }
             ToWidget::Resize { height } if self.auto_height => {
                 // Already whole pixels, at most MAX_RESIZE_PX (decode_to_widget).

@@ -2,76 +2,76 @@
 //!
 //! The embed (options, validation, handle, registry, cleanup) is the same for
 //! every mode; only the surface differs. A surface owns every node, listener,
-//! observer and timer it creates, and dropping it removes them all.
+//! observer and timer it creates, and dropping it removes them all. Every
+//! surface tells the embed what happened through one [`Sink`].
 
-mod accessible;
-mod canvas;
-mod color_scheme;
 mod form_post;
 mod frame;
+mod local;
 mod message_frame;
-mod tooltip;
 
-pub use canvas::{canvas_to_png, CanvasSpec, LocalCanvas, AUTO_HEIGHT};
 pub use frame::{FrameSpec, ServiceFrame};
-pub use message_frame::{ChannelSpec, FrameEvent, MessageFrame};
+pub use local::LocalSurface;
+pub use message_frame::{ChannelSpec, MessageFrame};
+
+use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
-use web_sys::{HtmlCanvasElement, HtmlIFrameElement};
+use web_sys::HtmlIFrameElement;
 
-use crate::error::{Call, EmbedError};
+use crate::error::EmbedError;
 use crate::options::Mode;
-use crate::payload::Content;
+use crate::payload::Payload;
+
+/// What a surface reports, always outside any borrow of the embed registry.
+pub enum Event {
+    /// New data is on screen in this element (the frame's page loaded, the
+    /// shell received the data, or the canvas was drawn).
+    Loaded(JsValue),
+    /// The postMessage shell is listening: the service is there.
+    Ready,
+    /// Showing the card failed; for `onError`.
+    Failed(EmbedError),
+}
+
+/// Where a surface's events go: the embed that owns it.
+pub type Sink = Rc<dyn Fn(Event)>;
 
 pub trait Surface {
     /// Puts new, already validated data on screen. Never calls page code
     /// synchronously (the embed registry may be borrowed): failures are
-    /// returned for the caller to report.
-    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError>;
+    /// returned for the caller to throw or report.
+    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError>;
 
     /// The element the reader sees, for the handle.
     fn shown(&self) -> Shown;
 
     /// The card as an SVG document, as drawn now. Only surfaces that draw.
-    fn to_svg(&self, call: Call) -> Result<String, EmbedError> {
-        Err(EmbedError::NotDrawnLocally {
-            call,
-            what: "toSVG()",
-        })
+    fn to_svg(&self) -> Result<String, EmbedError> {
+        Err(EmbedError::NotDrawnLocally { what: "toSVG()" })
     }
 
-    /// The canvas with the latest data drawn on it, for `toPNG()`. Only
-    /// surfaces that draw. (The promise is made by the caller, outside any
-    /// borrow, because encoding goes through page-visible browser APIs.)
-    fn drawn_canvas(&self, call: Call) -> Result<HtmlCanvasElement, EmbedError> {
-        Err(EmbedError::NotDrawnLocally {
-            call,
-            what: "toPNG()",
-        })
+    /// A promise of the card as a PNG `Blob`. Only surfaces that draw.
+    fn to_png(&self) -> Result<JsValue, EmbedError> {
+        Err(EmbedError::NotDrawnLocally { what: "toPNG()" })
     }
 }
 
-/// The element a card is shown in: an iframe or a canvas, never both.
-#[derive(Clone, Default)]
+/// What the reader sees: an iframe or a canvas, never both, and the mode.
+#[derive(Clone)]
 pub struct Shown {
+    pub mode: Mode,
     pub iframe: Option<HtmlIFrameElement>,
-    pub canvas: Option<HtmlCanvasElement>,
+    /// The engine's canvas; `None` until the engine has drawn the card.
+    pub canvas: Option<JsValue>,
 }
 
 impl Shown {
-    pub fn mode(&self) -> Mode {
-        if self.canvas.is_some() {
-            Mode::Local
-        } else {
-            Mode::Service
-        }
-    }
-
     pub fn iframe_or_null(&self) -> JsValue {
         self.iframe.clone().map_or(JsValue::NULL, JsValue::from)
     }
 
     pub fn canvas_or_null(&self) -> JsValue {
-        self.canvas.clone().map_or(JsValue::NULL, JsValue::from)
+        self.canvas.clone().unwrap_or(JsValue::NULL)
     }
 }

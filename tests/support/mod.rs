@@ -54,3 +54,42 @@ pub async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
     }
     panic!("timed out waiting until {what}");
 }
+
+#[wasm_bindgen(module = "/tests/support/engine.js")]
+extern "C" {
+    /// A loader the test settles by hand (`arrive`, `fail`).
+    #[wasm_bindgen(js_name = controlledLoader)]
+    pub fn controlled_loader(mount_local: &JsValue) -> ControlledLoader;
+    #[wasm_bindgen(js_name = readyLoader)]
+    fn ready_loader(mount_local: &JsValue) -> js_sys::Function;
+
+    pub type ControlledLoader;
+    #[wasm_bindgen(method, getter)]
+    pub fn loader(this: &ControlledLoader) -> js_sys::Function;
+    #[wasm_bindgen(method, getter)]
+    pub fn calls(this: &ControlledLoader) -> u32;
+    #[wasm_bindgen(method)]
+    pub fn arrive(this: &ControlledLoader);
+    #[wasm_bindgen(method)]
+    pub fn fail(this: &ControlledLoader, message: &str);
+}
+
+/// The real engine's `mountLocal` (linked into this test module) as a JS
+/// function, as the engine's namespace carries it.
+pub fn engine_mount_local() -> JsValue {
+    let mount = Closure::<dyn Fn(Element, JsValue) -> Result<JsValue, JsValue>>::new(
+        |container: Element, settings: JsValue| {
+            zdr_engine::mount_local(container, settings).map(JsValue::from)
+        },
+    );
+    // Lives as long as the test page, as a loaded module would.
+    mount.into_js_value()
+}
+
+/// Registers a loader that gives the real engine at once, and waits for it.
+pub async fn engine_ready() {
+    zdr_embed::set_engine_loader(ready_loader(&engine_mount_local()));
+    wasm_bindgen_futures::JsFuture::from(zdr_embed::preload())
+        .await
+        .unwrap_throw();
+}

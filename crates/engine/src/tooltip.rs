@@ -5,13 +5,13 @@ use std::cell::RefCell;
 use std::rc::Weak;
 
 use gloo_events::EventListener;
-use plotters::style::RGBColor;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, PointerEvent};
 use zdr_chart::draw::text::FONT_FAMILY;
 use zdr_chart::draw::Hit;
+use zdr_chart::scene::Color;
 
-use super::canvas::CanvasState;
+use crate::canvas::CanvasState;
 
 /// How far from a point the pointer may be, in CSS pixels; a finger is broader.
 const MOUSE_RADIUS: f64 = 12.0;
@@ -49,7 +49,7 @@ impl Tooltip {
             let state = state.clone();
             let tip = tip.clone();
             EventListener::new(&canvas, kind, move |event| {
-                if crate::failure::has_failed() {
+                if zdr_protocol::failure::has_failed() {
                     return;
                 }
                 if let Some(event) = event.dyn_ref::<PointerEvent>() {
@@ -113,12 +113,12 @@ fn point_at(state: &Weak<RefCell<CanvasState>>, tip: &HtmlElement, event: &Point
 }
 
 struct Colors {
-    text: RGBColor,
-    background: RGBColor,
-    border: RGBColor,
+    text: Color,
+    background: Color,
+    border: Color,
 }
 
-fn css(color: RGBColor) -> String {
+fn css(color: Color) -> String {
     format!("rgb({},{},{})", color.0, color.1, color.2)
 }
 

@@ -13,12 +13,14 @@ use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, MessageEvent, ResizeObserver, Window};
 
-use crate::error::{describe_thrown, Call, EmbedError};
-use crate::js_value::{is_plain_object, member, required_string};
-use crate::options::Callbacks;
-use crate::payload::{Content, Payload};
-use crate::protocol::{decode_to_shell, Fields, ShellInbox, ToShell, ToWidget, VERSION};
-use crate::surface::{CanvasSpec, LocalCanvas, Surface, AUTO_HEIGHT};
+use zdr_protocol::layout::AUTO_HEIGHT;
+use zdr_protocol::message::{decode_to_shell, Fields, ShellInbox, ToShell, ToWidget, VERSION};
+use zdr_protocol::origin::is_origin;
+use zdr_protocol::text::{describe_thrown, quote};
+
+use crate::canvas::{CanvasSpec, LocalCanvas};
+use crate::error::EngineError;
+use crate::settings::Callbacks;
 
 thread_local! {
     /// One shell per page, alive as long as the page.
@@ -62,28 +64,31 @@ export interface ShellOptions {
 pub fn start_shell(
     #[wasm_bindgen(unchecked_param_type = "ShellOptions")] options: JsValue,
 ) -> Result<(), JsValue> {
-    crate::failure::guard("startShell")?;
-    let call = Call::Render;
+    zdr_protocol::failure::guard().map_err(EngineError::from)?;
     let window = web_sys::window().ok_or_else(|| shell_error("there is no window"))?;
     let document = window
         .document()
         .ok_or_else(|| shell_error("there is no document"))?;
-    if !is_plain_object(&options) {
+    if !options.is_object() || options.is_function() {
         return Err(shell_error("startShell needs an options object"));
     }
-    let parent_origin = required_string(call, &options, "parentOrigin")?;
+    let parent_origin = option(&options, "parentOrigin")
+        .as_string()
+        .ok_or_else(|| shell_error("option \"parentOrigin\" must be a string"))?;
     if !(is_origin(&parent_origin) && browser_agrees_is_origin(&parent_origin)) {
         return Err(shell_error(&format!(
             "parentOrigin must be an origin like https://app.example.com, found {}",
-            crate::js_value::quote(&parent_origin)
+            quote(&parent_origin)
         )));
     }
-    let container_id = required_string(call, &options, "containerId")?;
+    let container_id = option(&options, "containerId")
+        .as_string()
+        .ok_or_else(|| shell_error("option \"containerId\" must be a string"))?;
     let container = document
         .get_element_by_id(&container_id)
         .ok_or_else(|| shell_error("the container element is missing"))?;
-    let dark_mode = member(call, &options, "darkMode", "darkMode")?.as_bool();
-    let auto_height = member(call, &options, "autoHeight", "autoHeight")?.as_bool() == Some(true);
+    let dark_mode = option(&options, "darkMode").as_bool();
+    let auto_height = option(&options, "autoHeight").as_bool() == Some(true);
     let parent = window
         .parent()
         .ok()
@@ -95,7 +100,7 @@ pub fn start_shell(
     }
 
     let on_message = EventListener::new(&window, "message", |event| {
-        if crate::failure::has_failed() {
+        if zdr_protocol::failure::has_failed() {
             return;
         }
         if let Some(event) = event.dyn_ref::<MessageEvent>() {
@@ -125,68 +130,13 @@ pub fn start_shell(
     Ok(())
 }
 
-fn shell_error(reason: &str) -> JsValue {
-    js_sys::Error::new(&format!("zdr-embed shell: {reason}")).into()
+/// A member of the options; a throwing getter reads as absent.
+fn option(options: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(options, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-/// The longest `parentOrigin` read; real origins are far shorter.
-const MAX_ORIGIN_LEN: usize = 2048;
-
-/// Whether `text` is exactly a serialised http(s) origin as a browser writes
-/// `MessageEvent.origin`: lower-case scheme and host, no path, no default
-/// port. Pure string rules, stricter than the browser (hosts of ASCII letters,
-/// digits, `.`, `-` and `_`, or a bracketed IPv6 literal); `startShell` also
-/// asks the browser.
-pub fn is_origin(text: &str) -> bool {
-    if text.len() > MAX_ORIGIN_LEN {
-        return false;
-    }
-    let (rest, default_port) = if let Some(rest) = text.strip_prefix("https://") {
-        (rest, "443")
-    } else if let Some(rest) = text.strip_prefix("http://") {
-        (rest, "80")
-    } else {
-        return false;
-    };
-    let port = match rest.strip_prefix('[') {
-        Some(inner) => match inner.split_once(']') {
-            Some((literal, after)) => {
-                let ipv6 = !literal.is_empty()
-                    && literal
-                        .bytes()
-                        .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b':' | b'.'));
-                if !ipv6 {
-                    return false;
-                }
-                after
-            }
-            None => return false,
-        },
-        None => {
-            let end = rest.find(':').unwrap_or(rest.len());
-            let (host, after) = rest.split_at(end);
-            let reg_name = !host.is_empty()
-                && host.bytes().all(|b| {
-                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'_')
-                });
-            if !reg_name {
-                return false;
-            }
-            after
-        }
-    };
-    match port.strip_prefix(':') {
-        None => port.is_empty(),
-        Some(digits) => {
-            let canonical = !digits.is_empty()
-                && digits.len() <= 5
-                && digits.bytes().all(|b| b.is_ascii_digit())
-                && (digits == "0" || !digits.starts_with('0'));
-            canonical
-                && digits != default_port
-                && digits.parse::<u32>().is_ok_and(|port| port <= 65535)
-        }
-    }
+fn shell_error(reason: &str) -> JsValue {
+    js_sys::Error::new(&format!("zdr-embed shell: {reason}")).into()
 }
 
 /// The browser's word on it too: its URL parser serialises it unchanged.
@@ -211,19 +161,9 @@ impl Shell {
 
     /// Reads and draws data `id`; answers received or error.
     fn show(&mut self, id: u32, json: String) {
-        let call = if self.canvas.is_some() {
-            Call::Update
-        } else {
-            Call::Render
-        };
-        let payload = Payload { json, title: None };
-        let shown = Content::drawn(call, payload).and_then(|mut content| {
-            // The title names the canvas for assistive technology.
-            content.payload.title = content.chart.as_ref().map(|c| c.config.title.clone());
-            match &mut self.canvas {
-                Some(canvas) => canvas.show(call, &content),
-                None => self.create_canvas(call, &content),
-            }
+        let shown = crate::read(&json).and_then(|chart| match &mut self.canvas {
+            Some(canvas) => canvas.show(chart),
+            None => self.create_canvas(chart),
         });
         let answer = match shown {
             Ok(()) => {
@@ -232,15 +172,14 @@ impl Shell {
             }
             Err(error) => ToWidget::Error {
                 id,
-                message: plain_reason(&error),
+                message: error.to_string(),
             },
         };
         self.send(&answer);
     }
 
-    fn create_canvas(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
-        let document: Document = self.container.owner_document().ok_or(EmbedError::Dom {
-            call,
+    fn create_canvas(&mut self, chart: std::rc::Rc<zdr_chart::Chart>) -> Result<(), EngineError> {
+        let document: Document = self.container.owner_document().ok_or(EngineError::Dom {
             action: "draw the card",
             reason: "the shell's container is not in a document".into(),
         })?;
@@ -265,7 +204,7 @@ impl Shell {
                 ),
             },
         };
-        self.canvas = Some(LocalCanvas::create(call, spec, content)?);
+        self.canvas = Some(LocalCanvas::create(spec, chart)?);
         Ok(())
     }
 
@@ -277,15 +216,6 @@ impl Shell {
             self.last_height = height;
             self.send(&ToWidget::Resize { height });
         }
-    }
-}
-
-/// What the widget tells its page: the engine's reason, without the
-/// `render: option "visualizationData"` framing meant for the page's own calls.
-fn plain_reason(error: &EmbedError) -> String {
-    match error {
-        EmbedError::InvalidData { reason, .. } | EmbedError::Draw { reason, .. } => reason.clone(),
-        other => other.to_string(),
     }
 }
 
@@ -312,7 +242,7 @@ fn on_message(event: &MessageEvent) {
 
 /// A draw that failed after `received` (in an animation frame).
 fn on_draw_error(error: JsValue) {
-    if crate::failure::has_failed() {
+    if zdr_protocol::failure::has_failed() {
         return;
     }
     SHELL.with(|slot| {
@@ -333,7 +263,7 @@ fn on_draw_error(error: JsValue) {
 /// Reports the content's height on every change, for `height: "auto"`.
 fn watch_height(container: &Element) -> Option<(ResizeObserver, Closure<dyn FnMut()>)> {
     let on_resize = Closure::<dyn FnMut()>::new(|| {
-        if crate::failure::has_failed() {
+        if zdr_protocol::failure::has_failed() {
             return;
         }
         SHELL.with(|slot| {
@@ -347,60 +277,4 @@ fn watch_height(container: &Element) -> Option<(ResizeObserver, Closure<dyn FnMu
     let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
     observer.observe(container);
     Some((observer, on_resize))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_origin;
-
-    #[test]
-    fn serialised_origins_pass() {
-        for good in [
-            "https://app.example.com",
-            "http://127.0.0.1:8080",
-            "http://localhost:0",
-            "https://[::1]:8443",
-            "http://[2001:db8::1]",
-            "https://host_1.example:65535",
-            "http://svc.example:443",
-        ] {
-            assert!(is_origin(good), "{good}");
-        }
-    }
-
-    #[test]
-    fn anything_a_browser_would_not_write_as_an_origin_fails() {
-        for bad in [
-            "",
-            "null",
-            "*",
-            "https://",
-            "ftp://app.example.com",
-            "HTTPS://app.example.com",
-            "https://App.example.com",
-            "https://app.example.com/",
-            "https://app.example.com/path",
-            "https://app.example.com?x",
-            "https://app.example.com#x",
-            "https://user@app.example.com",
-            "https://app.example.com:443",
-            "http://app.example.com:80",
-            "https://app.example.com:",
-            "https://app.example.com:080",
-            "https://app.example.com:65536",
-            "https://app.example.com:123456",
-            "https://%65vil.com",
-            "https://ev\u{200B}il.com",
-            "https://ｅvil.com",
-            "https://a<b",
-            "http://[::1",
-            "http://[]",
-            "http://[::G]",
-            "http://[::1]x",
-            "https://app.example.com ",
-        ] {
-            assert!(!is_origin(bad), "{bad:?}");
-        }
-        assert!(!is_origin(&format!("https://{}", "a".repeat(3000))));
-    }
 }

@@ -1,25 +1,30 @@
-//! After a panic the widget stops for good. In WebAssembly a panic is a trap
+//! After a panic a module stops for good. In WebAssembly a panic is a trap
 //! that leaves the instance's memory in whatever state it was (a borrow held,
 //! a half-built value), and every chart in the page shares that instance. So
 //! the panic hook says so once, without the panic's text (it may quote the
 //! page's data), and every later call throws a clear error instead of running
 //! on a broken state. No input should ever panic; this is the last line.
+//!
+//! Each of the two modules (service, engine) is its own instance with its own
+//! flag: a panic in the engine stops drawing, not the service's frames.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
-
-use crate::error::EmbedError;
 
 /// The one line the console gets: no payload, nothing from the page.
 pub const CONSOLE_LINE: &str =
     "zdr-embed: internal error; the widget has stopped. Reload the page.";
 
+/// What an entry point answers after a panic; each module words it into its own error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stopped;
+
 static FAILED: AtomicBool = AtomicBool::new(false);
 static HOOK: Once = Once::new();
 
-/// Installs the hook (once), then refuses the call if the widget has
-/// stopped. Every exported entry point starts with it; `what` names the call.
-pub fn guard(what: &'static str) -> Result<(), EmbedError> {
+/// Installs the hook (once), then refuses the call if the module has
+/// stopped. Every exported entry point starts with it.
+pub fn guard() -> Result<(), Stopped> {
     HOOK.call_once(|| {
         // Chained, so a test runner's hook still reports its failures; in a
         // page the previous hook is std's, whose stderr goes nowhere in wasm.
@@ -30,12 +35,12 @@ pub fn guard(what: &'static str) -> Result<(), EmbedError> {
         }));
     });
     if has_failed() {
-        return Err(EmbedError::InstanceFailed { what });
+        return Err(Stopped);
     }
     Ok(())
 }
 
-/// Whether a panic has stopped the widget; callbacks of the browser (events,
+/// Whether a panic has stopped the module; callbacks of the browser (events,
 /// timers, messages) check it and do nothing then.
 pub fn has_failed() -> bool {
     FAILED.load(Ordering::Relaxed)

@@ -14,18 +14,13 @@ use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver,
 use zdr_chart::draw::HitMap;
 use zdr_chart::{Chart, Theme};
 
-use super::accessible::Description;
-use super::color_scheme::ColorScheme;
-use super::tooltip::Tooltip;
-use super::{Shown, Surface};
-use crate::error::{describe_thrown, Call, EmbedError};
-use crate::options::Callbacks;
-use crate::payload::Content;
+use crate::accessible::Description;
+use crate::color_scheme::ColorScheme;
+use crate::error::EngineError;
+use crate::settings::Callbacks;
+use crate::tooltip::Tooltip;
 
-/// The `height` option's value that lets the card's width decide its height.
-pub const AUTO_HEIGHT: &str = "auto";
-/// The shape of an auto-height card: the proportions of the usual landscape frame.
-pub(super) const AUTO_ASPECT_RATIO: &str = "8 / 5";
+use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
 /// Browsers refuse or silently blank canvases much larger than this per side.
 const MAX_BACKING_PX: f64 = 8192.0;
@@ -55,14 +50,14 @@ pub struct CanvasSpec<'a> {
 
 /// Everything a draw needs; shared with the frame, resize and pointer
 /// callbacks through weak references, so only the surface keeps it alive.
-pub(super) struct CanvasState {
+pub(crate) struct CanvasState {
     window: Window,
-    pub(super) canvas: HtmlCanvasElement,
+    pub(crate) canvas: HtmlCanvasElement,
     chart: Rc<Chart>,
     description: Description,
     fallback_title: String,
     scheme: ColorScheme,
-    pub(super) hits: HitMap,
+    pub(crate) hits: HitMap,
     /// Bumped by each `show`, so new data always draws.
     generation: u32,
     drawn: Option<DrawKey>,
@@ -85,39 +80,30 @@ struct DrawKey {
 }
 
 impl LocalCanvas {
-    pub fn create(
-        call: Call,
-        spec: CanvasSpec<'_>,
-        content: &Content,
-    ) -> Result<LocalCanvas, EmbedError> {
-        let dom = |thrown: JsValue| EmbedError::Dom {
-            call,
-            action: "create the canvas",
-            reason: describe_thrown(&thrown),
-        };
-        let chart = chart_of(call, content)?;
+    pub fn create(spec: CanvasSpec<'_>, chart: Rc<Chart>) -> Result<LocalCanvas, EngineError> {
+        let dom = EngineError::dom("create the canvas");
         let window = web_sys::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
-        let wrapper = create_wrapper(spec.document, spec.width, spec.height).map_err(dom)?;
+        let wrapper = create_wrapper(spec.document, spec.width, spec.height).map_err(&dom)?;
         let canvas: HtmlCanvasElement = spec
             .document
             .create_element("canvas")
             .and_then(|element| element.dyn_into().map_err(JsValue::from))
-            .map_err(dom)?;
-        canvas.set_attribute("role", "img").map_err(dom)?;
+            .map_err(&dom)?;
+        canvas.set_attribute("role", "img").map_err(&dom)?;
         // Through the CSSOM, not a style attribute: pages (and the service's
         // shell) with a strict style-src CSP refuse style attributes.
         canvas
             .style()
             .set_css_text("display:block;width:100%;height:100%;border:0");
-        wrapper.append_child(&canvas).map_err(dom)?;
-        let description = Description::create(spec.document, &wrapper).map_err(dom)?;
+        wrapper.append_child(&canvas).map_err(&dom)?;
+        let description = Description::create(spec.document, &wrapper).map_err(&dom)?;
         let scheme = ColorScheme::new(&window, spec.dark_mode);
 
         let state = Rc::new_cyclic(|weak: &Weak<RefCell<CanvasState>>| {
             RefCell::new(CanvasState {
                 window: window.clone(),
                 canvas: canvas.clone(),
-                chart,
+                chart: chart.clone(),
                 description,
                 fallback_title: spec.fallback_title.to_owned(),
                 scheme,
@@ -131,9 +117,9 @@ impl LocalCanvas {
             })
         });
         let on_resize = schedule_closure(Rc::downgrade(&state));
-        let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).map_err(dom)?;
+        let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).map_err(&dom)?;
         let tooltip =
-            Tooltip::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(dom)?;
+            Tooltip::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
         let scheme_change = state
             .borrow()
             .scheme
@@ -148,8 +134,8 @@ impl LocalCanvas {
             _scheme_change: scheme_change,
         };
         local.observer.observe(&canvas);
-        spec.container.append_child(&local.wrapper).map_err(dom)?;
-        local.show(call, content)?;
+        spec.container.append_child(&local.wrapper).map_err(&dom)?;
+        local.show(chart)?;
         Ok(local)
     }
 }
@@ -164,23 +150,21 @@ impl Drop for LocalCanvas {
     }
 }
 
-impl Surface for LocalCanvas {
-    fn show(&mut self, call: Call, content: &Content) -> Result<(), EmbedError> {
-        let chart = chart_of(call, content)?;
-        let mut state = self.state.try_borrow_mut().map_err(|_| busy(call))?;
-        let title = content
-            .payload
-            .title
-            .clone()
-            .unwrap_or_else(|| state.fallback_title.clone());
+impl LocalCanvas {
+    /// Puts new data on the canvas (drawn in the next animation frame).
+    pub fn show(&mut self, chart: Rc<Chart>) -> Result<(), EngineError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
+        // The data's own title names the card; the settings' one stands in.
+        let title = match chart.config.title.trim() {
+            "" => state.fallback_title.clone(),
+            title => title.to_owned(),
+        };
         state
             .description
             .describe(&state.canvas, &chart, &title)
-            .map_err(|thrown| EmbedError::Dom {
-                call,
-                action: "describe the chart for assistive technology",
-                reason: describe_thrown(&thrown),
-            })?;
+            .map_err(EngineError::dom(
+                "describe the chart for assistive technology",
+            ))?;
         state.chart = chart;
         state.generation = state.generation.wrapping_add(1);
         state.announce = true;
@@ -188,19 +172,16 @@ impl Surface for LocalCanvas {
         Ok(())
     }
 
-    fn shown(&self) -> Shown {
-        Shown {
-            iframe: None,
-            canvas: self
-                .state
-                .try_borrow()
-                .ok()
-                .map(|state| state.canvas.clone()),
-        }
+    pub fn canvas(&self) -> Option<HtmlCanvasElement> {
+        self.state
+            .try_borrow()
+            .ok()
+            .map(|state| state.canvas.clone())
     }
 
-    fn to_svg(&self, call: Call) -> Result<String, EmbedError> {
-        let state = self.state.try_borrow().map_err(|_| busy(call))?;
+    /// The card as an SVG document at the canvas's CSS size.
+    pub fn to_svg(&self) -> Result<String, EngineError> {
+        let state = self.state.try_borrow().map_err(|_| busy())?;
         let rect = state.canvas.get_bounding_client_rect();
         let size = |v: f64| {
             if v.is_finite() {
@@ -212,24 +193,24 @@ impl Surface for LocalCanvas {
         state
             .chart
             .to_svg(size(rect.width()), size(rect.height()), &state.theme())
-            .map_err(|error| EmbedError::Draw {
-                call,
+            .map_err(|error| EngineError::Draw {
                 reason: error.to_string(),
             })
     }
 
-    fn drawn_canvas(&self, call: Call) -> Result<HtmlCanvasElement, EmbedError> {
-        let mut state = self.state.try_borrow_mut().map_err(|_| busy(call))?;
+    /// The canvas with the latest data drawn on it, for `toPNG()`.
+    pub fn drawn_canvas(&self) -> Result<HtmlCanvasElement, EngineError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
         // A draw still waiting for its frame is done now, so the PNG shows the latest data.
         if state.frame.is_some() {
-            state.draw_now(call)?;
+            state.draw_now()?;
         }
         Ok(state.canvas.clone())
     }
 }
 
 impl CanvasState {
-    pub(super) fn theme(&self) -> Theme {
+    pub(crate) fn theme(&self) -> Theme {
         self.chart.theme(Some(self.scheme.is_dark(&self.chart)))
     }
 
@@ -250,7 +231,7 @@ impl CanvasState {
     }
 
     /// Draws if the size, the theme or the data changed since the last draw.
-    fn draw_now(&mut self, call: Call) -> Result<(), EmbedError> {
+    fn draw_now(&mut self) -> Result<(), EngineError> {
         self.cancel_frame();
         let rect = self.canvas.get_bounding_client_rect();
         let (width, height) = (rect.width(), rect.height());
@@ -282,8 +263,7 @@ impl CanvasState {
             self.canvas.set_height(key.backing.1);
         }
         let backend =
-            CanvasBackend::with_canvas_object(self.canvas.clone()).ok_or(EmbedError::Draw {
-                call,
+            CanvasBackend::with_canvas_object(self.canvas.clone()).ok_or(EngineError::Draw {
                 reason: "the canvas has no 2d context (too large, or out of memory?)".into(),
             })?;
         let area = backend.into_drawing_area();
@@ -292,8 +272,7 @@ impl CanvasState {
         self.hits = self
             .chart
             .draw_mapped(&area, &theme, scale)
-            .map_err(|error| EmbedError::Draw {
-                call,
+            .map_err(|error| EngineError::Draw {
                 reason: error.to_string(),
             })?;
         self.drawn = Some(key);
@@ -301,20 +280,11 @@ impl CanvasState {
     }
 }
 
-fn busy(call: Call) -> EmbedError {
-    EmbedError::Dom {
-        call,
+fn busy() -> EngineError {
+    EngineError::Dom {
         action: "reach the canvas",
         reason: "it is being drawn right now (called from inside a callback?)".into(),
     }
-}
-
-fn chart_of(call: Call, content: &Content) -> Result<Rc<Chart>, EmbedError> {
-    content.chart.clone().ok_or(EmbedError::Dom {
-        call,
-        action: "draw the card",
-        reason: "the data was not read for drawing".into(),
-    })
 }
 
 fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<HtmlElement, JsValue> {
@@ -337,7 +307,7 @@ fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<Html
 /// The animation-frame callback: one draw, then `onLoad` for new data.
 fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
     Closure::new(move || {
-        if crate::failure::has_failed() {
+        if zdr_protocol::failure::has_failed() {
             return;
         }
         let Some(state) = weak.upgrade() else {
@@ -348,7 +318,7 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
                 return;
             };
             state.frame = None;
-            let outcome = state.draw_now(Call::Render);
+            let outcome = state.draw_now();
             let announce = outcome.is_ok() && state.drawn.is_some() && state.announce;
             if announce || outcome.is_err() {
                 state.announce = false;
@@ -361,20 +331,16 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
         };
         // Page code runs only here, with no borrow held: it may update or destroy.
         match outcome {
-            Ok(true) => call_on_load(&callbacks, &canvas),
+            Ok(true) => callbacks.loaded(&canvas),
             Ok(false) => {}
-            Err(error) => crate::embed::report(callbacks.on_error.as_ref(), &error),
+            Err(error) => callbacks.failed(&error),
         }
     })
 }
 
-fn call_on_load(callbacks: &Callbacks, canvas: &HtmlCanvasElement) {
-    crate::embed::announce(callbacks.on_load.as_ref(), canvas);
-}
-
 fn schedule_callback(weak: Weak<RefCell<CanvasState>>) -> impl Fn() + 'static {
     move || {
-        if crate::failure::has_failed() {
+        if zdr_protocol::failure::has_failed() {
             return;
         }
         if let Some(state) = weak.upgrade() {
@@ -391,15 +357,14 @@ fn schedule_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
 }
 
 /// `canvas.toBlob` as a promise; a refusal (a zero-size canvas) rejects it.
-pub fn canvas_to_png(call: Call, canvas: &HtmlCanvasElement) -> js_sys::Promise {
+pub fn canvas_to_png(canvas: &HtmlCanvasElement) -> js_sys::Promise {
     let canvas = canvas.clone();
     js_sys::Promise::new(&mut |resolve, reject| {
         let failed = reject.clone();
         // toBlob calls back exactly once, so the closure frees itself.
         let done = Closure::once_into_js(move |blob: JsValue| {
             let settled = if blob.is_null() {
-                let error = EmbedError::Draw {
-                    call,
+                let error = EngineError::Draw {
                     reason: "the browser could not encode the canvas as PNG".into(),
                 };
                 reject.call1(&JsValue::NULL, &error.into())
@@ -409,9 +374,8 @@ pub fn canvas_to_png(call: Call, canvas: &HtmlCanvasElement) -> js_sys::Promise 
             drop(settled);
         });
         if let Err(thrown) = canvas.to_blob(done.unchecked_ref()) {
-            let error = EmbedError::Draw {
-                call,
-                reason: describe_thrown(&thrown),
+            let error = EngineError::Draw {
+                reason: zdr_protocol::text::describe_thrown(&thrown),
             };
             drop(failed.call1(&JsValue::NULL, &error.into()));
         }

@@ -1,0 +1,187 @@
+//! zdr-engine: the chart engine of zdr-embed as its own WebAssembly module.
+//!
+//! The service module (the root crate, `zdr-embed`) posts forms and talks to
+//! the service's frames; it fetches this module only when a page first needs
+//! a card drawn in the page (local mode, an `auto` fallback, `preload()`), and
+//! every card of the page shares it. The host's postMessage shell page loads
+//! only this module and calls [`start_shell`].
+//!
+//! Exports (wasm-pack `--target web`): the default `init`, `mountLocal`,
+//! `LocalDrawing` and `startShell`.
+//!
+//! # `mountLocal(container, settings)`
+//!
+//! Draws a card on a canvas appended to `container` and returns a
+//! [`LocalDrawing`]; throws an `Error` (with `code`) when the settings or the
+//! data are wrong, with nothing left in the page. `settings`:
+//!
+//! | field      | type                          | meaning |
+//! |------------|-------------------------------|---------|
+//! | `data`     | string, required              | the card's `visualization_data` as JSON text |
+//! | `width`    | CSS length string             | the card's width; default `"100%"` |
+//! | `height`   | CSS length string or `"auto"` | default `"100%"`; `"auto"`: the card takes an 8:5 shape from its width |
+//! | `darkMode` | boolean                       | dark or light; absent: `viz_config.dark_mode`, else the reader's `prefers-color-scheme`, followed live |
+//! | `title`    | string                        | the canvas's accessible name when the data has no title; default `"Chart"` |
+//! | `onLoad`   | `(canvas) => void`            | called each time new data has been drawn |
+//! | `onError`  | `(error: Error) => void`      | a draw that failed after `mountLocal` returned (logged without it) |
+//!
+//! Error codes: `invalid_data` (the message is the reader's reason, starting
+//! with the JSON path), `invalid_argument` (settings), `draw_failed`,
+//! `dom_failure`, `destroyed`, `instance_failed` (after an internal error).
+//!
+//! The drawing owns everything it creates (nodes, listeners, the resize
+//! observer, the colour-scheme listener, the pending animation frame);
+//! `destroy()` removes them all.
+
+mod accessible;
+mod canvas;
+mod color_scheme;
+mod error;
+mod settings;
+mod shell;
+mod tooltip;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+use zdr_chart::Chart;
+
+pub use error::EngineError;
+pub use shell::start_shell;
+
+use canvas::{CanvasSpec, LocalCanvas};
+use settings::Settings;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_SETTINGS: &'static str = r#"
+/** Settings of `mountLocal`. */
+export interface LocalSettings {
+  /** The card's `visualization_data` as JSON text. */
+  data: string;
+  /** CSS length; default "100%". */
+  width?: string;
+  /** CSS length or "auto" (an 8:5 card from its width); default "100%". */
+  height?: string;
+  /** Default: `viz_config.dark_mode`, else the reader's `prefers-color-scheme`, followed live. */
+  darkMode?: boolean;
+  /** The accessible name when the data has no title; default "Chart". */
+  title?: string;
+  onLoad?: (canvas: HTMLCanvasElement) => void;
+  onError?: (error: Error) => void;
+}
+"#;
+
+/// A card drawn in the page by [`mount_local`].
+#[wasm_bindgen]
+pub struct LocalDrawing {
+    // A RefCell, not `&mut self` methods: a callback of the page may call
+    // back into the drawing while it is in use, and must get an error, not a trap.
+    canvas: RefCell<Option<LocalCanvas>>,
+}
+
+/// Reads the data and draws it on a canvas appended to `container`.
+/// Throws for wrong settings or data the engine cannot read.
+#[wasm_bindgen(js_name = "mountLocal")]
+pub fn mount_local(
+    container: Element,
+    #[wasm_bindgen(unchecked_param_type = "LocalSettings")] settings: JsValue,
+) -> Result<LocalDrawing, JsValue> {
+    zdr_protocol::failure::guard().map_err(EngineError::from)?;
+    let settings = Settings::read(&settings)?;
+    let chart = read(&settings.data)?;
+    let document = container.owner_document().ok_or_else(|| EngineError::Dom {
+        action: "draw the card",
+        reason: "the container is not in a document".into(),
+    })?;
+    let spec = CanvasSpec {
+        document: &document,
+        container: &container,
+        width: &settings.width,
+        height: &settings.height,
+        fallback_title: &settings.title,
+        dark_mode: settings.dark_mode,
+        callbacks: settings.callbacks,
+    };
+    let canvas = LocalCanvas::create(spec, chart)?;
+    Ok(LocalDrawing {
+        canvas: RefCell::new(Some(canvas)),
+    })
+}
+
+/// Reads `visualization_data` JSON text into a chart.
+pub(crate) fn read(json: &str) -> Result<Rc<Chart>, EngineError> {
+    Chart::from_json(json)
+        .map(Rc::new)
+        .map_err(|error| EngineError::InvalidData {
+            reason: error.to_string(),
+        })
+}
+
+#[wasm_bindgen]
+impl LocalDrawing {
+    /// The canvas; `null` after `destroy()`.
+    #[wasm_bindgen(getter, unchecked_return_type = "HTMLCanvasElement | null")]
+    pub fn canvas(&self) -> JsValue {
+        self.with(|canvas| Ok(canvas.canvas()))
+            .ok()
+            .flatten()
+            .map_or(JsValue::NULL, JsValue::from)
+    }
+
+    /// Draws new data (JSON text) on the same canvas; throws if it cannot be read.
+    pub fn update(&self, json: &str) -> Result<(), JsValue> {
+        zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        let chart = read(json)?;
+        Ok(self.with(|canvas| canvas.show(chart))?)
+    }
+
+    /// Removes everything the drawing put in the page; again does nothing.
+    pub fn destroy(&self) -> Result<(), JsValue> {
+        zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        // Taken out first and dropped after the borrow ends.
+        let canvas = self
+            .canvas
+            .try_borrow_mut()
+            .ok()
+            .and_then(|mut slot| slot.take());
+        drop(canvas);
+        Ok(())
+    }
+
+    /// The card as an SVG document, at the canvas's CSS size.
+    #[wasm_bindgen(js_name = "toSVG")]
+    pub fn to_svg(&self) -> Result<String, JsValue> {
+        zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        Ok(self.with(|canvas| canvas.to_svg())?)
+    }
+
+    /// A promise of the card as a PNG `Blob` at the canvas's device resolution.
+    #[wasm_bindgen(js_name = "toPNG", unchecked_return_type = "Promise<Blob>")]
+    pub fn to_png(&self) -> js_sys::Promise {
+        let canvas = zdr_protocol::failure::guard()
+            .map_err(EngineError::from)
+            .and_then(|()| self.with(|canvas| canvas.drawn_canvas()));
+        match canvas {
+            Ok(canvas) => canvas::canvas_to_png(&canvas),
+            Err(error) => js_sys::Promise::reject(&error.into()),
+        }
+    }
+}
+
+impl LocalDrawing {
+    fn with<R>(
+        &self,
+        f: impl FnOnce(&mut LocalCanvas) -> Result<R, EngineError>,
+    ) -> Result<R, EngineError> {
+        let mut slot = self.canvas.try_borrow_mut().map_err(|_| EngineError::Dom {
+            action: "reach the canvas",
+            reason: "it is in use (called from inside a callback?)".into(),
+        })?;
+        match slot.as_mut() {
+            Some(canvas) => f(canvas),
+            None => Err(EngineError::Destroyed),
+        }
+    }
+}

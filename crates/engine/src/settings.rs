@@ -1,0 +1,134 @@
+//! `mountLocal`'s settings, read once into one type. The service module has
+//! already validated what the page gave it; the engine still refuses a
+//! settings object of the wrong shape, because it is a public export too.
+
+use wasm_bindgen::{JsCast, JsValue};
+use zdr_protocol::layout::AUTO_HEIGHT;
+use zdr_protocol::text::{describe, describe_thrown};
+
+use crate::error::EngineError;
+
+/// The longest width or height text read: CSS lengths are short.
+const MAX_SIZE_CHARS: u32 = 256;
+/// The longest stand-in title read.
+const MAX_TITLE_CHARS: u32 = 1024;
+
+pub struct Settings {
+    /// The card's `visualization_data` JSON text.
+    pub data: String,
+    pub width: String,
+    /// A CSS length, or [`AUTO_HEIGHT`].
+    pub height: String,
+    pub dark_mode: Option<bool>,
+    /// The card's accessible name when its data has no title.
+    pub title: String,
+    pub callbacks: Callbacks,
+}
+
+/// The page's callbacks. A throwing callback is logged, never passed on.
+#[derive(Clone, Default)]
+pub struct Callbacks {
+    pub on_load: Option<js_sys::Function>,
+    pub on_error: Option<js_sys::Function>,
+}
+
+impl Callbacks {
+    pub fn loaded(&self, element: &JsValue) {
+        if let Some(on_load) = &self.on_load {
+            if let Err(thrown) = on_load.call1(&JsValue::NULL, element) {
+                web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
+            }
+        }
+    }
+
+    /// Hands an error to `onError`, or logs it when there is none.
+    pub fn failed(&self, error: &EngineError) {
+        let js_error: JsValue = error.to_js_error().into();
+        match &self.on_error {
+            Some(callback) => {
+                if let Err(thrown) = callback.call1(&JsValue::NULL, &js_error) {
+                    web_sys::console::error_3(
+                        &"zdr-embed: onError threw".into(),
+                        &thrown,
+                        &js_error,
+                    );
+                }
+            }
+            None => web_sys::console::error_1(&js_error),
+        }
+    }
+}
+
+impl Settings {
+    pub fn read(settings: &JsValue) -> Result<Settings, EngineError> {
+        if !settings.is_object() || settings.is_function() {
+            return Err(problem(format!(
+                "must be an object, found {}",
+                describe(settings)
+            )));
+        }
+        let data = field(settings, "data")?
+            .as_string()
+            .ok_or_else(|| problem("\"data\" must be the JSON text of the card's data".into()))?;
+        let height = text(settings, "height", "100%", MAX_SIZE_CHARS)?;
+        Ok(Settings {
+            data,
+            width: text(settings, "width", "100%", MAX_SIZE_CHARS)?,
+            height: if height == AUTO_HEIGHT {
+                AUTO_HEIGHT.to_owned()
+            } else {
+                height
+            },
+            dark_mode: field(settings, "darkMode")?.as_bool(),
+            title: text(settings, "title", "Chart", MAX_TITLE_CHARS)?,
+            callbacks: Callbacks {
+                on_load: function(settings, "onLoad")?,
+                on_error: function(settings, "onError")?,
+            },
+        })
+    }
+}
+
+fn problem(problem: String) -> EngineError {
+    EngineError::Settings { problem }
+}
+
+fn field(settings: &JsValue, key: &str) -> Result<JsValue, EngineError> {
+    js_sys::Reflect::get(settings, &key.into()).map_err(|thrown| {
+        problem(format!(
+            "\"{key}\" could not be read: {}",
+            describe_thrown(&thrown)
+        ))
+    })
+}
+
+/// An optional string of at most `max` UTF-16 units, checked before it is copied.
+fn text(settings: &JsValue, key: &str, default: &str, max: u32) -> Result<String, EngineError> {
+    let value = field(settings, key)?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(default.to_owned());
+    }
+    match value.dyn_ref::<js_sys::JsString>() {
+        Some(string) if string.length() <= max => Ok(String::from(string)),
+        _ => Err(problem(format!(
+            "\"{key}\" must be a string of at most {max} characters, found {}",
+            describe(&value)
+        ))),
+    }
+}
+
+fn function(settings: &JsValue, key: &str) -> Result<Option<js_sys::Function>, EngineError> {
+    let value = field(settings, key)?;
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .dyn_into::<js_sys::Function>()
+        .map(Some)
+        .map_err(|value| {
+            problem(format!(
+                "\"{key}\" must be a function, found {}",
+                describe(&value)
+            ))
+        })
+}

@@ -1,0 +1,119 @@
+//! Local mode: the card drawn in the page by the engine module. Until the
+//! engine has arrived the surface is empty (the embed mounts it then);
+//! afterwards every call is handed to the engine's `LocalDrawing`.
+
+use wasm_bindgen::prelude::*;
+
+use super::{Event, Shown, Sink, Surface};
+use crate::engine::{self, EngineNamespace, LocalDrawing};
+use crate::error::EmbedError;
+use crate::options::{EmbedOptions, Mode};
+use crate::payload::Payload;
+
+pub struct LocalSurface {
+    drawing: Option<Mounted>,
+}
+
+/// The engine's drawing and the callbacks it was given, which must live as
+/// long as it does.
+struct Mounted {
+    drawing: LocalDrawing,
+    _on_load: Closure<dyn Fn(JsValue)>,
+    _on_error: Closure<dyn Fn(JsValue)>,
+}
+
+impl LocalSurface {
+    /// Nothing on screen yet: the engine is on its way.
+    pub fn waiting() -> LocalSurface {
+        LocalSurface { drawing: None }
+    }
+
+    /// Draws `options.payload` with the engine in `options.container`.
+    /// Throws (nothing left in the page) for data the engine cannot read.
+    pub fn mount(
+        engine: &EngineNamespace,
+        options: &EmbedOptions,
+        sink: &Sink,
+    ) -> Result<LocalSurface, EmbedError> {
+        let loaded = sink.clone();
+        let on_load = Closure::<dyn Fn(JsValue)>::new(move |canvas| loaded(Event::Loaded(canvas)));
+        let failed = sink.clone();
+        let on_error = Closure::<dyn Fn(JsValue)>::new(move |error: JsValue| {
+            failed(Event::Failed(EmbedError::from_engine(&error)));
+        });
+        let settings = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            // Own data properties of a fresh plain object: cannot fail.
+            let _ = js_sys::Reflect::set(&settings, &key.into(), value);
+        };
+        set("data", &options.payload.json.as_str().into());
+        set("width", &options.width.as_str().into());
+        set("height", &options.height.as_str().into());
+        if let Some(dark) = options.dark_mode {
+            set("darkMode", &dark.into());
+        }
+        set("title", &options.name.as_str().into());
+        set("onLoad", on_load.as_ref());
+        set("onError", on_error.as_ref());
+        let drawing = engine::mount(engine, &options.container, &settings)?;
+        Ok(LocalSurface {
+            drawing: Some(Mounted {
+                drawing,
+                _on_load: on_load,
+                _on_error: on_error,
+            }),
+        })
+    }
+}
+
+impl Drop for LocalSurface {
+    fn drop(&mut self) {
+        // Before the callbacks are freed: the engine must never call them after.
+        if let Some(mounted) = &self.drawing {
+            let _ = mounted.drawing.destroy();
+        }
+    }
+}
+
+impl Surface for LocalSurface {
+    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError> {
+        match &self.drawing {
+            Some(mounted) => mounted
+                .drawing
+                .update(&payload.json)
+                .map_err(|thrown| EmbedError::from_engine(&thrown)),
+            // The embed keeps the latest payload; it is drawn when the engine arrives.
+            None => Ok(()),
+        }
+    }
+
+    fn shown(&self) -> Shown {
+        Shown {
+            mode: Mode::Local,
+            iframe: None,
+            canvas: self
+                .drawing
+                .as_ref()
+                .map(|mounted| mounted.drawing.canvas()),
+        }
+    }
+
+    fn to_svg(&self) -> Result<String, EmbedError> {
+        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
+        let svg = mounted
+            .drawing
+            .to_svg()
+            .map_err(|thrown| EmbedError::from_engine(&thrown))?;
+        svg.as_string().ok_or_else(|| EmbedError::Draw {
+            reason: "the engine's toSVG gave no text".into(),
+        })
+    }
+
+    fn to_png(&self) -> Result<JsValue, EmbedError> {
+        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
+        mounted
+            .drawing
+            .to_png()
+            .map_err(|thrown| EmbedError::from_engine(&thrown))
+    }
+}
