@@ -253,11 +253,20 @@ fn on_draw_error(error: JsValue) {
             if let Some(id) = shell.current {
                 shell.send(&ToWidget::Error {
                     id,
-                    message: describe_thrown(&error),
+                    message: draw_failure(&error),
                 });
             }
         }
     });
+}
+
+/// The engine's draw errors carry only the reason in their message.
+fn draw_failure(error: &JsValue) -> String {
+    let reason = match error.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.message()),
+        None => describe_thrown(error),
+    };
+    format!("could not draw the card: {reason}")
 }
 
 /// Reports the content's height on every change, for `height: "auto"`.
