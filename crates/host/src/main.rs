@@ -1,5 +1,5 @@
 //! `zdr-host [serve]` runs the embed service; `zdr-host render` draws a card
-//! to an SVG file offline.
+//! to an SVG or PNG file offline.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,18 +40,24 @@ enum Command {
         #[command(flatten)]
         config: Box<Config>,
     },
-    /// Draw a visualization_data file to an SVG file.
+    /// Draw a visualization_data file to an SVG or PNG file.
     Render {
         /// The visualization_data JSON file.
         #[arg(long)]
         input: PathBuf,
-        /// Where to write the SVG.
+        /// Where to write the picture: SVG or PNG, by its extension.
         #[arg(long)]
         output: PathBuf,
+        /// Width in CSS pixels (16 to 8192).
         #[arg(long, default_value_t = 800)]
         width: u32,
+        /// Height in CSS pixels (16 to 8192).
         #[arg(long, default_value_t = 500)]
         height: u32,
+        /// Device pixels per CSS pixel of a PNG (2 for a sharp picture on a
+        /// dense screen); an SVG has no pixels and ignores it.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f64,
         /// Force the dark (true) or light (false) theme.
         #[arg(long)]
         dark_mode: Option<bool>,
@@ -66,8 +72,9 @@ fn main() -> ExitCode {
             output,
             width,
             height,
+            scale,
             dark_mode,
-        }) => render(&input, &output, width, height, dark_mode),
+        }) => render(&input, &output, (width, height), scale, dark_mode),
         Some(Command::Serve { config }) => {
             purge_freed_memory_at_once();
             serve(*config)
@@ -143,24 +150,38 @@ fn serve(config: Config) -> ExitCode {
     }
 }
 
+/// The picture formats `render` writes.
+#[derive(Clone, Copy)]
+enum Format {
+    Svg,
+    Png,
+}
+
+impl Format {
+    fn of(path: &std::path::Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "svg" => Some(Format::Svg),
+            "png" => Some(Format::Png),
+            _ => None,
+        }
+    }
+}
+
 fn render(
     input: &PathBuf,
     output: &PathBuf,
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
+    scale: f64,
     dark: Option<bool>,
 ) -> ExitCode {
-    let is_svg = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
-    if !is_svg {
+    let Some(format) = Format::of(output) else {
         eprintln!(
-            "zdr-host render: {} must end in .svg (PNG needs a rasteriser, which this build does not include)",
+            "zdr-host render: {} must end in .svg or .png",
             output.display()
         );
         return ExitCode::FAILURE;
-    }
+    };
     let text = match std::fs::read_to_string(input) {
         Ok(text) => text,
         Err(error) => {
@@ -176,16 +197,32 @@ fn render(
         }
     };
     let theme = chart.theme(dark);
-    let svg = match chart.to_svg(width, height, &theme) {
-        Ok(svg) => svg,
+    let bytes = match picture(&chart, &theme, (width, height), scale, format) {
+        Ok(bytes) => bytes,
         Err(error) => {
             eprintln!("zdr-host render: {error}");
             return ExitCode::FAILURE;
         }
     };
-    if let Err(error) = std::fs::write(output, svg) {
+    if let Err(error) = std::fs::write(output, bytes) {
         eprintln!("zdr-host render: {}: {error}", output.display());
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// The card laid out once at `width` × `height` and written as `format`.
+fn picture(
+    chart: &Chart,
+    theme: &zdr_chart::Theme,
+    (width, height): (u32, u32),
+    scale: f64,
+    format: Format,
+) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let (width, height) = (width.clamp(16, 8192), height.clamp(16, 8192));
+    let scene = chart.scene(f64::from(width), f64::from(height), theme, false)?;
+    Ok(match format {
+        Format::Svg => zdr_chart::paint::svg::write(&scene).into_bytes(),
+        Format::Png => zdr_chart::paint::png::write(&scene, scale)?,
+    })
 }

@@ -1,7 +1,7 @@
 // A failed expectation in a test is a test failure, which is what panics mean here.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-//! `zdr-host render`: a card file to an SVG file, offline.
+//! `zdr-host render`: a card file to an SVG or PNG file, offline.
 
 use std::process::Command;
 
@@ -27,12 +27,34 @@ fn renders_a_card_to_svg() {
     assert!(status.success());
     let svg = std::fs::read_to_string(&out).unwrap();
     assert!(
-        svg.starts_with("<svg width=\"640\" height=\"400\""),
+        svg.starts_with(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"400\" viewBox=\"0 0 640 400\""
+        ),
         "{}",
-        &svg[..80]
+        &svg[..120]
     );
     assert!(svg.contains("Unit sales by region"));
-    assert!(svg.contains("fill=\"#161A1F\""), "the dark background");
+    assert!(svg.contains("fill=\"#161a1f\""), "the dark background");
+}
+
+#[test]
+fn renders_a_card_to_png_at_a_scale() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bar.PNG");
+    let status = Command::new(BIN)
+        .args(["render", "--input", &example("bar"), "--output"])
+        .arg(&out)
+        .args(["--width", "640", "--height", "400", "--scale", "2"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let png = std::fs::read(&out).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+    // The header chunk (IHDR) comes first: width and height, big-endian.
+    let size = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    assert_eq!(&png[12..16], b"IHDR");
+    assert_eq!((size(16), size(20)), (1280, 800));
+    assert!(png.len() > 10_000, "{} bytes: a blank picture?", png.len());
 }
 
 #[test]

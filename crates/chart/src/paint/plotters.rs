@@ -137,8 +137,8 @@ impl<DB: DrawingBackend> Replay<'_, DB> {
         (self.at((r.x, r.y)), self.at((r.right(), r.bottom())))
     }
 
-    /// The sector as a polygon whose edges are about two device pixels
-    /// long: round to the eye at this scale.
+    /// The sector as a polygon whose edges stray at most a quarter of a
+    /// device pixel from the true arc: round to the eye at this scale.
     fn sector(
         &self,
         (cx, cy): (f64, f64),
@@ -148,7 +148,12 @@ impl<DB: DrawingBackend> Replay<'_, DB> {
         end: f64,
     ) -> Vec<(i32, i32)> {
         let sweep = (end - start).clamp(0.0, TAU);
-        let steps = |r: f64| ((sweep * r * self.scale / 2.0).ceil() as usize).clamp(2, 720);
+        let steps = |r: f64| {
+            let r = (r * self.scale).max(1.0);
+            // The angle whose chord lies a quarter pixel inside the arc.
+            let step = 2.0 * (1.0 - 0.25 / r).max(-1.0).acos();
+            ((sweep / step.max(1e-3)).ceil() as usize).clamp(2, 720)
+        };
         // Scene angles count clockwise from twelve o'clock.
         let on = |r: f64, a: f64| self.at((cx + r * a.sin(), cy - r * a.cos()));
         let n = steps(outer);

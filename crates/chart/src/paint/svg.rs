@@ -19,12 +19,37 @@ pub fn write(scene: &Scene) -> String {
         escape(FONT_FAMILY),
         scene.background.hex()
     );
-    for item in &scene.items {
+    let mut items = scene.items.iter().peekable();
+    while let Some(item) = items.next() {
+        // A shape and then its own outline (map regions) are one element.
+        if let (
+            Item::Polygon { points, fill },
+            Some(Item::Path {
+                points: line,
+                stroke,
+            }),
+        ) = (item, items.peek())
+        {
+            if outlines(points, line) {
+                out.push_str("<path d=\"");
+                push_points(&mut out, points);
+                let _ = write!(out, "z\" fill=\"{}\"", fill.hex());
+                push_stroke(&mut out, stroke);
+                out.push_str("/>\n");
+                items.next();
+                continue;
+            }
+        }
         push_item(&mut out, item);
         out.push('\n');
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// True when `line` runs once around `polygon`, back to its start.
+fn outlines(polygon: &[(f64, f64)], line: &[(f64, f64)]) -> bool {
+    line.len() == polygon.len() + 1 && line.starts_with(polygon) && line.last() == polygon.first()
 }
 
 fn push_item(out: &mut String, item: &Item) {
@@ -146,42 +171,52 @@ fn push_stroke(out: &mut String, stroke: &Stroke) {
     }
 }
 
-/// `M` to the first point, then relative steps: the deltas are taken
-/// between rounded points, so rounding never accumulates along a line.
+/// `M` to the first point, then relative steps in tenths of a pixel
+/// (finer than antialiasing shows): the deltas are taken between rounded
+/// points, so rounding never accumulates along a line, and a step that
+/// rounds to nothing is left out.
 fn push_points(out: &mut String, points: &[(f64, f64)]) {
     let mut last: Option<(i64, i64)> = None;
+    let mut stepped = false;
     for &(x, y) in points {
-        let p = (hundredths(x), hundredths(y));
+        let p = (tenths(x), tenths(y));
         match last {
             None => {
-                let _ = write!(out, "M{} {}", fixed(p.0), fixed(p.1));
-                out.push('l');
+                out.push('M');
+                push_path_number(out, p.0);
+                push_path_number(out, p.1);
             }
             Some(l) => {
                 if p == l {
                     continue;
                 }
-                push_pair(out, p.0 - l.0, p.1 - l.1);
+                if !stepped {
+                    out.push('l');
+                    stepped = true;
+                }
+                push_path_number(out, p.0 - l.0);
+                push_path_number(out, p.1 - l.1);
             }
         }
         last = Some(p);
     }
-    if out.ends_with('l') {
-        out.pop();
-    }
 }
 
-/// Two numbers of a path, separated only where the second needs it.
-fn push_pair(out: &mut String, dx: i64, dy: i64) {
-    let (a, b) = (fixed(dx), fixed(dy));
-    if !out.ends_with('l') && !a.starts_with('-') {
+/// A number of a path in tenths, without a leading zero; a minus sign
+/// separates it from the number before, else a space does.
+fn push_path_number(out: &mut String, t: i64) {
+    let (whole, frac) = (t.unsigned_abs() / 10, t.unsigned_abs() % 10);
+    if t < 0 {
+        out.push('-');
+    } else if !out.ends_with(|c: char| c.is_ascii_alphabetic()) {
         out.push(' ');
     }
-    out.push_str(&a);
-    if !b.starts_with('-') {
-        out.push(' ');
+    if whole != 0 || frac == 0 {
+        let _ = write!(out, "{whole}");
     }
-    out.push_str(&b);
+    if frac != 0 {
+        let _ = write!(out, ".{frac}");
+    }
 }
 
 /// A ring sector with real arcs; returns true when the path needs the
@@ -233,6 +268,15 @@ fn push_sector(
         let _ = write!(out, "L{} {}z", num(cx), num(cy));
     }
     false
+}
+
+/// `v` in tenths, held to a range any SVG reader takes.
+fn tenths(v: f64) -> i64 {
+    if v.is_finite() {
+        (v * 10.0).round().clamp(-1.0e8, 1.0e8) as i64
+    } else {
+        0
+    }
 }
 
 /// `v` in hundredths, held to a range any SVG reader takes.
@@ -307,8 +351,110 @@ mod tests {
         let mut out = String::new();
         push_points(
             &mut out,
-            &[(0.004, 0.0), (10.333, 5.0), (20.666, 2.5), (20.666, 2.5)],
+            &[
+                (0.004, 0.0),
+                (10.33, 5.0),
+                (20.66, 2.5),
+                (20.66, 2.5),
+                (20.7, 3.0),
+            ],
         );
-        assert_eq!(out, "M0 0l10.33 5 10.34-2.5");
+        // 10.3 then 20.7 (not 10.3 + 10.3): no drift; the repeated point
+        // is left out; no leading zeros.
+        assert_eq!(out, "M0 0l10.3 5 10.4-2.5 0 .5");
+    }
+
+    fn scene(items: Vec<Item>) -> Scene {
+        Scene {
+            width: 100.0,
+            height: 80.0,
+            background: Color(255, 255, 255),
+            items,
+            ..Scene::default()
+        }
+    }
+
+    fn sector(inner: f64, start: f64, end: f64) -> Item {
+        Item::Sector {
+            center: (50.0, 50.0),
+            outer: 40.0,
+            inner,
+            start,
+            end,
+            fill: Color(0, 0x72, 0xb2),
+        }
+    }
+
+    #[test]
+    fn sectors_are_real_arcs() {
+        use std::f64::consts::{FRAC_PI_2, PI};
+        let quarter = write(&scene(vec![sector(0.0, 0.0, FRAC_PI_2)]));
+        // From twelve o'clock clockwise to three, then to the centre.
+        assert!(
+            quarter.contains("<path d=\"M50 10A40 40 0 0 1 90 50L50 50z\" fill=\"#0072b2\"/>"),
+            "{quarter}"
+        );
+        let most = write(&scene(vec![sector(0.0, 0.0, 1.5 * PI)]));
+        assert!(most.contains("A40 40 0 1 1 10 50L50 50z"), "{most}");
+        let ring = write(&scene(vec![sector(20.0, FRAC_PI_2, PI)]));
+        assert!(
+            ring.contains("M90 50A40 40 0 0 1 50 90L50 70A20 20 0 0 0 70 50z"),
+            "{ring}"
+        );
+        // A whole circle cannot be one arc; a whole ring is two circles.
+        let whole = write(&scene(vec![sector(0.0, 0.0, TAU)]));
+        assert!(
+            whole.contains("M50 10A40 40 0 1 1 50 90A40 40 0 1 1 50 10z\" fill"),
+            "{whole}"
+        );
+        let donut = write(&scene(vec![sector(20.0, 0.0, TAU)]));
+        assert!(
+            donut.contains("z\" fill=\"#0072b2\" fill-rule=\"evenodd\""),
+            "{donut}"
+        );
+    }
+
+    #[test]
+    fn text_is_anchored_and_turned() {
+        use crate::scene::Font;
+        let text = |align, baseline, vertical| Item::Text {
+            text: "Q1 & <Q2>".to_string(),
+            at: (10.0, 70.5),
+            font: Font::new(12.0, Weight::Bold, Color(1, 2, 3)),
+            align,
+            baseline,
+            vertical,
+        };
+        let out = write(&scene(vec![
+            text(Align::End, Baseline::Middle, true),
+            text(Align::Start, Baseline::Top, false),
+        ]));
+        assert!(
+            out.contains(
+                "<text x=\"10\" y=\"70.5\" font-size=\"12\" fill=\"#010203\" font-weight=\"bold\" \
+             text-anchor=\"end\" dominant-baseline=\"central\" transform=\"rotate(-90 10 70.5)\">\
+             Q1 &amp; &lt;Q2&gt;</text>"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "<text x=\"10\" y=\"70.5\" font-size=\"12\" fill=\"#010203\" font-weight=\"bold\" \
+             dominant-baseline=\"text-before-edge\">"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_tiny_bar_stays_visible() {
+        let out = write(&scene(vec![Item::Rect {
+            rect: Rect::new(5.0, 6.0, 0.2, 30.0),
+            fill: Color(9, 9, 9),
+        }]));
+        assert!(
+            out.contains("<rect x=\"5\" y=\"6\" width=\"1\" height=\"30\" fill=\"#090909\"/>"),
+            "{out}"
+        );
     }
 }

@@ -1,0 +1,293 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! The scene a card is laid out into, asserted on its items rather than on
+//! any painter's text; and the plotters replay of it.
+
+use std::f64::consts::TAU;
+
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
+use zdr_chart::draw::theme::Theme;
+use zdr_chart::scene::{Color, Font, Item, Rect, Scene, Weight};
+use zdr_chart::Chart;
+
+mod common;
+use common::{example, NAMES};
+
+fn scene(chart: &Chart, width: f64, height: f64, theme: &Theme) -> Scene {
+    chart.scene(width, height, theme, false).unwrap()
+}
+
+fn rects(scene: &Scene, fill: Color) -> Vec<Rect> {
+    scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Rect { rect, fill: f } if *f == fill => Some(*rect),
+            _ => None,
+        })
+        .collect()
+}
+
+fn within(inner: &Rect, outer: &Rect) -> bool {
+    let e = 1e-6;
+    inner.x >= outer.x - e
+        && inner.y >= outer.y - e
+        && inner.right() <= outer.right() + e
+        && inner.bottom() <= outer.bottom() + e
+}
+
+#[test]
+fn a_bar_card_has_one_rect_per_bar_in_the_theme_colour() {
+    let chart = example("bar");
+    for dark in [false, true] {
+        let theme = chart.theme(Some(dark));
+        let scene = scene(&chart, 800.0, 500.0, &theme);
+        assert_eq!(scene.background, theme.background);
+        let bars = rects(&scene, theme.color(0));
+        assert_eq!(bars.len(), 5, "dark={dark}");
+        let plot = scene.plot.unwrap();
+        for bar in &bars {
+            assert!(within(bar, &plot), "{bar:?} outside {plot:?}");
+        }
+        // Left to right, in the data's order.
+        assert!(bars.windows(2).all(|w| w[0].x < w[1].x));
+    }
+}
+
+#[test]
+fn pie_slices_are_sectors_that_make_a_whole() {
+    let chart = example("pie");
+    let theme = chart.theme(None);
+    let scene = scene(&chart, 800.0, 500.0, &theme);
+    let sectors: Vec<(f64, f64, Color)> = scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Sector {
+                start, end, fill, ..
+            } => Some((*start, *end, *fill)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(sectors.len(), 5);
+    assert!(!scene
+        .items
+        .iter()
+        .any(|item| matches!(item, Item::Polygon { .. })));
+    // From twelve o'clock, each slice starting where the last ended.
+    assert_eq!(sectors[0].0, 0.0);
+    for (i, pair) in sectors.windows(2).enumerate() {
+        assert!((pair[0].1 - pair[1].0).abs() < 1e-9, "gap after slice {i}");
+    }
+    let total: f64 = sectors.iter().map(|(start, end, _)| end - start).sum();
+    assert!((total - TAU).abs() < 1e-9, "{total}");
+    for (i, (_, _, fill)) in sectors.iter().enumerate() {
+        assert_eq!(*fill, theme.color(i));
+    }
+}
+
+#[test]
+fn every_example_has_its_plot_inside_the_frame() {
+    for name in NAMES {
+        let chart = example(name);
+        let theme = chart.theme(None);
+        for (w, h) in [(800.0, 500.0), (360.0, 300.0), (1400.0, 900.0)] {
+            let scene = scene(&chart, w, h, &theme);
+            assert_eq!((scene.width, scene.height), (w, h));
+            let plot = scene.plot.unwrap_or_else(|| panic!("{name}: no plot"));
+            assert!(plot.w > 0.0 && plot.h > 0.0, "{name}: {plot:?}");
+            let frame = Rect::new(0.0, 0.0, w, h);
+            assert!(within(&plot, &frame), "{name} at {w}x{h}: {plot:?}");
+            // The title stays above the plot.
+            let title = scene.items.iter().find_map(|item| match item {
+                Item::Text { text, at, .. } if *text == chart.config.title => Some(*at),
+                _ => None,
+            });
+            assert!(title.is_some_and(|(_, y)| y < plot.y), "{name}");
+        }
+    }
+}
+
+#[test]
+fn a_card_too_small_for_a_chart_has_no_plot() {
+    let chart = example("bar");
+    let scene = scene(&chart, 40.0, 40.0, &chart.theme(None));
+    assert_eq!(scene.plot, None);
+}
+
+#[test]
+fn texts_carry_the_resolved_font() {
+    let chart = example("bar");
+    let theme = chart.theme(None);
+    for (width, size) in [(800.0, 18.0), (360.0, 15.0)] {
+        let scene = scene(&chart, width, 500.0, &theme);
+        let title = scene.items.iter().find_map(|item| match item {
+            Item::Text { text, font, .. } if *text == chart.config.title => Some(*font),
+            _ => None,
+        });
+        assert_eq!(title, Some(Font::new(size, Weight::Bold, theme.text)));
+        // Category labels: regular, in the text colour, at the tick size.
+        let north = scene.items.iter().find_map(|item| match item {
+            Item::Text { text, font, .. } if text == "North" => Some(*font),
+            _ => None,
+        });
+        let north = north.unwrap();
+        assert_eq!((north.weight, north.color), (Weight::Regular, theme.text));
+        assert!(north.size < size);
+    }
+}
+
+#[test]
+fn hits_are_recorded_only_when_asked() {
+    for name in NAMES {
+        let chart = example(name);
+        let theme = chart.theme(None);
+        let with = chart.scene(800.0, 500.0, &theme, true).unwrap();
+        let without = chart.scene(800.0, 500.0, &theme, false).unwrap();
+        assert!(without.hits.is_empty(), "{name}");
+        assert_eq!(
+            with.items, without.items,
+            "{name}: recording changed the drawing"
+        );
+        // The replay's map is the scene's.
+        let mut svg = String::new();
+        let area = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+        let mapped = chart.draw_mapped(&area, &theme, 1.0).unwrap();
+        assert_eq!(mapped.len(), with.hits.len(), "{name}");
+        if name != "table" {
+            assert!(!with.hits.is_empty(), "{name}");
+        }
+    }
+}
+
+/// Attributes `names` of every plotters SVG element `<tag ...>` filled with `fill`.
+fn plotters_elements(svg: &str, tag: &str, fill: Color) -> Vec<Vec<f64>> {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    let fill = format!("#{:02X}{:02X}{:02X}", fill.0, fill.1, fill.2);
+    doc.descendants()
+        .filter(|n| n.has_tag_name(tag) && n.attribute("fill") == Some(fill.as_str()))
+        .map(|n| {
+            ["x", "y", "width", "height"]
+                .iter()
+                .filter_map(|a| n.attribute(*a)?.parse().ok())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn the_replay_paints_every_item_at_device_pixels() {
+    let chart = example("bar");
+    let theme = chart.theme(None);
+    let bars = rects(&scene(&chart, 800.0, 500.0, &theme), theme.color(0));
+    for scale in [1.0, 2.0] {
+        let mut svg = String::new();
+        {
+            let size = ((800.0 * scale) as u32, (500.0 * scale) as u32);
+            let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            chart.draw(&area, &theme, scale).unwrap();
+            area.present().unwrap();
+        }
+        let painted = plotters_elements(&svg, "rect", theme.color(0));
+        assert_eq!(painted.len(), bars.len(), "scale {scale}");
+        for (bar, rect) in bars.iter().zip(&painted) {
+            // Corners rounded once, at the device scale.
+            assert_eq!(rect[0], (bar.x * scale).round(), "scale {scale}");
+            assert_eq!(rect[1], (bar.y * scale).round(), "scale {scale}");
+            let right = (bar.right() * scale).round();
+            assert_eq!(rect[0] + rect[2], right, "scale {scale}");
+        }
+    }
+}
+
+#[test]
+fn the_replay_draws_sectors_round_at_any_scale() {
+    let chart = example("pie");
+    let theme = chart.theme(None);
+    let scene = scene(&chart, 800.0, 500.0, &theme);
+    let Some(Item::Sector { center, outer, .. }) = scene
+        .items
+        .iter()
+        .find(|item| matches!(item, Item::Sector { .. }))
+    else {
+        panic!("no sector");
+    };
+    for scale in [1.0, 3.0] {
+        let mut svg = String::new();
+        {
+            let size = ((800.0 * scale) as u32, (500.0 * scale) as u32);
+            let area = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            zdr_chart::paint::plotters::paint(&scene, &area, scale).unwrap();
+            area.present().unwrap();
+        }
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let fill = theme.color(0);
+        let fill = format!("#{:02X}{:02X}{:02X}", fill.0, fill.1, fill.2);
+        let polygon = doc
+            .descendants()
+            .find(|n| n.has_tag_name("polygon") && n.attribute("fill") == Some(fill.as_str()))
+            .unwrap();
+        let points: Vec<(f64, f64)> = polygon
+            .attribute("points")
+            .unwrap()
+            .split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let (cx, cy, r) = (center.0 * scale, center.1 * scale, outer * scale);
+        let on_arc: Vec<f64> = points
+            .iter()
+            .map(|(x, y)| ((x - cx).powi(2) + (y - cy).powi(2)).sqrt())
+            .filter(|d| *d > r / 2.0)
+            .collect();
+        // Vertices on the circle, within rounding.
+        assert!(on_arc.iter().all(|d| (d - r).abs() <= 1.0), "scale {scale}");
+        // Chords short enough to stray at most a quarter pixel from the arc
+        // (L²/8r), plus a pixel of rounding at each end.
+        let arc: Vec<&(f64, f64)> = points
+            .iter()
+            .filter(|(x, y)| ((x - cx).powi(2) + (y - cy).powi(2)).sqrt() > r / 2.0)
+            .collect();
+        let longest = arc
+            .windows(2)
+            .map(|w| ((w[0].0 - w[1].0).powi(2) + (w[0].1 - w[1].1).powi(2)).sqrt())
+            .fold(0.0, f64::max);
+        assert!(
+            longest <= (2.0 * r).sqrt() + 2.0,
+            "scale {scale}: {longest}"
+        );
+        assert!(arc.len() > 10, "scale {scale}: {}", arc.len());
+    }
+}
+
+#[test]
+fn the_svg_writer_writes_every_item() {
+    for name in NAMES {
+        let chart = example(name);
+        let theme = chart.theme(None);
+        let scene = scene(&chart, 800.0, 500.0, &theme);
+        let svg = zdr_chart::paint::svg::write(&scene);
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let count = |tag: &str| doc.descendants().filter(|n| n.has_tag_name(tag)).count();
+        let items = |f: fn(&Item) -> bool| scene.items.iter().filter(|i| f(i)).count();
+        assert_eq!(
+            count("text"),
+            items(|i| matches!(i, Item::Text { .. })),
+            "{name}"
+        );
+        assert_eq!(
+            count("rect"),
+            1 + items(|i| matches!(i, Item::Rect { .. } | Item::Outline { .. })),
+            "{name}"
+        );
+        assert_eq!(
+            count("circle"),
+            items(|i| matches!(i, Item::Circle { .. })),
+            "{name}"
+        );
+        assert_eq!(svg, chart.to_svg(800, 500, &theme).unwrap(), "{name}");
+    }
+}
