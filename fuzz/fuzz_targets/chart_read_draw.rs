@@ -1,8 +1,11 @@
 //! The chart engine on hostile `visualization_data`: the text is read, then
-//! drawn as every one of the 13 card types (whatever `viz_component_type`
-//! says), at a normal and a cramped size, in both themes, with and without a
-//! hit map, and described (summary and data table). Anything but a card or
-//! an error naming a JSON path is a bug, as is a page too large for its post.
+//! laid out as every one of the 13 card types (whatever
+//! `viz_component_type` says), at a normal and a cramped size, in both
+//! themes, with and without a hit map; each scene is written as SVG (which
+//! must be well-formed XML) and replayed onto a plotters backend; and the
+//! card is described (summary and data table). Anything but a card or an
+//! error naming a JSON path is a bug, as is a non-finite coordinate in a
+//! scene or a page too large for its post.
 
 #![no_main]
 
@@ -10,6 +13,7 @@ use libfuzzer_sys::fuzz_target;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 use zdr_chart::describe::MAX_SUMMARY;
 use zdr_chart::model::{CardKind, DataError, VisualizationData};
+use zdr_chart::scene::{Item, Scene};
 use zdr_chart::{Chart, DrawError};
 
 /// Issue 13: no post of 64 KB or less may yield a page over 2 MB, so no one
@@ -41,15 +45,19 @@ fuzz_target!(|bytes: &[u8]| {
 fn exercise(chart: &Chart) {
     for (width, height, dark) in DRAWS {
         let theme = chart.theme(Some(dark));
-        match chart.to_svg(width, height, &theme) {
-            Ok(svg) => {
-                assert!(svg.starts_with("<svg"), "not an SVG document");
+        match chart.scene(f64::from(width), f64::from(height), &theme, dark) {
+            Ok(scene) => {
+                check_scene(&scene);
+                let svg = zdr_chart::paint::svg::write(&scene);
                 assert!(svg.len() <= MAX_SVG_BYTES, "{} bytes of SVG", svg.len());
+                let parsed = roxmltree::Document::parse(&svg).map(|_| ());
+                assert!(parsed.is_ok(), "the SVG is not well-formed XML: {parsed:?}");
             }
             Err(error) => check_draw_error(&error),
         }
     }
-    // The hit map the widget builds for tooltips, at a device scale of 2.
+    // The widget's way: the scene replayed onto a plotters backend at a
+    // device scale of 2, and the hit map it builds for tooltips.
     let mut svg = String::new();
     {
         let area = SVGBackend::with_string(&mut svg, (320, 200)).into_drawing_area();
@@ -69,6 +77,32 @@ fn exercise(chart: &Chart) {
     assert!(table.rows.len() <= 5 && table.rows.len() <= table.total_rows);
     for row in &table.rows {
         assert_eq!(row.len(), table.columns.len(), "ragged data table");
+    }
+}
+
+/// Every coordinate a painter will see is a finite number.
+fn check_scene(scene: &Scene) {
+    let finite = |values: &[f64]| values.iter().all(|v| v.is_finite());
+    for item in &scene.items {
+        let ok = match item {
+            Item::Rect { rect, .. } | Item::Outline { rect, .. } => {
+                finite(&[rect.x, rect.y, rect.w, rect.h])
+            }
+            Item::Path { points, .. } | Item::Polygon { points, .. } => {
+                points.iter().all(|&(x, y)| finite(&[x, y]))
+            }
+            Item::Circle { center, radius, .. } => finite(&[center.0, center.1, *radius]),
+            Item::Sector {
+                center,
+                outer,
+                inner,
+                start,
+                end,
+                ..
+            } => finite(&[center.0, center.1, *outer, *inner, *start, *end]),
+            Item::Text { at, font, .. } => finite(&[at.0, at.1, font.size]),
+        };
+        assert!(ok, "a non-finite coordinate in {item:?}");
     }
 }
 
