@@ -25,6 +25,12 @@ mod payload;
 mod surface;
 
 use wasm_bindgen::prelude::*;
+
+// Safe to construct; single-threaded wasm never contends for the lock.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
+    lol_alloc::LockedAllocator::new(lol_alloc::FreeListAllocator::new());
 use web_sys::Document;
 
 pub use embed::EmbedHandle;

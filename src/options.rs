@@ -18,7 +18,7 @@ pub const DEFAULT_HEIGHT: &str = "600px";
 /// How long `mode: "auto"` waits for the service's page before drawing locally.
 pub const DEFAULT_TIMEOUT_MS: u32 = 5000;
 /// Longer waits are a typo, not a choice: ten minutes of blank frame helps nobody.
-const MAX_TIMEOUT_MS: f64 = 600_000.0;
+const MAX_TIMEOUT_MS: u32 = 600_000;
 
 /// How the card reaches the screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -320,10 +320,17 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
             found: describe(&value),
         });
     };
-    if !(1.0..=MAX_TIMEOUT_MS).contains(&ms) {
+    if !(1.0..=f64::from(MAX_TIMEOUT_MS)).contains(&ms) {
+        // The browser writes the number: Rust's float formatting would cost
+        // the service module more than all its error messages together.
+        let found = String::from(
+            js_sys::Number::from(ms)
+                .to_string_with_radix(10)
+                .unwrap_or_default(),
+        );
         return Err(invalid(
             "timeoutMs",
-            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds, found {ms}"),
+            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds, found {found}"),
         ));
     }
     // In range, so the conversion is exact after rounding.

@@ -1,6 +1,6 @@
 //! `visualizationData`: its required shape (spec 4.16) and its JSON text.
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{describe_thrown, EmbedError};
 use crate::js_value::{describe, is_plain_object, member};
@@ -10,9 +10,11 @@ const OPTION: &str = "visualizationData";
 /// The JSON text that is posted (or handed to the engine), and the card
 /// title for the frame's accessible name. Only the spec's shape is checked
 /// here: reading the data is the engine's work, or the service's.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Payload {
-    pub json: String,
+    /// Kept a JS string: the data is never copied into the module's memory,
+    /// whatever its size; the form, the message and the engine all take it as is.
+    pub json: js_sys::JsString,
     pub title: Option<String>,
 }
 
@@ -86,16 +88,16 @@ fn wrong_type(name: &str, expected: &'static str, found: &JsValue) -> EmbedError
 
 /// `JSON.stringify` throws on cycles and BigInts; a `toJSON` may return something
 /// that is not an object. Both are refused here, before anything is posted.
-fn stringify(data: &JsValue) -> Result<String, EmbedError> {
+fn stringify(data: &JsValue) -> Result<js_sys::JsString, EmbedError> {
     let text = js_sys::JSON::stringify(data).map_err(|thrown| EmbedError::NotSerialisable {
         reason: describe_thrown(&thrown),
     })?;
     let json = text
-        .as_string()
-        .ok_or_else(|| EmbedError::NotSerialisable {
+        .dyn_into::<js_sys::JsString>()
+        .map_err(|_| EmbedError::NotSerialisable {
             reason: "JSON.stringify produced no text (a toJSON method returned undefined?)".into(),
         })?;
-    if !json.starts_with('{') {
+    if json.char_code_at(0) != f64::from(b'{') {
         return Err(EmbedError::NotSerialisable {
             reason: "its JSON is not an object (a toJSON method replaced it?)".into(),
         });

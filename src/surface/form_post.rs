@@ -30,7 +30,7 @@ pub struct Post<'a> {
     pub container: &'a Element,
     pub frame_name: &'a str,
     pub address: &'a str,
-    pub json: &'a str,
+    pub json: &'a js_sys::JsString,
 }
 
 impl Post<'_> {
@@ -55,7 +55,8 @@ impl Post<'_> {
         let field: HtmlInputElement = self.document.create_element("input")?.dyn_into()?;
         field.set_type("hidden");
         field.set_name(FIELD_NAME);
-        field.set_value(self.json);
+        // The JS string itself: the data is never copied through wasm memory.
+        js_sys::Reflect::set(&field, &"value".into(), self.json)?;
         form.append_child(&field)?;
 
         self.container.append_child(&form)?;

@@ -46,7 +46,7 @@ impl LocalSurface {
             // Own data properties of a fresh plain object: cannot fail.
             let _ = js_sys::Reflect::set(&settings, &key.into(), value);
         };
-        set("data", &options.payload.json.as_str().into());
+        set("data", &options.payload.json);
         set("width", &options.width.as_str().into());
         set("height", &options.height.as_str().into());
         if let Some(dark) = options.dark_mode {

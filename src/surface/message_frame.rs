@@ -18,7 +18,7 @@ use web_sys::{HtmlIFrameElement, MessageEvent};
 
 use zdr_protocol::layout::AUTO_ASPECT_RATIO;
 use zdr_protocol::message::{
-    decode_to_widget, Fields, ToShell, ToWidget, MAX_VIZDATA_UNITS, VERSION,
+    decode_to_widget, encode_vizdata, Fields, ToWidget, MAX_VIZDATA_UNITS, VERSION,
 };
 
 use super::frame::{create_frame, FrameSpec};
@@ -53,7 +53,7 @@ struct Channel {
     auto_height: bool,
     ready: bool,
     /// The latest data and its id; kept to send on `ready` (again, after a reload).
-    latest: Option<(u32, String)>,
+    latest: Option<(u32, js_sys::JsString)>,
     /// The id the shell last said `received` for since its `ready`: a
     /// repeat is not a new draw, and must not call `onLoad` again.
     acknowledged: Option<u32>,
@@ -180,13 +180,9 @@ impl Channel {
             .frame
             .content_window()
             .ok_or_else(|| failed("the iframe is no longer in the document".into()))?;
-        let message = ToShell::VizData {
-            id: *id,
-            json: json.clone(),
-        };
         // The exact origin: if the frame now shows anything else, the browser drops it.
         target
-            .post_message(&message.encode(), &self.service_origin)
+            .post_message(&encode_vizdata(*id, json), &self.service_origin)
             .map_err(|thrown| failed(describe_thrown(&thrown)))
     }
 
@@ -210,13 +206,9 @@ impl Channel {
 
 /// The shell refuses (without reading it) a text over [`MAX_VIZDATA_UNITS`];
 /// saying so here, with the size, is clearer than its refusal.
-fn check_size(json: &str) -> Result<(), EmbedError> {
-    // A UTF-8 byte count is never below the UTF-16 unit count: most texts stop here.
-    if json.len() <= MAX_VIZDATA_UNITS as usize {
-        return Ok(());
-    }
-    let units = json.encode_utf16().count();
-    if units <= MAX_VIZDATA_UNITS as usize {
+fn check_size(json: &js_sys::JsString) -> Result<(), EmbedError> {
+    let units = json.length();
+    if units <= MAX_VIZDATA_UNITS {
         return Ok(());
     }
     Err(EmbedError::InvalidData {
@@ -284,11 +276,12 @@ impl Channel {
                 vec![Event::Failed(EmbedError::ServiceRejected { message })]
             }
             ToWidget::Resize { height } if self.auto_height => {
-                // Already whole pixels, at most MAX_RESIZE_PX (decode_to_widget).
+                // Already whole pixels, at most MAX_RESIZE_PX (decode_to_widget),
+                // so written as an integer (float formatting is large code).
                 let _ = self
                     .frame
                     .style()
-                    .set_property("height", &format!("{height}px"));
+                    .set_property("height", &format!("{}px", height as u32));
                 Vec::new()
             }
             _ => Vec::new(),

@@ -26,13 +26,20 @@ static HOOK: Once = Once::new();
 /// stopped. Every exported entry point starts with it.
 pub fn guard() -> Result<(), Stopped> {
     HOOK.call_once(|| {
-        // Chained, so a test runner's hook still reports its failures; in a
-        // page the previous hook is std's, whose stderr goes nowhere in wasm.
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            on_panic();
-            previous(info);
-        }));
+        // Chained in debug builds, so a test runner's hook still reports its
+        // failures. Release builds do not: there the previous hook is std's,
+        // whose stderr goes nowhere in wasm, and leaving it out drops its
+        // message formatting from the module.
+        #[cfg(debug_assertions)]
+        {
+            let previous = std::panic::take_hook();
+            std::panic::set_hook(Box::new(move |info| {
+                on_panic();
+                previous(info);
+            }));
+        }
+        #[cfg(not(debug_assertions))]
+        std::panic::set_hook(Box::new(|_| on_panic()));
     });
     if has_failed() {
         return Err(Stopped);

@@ -120,15 +120,21 @@ impl Fields {
 impl ToShell {
     pub fn encode(&self) -> JsValue {
         match self {
-            ToShell::VizData { id, json } => message(
-                VIZDATA,
-                &[
-                    ("id", JsValue::from(*id)),
-                    ("visualization_data", JsValue::from_str(json)),
-                ],
-            ),
+            ToShell::VizData { id, json } => encode_vizdata(*id, &JsValue::from_str(json)),
         }
     }
+}
+
+/// `zdr:vizdata` with the JSON text as the page's own JS string: the widget
+/// sends it without copying it into its memory.
+pub fn encode_vizdata(id: u32, json: &JsValue) -> JsValue {
+    message(
+        VIZDATA,
+        &[
+            ("id", JsValue::from(id)),
+            ("visualization_data", json.clone()),
+        ],
+    )
 }
 
 /// What a message means to the shell. `None` for anything that is not a
