@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Builds the npm package into pkg/: the ES module, its .wasm, the TypeScript
-# types and the drop-in script zdr_embed_widget.js; then prints their sizes.
+# Builds the npm package into pkg/ (the layout is the contract of issue 14):
+#   pkg/service/zdr_embed_service{.js,_bg.wasm,.d.ts}  the service module (root crate)
+#   pkg/engine/zdr_engine{.js,_bg.wasm,.d.ts}          the engine module (crates/engine)
+#   pkg/zdr_embed.js, pkg/zdr_embed.d.ts               the entry (js/, copied)
+#   pkg/zdr_embed_widget.js                            the drop-in script (service only)
+# then prints their sizes. A page that only posts to the service loads the
+# first and the entry; the engine is fetched the first time a card is drawn
+# in the page.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -10,14 +16,39 @@ ensure_build_tools
 WASM_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
   --enable-sign-ext --enable-mutable-globals --enable-multivalue)
 optimise() { wasm-opt -Oz "${WASM_FEATURES[@]}" --strip-debug --strip-producers "$1" -o "$1"; }
+# wasm-pack writes a .gitignore of "*" into its output; npm pack would honour
+# it and leave the module out of the package.
+build() { # crate-dir out-dir(relative to the crate) out-name target
+  wasm-pack --quiet build "$1" --profile wasm-release --target "$4" --out-dir "$2" --out-name "$3" \
+    --no-opt --no-pack
+  rm -f "$1/$2/.gitignore"
+}
 
-say "wasm-pack build (ES module)"
-wasm-pack --quiet build --profile wasm-release --target web --out-dir pkg --out-name zdr_embed --no-opt --no-pack
-optimise pkg/zdr_embed_bg.wasm
+# Files of earlier layouts must not be packed by mistake, and a .gitignore an
+# earlier wasm-pack left in pkg/ would keep npm pack from packing its folders.
+rm -rf pkg/service pkg/engine pkg/zdr_embed_bg.wasm pkg/zdr_embed_bg.wasm.d.ts pkg/.gitignore
+mkdir -p pkg
 
-say "wasm-pack build (classic script for the drop-in file)"
-wasm-pack --quiet build --profile wasm-release --target no-modules --out-dir target/dropin --out-name zdr_embed --no-opt --no-pack
-optimise target/dropin/zdr_embed_bg.wasm
+say "wasm-pack build: the service module (ES module)"
+build . pkg/service zdr_embed_service web
+optimise pkg/service/zdr_embed_service_bg.wasm
+
+if [ -f crates/engine/Cargo.toml ]; then
+  say "wasm-pack build: the engine module (ES module)"
+  # --out-dir is resolved from the crate's folder.
+  build crates/engine ../../pkg/engine zdr_engine web
+  optimise pkg/engine/zdr_engine_bg.wasm
+else
+  say "crates/engine is missing: no engine module built"
+fi
+
+say "the package's entry (js/)"
+cp js/zdr_embed.js js/zdr_embed.d.ts pkg/
+
+say "wasm-pack build: the service module as a classic script, for the drop-in file"
+build . target/dropin zdr_embed_service no-modules
+rm -f target/dropin/zdr_embed_service_bg.wasm.d.ts
+optimise target/dropin/zdr_embed_service_bg.wasm
 node scripts/build-dropin.mjs target/dropin pkg/zdr_embed_widget.js
 
 node scripts/size-report.mjs

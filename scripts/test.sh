@@ -21,16 +21,20 @@ cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warn
 say "cargo test --workspace (widget units; zdr-chart model, SVG drawing of every example, proptest)"
 cargo test --workspace --quiet
 
-say "wasm-pack test --headless --chrome"
-CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack test --headless --chrome
+# Both WebAssembly modules: the service module (the root crate, tests/) and
+# the engine module (crates/engine, its tests/).
+for crate in . crates/engine; do
+  say "wasm-pack test --headless --chrome $crate"
+  CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack test --headless --chrome "$crate"
 
-say "wasm-pack test --headless --firefox"
-GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack test --headless --firefox
+  say "wasm-pack test --headless --firefox $crate"
+  GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack test --headless --firefox "$crate"
+done
 
 say "build the package"
 bash scripts/build.sh
 
-say "size budgets (gzip -9 of the module, the glue and the drop-in script)"
+say "size budgets (gzip -9: service module + glue, drop-in script, engine module + glue)"
 node scripts/size-report.mjs --check
 
 say "TypeScript types (tsc -p tests/types)"
@@ -39,7 +43,7 @@ tsc -p tests/types
 say "cargo build -p zdr-host (the embed service, for the end-to-end tests)"
 cargo build -p zdr-host --quiet
 
-say "end-to-end tests (packed package, zdr-host and a recording responder, headless Chromium)"
+say "end-to-end tests (packed package, zdr-host and a recording responder, headless Chromium; canvas vs SVG images in test-results/agreement/)"
 ZDR_HOST_BIN="${ZDR_HOST_BIN:-$ROOT/target/debug/zdr-host}" node --test --test-reporter=spec tests/e2e/
 
 say "fuzzing: every target in fuzz/ for 15 s (libFuzzer, 256 MB, 1 s per input)"

@@ -1,8 +1,15 @@
 // Compiled by `tsc -p tests/types` in the test run: the package's types must
 // accept correct use and reject wrong use (each @ts-expect-error must error).
-import init, { render, renderMultiple, EmbedHandle, RenderOptions, VisualizationData } from 'zdr-embed';
+import init, { render, renderMultiple, preload, EmbedHandle, RenderOptions, VisualizationData } from 'zdr-embed';
+// The entry sets the engine loader itself: its hook is no part of the package's interface.
+import { __setEngineLoader } from 'zdr-embed';
 
 await init();
+// The engine ahead of the first local card: its data errors then throw from render.
+const ready: Promise<void> = preload();
+void ready;
+// @ts-expect-error __setEngineLoader is exported as a type only, not a value one may call
+__setEngineLoader(() => import('zdr-embed'));
 
 const data: VisualizationData = { viz_config: { title: 'Sales' }, data: [{ x: 'a', y: 1 }] };
 const options: RenderOptions = {

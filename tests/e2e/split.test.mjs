@@ -1,0 +1,226 @@
+// End to end: the two WebAssembly modules of issue 14. A page pays only for
+// the mode it uses: the service path (form and postMessage client) is the
+// service module alone; the engine (local drawing, the postMessage shell,
+// toPNG/toSVG) is fetched the first time a card is drawn in the page, once,
+// and shared by every card. Both the npm entry and the drop-in script.
+//
+// The real zdr-host serves the pages, the packed package and the embed
+// endpoint (its CSP applies); headless Chromium; every request is recorded
+// with the frame that made it.
+//
+// It builds nothing: scripts/test.sh builds the package (scripts/build.sh) and
+// zdr-host (`cargo build -p zdr-host`) first.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { launch } from './browser.mjs';
+import { startHost, stopHost } from './host.mjs';
+import { packPackage, ROOT } from './package.mjs';
+
+const WAIT = { timeout: 20_000 };
+const ENGINE_JS = '/node_modules/zdr-embed/pkg/engine/zdr_engine.js';
+const ENGINE_WASM = '/node_modules/zdr-embed/pkg/engine/zdr_engine_bg.wasm';
+const isEngine = (url) => new URL(url).pathname.includes('/engine/');
+const BAR = JSON.parse(readFileSync(join(ROOT, 'docs/examples/bar.json'), 'utf8'));
+// A value that is not a number: the engine refuses it (data[1].y).
+const BAD = { viz_config: { title: 'Bad', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }, { x: 'b', y: 'abc' }] };
+
+const HEAD = `<meta charset="utf-8"><link rel="icon" href="data:,">
+<style>body { margin: 0; padding: 20px; font: 14px sans-serif } .card { width: 480px; height: 300px }</style>`;
+const IMPORT_MAP = `<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>`;
+const CARDS = Array.from({ length: 10 }, (_, i) => `<div class="card" id="c${i}"></div>`).join('');
+
+// The page's part of each test, run in the page as window.run(); it records
+// onLoad and onError on window.loads / window.errors.
+const RECORD = `
+  window.loads = [];
+  window.errors = [];
+  const record = (id) => ({
+    onLoad: (element) => window.loads.push({ id, tag: element.tagName }),
+    onError: (error) => window.errors.push({ id, isError: error instanceof Error, message: error.message, code: error.code }),
+  });`;
+
+function writeSite(dir) {
+  const card = JSON.stringify(BAR);
+  const bad = JSON.stringify(BAD);
+  // Service mode, both embed modes, through the package's entry.
+  writeFileSync(join(dir, 'service.html'), `<!doctype html><html lang="en"><head>${HEAD}${IMPORT_MAP}</head>
+<body>${CARDS}<script type="module">
+  import init, { render } from 'zdr-embed';
+  await init();${RECORD}
+  render({ containerId: 'c0', serviceUrl: location.origin, cardId: 'form-card', visualizationData: ${card}, ...record('form') });
+  render({ containerId: 'c1', serviceUrl: location.origin, cardId: 'pm-card', embedMode: 'postmessage',
+           visualizationData: ${card}, ...record('postmessage') });
+</script></body></html>`);
+  // Service mode through the drop-in script, the spec's usage.
+  writeFileSync(join(dir, 'service-dropin.html'), `<!doctype html><html lang="en"><head>${HEAD}</head>
+<body>${CARDS}<script src="/node_modules/zdr-embed/pkg/zdr_embed_widget.js"></script>
+<script>
+  window.loads = [];
+  window.errors = [];
+  ServiceZDREmbed.render({ containerId: 'c0', serviceUrl: location.origin, cardId: 'form-card',
+    visualizationData: ${card},
+    onLoad: function (element) { window.loads.push({ tag: element.tagName }); },
+    onError: function (error) { window.errors.push({ message: error.message }); } });
+</script></body></html>`);
+  // Ten local cards at once, before the engine is there.
+  writeFileSync(join(dir, 'ten.html'), `<!doctype html><html lang="en"><head>${HEAD}${IMPORT_MAP}</head>
+<body>${CARDS}<script type="module">
+  import init, { render } from 'zdr-embed';
+  await init();${RECORD}
+  for (let i = 0; i < 10; i++) {
+    const data = { ...${card}, viz_config: { ...${card}.viz_config, title: 'Card ' + i } };
+    render({ containerId: 'c' + i, mode: 'local', visualizationData: data, ...record('c' + i) });
+  }
+</script></body></html>`);
+  writeFileSync(join(dir, 'ten-dropin.html'), `<!doctype html><html lang="en"><head>${HEAD}</head>
+<body>${CARDS}<script src="/node_modules/zdr-embed/pkg/zdr_embed_widget.js"></script>
+<script>
+  window.loads = [];
+  window.errors = [];
+  for (var i = 0; i < 10; i++) {
+    ServiceZDREmbed.render({ containerId: 'c' + i, mode: 'local', visualizationData: ${card},
+      onLoad: function (element) { window.loads.push({ tag: element.tagName }); },
+      onError: function (error) { window.errors.push({ message: error.message }); } });
+  }
+</script></body></html>`);
+  // Bad data in local mode: before the engine, onError; after preload(), a throw.
+  writeFileSync(join(dir, 'preload.html'), `<!doctype html><html lang="en"><head>${HEAD}${IMPORT_MAP}</head>
+<body>${CARDS}<script type="module">
+  import init, { render, preload } from 'zdr-embed';
+  await init();${RECORD}
+  const caught = (f) => { try { f(); return null; } catch (error) {
+    return { isError: error instanceof Error, message: error.message, code: error.code }; } };
+  window.before = caught(() => render({ containerId: 'c0', mode: 'local', visualizationData: ${bad}, ...record('before') }));
+  window.preloaded = await preload().then(() => 'resolved', (error) => 'rejected: ' + error.message);
+  window.after = caught(() => render({ containerId: 'c1', mode: 'local', visualizationData: ${bad}, ...record('after') }));
+  window.good = caught(() => render({ containerId: 'c2', mode: 'local', visualizationData: ${card}, ...record('good') }));
+  window.done = true;
+</script></body></html>`);
+}
+
+let work, host, browser;
+
+before(async () => {
+  for (const file of ['pkg/zdr_embed.js', 'pkg/service/zdr_embed_service_bg.wasm', 'pkg/engine/zdr_engine_bg.wasm']) {
+    assert.ok(existsSync(join(ROOT, file)), `${file} is missing: run scripts/build.sh first`);
+  }
+  work = mkdtempSync(join(tmpdir(), 'zdr-split-e2e-'));
+  const packageDir = packPackage(work);
+  const site = join(work, 'site');
+  mkdirSync(site);
+  writeSite(site);
+  host = await startHost(['--www', site, '--package', packageDir]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  const stopped = await stopHost(host);
+  if (work) rmSync(work, { recursive: true, force: true });
+  if (stopped) assert.deepEqual(stopped, { code: 0, signal: null }, 'zdr-host exits with 0 on SIGTERM');
+});
+
+/** Opens `path` on the host, recording every request with the frame that made it. */
+async function open(path) {
+  const context = await browser.newContext({ deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  const requests = [];
+  const consoleErrors = [];
+  page.on('request', (request) => {
+    const frame = request.frame();
+    requests.push({ url: request.url(), main: frame === page.mainFrame() });
+  });
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  page.on('pageerror', (error) => consoleErrors.push(error.message));
+  await page.goto(`${host.origin}/${path}`);
+  return { context, page, requests, consoleErrors };
+}
+
+/** Waits for `predicate` in the page; on timeout, says what the page saw. */
+async function until(opened, predicate) {
+  try {
+    await opened.page.waitForFunction(predicate, null, WAIT);
+  } catch (error) {
+    const state = await opened.page.evaluate(() => ({ loads: window.loads, errors: window.errors })).catch(() => null);
+    throw new Error(`${error.message}\npage: ${JSON.stringify(state)}\nconsole: ${opened.consoleErrors.join('\n')}\n` +
+      `requests: ${opened.requests.map((r) => r.url).join('\n')}`);
+  }
+}
+
+const paths = (list) => list.map((r) => new URL(r.url).pathname);
+
+test('a service-mode page (form and postMessage) requests no engine file; only the shell frame loads it', async () => {
+  const opened = await open('service.html');
+  const { context, page, requests, consoleErrors } = opened;
+  await until(opened, () => window.loads?.length === 2);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual((await page.evaluate(() => window.loads.map((l) => `${l.id} ${l.tag}`))).sort(), [
+    'form IFRAME',
+    'postmessage IFRAME',
+  ]);
+  const own = requests.filter((r) => r.main);
+  assert.deepEqual(paths(own.filter((r) => isEngine(r.url))), [], 'the page itself fetched no engine file');
+  assert.ok(paths(own).includes('/node_modules/zdr-embed/pkg/service/zdr_embed_service_bg.wasm'), paths(own).join('\n'));
+  // The postMessage shell is the service's page, not this one: it draws,
+  // so it loads the engine, and nothing else of the package.
+  const shell = paths(requests.filter((r) => !r.main && new URL(r.url).pathname !== '/embed/form-card/'));
+  assert.deepEqual(shell.sort(), ['/embed/pm-card/', ENGINE_JS, ENGINE_WASM, '/zdr-shell/v1/shell.js'].sort());
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('the drop-in script in service mode requests no engine file', async () => {
+  const opened = await open('service-dropin.html');
+  const { context, page, requests, consoleErrors } = opened;
+  await until(opened, () => window.loads?.length === 1);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual(paths(requests.filter((r) => isEngine(r.url))), []);
+  assert.deepEqual(paths(requests).sort(), [
+    '/embed/form-card/',
+    '/node_modules/zdr-embed/pkg/zdr_embed_widget.js',
+    '/service-dropin.html',
+  ]);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+for (const [name, path] of [['the package entry', 'ten.html'], ['the drop-in script', 'ten-dropin.html']]) {
+  test(`ten local cards through ${name} fetch the engine's .js and .wasm once each, and all draw`, async () => {
+    const opened = await open(path);
+    const { context, page, requests, consoleErrors } = opened;
+    await until(opened, () => window.loads?.length === 10);
+    assert.deepEqual(await page.evaluate(() => window.errors), []);
+    assert.deepEqual(await page.evaluate(() => [...new Set(window.loads.map((l) => l.tag))]), ['CANVAS']);
+    assert.equal(await page.locator('canvas').count(), 10);
+    const engine = paths(requests.filter((r) => isEngine(r.url)));
+    assert.deepEqual(engine.sort(), [ENGINE_JS, ENGINE_WASM], engine.join('\n'));
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  });
+}
+
+test('before the engine, bad local data reach onError; after preload(), render throws them', async () => {
+  const opened = await open('preload.html');
+  const { context, page, consoleErrors } = opened;
+  await until(opened, () => window.done === true && window.errors.length >= 1);
+  assert.equal(await page.evaluate(() => window.before), null, 'render did not throw while the engine was loading');
+  assert.equal(await page.evaluate(() => window.preloaded), 'resolved');
+  const errors = await page.evaluate(() => window.errors);
+  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.equal(errors[0].id, 'before');
+  assert.equal(errors[0].isError, true);
+  assert.match(errors[0].message, /data\[1\]\.y/);
+  const thrown = await page.evaluate(() => window.after);
+  assert.ok(thrown, 'after preload() render throws for bad data');
+  assert.equal(thrown.isError, true);
+  assert.match(thrown.message, /^render: .*data\[1\]\.y/);
+  assert.equal(await page.evaluate(() => window.good), null, 'good data after preload() draw at once');
+  await page.waitForFunction(() => window.loads.some((l) => l.id === 'good'), null, WAIT);
+  assert.deepEqual(await page.evaluate(() => window.loads.map((l) => l.id)), ['good'], 'no onLoad for bad data');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
