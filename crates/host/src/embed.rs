@@ -9,25 +9,17 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::StatusCode;
 use axum::Extension;
+use zdr_chart::model::{Card, CardKind};
 use zdr_chart::Chart;
 
+use crate::chart_page::{chart_page, LAYOUTS};
 use crate::config::Config;
 use crate::error::{AppError, MAX_CARD_ID};
 use crate::form::{read_body, BodyRules, FormError, Posted};
-use crate::html::{ChartPage, Page, Shape};
+use crate::html::Page;
 use crate::limits::{AbandonOnDrop, Lanes, Stop, Stopped};
 use crate::request_log::RequestId;
-
-/// The frame shapes the chart is drawn for; the iframe's size picks one.
-/// A frame shows its variant scaled to fit, so each is laid out for the
-/// proportions it will be seen at: the usual landscape (the widget's
-/// default frame is 100% x 600px), a wide strip, a squarer frame, a phone.
-const VARIANTS: [(&str, Option<&str>, u32, u32); 4] = [
-    ("landscape", None, 880, 540),
-    ("wide", Some("(min-aspect-ratio:19/10)"), 820, 400),
-    ("square", Some("(max-aspect-ratio:27/20)"), 640, 580),
-    ("narrow", Some("(max-width:559.98px)"), 400, 360),
-];
+use crate::responsive::{self, Marks};
 
 /// The card id from the address; a segment that does not decode to UTF-8
 /// (`%FF`) becomes "", which is no card id, so it gets the 404 page like any
@@ -75,18 +67,24 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
     let chart = Chart::from_json(&text).map_err(Failure::Data)?;
     drop(text);
     let theme = chart.theme(dark);
-    let bg = theme.background;
-    let background = format!("#{:02x}{:02x}{:02x}", bg.0, bg.1, bg.2);
-    let shapes: Vec<Shape> = VARIANTS.iter().map(|v| (v.0, v.1)).collect();
-    let mut page = ChartPage::start(&chart.config.title, &background, &shapes);
-    for (class, _, width, height) in VARIANTS {
+    let marks = marks_for(&chart);
+    let mut layouts = Vec::with_capacity(LAYOUTS.len());
+    for layout in LAYOUTS {
         stop.check().map_err(Failure::Stopped)?;
-        let svg = chart
-            .to_svg(width, height, &theme)
+        let scene = chart
+            .scene(layout.width, layout.height, &theme, false)
             .map_err(|e| Failure::Draw(e.to_string()))?;
-        page.push_svg(class, &svg);
+        layouts.push((layout, responsive::write(&scene, marks)));
     }
-    Ok(page.finish())
+    Ok(chart_page(&chart.config.title, theme.background, &layouts))
+}
+
+/// Maps keep their shape; every other card's marks fill the plot.
+fn marks_for(chart: &Chart) -> Marks {
+    match &chart.card {
+        Card::Categorical(c) if c.kind == CardKind::Choropleth => Marks::KeepShape,
+        _ => Marks::Stretch,
+    }
 }
 
 pub async fn post(

@@ -1,5 +1,6 @@
-//! HTML text: escaping and the pages the embed addresses answer with (the
-//! chart, the error, and the postMessage shell).
+//! HTML text: escaping, the page frame, and the pages the embed addresses
+//! answer with (the error and the postMessage shell; the chart page is
+//! `chart_page`).
 
 use base64::Engine;
 use sha2::{Digest, Sha256};
@@ -26,7 +27,7 @@ pub struct Page {
     pub style_hash: String,
 }
 
-fn style_hash(style: &str) -> String {
+pub(crate) fn style_hash(style: &str) -> String {
     let digest = Sha256::digest(style.as_bytes());
     format!(
         "'sha256-{}'",
@@ -53,7 +54,13 @@ fn document(html_attributes: &str, title: &str, style: &str, head: &str, body: &
 }
 
 /// Everything up to and including `<body>` and its newline.
-fn push_head(html: &mut String, html_attributes: &str, title: &str, style: &str, head: &str) {
+pub(crate) fn push_head(
+    html: &mut String,
+    html_attributes: &str,
+    title: &str,
+    style: &str,
+    head: &str,
+) {
     html.push_str("<!doctype html>\n<html lang=\"en\"");
     html.push_str(html_attributes);
     html.push_str(
@@ -69,86 +76,8 @@ fn push_head(html: &mut String, html_attributes: &str, title: &str, style: &str,
     html.push_str("</head>\n<body>\n");
 }
 
-fn push_tail(html: &mut String) {
+pub(crate) fn push_tail(html: &mut String) {
     html.push_str("</body>\n</html>\n");
-}
-
-/// The chart page, written once into one buffer: one SVG per frame shape,
-/// and the iframe's own size picks one by media query (no script needed to
-/// fit the frame). Each SVG is appended as soon as it is drawn, so the
-/// drawings are never all in memory beside the page.
-pub struct ChartPage {
-    html: String,
-    style_hash: String,
-    /// The title, escaped for an attribute value.
-    label: String,
-}
-
-/// A frame shape: its class and, except for the default, its media query
-/// (later shapes win where their query matches).
-pub type Shape = (&'static str, Option<&'static str>);
-
-impl ChartPage {
-    pub fn start(title: &str, background: &str, shapes: &[Shape]) -> ChartPage {
-        let mut style = format!(
-            "html,body{{margin:0;height:100%;background:{background};overflow:hidden}}\
-             svg.chart{{display:none;width:100%;height:100%}}"
-        );
-        for (class, media) in shapes {
-            // Equal specificity throughout, so the last matching rule wins.
-            match media {
-                None => style.push_str(&format!("svg.{class}{{display:block}}")),
-                Some(media) => style.push_str(&format!(
-                    "@media {media}{{svg.chart{{display:none}}svg.{class}{{display:block}}}}"
-                )),
-            }
-        }
-        let mut html = String::new();
-        push_head(&mut html, "", title, &style, "");
-        ChartPage {
-            html,
-            style_hash: style_hash(&style),
-            label: escape(title),
-        }
-    }
-
-    /// Appends plotters' fixed-size `<svg width=.. height=..>`, made to
-    /// scale with the frame (its viewBox stays) and named for assistive
-    /// technology.
-    pub fn push_svg(&mut self, class: &str, svg: &str) {
-        self.html.reserve(svg.len() + self.label.len() + 128);
-        match svg.find('>') {
-            None => self.html.push_str(svg),
-            Some(end) => {
-                let (open, rest) = svg.split_at(end);
-                self.html.push_str("<svg");
-                for part in open.trim_start_matches("<svg").split_whitespace() {
-                    if part.starts_with("width=") || part.starts_with("height=") {
-                        continue;
-                    }
-                    self.html.push(' ');
-                    self.html.push_str(part);
-                }
-                self.html.push_str(" class=\"chart ");
-                self.html.push_str(class);
-                self.html.push_str(
-                    "\" preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"",
-                );
-                self.html.push_str(&self.label);
-                self.html.push('"');
-                self.html.push_str(rest);
-            }
-        }
-        self.html.push('\n');
-    }
-
-    pub fn finish(mut self) -> Page {
-        push_tail(&mut self.html);
-        Page {
-            html: self.html,
-            style_hash: self.style_hash,
-        }
-    }
 }
 
 const ERROR_STYLE: &str = "html,body{margin:0;background:#fff8f6;color:#3b1d18;\
@@ -224,22 +153,6 @@ pub fn shell_page(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn svgs_become_fluid_in_the_page() {
-        let mut page = ChartPage::start("A <b>", "#fff", &[("wide", None)]);
-        page.push_svg(
-            "wide",
-            "<svg width=\"800\" height=\"500\" viewBox=\"0 0 800 500\" xmlns=\"http://www.w3.org/2000/svg\">\n<rect/></svg>",
-        );
-        let html = page.finish().html;
-        assert!(html.contains(
-            "<body>\n<svg viewBox=\"0 0 800 500\" xmlns=\"http://www.w3.org/2000/svg\" class=\"chart wide\" \
-             preserveAspectRatio=\"xMidYMid meet\" role=\"img\" aria-label=\"A &lt;b&gt;\">\n<rect/></svg>\n</body>\n</html>\n"
-        ), "{html}");
-        assert!(!html.contains("width=\"800\""));
-        assert!(html.contains("<title>A &lt;b&gt;</title>"));
-    }
 
     #[test]
     fn escapes_every_metacharacter() {

@@ -13,6 +13,7 @@
 
 mod ancestors;
 pub mod app;
+mod chart_page;
 pub mod config;
 mod embed;
 mod error;
@@ -24,6 +25,7 @@ mod origin;
 #[doc(hidden)]
 pub mod parse;
 mod request_log;
+mod responsive;
 mod security;
 mod server;
 mod shell;

@@ -215,6 +215,16 @@ fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
     Some(&text[start..end])
 }
 
+/// The opening tags of the page's layouts, `<div class="card ...">`.
+fn card_tags(page: &str) -> Vec<&str> {
+    page.match_indices("<div class=\"card ")
+        .map(|(at, _)| {
+            let end = at + page[at..].find('>').unwrap();
+            &page[at..=end]
+        })
+        .collect()
+}
+
 /// The opening tags `<svg ...>` of the page.
 fn svg_tags(page: &str) -> Vec<&str> {
     page.match_indices("<svg")
@@ -360,15 +370,20 @@ async fn every_documented_example_becomes_a_chart_page() {
             "{name}: title"
         );
         assert_well_formed_chart_page(page);
-        for tag in svg_tags(page) {
-            assert!(tag.contains(" viewBox=\""), "{name}: {tag}");
-            // The frame sizes the chart: no fixed width or height.
-            assert!(!tag.contains(" width="), "{name}: {tag}");
-            assert!(!tag.contains(" height="), "{name}: {tag}");
+        let cards = card_tags(page);
+        assert!(!cards.is_empty(), "{name}: no layout in {page}");
+        for tag in cards {
+            // One image for assistive technology, named by the title.
+            assert!(tag.contains(" role=\"img\""), "{name}: {tag}");
             assert!(
                 tag.contains(&format!("aria-label=\"{}\"", escape(title))),
                 "{name}: {tag}"
             );
+        }
+        // The frame sizes the chart: no drawing has a fixed size or scales.
+        for tag in svg_tags(page) {
+            assert!(!tag.contains(" width="), "{name}: {tag}");
+            assert!(!tag.contains(" height="), "{name}: {tag}");
         }
         let texts = svg_texts(page);
         assert!(
@@ -436,12 +451,11 @@ async fn dark_mode_query_overrides_the_card() {
         assert!(style.contains(&background(wanted)), "{uri} {card}: {style}");
         let unwanted = if wanted == DARK { LIGHT } else { DARK };
         assert!(!style.contains(&background(unwanted)), "{uri}: {style}");
-        // The chart itself is drawn on the same background.
+        // The chart itself is drawn in the same theme: its text colour.
+        let text = zdr_chart::Theme::new(wanted == DARK).text.hex();
         assert!(
-            answer
-                .body
-                .contains(&format!("fill=\"{}\"", wanted.to_ascii_uppercase())),
-            "{uri}: the SVG background"
+            answer.body.contains(&format!("fill=\"{text}\"")),
+            "{uri}: the theme's text colour {text}"
         );
     }
 
@@ -944,7 +958,7 @@ async fn hostile_strings_are_escaped_in_every_place_they_can_appear() {
             page.contains(&format!("<title>{escaped}</title>")),
             "{kind}: the escaped title"
         );
-        for tag in svg_tags(page) {
+        for tag in card_tags(page) {
             assert!(
                 tag.contains(&format!("aria-label=\"{escaped}\"")),
                 "{kind}: {tag}"

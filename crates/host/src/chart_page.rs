@@ -1,0 +1,112 @@
+//! The form-mode chart page: the card laid out for two width classes, the
+//! frame's width choosing one by media query, each written by
+//! [`crate::responsive`] so that it fills any frame with its text at the
+//! size the widget's local mode draws it at.
+//!
+//! The classes follow the engine's type scale (`Sizes::for_width`: smaller
+//! type below 420 px). Each is laid out at the small end of its range, so
+//! a frame only ever adds room to the plot and nothing laid out can
+//! collide or overflow when it grows.
+
+use std::fmt::Write as _;
+
+use zdr_chart::draw::text::FONT_FAMILY;
+use zdr_chart::scene::Color;
+
+use crate::html::{push_head, push_tail, style_hash, Page};
+use crate::responsive::{Margins, Written};
+
+/// A width class: its CSS class, the media query that shows it (none for
+/// the default) and the size it is laid out at.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    pub class: &'static str,
+    pub media: Option<&'static str>,
+    pub width: f64,
+    pub height: f64,
+}
+
+/// Frames 420 px wide and more (the engine's regular type), then narrower
+/// ones (its compact type). Heights: the smallest frame the page is made
+/// for is 240 px high; a little more than that gives the plot of a
+/// regular card room for its ticks, and it only shrinks by 40 px.
+pub const LAYOUTS: [Layout; 2] = [
+    Layout {
+        class: "regular",
+        media: None,
+        width: 420.0,
+        height: 360.0,
+    },
+    Layout {
+        class: "compact",
+        media: Some("(max-width:419.98px)"),
+        width: 320.0,
+        height: 300.0,
+    },
+];
+
+/// Writes the page from the layouts, in the order of [`LAYOUTS`]; later
+/// ones win where their media query matches.
+pub fn chart_page(title: &str, background: Color, layouts: &[(Layout, Written)]) -> Page {
+    let style = stylesheet(background, layouts);
+    let label = crate::html::escape(title);
+    let body_len: usize = layouts.iter().map(|(_, w)| w.markup.len() + 96).sum();
+    let mut html = String::with_capacity(style.len() + body_len + label.len() * 2 + 512);
+    push_head(&mut html, "", title, &style, "");
+    for (layout, written) in layouts {
+        let _ = writeln!(
+            html,
+            "<div class=\"card {}\" role=\"img\" aria-label=\"{label}\">",
+            layout.class
+        );
+        html.push_str(&written.markup);
+        html.push_str("</div>\n");
+    }
+    push_tail(&mut html);
+    Page {
+        style_hash: style_hash(&style),
+        html,
+    }
+}
+
+fn stylesheet(background: Color, layouts: &[(Layout, Written)]) -> String {
+    let mut style = format!(
+        "html,body{{margin:0;height:100%;background:{};overflow:hidden}}\
+         .card{{position:relative;width:100%;height:100%}}\
+         .card>svg{{position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible}}\
+         .card svg svg{{overflow:visible}}\
+         .card text{{font-family:{FONT_FAMILY};white-space:pre}}\
+         .p *{{vector-effect:non-scaling-stroke}}",
+        background.hex()
+    );
+    for (layout, written) in layouts {
+        if let Some(margins) = written.margins {
+            push_plot_rule(&mut style, layout.class, margins);
+        }
+    }
+    for (layout, _) in layouts {
+        if let Some(media) = layout.media {
+            let _ = write!(style, ".{}{{display:none}}", layout.class);
+            let _ = write!(
+                style,
+                "@media {media}{{.card{{display:none}}.card.{}{{display:block}}}}",
+                layout.class
+            );
+        }
+    }
+    style
+}
+
+/// The stretching layer of one class over its plot area: fixed margins,
+/// the rest of the frame (never below nothing).
+fn push_plot_rule(style: &mut String, class: &str, m: Margins) {
+    use zdr_chart::paint::svg::num;
+    let _ = write!(
+        style,
+        ".{class} .p{{left:{}px;top:{}px;width:max(0px,calc(100% - {}px));height:max(0px,calc(100% - {}px))}}",
+        num(m.left),
+        num(m.top),
+        num(m.left + m.right),
+        num(m.top + m.bottom)
+    );
+}
