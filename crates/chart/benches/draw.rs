@@ -1,7 +1,8 @@
 //! Drawing speed: time series of 1k, 100k and 1M points and a bar chart of
 //! 2,000 categories, each drawn to an 800x500 SVG (layout, reduction and
-//! SVG text included), with and without the hit map for tooltips, and the
-//! reduction alone.
+//! SVG text included); laid out as a scene with the hit map for tooltips
+//! and replayed onto a plotters backend (the widget's way); the scene
+//! alone; and the reduction alone.
 //! Run with `cargo bench -p zdr-chart --bench draw`.
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -85,7 +86,20 @@ fn draw(c: &mut Criterion) {
     }
     group.finish();
 
-    // The same drawing with the hit map a tooltip needs.
+    // Layout alone: the scene, no painter.
+    let mut group = c.benchmark_group("timeseries_scene_800x500");
+    group.sample_size(20);
+    for n in [1_000usize, 100_000, 1_000_000] {
+        let chart = timeseries(n);
+        let theme = chart.theme(None);
+        group.bench_with_input(BenchmarkId::from_parameter(n), &chart, |b, chart| {
+            b.iter(|| black_box(chart.scene(800.0, 500.0, &theme, false)))
+        });
+    }
+    group.finish();
+
+    // The widget's drawing: the scene with the hit map a tooltip needs,
+    // replayed onto a plotters backend.
     let mut group = c.benchmark_group("timeseries_mapped_svg_800x500");
     group.sample_size(20);
     for n in [1_000usize, 100_000, 1_000_000] {
@@ -118,7 +132,8 @@ fn draw(c: &mut Criterion) {
     });
 }
 
-/// `draw_mapped` to an 800x500 SVG, as `to_svg` draws: the SVG and the hits.
+/// `draw_mapped` replayed onto plotters' 800x500 SVG backend: what the
+/// widget does on its canvas, with a backend that runs natively.
 fn mapped(chart: &Chart, theme: &Theme) -> Option<(String, HitMap)> {
     let mut svg = String::new();
     let map = {
