@@ -63,7 +63,7 @@ const THOUSAND = {
 let work, host, devServer, browser, hanging;
 
 before(async () => {
-  assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed_bg.wasm')), 'run scripts/build.sh first');
+  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
   work = mkdtempSync(join(tmpdir(), 'zdr-local-e2e-'));
   const packageDir = packPackage(work);
   const site = join(work, 'site');
@@ -94,8 +94,12 @@ function writeSite(dir) {
 <script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
 </head><body><div id="chart"></div>
 <script type="module">
-  import init, { render } from 'zdr-embed';
+  import init, { render, preload } from 'zdr-embed';
   await init();
+  // The engine before the first card, as a page that draws cards at once
+  // would: every test below then sees local mode as one module drew it
+  // (tests/e2e/split.test.mjs covers the page that does not).
+  await preload();
   window.loads = [];
   window.errors = [];
   // Renders into #chart, recording onLoad (with the draws done by then) and onError.

@@ -38,7 +38,7 @@ const BAD = { viz_config: { title: 'Bad', viz_component_type: 'bar' }, data: [{ 
 let work, pageHost, serviceHost, browser, closedPort;
 
 before(async () => {
-  assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed_bg.wasm')), 'run scripts/build.sh first');
+  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
   work = mkdtempSync(join(tmpdir(), 'zdr-postmessage-e2e-'));
   const packageDir = packPackage(work);
   const site = join(work, 'site');
@@ -243,8 +243,8 @@ test('update sends new data without reloading the frame; no request carries the 
     .map((request) => new URL(request.url).pathname);
   assert.deepEqual(toService.sort(), [
     '/embed/pm-card/',
-    '/node_modules/zdr-embed/pkg/zdr_embed.js',
-    '/node_modules/zdr-embed/pkg/zdr_embed_bg.wasm',
+    '/node_modules/zdr-embed/pkg/engine/zdr_engine.js',
+    '/node_modules/zdr-embed/pkg/engine/zdr_engine_bg.wasm',
     '/zdr-shell/v1/shell.js',
   ]);
   const serviceLog = serviceHost.log.join('\n');
@@ -490,7 +490,7 @@ test("the shell answers and obeys only the parent_origin it was given", async ()
 
 test("a second card's shell revalidates the engine instead of downloading it again", async () => {
   const { context, page } = await openPage();
-  const wasmLines = () => serviceHost.log.filter((line) => line.includes('GET /node_modules/zdr-embed/pkg/zdr_embed_bg.wasm '));
+  const wasmLines = () => serviceHost.log.filter((line) => line.includes('GET /node_modules/zdr-embed/pkg/engine/zdr_engine_bg.wasm '));
   const before = wasmLines().length;
   for (const cardId of ['pm-first', 'pm-second']) {
     await page.evaluate(
