@@ -144,11 +144,15 @@ async function frameOf(page, selector) {
   return handle.contentFrame();
 }
 
-/** The one SVG the embed page shows (it holds one per width band). */
+/**
+ * The one chart drawing the embed page shows: the page holds one per width
+ * class, each an image (role="img", named by the title) made of SVGs.
+ */
 async function shownSvg(frame) {
-  const svg = frame.locator('svg:visible');
-  assert.equal(await svg.count(), 1, 'one chart drawing shows at the frame width');
-  return svg;
+  const drawing = frame.locator('body > [role="img"]:visible');
+  assert.equal(await drawing.count(), 1, 'one chart drawing shows at the frame width');
+  assert.ok((await drawing.locator('svg').count()) > 0, 'the drawing is SVG');
+  return drawing;
 }
 
 const statusIs = (page, text) =>
