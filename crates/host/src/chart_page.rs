@@ -26,26 +26,40 @@ pub struct Layout {
     pub height: f64,
 }
 
-/// Frames 420 px wide and more (the engine's regular type), then narrower
-/// ones (its compact type). Heights: the smallest frame the page is made
-/// for is 240 px high; a little more than that gives the plot of a
-/// regular card room for its ticks, and it only shrinks by 40 px.
-pub const LAYOUTS: [Layout; 2] = [
-    Layout {
-        class: "regular",
-        media: None,
-        width: 420.0,
-        height: 360.0,
-    },
-    Layout {
-        class: "compact",
-        media: Some("(max-width:419.98px)"),
-        width: 320.0,
-        height: 300.0,
-    },
-];
+/// The smallest frame the page is made for.
+pub const SMALLEST: (f64, f64) = (320.0, 240.0);
 
-/// Writes the page from the layouts, in the order of [`LAYOUTS`]; later
+/// The layouts for a card: frames 420 px wide and more (the engine's
+/// regular type), then narrower ones (its compact type), each laid out at
+/// the narrowest width of its class. `rigid` cards (pies, tables: marks
+/// that keep their size in px, rows of text) are laid out at the smallest
+/// height too, so a frame only ever adds room around them; the others a
+/// little taller, which gives their plot room for more ticks (tick count
+/// follows the laid-out plot) and, in the smallest frames, shrinks only
+/// the plot, by 120 px at most, never the text or the margins.
+pub fn layouts(rigid: bool) -> [Layout; 2] {
+    let (regular, compact) = if rigid {
+        (SMALLEST.1, SMALLEST.1)
+    } else {
+        (360.0, 300.0)
+    };
+    [
+        Layout {
+            class: "regular",
+            media: None,
+            width: 420.0,
+            height: regular,
+        },
+        Layout {
+            class: "compact",
+            media: Some("(max-width:419.98px)"),
+            width: SMALLEST.0,
+            height: compact,
+        },
+    ]
+}
+
+/// Writes the page from the layouts, in the order of [`layouts`]; later
 /// ones win where their media query matches.
 pub fn chart_page(title: &str, background: Color, layouts: &[(Layout, Written)]) -> Page {
     let style = stylesheet(background, layouts);

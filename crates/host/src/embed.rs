@@ -12,7 +12,7 @@ use axum::Extension;
 use zdr_chart::model::{Card, CardKind};
 use zdr_chart::Chart;
 
-use crate::chart_page::{chart_page, LAYOUTS};
+use crate::chart_page::{chart_page, layouts};
 use crate::config::Config;
 use crate::error::{AppError, MAX_CARD_ID};
 use crate::form::{read_body, BodyRules, FormError, Posted};
@@ -67,23 +67,27 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
     let chart = Chart::from_json(&text).map_err(Failure::Data)?;
     drop(text);
     let theme = chart.theme(dark);
-    let marks = marks_for(&chart);
-    let mut layouts = Vec::with_capacity(LAYOUTS.len());
-    for layout in LAYOUTS {
+    let (marks, rigid) = fit(&chart);
+    let mut written = Vec::with_capacity(2);
+    for layout in layouts(rigid) {
         stop.check().map_err(Failure::Stopped)?;
         let scene = chart
             .scene(layout.width, layout.height, &theme, false)
             .map_err(|e| Failure::Draw(e.to_string()))?;
-        layouts.push((layout, responsive::write(&scene, marks)));
+        written.push((layout, responsive::write(&scene, marks)));
     }
-    Ok(chart_page(&chart.config.title, theme.background, &layouts))
+    Ok(chart_page(&chart.config.title, theme.background, &written))
 }
 
-/// Maps keep their shape; every other card's marks fill the plot.
-fn marks_for(chart: &Chart) -> Marks {
+/// How a card follows its frame: maps keep their shape, every other
+/// card's marks fill the plot; pies and tables are rigid (see
+/// [`layouts`]).
+fn fit(chart: &Chart) -> (Marks, bool) {
     match &chart.card {
-        Card::Categorical(c) if c.kind == CardKind::Choropleth => Marks::KeepShape,
-        _ => Marks::Stretch,
+        Card::Categorical(c) if c.kind == CardKind::Choropleth => (Marks::KeepShape, false),
+        Card::Categorical(c) if c.kind == CardKind::Pie => (Marks::Stretch, true),
+        Card::Table { .. } => (Marks::Stretch, true),
+        _ => (Marks::Stretch, false),
     }
 }
 

@@ -481,3 +481,251 @@ fn push_sector(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use zdr_chart::scene::Font;
+
+    const INK: Color = Color(0x20, 0x20, 0x20);
+
+    fn text(s: &str, at: (f64, f64)) -> Item {
+        Item::Text {
+            text: s.into(),
+            at,
+            font: Font::new(12.0, Weight::Regular, INK),
+            align: Align::Middle,
+            baseline: Baseline::Top,
+            vertical: false,
+        }
+    }
+
+    /// 400 x 300 with the plot at x 50..350, y 40..240: margins 50, 40,
+    /// 50 and 60 px.
+    fn scene(items: Vec<Item>) -> Scene {
+        Scene {
+            width: 400.0,
+            height: 300.0,
+            plot: Some(Rect::new(50.0, 40.0, 300.0, 200.0)),
+            items,
+            ..Scene::default()
+        }
+    }
+
+    #[test]
+    fn marks_inside_the_plot_stretch_and_the_margins_are_kept() {
+        let bar = Item::Rect {
+            rect: Rect::new(60.0, 100.0, 40.0, 140.0),
+            fill: INK,
+        };
+        let axis = Item::Path {
+            points: vec![(50.0, 240.0), (350.0, 240.0)],
+            stroke: Stroke {
+                color: INK,
+                width: 1.0,
+            },
+        };
+        let written = write(&scene(vec![bar.clone(), axis]), Marks::Stretch);
+        assert_eq!(
+            written.markup,
+            "<svg class=\"p\" viewBox=\"50 40 300 200\" preserveAspectRatio=\"none\">\n\
+             <rect x=\"60\" y=\"100\" width=\"40\" height=\"140\" fill=\"#202020\"/>\n\
+             <path d=\"M50 240L350 240\" fill=\"none\" stroke=\"#202020\"/>\n</svg>\n"
+        );
+        assert_eq!(
+            written.margins,
+            Some(Margins {
+                left: 50.0,
+                top: 40.0,
+                right: 50.0,
+                bottom: 60.0
+            })
+        );
+        let shapes = write(&scene(vec![bar]), Marks::KeepShape).markup;
+        assert!(
+            shapes.contains("preserveAspectRatio=\"xMidYMid meet\""),
+            "{shapes}"
+        );
+    }
+
+    #[test]
+    fn anchored_items_move_by_their_share_of_the_plot() {
+        let items = vec![
+            // The title, above the plot: fixed from the top left.
+            text("Title", (16.0, 10.0)),
+            // A y tick label, left of the plot halfway down.
+            text("50", (45.0, 140.0)),
+            // An x label under the middle of the plot.
+            text("East", (200.0, 250.0)),
+            // A dot in the plot's bottom right corner.
+            Item::Circle {
+                center: (350.0, 240.0),
+                radius: 3.0,
+                fill: Some(INK),
+                stroke: None,
+            },
+            // A tick mark crossing the plot's bottom edge, a quarter in.
+            Item::Path {
+                points: vec![(125.0, 236.0), (125.0, 246.0)],
+                stroke: Stroke {
+                    color: INK,
+                    width: 1.0,
+                },
+            },
+        ];
+        let written = write(&scene(items), Marks::Stretch);
+        let lines: Vec<&str> = written.markup.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "<svg>",
+                "<text x=\"16\" y=\"10\" font-size=\"12px\" fill=\"#202020\" text-anchor=\"middle\" dominant-baseline=\"text-before-edge\">Title</text>",
+                // y' = 140 - 150 + 50% of the frame: the middle of the
+                // plot for any height with margins 40 and 60.
+                "<svg y=\"50%\">",
+                "<text x=\"45\" y=\"-10\" font-size=\"12px\" fill=\"#202020\" text-anchor=\"middle\" dominant-baseline=\"text-before-edge\">50</text>",
+                "</svg>",
+                "<svg x=\"50%\" y=\"100%\">",
+                "<text x=\"0\" y=\"-50\" font-size=\"12px\" fill=\"#202020\" text-anchor=\"middle\" dominant-baseline=\"text-before-edge\">East</text>",
+                "</svg>",
+                "<svg x=\"100%\" y=\"100%\">",
+                "<circle cx=\"-50\" cy=\"-60\" r=\"3\" fill=\"#202020\"/>",
+                "</svg>",
+                // Held by its middle (y 241, below the plot): 125 - 100 + 25%.
+                "<svg x=\"25%\" y=\"100%\">",
+                "<path d=\"M25-64L25-54\" fill=\"none\" stroke=\"#202020\"/>",
+                "</svg>",
+                "</svg>",
+            ]
+        );
+        assert_eq!(written.margins, None, "no stretching layer, no rule");
+    }
+
+    /// Where `markup`'s anchored item lands in a frame `w` x `h`: the px
+    /// of the item plus the nested `<svg>`'s percentages of the frame.
+    fn landed(markup: &str, attribute: &str, (w, h): (f64, f64)) -> (f64, f64) {
+        let number = |name: &str, unit: &str| -> f64 {
+            markup
+                .split(&format!(" {name}=\""))
+                .nth(1)
+                .and_then(|rest| rest.split(&format!("{unit}\"")).next())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0.0)
+        };
+        let (fx, fy) = (number("x", "%") / 100.0, number("y", "%") / 100.0);
+        let inner = markup.rsplit("<svg").next().unwrap_or_default();
+        let (x, y) = (
+            number_in(inner, &format!("{attribute}x")),
+            number_in(inner, &format!("{attribute}y")),
+        );
+        (x + fx * w, y + fy * h)
+    }
+
+    fn number_in(markup: &str, name: &str) -> f64 {
+        markup
+            .split(&format!(" {name}=\""))
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(f64::NAN)
+    }
+
+    #[test]
+    fn in_any_frame_a_point_keeps_its_place_relative_to_the_plot() {
+        // A dot at 30% across and 75% down the plot.
+        let dot = Item::Circle {
+            center: (140.0, 190.0),
+            radius: 2.0,
+            fill: Some(INK),
+            stroke: None,
+        };
+        let markup = write(&scene(vec![dot]), Marks::Stretch).markup;
+        for (w, h) in [(400.0, 300.0), (320.0, 240.0), (1600.0, 1200.0)] {
+            // The plot in that frame: margins fixed, the rest its size.
+            let (pw, ph) = (w - 100.0, h - 100.0);
+            let want = (50.0 + 0.3 * pw, 40.0 + 0.75 * ph);
+            let got = landed(&markup, "c", (w, h));
+            assert!(
+                (got.0 - want.0).abs() < 0.05 && (got.1 - want.1).abs() < 0.05,
+                "{w}x{h}: {got:?} for {want:?} in {markup}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_pie_keeps_its_radius_at_the_middle_of_its_area_and_its_legend_at_the_side() {
+        let slice = Item::Sector {
+            center: (200.0, 140.0),
+            outer: 90.0,
+            inner: 0.0,
+            start: 0.0,
+            end: 1.0,
+            fill: INK,
+        };
+        let seam = Item::Path {
+            points: vec![(200.0, 140.0), (200.0, 50.0)],
+            stroke: Stroke {
+                color: INK,
+                width: 1.5,
+            },
+        };
+        let legend = text("Chrome 64%", (360.0, 130.0));
+        let written = write(&scene(vec![slice, seam, legend]), Marks::Stretch);
+        assert_eq!(written.margins, None, "nothing of a pie stretches");
+        let lines: Vec<&str> = written.markup.lines().collect();
+        assert_eq!(lines[1], "<svg x=\"50%\" y=\"50%\">", "{}", written.markup);
+        assert!(
+            lines[2].starts_with("<path d=\"M0 -100A90 90 0 0 1 "),
+            "{}",
+            lines[2]
+        );
+        assert!(lines[2].contains("L0 -10z"), "{}", lines[2]);
+        assert_eq!(
+            lines[3],
+            "<path d=\"M0-10L0-100\" fill=\"none\" stroke=\"#202020\" stroke-width=\"1.5\"/>"
+        );
+        assert_eq!(lines[5], "<svg x=\"100%\" y=\"50%\">");
+        assert!(
+            lines[6].starts_with("<text x=\"-40\" y=\"-20\""),
+            "{}",
+            lines[6]
+        );
+    }
+
+    #[test]
+    fn layers_keep_the_painting_order() {
+        let grid = Item::Path {
+            points: vec![(50.0, 100.0), (350.0, 100.0)],
+            stroke: Stroke {
+                color: INK,
+                width: 1.0,
+            },
+        };
+        let label = text("A", (200.0, 120.0));
+        let bar = Item::Rect {
+            rect: Rect::new(60.0, 100.0, 40.0, 140.0),
+            fill: INK,
+        };
+        let markup = write(&scene(vec![grid, label, bar]), Marks::Stretch).markup;
+        let order: Vec<&str> = markup
+            .lines()
+            .filter(|l| !l.starts_with("<svg") && !l.starts_with("</svg"))
+            .map(|l| l.split(' ').next().unwrap_or_default())
+            .collect();
+        assert_eq!(order, ["<path", "<text", "<rect"], "{markup}");
+        assert_eq!(markup.matches("<svg class=\"p\"").count(), 2, "{markup}");
+    }
+
+    #[test]
+    fn text_is_escaped_and_vertical_text_turns_about_its_anchor() {
+        let mut turned = text("<b>&\"", (20.0, 140.0));
+        if let Item::Text { vertical, .. } = &mut turned {
+            *vertical = true;
+        }
+        let markup = write(&scene(vec![turned]), Marks::Stretch).markup;
+        assert!(
+            markup.contains("transform=\"rotate(-90 20 -10)\">&lt;b&gt;&amp;&quot;</text>"),
+            "{markup}"
+        );
+    }
+}

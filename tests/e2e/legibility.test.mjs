@@ -1,0 +1,273 @@
+// End to end: the form-mode page of zdr-host reads at the size local mode
+// draws at, in any frame from 320 to 1,600 px wide and 240 to 1,200 px high.
+//
+// Each documented example is posted the way a page does it by hand (the
+// documented hidden form, `visualization_data`, into a named iframe of the
+// frame's size) to the real zdr-host, and headless Chromium measures every
+// text of the chart shown: its rendered font size (computed size times the
+// screen transform's scale) must be within 15% of the size local mode uses
+// at that width (the engine's type scale: 15/12/11/10 px below 420 px wide,
+// 18/13.5/12/11 px from 420), the title exactly its class's title size
+// within 15%, and nothing drawn may leave the frame.
+//
+// Screenshots of the service page next to local mode (the packed package,
+// drawing on a canvas) at 360, 800 and 1,400 px wide go to test-results/.
+//
+// It builds nothing: `cargo build -p zdr-host` and scripts/build.sh first.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { launch } from './browser.mjs';
+import { startHost, stopHost } from './host.mjs';
+import { packPackage, ROOT } from './package.mjs';
+
+const WAIT = { timeout: 20_000 };
+const RESULTS = join(ROOT, 'test-results');
+const EXAMPLES = readdirSync(join(ROOT, 'docs/examples'))
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => ({ name: name.slice(0, -5), text: readFileSync(join(ROOT, 'docs/examples', name), 'utf8') }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+const WIDTHS = [320, 360, 800, 1400, 1600];
+const HEIGHTS = [240, 600, 1200];
+
+/** The engine's type scale (crates/chart/src/draw/frame.rs, `Sizes::for_width`). */
+const sizesFor = (width) =>
+  width < 420
+    ? { title: 15, subtitle: 12, tick: 11, small: 10 }
+    : { title: 18, subtitle: 13.5, tick: 12, small: 11 };
+
+// The local half of the screenshots: the packed package drawing on a canvas.
+const LOCAL_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<title>local</title><style>body{margin:0}#chart{width:100vw;height:100vh}</style>
+<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
+</head><body><div id="chart"></div>
+<script type="module">
+  import init, * as zdr from 'zdr-embed';
+  await init();
+  if (zdr.preload) await zdr.preload();
+  window.show = (text, width, height) => new Promise((ok, fail) => {
+    zdr.render({
+      containerId: 'chart', mode: 'local', width: width + 'px', height: height + 'px',
+      visualizationData: JSON.parse(text), onLoad: () => ok(true), onError: (e) => fail(String(e)),
+    });
+  });
+  window.ready = true;
+</script></body></html>`;
+
+let host, browser, work, packageDir;
+
+before(async () => {
+  mkdirSync(RESULTS, { recursive: true });
+  work = mkdtempSync(join(tmpdir(), 'zdr-legibility-'));
+  const site = join(work, 'site');
+  mkdirSync(site);
+  writeFileSync(join(site, 'local.html'), LOCAL_PAGE);
+  writeFileSync(
+    join(site, 'blank.html'),
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title>' +
+      '<link rel="icon" href="data:,"></head><body></body></html>',
+  );
+  try {
+    packageDir = packPackage(work);
+  } catch (error) {
+    // The service page is what this file tests; the package only draws the
+    // local half of the screenshots.
+    console.log(`# no package for the local screenshots: ${error.message.split('\n')[0]}`);
+  }
+  const args = ['--www', site];
+  if (packageDir) args.push('--package', packageDir);
+  host = await startHost(args);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  const stopped = await stopHost(host);
+  if (work) rmSync(work, { recursive: true, force: true });
+  if (stopped) assert.deepEqual(stopped, { code: 0, signal: null });
+});
+
+/**
+ * A page of the frame's size holding one iframe (width x height CSS px) and
+ * the hidden form a page would write by hand, submitted into it. Resolves
+ * with the iframe's frame once the host's page has loaded in it.
+ */
+async function servicePage(context, card, width, height) {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: width + 40, height: height + 40 });
+  await page.goto(`${host.origin}/blank.html`);
+  const loaded = page.waitForEvent('framenavigated', {
+    predicate: (frame) => frame !== page.mainFrame() && frame.url().includes('/embed/'),
+    ...WAIT,
+  });
+  await page.evaluate(
+    ({ action, text, width, height }) => {
+      const frame = document.createElement('iframe');
+      frame.name = 'card';
+      frame.width = String(width);
+      frame.height = String(height);
+      frame.setAttribute('frameborder', '0');
+      document.body.append(frame);
+      const form = document.createElement('form');
+      form.method = 'POST';
+      form.action = action;
+      form.target = 'card';
+      form.hidden = true;
+      const field = document.createElement('input');
+      field.type = 'hidden';
+      field.name = 'visualization_data';
+      field.value = text;
+      form.append(field);
+      document.body.append(form);
+      form.submit();
+    },
+    { action: `${host.origin}/embed/${card.name}/`, text: card.text, width, height },
+  );
+  const frame = await loaded;
+  await frame.waitForLoadState('load');
+  return { page, frame };
+}
+
+/** Every text shown in the frame: its rendered size and box, and the boxes of all drawn shapes. */
+function measure(frame) {
+  return frame.evaluate(() => {
+    const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+    const texts = [...document.querySelectorAll('text')].filter(shown).map((t) => {
+      const ctm = t.getScreenCTM();
+      const scale = Math.hypot(ctm.a, ctm.b);
+      const box = t.getBoundingClientRect();
+      return {
+        text: t.textContent,
+        size: parseFloat(getComputedStyle(t).fontSize) * scale,
+        bold: getComputedStyle(t).fontWeight >= 600,
+        box: { left: box.left, top: box.top, right: box.right, bottom: box.bottom, height: box.height },
+      };
+    });
+    const shapes = [...document.querySelectorAll('rect, path, circle')].filter(shown).map((s) => {
+      const box = s.getBoundingClientRect();
+      return { tag: s.tagName, left: box.left, top: box.top, right: box.right, bottom: box.bottom };
+    });
+    return {
+      width: document.documentElement.clientWidth,
+      height: document.documentElement.clientHeight,
+      cards: [...document.querySelectorAll('.card')].filter(shown).length,
+      title: document.title,
+      texts,
+      shapes,
+    };
+  });
+}
+
+/** The expected size nearest `size` in the type scale, and how far off it is. */
+function nearest(size, scale) {
+  const wanted = Object.values(scale).reduce((a, b) => (Math.abs(b - size) < Math.abs(a - size) ? b : a));
+  return { wanted, off: Math.abs(size / wanted - 1) };
+}
+
+describe('the form-mode page in frames from 320x240 to 1600x1200', () => {
+  for (const width of WIDTHS) {
+    for (const height of HEIGHTS) {
+      test(`${width}x${height}: text at local mode's sizes (±15%), nothing outside the frame`, async () => {
+        const context = await browser.newContext();
+        const worst = [];
+        try {
+          for (const card of EXAMPLES) {
+            const { page, frame } = await servicePage(context, card, width, height);
+            const m = await measure(frame);
+            await page.close();
+            assert.equal(m.width, width, `${card.name}: the frame's width`);
+            assert.equal(m.cards, 1, `${card.name}: one layout shows`);
+            assert.ok(m.texts.length > 0, `${card.name}: texts are shown`);
+            const scale = sizesFor(width);
+            const title = m.texts.find((t) => t.text === m.title);
+            assert.ok(title, `${card.name}: the title ${m.title} is drawn as text`);
+            assert.ok(
+              Math.abs(title.size / scale.title - 1) <= 0.15,
+              `${card.name} at ${width}x${height}: title at ${title.size.toFixed(2)} px, local mode ${scale.title} px`,
+            );
+            for (const t of m.texts) {
+              const { wanted, off } = nearest(t.size, scale);
+              worst.push(off);
+              assert.ok(
+                off <= 0.15,
+                `${card.name} at ${width}x${height}: "${t.text}" at ${t.size.toFixed(2)} px, local mode ${wanted} px`,
+              );
+              // A rendered line is about as tall as its size: no scaling hides in the box either.
+              assert.ok(
+                t.box.height >= t.size * 0.8 && t.box.height <= t.size * 1.6,
+                `${card.name}: "${t.text}" is ${t.box.height} px tall at ${t.size} px`,
+              );
+              for (const [edge, value, low, high] of [
+                ['left', t.box.left, -1, width + 1],
+                ['right', t.box.right, -1, width + 1],
+                ['top', t.box.top, -1, height + 1],
+                ['bottom', t.box.bottom, -1, height + 1],
+              ]) {
+                assert.ok(
+                  value >= low && value <= high,
+                  `${card.name} at ${width}x${height}: "${t.text}" ${edge} ${value.toFixed(1)} outside the frame`,
+                );
+              }
+            }
+            for (const s of m.shapes) {
+              assert.ok(
+                s.left >= -2 && s.top >= -2 && s.right <= width + 2 && s.bottom <= height + 2,
+                `${card.name} at ${width}x${height}: a ${s.tag} at ${JSON.stringify(s)} leaves the frame`,
+              );
+            }
+          }
+        } finally {
+          await context.close();
+        }
+        const most = Math.max(...worst);
+        console.log(`# ${width}x${height}: ${worst.length} texts, largest deviation ${(most * 100).toFixed(1)}%`);
+      });
+    }
+  }
+});
+
+/** The card drawn by local mode in a page of the frame's size; null without a package. */
+async function localShot(context, card, width, height, path) {
+  if (!packageDir) return null;
+  const page = await context.newPage();
+  await page.setViewportSize({ width, height });
+  try {
+    await page.goto(`${host.origin}/local.html`);
+    await page.waitForFunction(() => window.ready === true, null, WAIT);
+    await page.evaluate(({ text, width, height }) => window.show(text, width, height), {
+      text: card.text,
+      width,
+      height,
+    });
+    await page.screenshot({ path });
+    return path;
+  } catch (error) {
+    console.log(`# local mode not drawn for ${card.name}: ${error.message.split('\n')[0]}`);
+    return null;
+  } finally {
+    await page.close();
+  }
+}
+
+test('screenshots: service next to local at 360, 800 and 1,400 px wide', async () => {
+  const context = await browser.newContext();
+  try {
+    for (const width of [360, 800, 1400]) {
+      const height = 600;
+      for (const card of EXAMPLES) {
+        const { page } = await servicePage(context, card, width, height);
+        const service = join(RESULTS, `legibility-${card.name}-${width}-service.png`);
+        await page.locator('iframe').screenshot({ path: service });
+        await page.close();
+        assert.ok(existsSync(service));
+        await localShot(context, card, width, height, join(RESULTS, `legibility-${card.name}-${width}-local.png`));
+      }
+    }
+  } finally {
+    await context.close();
+  }
+});
