@@ -7,7 +7,7 @@
 mod summary;
 mod table;
 
-use crate::draw::Chart;
+use crate::chart::Chart;
 
 /// The data of a card as rows of text.
 ///

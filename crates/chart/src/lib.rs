@@ -4,6 +4,7 @@
 //! [`scene::Scene`]; the painters in [`paint`] replay it onto a plotters
 //! backend (the widget's canvas) or write it as SVG (the host) or PNG.
 
+mod chart;
 pub mod describe;
 pub mod draw;
 #[cfg(feature = "geo")]
@@ -14,6 +15,8 @@ pub mod paint;
 pub mod reduce;
 pub mod scale;
 pub mod scene;
+mod shown;
 
+pub use chart::Chart;
 pub use describe::DataTable;
-pub use draw::{Chart, DrawError, Hit, HitMap, HitShape, Theme};
+pub use draw::{DrawError, Hit, HitMap, HitShape, Theme};

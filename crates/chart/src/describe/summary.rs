@@ -2,11 +2,10 @@
 
 use super::table::region_names;
 use super::MAX_SUMMARY;
-use crate::draw::bars::bins;
-use crate::draw::pie::slices;
-use crate::draw::{finite_range, is_empty, xy_extent, Chart};
+use crate::chart::Chart;
 use crate::label;
 use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
+use crate::shown::{bins, finite_range, is_empty, slices, xy_extent};
 
 /// Names listed before "and n more".
 const MAX_NAMES: usize = 5;

@@ -1,11 +1,10 @@
 //! The data of a card as a table of text (see [`super::DataTable`]).
 
 use super::DataTable;
-use crate::draw::bars::bins;
-use crate::draw::table::display;
-use crate::draw::Chart;
+use crate::chart::Chart;
 use crate::label;
 use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
+use crate::shown::{bins, display};
 
 /// Bins of the histogram's table: as many as the chart draws on any card
 /// wider than about 320 px.

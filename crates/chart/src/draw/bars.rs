@@ -5,10 +5,10 @@ use super::frame::{LegendEntry, Marker};
 use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
-use super::{finite_range, Ctx, DrawError};
+use super::{Ctx, DrawError};
 use crate::label;
 use crate::model::Categorical;
-use crate::scale::nice_ticks;
+use crate::shown::{bins, finite_range};
 
 /// A value label over (or under, for negatives) a bar, when it fits.
 fn value_label(
@@ -271,37 +271,6 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawE
     Ok(())
 }
 
-/// Bin edges on nice numbers: about Sturges' count, at least 5, at most 40.
-pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
-    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-    let (lo, hi) = finite_range(finite.iter().copied());
-    if finite.is_empty() {
-        return (Vec::new(), Vec::new());
-    }
-    let n = finite.len() as f64;
-    let target = ((n.log2() + 1.0).ceil() as usize)
-        .clamp(5, 40)
-        .min(max_bins.max(1));
-    let ticks = nice_ticks(lo, if hi > lo { hi } else { lo + 1.0 }, target + 1);
-    let step = if ticks.step > 0.0 && ticks.step.is_finite() {
-        ticks.step
-    } else {
-        1.0
-    };
-    let start = (lo / step).floor() * step;
-    // NaN casts to 0, hence the max after the cast.
-    let count = ((((hi - start) / step).floor() + 1.0).clamp(1.0, 1000.0) as usize).max(1);
-    let edges: Vec<f64> = (0..=count).map(|i| start + step * i as f64).collect();
-    let mut counts = vec![0u64; count];
-    for v in finite {
-        let i = (((v - start) / step).floor().max(0.0) as usize).min(count.saturating_sub(1));
-        if let Some(c) = counts.get_mut(i) {
-            *c += 1;
-        }
-    }
-    (edges, counts)
-}
-
 /// histogram: counts of the values in nice-width bins.
 pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawError> {
     let (edges, counts) = bins(values, (body.w / 8.0) as usize);
@@ -352,30 +321,4 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawEr
         });
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bins_cover_every_value_once() {
-        let values: Vec<f64> = (0..1000)
-            .map(|i| (i as f64 * 0.37).sin() * 50.0 + 20.0)
-            .collect();
-        let (edges, counts) = bins(&values, 100);
-        assert_eq!(counts.iter().sum::<u64>(), 1000);
-        assert_eq!(edges.len(), counts.len() + 1);
-        assert!(edges[0] <= -30.0 && *edges.last().unwrap_or(&0.0) >= 70.0);
-        assert!((5..=40).contains(&counts.len()), "{}", counts.len());
-    }
-
-    #[test]
-    fn bins_of_one_value_and_of_nothing() {
-        let (edges, counts) = bins(&[3.0, 3.0, f64::NAN], 50);
-        assert_eq!(counts.iter().sum::<u64>(), 2);
-        assert!(edges.len() >= 2);
-        assert!(bins(&[], 50).0.is_empty());
-        assert!(bins(&[f64::NAN], 50).1.is_empty());
-    }
 }

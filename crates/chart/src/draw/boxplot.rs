@@ -4,9 +4,10 @@ use super::axis::AxisSpec;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::theme::mix;
-use super::{finite_range, Ctx, DrawError};
+use super::{Ctx, DrawError};
 use crate::label;
 use crate::model::BoxStats;
+use crate::shown::finite_range;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawError> {
     let (lo, hi) = finite_range(boxes.iter().flat_map(|b| {

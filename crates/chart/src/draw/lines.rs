@@ -5,9 +5,10 @@ use super::axis::AxisSpec;
 use super::frame::Marker;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
-use super::{xy_extent, Ctx, DrawError};
+use super::{Ctx, DrawError};
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
+use crate::shown::xy_extent;
 
 /// Dots drawn for points at most, beside the lines themselves.
 const MAX_MARKERS: usize = 1_000;

@@ -4,7 +4,7 @@
 //! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG.
 
 mod axis;
-pub(crate) mod bars;
+mod bars;
 mod boxplot;
 mod frame;
 mod heatmap;
@@ -13,19 +13,20 @@ mod lines;
 #[cfg(feature = "geo")]
 mod map;
 mod painter;
-pub(crate) mod pie;
+mod pie;
 mod ramp;
 mod scatter;
-pub(crate) mod table;
+mod table;
 pub mod text;
 pub mod theme;
 mod timeline;
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
-use serde_json::Value;
 
-use crate::model::{Card, CardKind, DataError, VisualizationData, VizConfig};
+pub use crate::chart::Chart;
+use crate::model::{Card, CardKind, DataError, VizConfig};
+use crate::shown::is_empty;
 pub use frame::Sizes;
 pub use hit::{Hit, HitMap, HitShape};
 use hit::{Mark, Recorder};
@@ -36,14 +37,6 @@ pub use theme::Theme;
 
 use crate::scene::Scene;
 
-/// A card ready to draw: its settings and its data, read and checked.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Chart {
-    pub config: VizConfig,
-    pub kind: CardKind,
-    pub card: Card,
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum DrawError {
     #[error(transparent)]
@@ -53,32 +46,6 @@ pub enum DrawError {
 }
 
 impl Chart {
-    pub fn from_json(text: &str) -> Result<Chart, DataError> {
-        Chart::from_data(&VisualizationData::from_json(text)?)
-    }
-
-    pub fn from_value(value: &Value) -> Result<Chart, DataError> {
-        Chart::from_data(&VisualizationData::from_value(value)?)
-    }
-
-    pub fn from_data(data: &VisualizationData) -> Result<Chart, DataError> {
-        Ok(Chart {
-            config: data.config.clone(),
-            kind: data.kind(),
-            card: data.card()?,
-        })
-    }
-
-    /// The data read as `kind`, whatever `viz_component_type` says: one
-    /// document reaches every reader and drawer (as a fuzzer wants).
-    pub fn from_data_as(data: &VisualizationData, kind: CardKind) -> Result<Chart, DataError> {
-        Ok(Chart {
-            config: data.config.clone(),
-            kind,
-            card: Card::read(kind, &data.data)?,
-        })
-    }
-
     /// The theme the card asks for, unless the caller decides (`dark`).
     pub fn theme(&self, dark: Option<bool>) -> Theme {
         let dark = dark.or(self.config.dark_mode).unwrap_or(false);
@@ -283,52 +250,5 @@ impl Ctx<'_> {
             .enumerate()
             .map(|(i, name)| frame::LegendEntry::new(name, self.theme.color(i), marker))
             .collect()
-    }
-}
-
-/// Smallest and largest finite value; (inf, -inf) when there is none,
-/// which the scales read as "no data".
-pub(crate) fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    values
-        .filter(|v| v.is_finite())
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        })
-}
-
-/// The x and y ranges of the points whose x and y are both finite.
-pub(crate) fn xy_extent(series: &[crate::model::Series]) -> ((f64, f64), (f64, f64)) {
-    let points = || {
-        series.iter().flat_map(|s| {
-            s.xs.iter()
-                .zip(&s.ys)
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
-        })
-    };
-    (
-        finite_range(points().map(|(x, _)| *x)),
-        finite_range(points().map(|(_, y)| *y)),
-    )
-}
-
-/// True when there is nothing a reader could see.
-pub(crate) fn is_empty(card: &Card) -> bool {
-    match card {
-        Card::Categorical(c) => {
-            c.categories.is_empty()
-                || c.series
-                    .iter()
-                    .all(|s| s.values.iter().all(|v| !v.is_finite()))
-        }
-        Card::Timeseries { series, .. } | Card::Scatter(series) => series.iter().all(|s| {
-            s.xs.iter()
-                .zip(&s.ys)
-                .all(|(x, y)| !x.is_finite() || !y.is_finite())
-        }),
-        Card::Boxplot(boxes) => boxes.is_empty(),
-        Card::Heatmap { values, .. } => values.iter().all(|v| !v.is_finite()),
-        Card::Timeline { items, .. } => items.is_empty(),
-        Card::Histogram(values) => values.iter().all(|v| !v.is_finite()),
-        Card::Table { columns, rows } => columns.is_empty() && rows.is_empty(),
     }
 }

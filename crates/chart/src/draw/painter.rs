@@ -129,6 +129,8 @@ impl Painter {
         })
     }
 
+    // Only maps fill polygons (pie slices are sectors).
+    #[cfg_attr(not(feature = "geo"), allow(dead_code))]
     pub fn polygon(&self, points: &[(f64, f64)], color: Color) -> Result<(), DrawError> {
         if points.len() < 3 {
             return Ok(());

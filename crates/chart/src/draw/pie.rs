@@ -12,53 +12,7 @@ use super::text::{self, Weight};
 use super::{Ctx, DrawError};
 use crate::label::{self, percent};
 use crate::model::Categorical;
-
-/// More slices than this cannot be told apart; the smallest become "Other".
-const MAX_SLICES: usize = 8;
-
-pub struct Slice {
-    pub label: String,
-    pub value: f64,
-}
-
-/// The slices to draw: positive values, the smallest folded into "Other"
-/// when there are too many, in the data's order.
-pub fn slices(c: &Categorical) -> Vec<Slice> {
-    let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
-    let mut all: Vec<Slice> = c
-        .categories
-        .iter()
-        .zip(values)
-        .filter(|(_, v)| v.is_finite() && **v > 0.0)
-        .map(|(label, v)| Slice {
-            label: label.clone(),
-            value: *v,
-        })
-        .collect();
-    if all.len() <= MAX_SLICES {
-        return all;
-    }
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    order.sort_by(|&a, &b| all[b].value.total_cmp(&all[a].value));
-    let keep: Vec<usize> = order.iter().copied().take(MAX_SLICES - 1).collect();
-    let other: f64 = order
-        .iter()
-        .skip(MAX_SLICES - 1)
-        .map(|&i| all[i].value)
-        .sum();
-    let folded = all.len() - (MAX_SLICES - 1);
-    let mut kept: Vec<Slice> = Vec::with_capacity(MAX_SLICES);
-    for (i, s) in all.drain(..).enumerate() {
-        if keep.contains(&i) {
-            kept.push(s);
-        }
-    }
-    kept.push(Slice {
-        label: format!("Other ({folded})"),
-        value: other,
-    });
-    kept
-}
+use crate::shown::slices;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
     let slices = slices(c);

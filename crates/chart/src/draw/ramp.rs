@@ -5,8 +5,9 @@ use crate::scene::Color;
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::Weight;
 use super::theme::Theme;
-use super::{finite_range, Ctx, DrawError};
+use super::{Ctx, DrawError};
 use crate::scale::format_value;
+use crate::shown::finite_range;
 
 /// Maps values to colours: sequential, or diverging around zero when the
 /// data have both signs.

@@ -5,9 +5,10 @@ use super::axis::AxisSpec;
 use super::frame::Marker;
 use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::Rect;
-use super::{xy_extent, Ctx, DrawError};
+use super::{Ctx, DrawError};
 use crate::model::Series;
 use crate::reduce::thin_points;
+use crate::shown::xy_extent;
 
 /// Past this many points in a card, dots are drawn without a rim.
 const DENSE_RIMS: usize = 1_000;

@@ -4,6 +4,7 @@
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::{Ctx, DrawError};
+use crate::shown::display;
 
 /// A cell reads as a number: digits with optional sign, separators,
 /// decimals, currency or percent.
@@ -22,36 +23,6 @@ fn numeric(cell: &str) -> bool {
 
 fn cell(row: &[String], c: usize) -> &str {
     row.get(c).map(String::as_str).unwrap_or("")
-}
-
-/// A plain number as a reader expects it: a real minus sign, and thousands
-/// separators from five digits up (four-digit numbers are often years).
-pub(crate) fn display(cell: &str) -> String {
-    let (sign, digits) = match cell.strip_prefix('-') {
-        Some(rest) => ("\u{2212}", rest),
-        None => ("", cell),
-    };
-    let (int, frac) = match digits.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (digits, None),
-    };
-    let plain = !int.is_empty()
-        && int.bytes().all(|b| b.is_ascii_digit())
-        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
-    if !plain {
-        return cell.to_string();
-    }
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
-    for (i, ch) in int.chars().enumerate() {
-        if int.len() >= 5 && i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(ch);
-    }
-    match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
-    }
 }
 
 /// The narrowest column drawn, in pixels (about five characters).
@@ -198,19 +169,7 @@ pub fn draw(
 
 #[cfg(test)]
 mod tests {
-    use super::{display, numeric};
-
-    #[test]
-    fn plain_numbers_get_separators_and_a_real_minus() {
-        assert_eq!(display("1250000"), "1,250,000");
-        assert_eq!(display("-0.03"), "\u{2212}0.03");
-        assert_eq!(display("2024"), "2024");
-        assert_eq!(display("12345.678"), "12,345.678");
-        assert_eq!(display("1e6"), "1e6");
-        assert_eq!(display("Acme"), "Acme");
-        assert_eq!(display("-"), "-");
-        assert_eq!(display("1."), "1.");
-    }
+    use super::numeric;
 
     #[test]
     fn numbers_are_recognised() {

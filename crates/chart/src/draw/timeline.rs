@@ -3,9 +3,10 @@
 use super::axis::AxisSpec;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
-use super::{finite_range, Ctx, DrawError};
+use super::{Ctx, DrawError};
 use crate::label;
 use crate::model::{DatePrecision, TimelineItem};
+use crate::shown::finite_range;
 
 pub fn draw(
     ctx: &Ctx<'_>,

@@ -125,33 +125,41 @@ fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
-/// Days from civil (Howard Hinnant's algorithm), in seconds.
+/// Days from civil, in seconds.
 pub fn epoch_seconds(year: u32, month: u32, day: u32, seconds: u32) -> f64 {
-    let y = i64::from(year) - i64::from(month <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    (days * 86_400 + i64::from(seconds)) as f64
+    (days_from_civil(i64::from(year), month, day) * 86_400 + i64::from(seconds)) as f64
 }
 
 /// The calendar date of an epoch second: (year, month, day, second of day).
 pub fn civil_from_seconds(seconds: f64) -> (i64, u32, u32, u32) {
     let total = seconds.floor() as i64;
-    let days = total.div_euclid(86_400);
-    let second_of_day = total.rem_euclid(86_400) as u32;
+    let (year, month, day) = civil_from_days(total.div_euclid(86_400));
+    (year, month, day, total.rem_euclid(86_400) as u32)
+}
+
+/// Howard Hinnant's `civil_from_days`: (year, month, day) of a day since
+/// 1970. The engine's one calendar: the reader and the time axis share it.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
     let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day, second_of_day)
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// Howard Hinnant's `days_from_civil`: days since 1970 of a date.
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = year - i64::from(month <= 2);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ pub mod limits;
 use serde_json::{Map, Value};
 
 pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, XYSeries};
-pub use date::{civil_from_seconds, parse_date, DatePrecision};
+pub use date::{civil_from_days, civil_from_seconds, days_from_civil, parse_date, DatePrecision};
 pub use error::{describe, DataError, Path};
 pub use kind::CardKind;
 pub use limits::*;

@@ -358,20 +358,31 @@ impl Decimal {
     }
 }
 
+/// `digits` (ASCII digits only) with a comma between each group of three
+/// from the right: the one thousands grouping of the engine.
+pub fn group_thousands(digits: &str) -> String {
+    let len = digits.len();
+    let mut out = String::with_capacity(len + len / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (len - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// `n / 10^decimals` with thousands separators (when `grouping`), the
 /// fraction zero-padded, or with trailing zeros dropped when `trim`.
 fn render(n: u128, decimals: u32, grouping: bool, trim: bool) -> String {
     let power = 10u128.checked_pow(decimals).unwrap_or(u128::MAX);
     let (int, fraction) = (n / power, n % power);
     let digits = int.to_string();
-    let mut out = String::with_capacity(digits.len() * 4 / 3 + decimals as usize + 2);
-    let len = digits.len();
-    for (i, c) in digits.chars().enumerate() {
-        if grouping && i > 0 && (len - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
+    let mut out = if grouping {
+        group_thousands(&digits)
+    } else {
+        digits
+    };
     if decimals > 0 {
         let mut fraction = format!("{fraction:0width$}", width = decimals as usize);
         if trim {

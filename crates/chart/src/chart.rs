@@ -1,0 +1,43 @@
+//! A card: its settings and its data, read and checked. Drawing
+//! ([`crate::draw`]) and describing ([`crate::describe`]) both start here
+//! and know nothing of each other.
+
+use serde_json::Value;
+
+use crate::model::{Card, CardKind, DataError, VisualizationData, VizConfig};
+
+/// A card ready to draw or describe.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chart {
+    pub config: VizConfig,
+    pub kind: CardKind,
+    pub card: Card,
+}
+
+impl Chart {
+    pub fn from_json(text: &str) -> Result<Chart, DataError> {
+        Chart::from_data(&VisualizationData::from_json(text)?)
+    }
+
+    pub fn from_value(value: &Value) -> Result<Chart, DataError> {
+        Chart::from_data(&VisualizationData::from_value(value)?)
+    }
+
+    pub fn from_data(data: &VisualizationData) -> Result<Chart, DataError> {
+        Ok(Chart {
+            config: data.config.clone(),
+            kind: data.kind(),
+            card: data.card()?,
+        })
+    }
+
+    /// The data read as `kind`, whatever `viz_component_type` says: one
+    /// document reaches every reader and drawer (as a fuzzer wants).
+    pub fn from_data_as(data: &VisualizationData, kind: CardKind) -> Result<Chart, DataError> {
+        Ok(Chart {
+            config: data.config.clone(),
+            kind,
+            card: Card::read(kind, &data.data)?,
+        })
+    }
+}

@@ -1,0 +1,198 @@
+//! What a card shows of its data, decided once for the drawing and for
+//! the words that describe it: the ranges its scales span, whether there is
+//! anything to see, the pie's slices, the histogram's bins, a table cell's
+//! text. Neither drawing nor describing owns these.
+
+use crate::model::{Card, Categorical};
+use crate::scale::format::group_thousands;
+use crate::scale::nice_ticks;
+
+/// Smallest and largest finite value; (inf, -inf) when there is none,
+/// which the scales read as "no data".
+pub fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
+/// The x and y ranges of the points whose x and y are both finite.
+pub fn xy_extent(series: &[crate::model::Series]) -> ((f64, f64), (f64, f64)) {
+    let points = || {
+        series.iter().flat_map(|s| {
+            s.xs.iter()
+                .zip(&s.ys)
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+        })
+    };
+    (
+        finite_range(points().map(|(x, _)| *x)),
+        finite_range(points().map(|(_, y)| *y)),
+    )
+}
+
+/// True when there is nothing a reader could see.
+pub fn is_empty(card: &Card) -> bool {
+    match card {
+        Card::Categorical(c) => {
+            c.categories.is_empty()
+                || c.series
+                    .iter()
+                    .all(|s| s.values.iter().all(|v| !v.is_finite()))
+        }
+        Card::Timeseries { series, .. } | Card::Scatter(series) => series.iter().all(|s| {
+            s.xs.iter()
+                .zip(&s.ys)
+                .all(|(x, y)| !x.is_finite() || !y.is_finite())
+        }),
+        Card::Boxplot(boxes) => boxes.is_empty(),
+        Card::Heatmap { values, .. } => values.iter().all(|v| !v.is_finite()),
+        Card::Timeline { items, .. } => items.is_empty(),
+        Card::Histogram(values) => values.iter().all(|v| !v.is_finite()),
+        Card::Table { columns, rows } => columns.is_empty() && rows.is_empty(),
+    }
+}
+
+/// More slices than this cannot be told apart; the smallest become "Other".
+const MAX_SLICES: usize = 8;
+
+pub struct Slice {
+    pub label: String,
+    pub value: f64,
+}
+
+/// The slices to draw: positive values, the smallest folded into "Other"
+/// when there are too many, in the data's order.
+pub fn slices(c: &Categorical) -> Vec<Slice> {
+    let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
+    let mut all: Vec<Slice> = c
+        .categories
+        .iter()
+        .zip(values)
+        .filter(|(_, v)| v.is_finite() && **v > 0.0)
+        .map(|(label, v)| Slice {
+            label: label.clone(),
+            value: *v,
+        })
+        .collect();
+    if all.len() <= MAX_SLICES {
+        return all;
+    }
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by(|&a, &b| all[b].value.total_cmp(&all[a].value));
+    let keep: Vec<usize> = order.iter().copied().take(MAX_SLICES - 1).collect();
+    let other: f64 = order
+        .iter()
+        .skip(MAX_SLICES - 1)
+        .map(|&i| all[i].value)
+        .sum();
+    let folded = all.len() - (MAX_SLICES - 1);
+    let mut kept: Vec<Slice> = Vec::with_capacity(MAX_SLICES);
+    for (i, s) in all.drain(..).enumerate() {
+        if keep.contains(&i) {
+            kept.push(s);
+        }
+    }
+    kept.push(Slice {
+        label: format!("Other ({folded})"),
+        value: other,
+    });
+    kept
+}
+
+/// Bin edges on nice numbers: about Sturges' count, at least 5, at most 40.
+pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
+    let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+    let (lo, hi) = finite_range(finite.iter().copied());
+    if finite.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let n = finite.len() as f64;
+    let target = ((n.log2() + 1.0).ceil() as usize)
+        .clamp(5, 40)
+        .min(max_bins.max(1));
+    let ticks = nice_ticks(lo, if hi > lo { hi } else { lo + 1.0 }, target + 1);
+    let step = if ticks.step > 0.0 && ticks.step.is_finite() {
+        ticks.step
+    } else {
+        1.0
+    };
+    let start = (lo / step).floor() * step;
+    // NaN casts to 0, hence the max after the cast.
+    let count = ((((hi - start) / step).floor() + 1.0).clamp(1.0, 1000.0) as usize).max(1);
+    let edges: Vec<f64> = (0..=count).map(|i| start + step * i as f64).collect();
+    let mut counts = vec![0u64; count];
+    for v in finite {
+        let i = (((v - start) / step).floor().max(0.0) as usize).min(count.saturating_sub(1));
+        if let Some(c) = counts.get_mut(i) {
+            *c += 1;
+        }
+    }
+    (edges, counts)
+}
+
+/// A plain number as a reader expects it: a real minus sign, and thousands
+/// separators from five digits up (four-digit numbers are often years).
+pub fn display(cell: &str) -> String {
+    let (sign, digits) = match cell.strip_prefix('-') {
+        Some(rest) => ("\u{2212}", rest),
+        None => ("", cell),
+    };
+    let (int, frac) = match digits.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (digits, None),
+    };
+    let plain = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    if !plain {
+        return cell.to_string();
+    }
+    let grouped = if int.len() >= 5 {
+        group_thousands(int)
+    } else {
+        int.to_string()
+    };
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_numbers_get_separators_and_a_real_minus() {
+        assert_eq!(display("1250000"), "1,250,000");
+        assert_eq!(display("-0.03"), "\u{2212}0.03");
+        assert_eq!(display("2024"), "2024");
+        assert_eq!(display("12345.678"), "12,345.678");
+        assert_eq!(display("1e6"), "1e6");
+        assert_eq!(display("Acme"), "Acme");
+        assert_eq!(display("-"), "-");
+        assert_eq!(display("1."), "1.");
+    }
+    #[test]
+    fn bins_cover_every_value_once() {
+        let values: Vec<f64> = (0..1000)
+            .map(|i| (i as f64 * 0.37).sin() * 50.0 + 20.0)
+            .collect();
+        let (edges, counts) = bins(&values, 100);
+        assert_eq!(counts.iter().sum::<u64>(), 1000);
+        assert_eq!(edges.len(), counts.len() + 1);
+        assert!(edges[0] <= -30.0 && *edges.last().unwrap_or(&0.0) >= 70.0);
+        assert!((5..=40).contains(&counts.len()), "{}", counts.len());
+    }
+
+    #[test]
+    fn bins_of_one_value_and_of_nothing() {
+        let (edges, counts) = bins(&[3.0, 3.0, f64::NAN], 50);
+        assert_eq!(counts.iter().sum::<u64>(), 2);
+        assert!(edges.len() >= 2);
+        assert!(bins(&[], 50).0.is_empty());
+        assert!(bins(&[f64::NAN], 50).1.is_empty());
+    }
+}
