@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::date::{parse_date, DatePrecision};
-use super::error::describe;
+use super::error::{describe, Path};
 use super::limits::{
     MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
     MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
@@ -98,30 +98,53 @@ enum Loc {
 }
 
 impl Loc {
+    /// The path of the point's field `key`, built by [`Path`] as every
+    /// other error path is.
     fn field(self, key: &str) -> String {
-        match self {
-            Loc::Point(i) => format!("data[{i}].{key}"),
-            Loc::SeriesPoint(s, i) => format!("data.series[{s}].points[{i}].{key}"),
+        self.field_in(key, |path| path.to_string())
+    }
+
+    /// The path of element `index` of the point's field `key`.
+    fn field_index(self, key: &str, index: usize) -> String {
+        self.field_in(key, |path| path.index(index).to_string())
+    }
+
+    fn field_in<T>(self, key: &str, finish: impl FnOnce(&Path<'_>) -> T) -> T {
+        let root = Path::Root;
+        let data = root.key("data");
+        let (r, c) = match self {
+            Loc::Point(i) => return finish(&data.index(i).key(key)),
+            Loc::SeriesPoint(s, i) => {
+                return finish(&data.key("series").index(s).key("points").index(i).key(key))
+            }
             // Table rows become points whose x is the first cell.
-            Loc::Cell(r, _) if key == "x" => format!("data.rows[{r}][0]"),
-            Loc::Cell(r, c) => format!("data.rows[{r}][{c}]"),
+            Loc::Cell(r, _) if key == "x" => (r, 0),
+            Loc::Cell(r, c) => (r, c),
             Loc::TimelineRow(r, [l, s, e]) => {
                 let c = match key {
                     "start" => s,
                     "end" => e,
                     _ => l,
                 };
-                format!("data.rows[{r}][{c}]")
+                (r, c)
             }
-        }
+        };
+        finish(&data.key("rows").index(r).index(c))
     }
 
     fn whole(self) -> String {
+        let root = Path::Root;
+        let data = root.key("data");
         match self {
-            Loc::Point(i) => format!("data[{i}]"),
-            Loc::SeriesPoint(s, i) => format!("data.series[{s}].points[{i}]"),
-            Loc::Cell(r, c) => format!("data.rows[{r}][{c}]"),
-            Loc::TimelineRow(r, _) => format!("data.rows[{r}]"),
+            Loc::Point(i) => data.index(i).to_string(),
+            Loc::SeriesPoint(s, i) => data
+                .key("series")
+                .index(s)
+                .key("points")
+                .index(i)
+                .to_string(),
+            Loc::Cell(r, c) => data.key("rows").index(r).index(c).to_string(),
+            Loc::TimelineRow(r, _) => data.key("rows").index(r).to_string(),
         }
     }
 }
@@ -635,11 +658,7 @@ fn read_boxplot(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
                         match value {
                             Value::Null => {}
                             other => group.push(number(other).ok_or_else(|| {
-                                expected(
-                                    format!("{}[{i}]", point.loc.field("values")),
-                                    "a number",
-                                    other,
-                                )
+                                expected(point.loc.field_index("values", i), "a number", other)
                             })?),
                         }
                     }
@@ -741,7 +760,9 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
                     let value = match cell {
                         Value::Null => f64::NAN,
                         other => number(other).ok_or_else(|| {
-                            expected(format!("data.rows[{r}][{c}]"), "a number", other)
+                            let root = Path::Root;
+                            let path = root.key("data").key("rows").index(r).index(c).to_string();
+                            expected(path, "a number", other)
                         })?,
                     };
                     cells.push((c - 1, y, value));
