@@ -86,13 +86,12 @@ impl ServiceUrl {
         if input.chars().count() > MAX_SERVICE_URL_LEN {
             return Err(AddressProblem::TooLong(MAX_SERVICE_URL_LEN));
         }
-        let scheme_end = input.find(':');
-        let scheme = scheme_end.map(|end| &input[..end]).unwrap_or("");
+        // split_once, not indexing: no slicing panic path in the module.
+        let (scheme, rest) = input.split_once(':').unwrap_or(("", ""));
         let is_http = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
-        let rest = match scheme_end {
-            Some(end) if is_http => &input[end + 1..],
-            _ => return Err(AddressProblem::NotHttp(crate::js_value::quote(input))),
-        };
+        if !is_http {
+            return Err(AddressProblem::NotHttp(crate::js_value::quote(input)));
+        }
         // Browsers strip or reinterpret these; a silent rewrite is not what the caller meant.
         if input.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(AddressProblem::Whitespace);
@@ -194,8 +193,10 @@ fn split_host_port(authority: &str) -> (&str, &str) {
     } else {
         authority.find(':').unwrap_or(authority.len())
     };
-    let (host, after) = authority.split_at(host_end);
-    (host, after)
+    // At a char boundary by construction; checked, so no panic path is linked.
+    authority
+        .split_at_checked(host_end)
+        .unwrap_or((authority, ""))
 }
 
 /// A card id, percent-encoded as exactly one path segment.

@@ -40,7 +40,8 @@ pub fn css_length(input: SizeInput<'_>) -> Result<String, SizeProblem> {
             let number_end = text
                 .find(|c: char| !(c.is_ascii_digit() || c == '.'))
                 .unwrap_or(text.len());
-            let (number, unit) = text.split_at(number_end);
+            // At a char boundary by construction; checked, so no panic path is linked.
+            let (number, unit) = text.split_at_checked(number_end).unwrap_or((text, ""));
             let unit_ok =
                 unit.is_empty() || UNITS.iter().any(|known| known.eq_ignore_ascii_case(unit));
             if is_decimal(number) && unit_ok {

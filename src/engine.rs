@@ -12,10 +12,10 @@
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::Element;
 
 use crate::error::{describe_thrown, EmbedError};
+use crate::settled::when_settled;
 
 #[wasm_bindgen]
 extern "C" {
@@ -115,31 +115,44 @@ fn load() {
         }));
     };
     // The loader is page code: it may throw instead of rejecting.
-    let promise = match loader.call0(&JsValue::NULL) {
-        Ok(value) => js_sys::Promise::resolve(&value),
-        Err(thrown) => return settle(Err(unavailable(&thrown))),
-    };
-    wasm_bindgen_futures::spawn_local(async move {
-        let outcome = start(promise).await.map_err(|thrown| unavailable(&thrown));
-        settle(outcome);
-    });
+    match loader.call0(&JsValue::NULL) {
+        Ok(namespace) => when_settled(&namespace, |outcome| match outcome {
+            Ok(namespace) => start(namespace),
+            Err(thrown) => settle(Err(unavailable(&thrown))),
+        }),
+        Err(thrown) => settle(Err(unavailable(&thrown))),
+    }
 }
 
-/// Awaits the namespace, then its `init`, and checks it is an engine.
-async fn start(namespace: js_sys::Promise) -> Result<EngineNamespace, JsValue> {
-    let namespace = JsFuture::from(namespace).await?;
+/// Runs the namespace's `init` (the default export), then checks it is an engine.
+fn start(namespace: JsValue) {
     if !namespace.is_object() {
-        return Err("the loader did not give a module namespace".into());
+        return settle(Err(unavailable(
+            &"the loader did not give a module namespace".into(),
+        )));
     }
-    let init = js_sys::Reflect::get(&namespace, &"default".into())?;
-    if let Some(init) = init.dyn_ref::<js_sys::Function>() {
-        JsFuture::from(js_sys::Promise::resolve(&init.call0(&JsValue::NULL)?)).await?;
-    }
-    let mount = js_sys::Reflect::get(&namespace, &"mountLocal".into())?;
-    if !mount.is_function() {
-        return Err("the loaded module has no mountLocal: is it zdr_engine.js?".into());
-    }
-    Ok(namespace.unchecked_into())
+    let init = js_sys::Reflect::get(&namespace, &"default".into())
+        .ok()
+        .and_then(|init| init.dyn_into::<js_sys::Function>().ok());
+    let started = match init {
+        Some(init) => init.call0(&JsValue::NULL),
+        None => Ok(JsValue::UNDEFINED),
+    };
+    let started = match started {
+        Ok(started) => started,
+        Err(thrown) => return settle(Err(unavailable(&thrown))),
+    };
+    when_settled(&started, move |outcome| {
+        let ready = outcome.and_then(|_| {
+            let mount = js_sys::Reflect::get(&namespace, &"mountLocal".into())?;
+            if mount.is_function() {
+                Ok(namespace.unchecked_into())
+            } else {
+                Err("the loaded module has no mountLocal: is it zdr_engine.js?".into())
+            }
+        });
+        settle(ready.map_err(|thrown| unavailable(&thrown)));
+    });
 }
 
 fn unavailable(thrown: &JsValue) -> EmbedError {

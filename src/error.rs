@@ -44,17 +44,17 @@ pub enum EmbedError {
     OptionsNotObject { found: String },
 
     #[error("option \"{name}\" is required")]
-    MissingOption { name: String },
+    MissingOption { name: &'static str },
 
     #[error("option \"{name}\" must be {expected}, found {found}")]
     WrongType {
-        name: String,
+        name: &'static str,
         expected: &'static str,
         found: String,
     },
 
     #[error("option \"{name}\" {problem}")]
-    InvalidOption { name: String, problem: String },
+    InvalidOption { name: &'static str, problem: String },
 
     #[error("option \"containerId\" is \"{id}\", but the document has no element with that id")]
     ContainerNotFound { id: String },

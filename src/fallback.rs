@@ -17,7 +17,6 @@
 
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{
     AbortController, ReferrerPolicy, RequestCache, RequestCredentials, RequestInit, RequestMode,
 };
@@ -82,8 +81,7 @@ fn probe(address: &str, verdicts: impl Verdicts) -> Option<AbortController> {
     init.set_signal(Some(&controller.signal()));
     let signal = controller.signal();
     let request = window.fetch_with_str_and_init(address, &init);
-    wasm_bindgen_futures::spawn_local(async move {
-        let outcome = JsFuture::from(request).await;
+    crate::settled::when_settled(&request, move |outcome| {
         if signal.aborted() {
             return;
         }

@@ -12,25 +12,23 @@ pub fn is_plain_object(value: &JsValue) -> bool {
 }
 
 /// Reads `object[key]`; a throwing getter or proxy trap becomes an error naming the option.
-pub fn member(object: &JsValue, key: &str, name: &str) -> Result<JsValue, EmbedError> {
+pub fn member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, EmbedError> {
     js_sys::Reflect::get(object, &JsValue::from_str(key)).map_err(|thrown| {
         EmbedError::InvalidOption {
-            name: name.to_owned(),
+            name,
             problem: format!("could not be read: {}", describe_thrown(&thrown)),
         }
     })
 }
 
 /// A required string member.
-pub fn required_string(object: &JsValue, key: &str) -> Result<String, EmbedError> {
+pub fn required_string(object: &JsValue, key: &'static str) -> Result<String, EmbedError> {
     let value = member(object, key, key)?;
     if value.is_undefined() || value.is_null() {
-        return Err(EmbedError::MissingOption {
-            name: key.to_owned(),
-        });
+        return Err(EmbedError::MissingOption { name: key });
     }
     value.as_string().ok_or_else(|| EmbedError::WrongType {
-        name: key.to_owned(),
+        name: key,
         expected: "a string",
         found: describe(&value),
     })
@@ -39,7 +37,7 @@ pub fn required_string(object: &JsValue, key: &str) -> Result<String, EmbedError
 /// An optional function member (`onLoad`, `onError`).
 pub fn optional_function(
     object: &JsValue,
-    key: &str,
+    key: &'static str,
 ) -> Result<Option<js_sys::Function>, EmbedError> {
     let value = member(object, key, key)?;
     if value.is_undefined() || value.is_null() {
@@ -49,7 +47,7 @@ pub fn optional_function(
         .dyn_into::<js_sys::Function>()
         .map(Some)
         .map_err(|value| EmbedError::WrongType {
-            name: key.to_owned(),
+            name: key,
             expected: "a function",
             found: describe(&value),
         })

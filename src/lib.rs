@@ -22,6 +22,7 @@ mod fallback;
 mod js_value;
 mod options;
 mod payload;
+mod settled;
 mod surface;
 
 use wasm_bindgen::prelude::*;

@@ -185,7 +185,7 @@ fn embed_mode(options: &JsValue) -> Result<EmbedMode, EmbedError> {
 /// An option that is one of a few words; absent means the first.
 fn one_of<T: Copy>(
     options: &JsValue,
-    key: &str,
+    key: &'static str,
     words: &[(&str, T)],
     expected: &'static str,
 ) -> Result<T, EmbedError> {
@@ -197,7 +197,7 @@ fn one_of<T: Copy>(
         .find(|(name, _)| absent || word.as_deref() == Some(name))
         .map(|(_, choice)| *choice)
         .ok_or_else(|| EmbedError::WrongType {
-            name: key.to_owned(),
+            name: key,
             expected,
             found: describe(&value),
         })
@@ -293,7 +293,7 @@ fn optional_service(
     }
 }
 
-fn optional_bool(options: &JsValue, key: &str) -> Result<Option<bool>, EmbedError> {
+fn optional_bool(options: &JsValue, key: &'static str) -> Result<Option<bool>, EmbedError> {
     let value = member(options, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
@@ -302,7 +302,7 @@ fn optional_bool(options: &JsValue, key: &str) -> Result<Option<bool>, EmbedErro
         .as_bool()
         .map(Some)
         .ok_or_else(|| EmbedError::WrongType {
-            name: key.to_owned(),
+            name: key,
             expected: "true or false",
             found: describe(&value),
         })
@@ -315,7 +315,7 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
     }
     let Some(ms) = value.as_f64() else {
         return Err(EmbedError::WrongType {
-            name: "timeoutMs".into(),
+            name: "timeoutMs",
             expected: "a number of milliseconds",
             found: describe(&value),
         });
@@ -337,14 +337,14 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
     Ok(ms.round() as u32)
 }
 
-fn invalid(name: &str, problem: impl ToString) -> EmbedError {
+fn invalid(name: &'static str, problem: impl ToString) -> EmbedError {
     EmbedError::InvalidOption {
-        name: name.to_owned(),
+        name,
         problem: problem.to_string(),
     }
 }
 
-fn size(options: &JsValue, key: &str, default: &str) -> Result<String, EmbedError> {
+fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, EmbedError> {
     let value = member(options, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(default.to_owned());
@@ -363,7 +363,7 @@ fn size(options: &JsValue, key: &str, default: &str) -> Result<String, EmbedErro
         SizeInput::Text(&text)
     } else {
         return Err(EmbedError::WrongType {
-            name: key.to_owned(),
+            name: key,
             expected: "a number or a CSS length string",
             found: describe(&value),
         });

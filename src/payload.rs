@@ -23,9 +23,7 @@ impl Payload {
     /// `JSON.stringify`, so the text is exactly what the page's own JSON would be.
     pub fn from_js(data: &JsValue) -> Result<Self, EmbedError> {
         if data.is_undefined() || data.is_null() {
-            return Err(EmbedError::MissingOption {
-                name: OPTION.into(),
-            });
+            return Err(EmbedError::MissingOption { name: OPTION });
         }
         if !is_plain_object(data) {
             return Err(wrong_type(
@@ -34,7 +32,7 @@ impl Payload {
                 data,
             ));
         }
-        let viz_config = required_member(data, "viz_config")?;
+        let viz_config = required_member(data, "viz_config", "visualizationData.viz_config")?;
         if !is_plain_object(&viz_config) {
             return Err(wrong_type(
                 "visualizationData.viz_config",
@@ -42,7 +40,7 @@ impl Payload {
                 &viz_config,
             ));
         }
-        let points = required_member(data, "data")?;
+        let points = required_member(data, "data", "visualizationData.data")?;
         if !points.is_object() || points.is_function() {
             return Err(wrong_type(
                 "visualizationData.data",
@@ -69,18 +67,18 @@ impl Payload {
     }
 }
 
-fn required_member(object: &JsValue, key: &str) -> Result<JsValue, EmbedError> {
-    let name = format!("{OPTION}.{key}");
-    let value = member(object, key, &name)?;
+/// `name` is the member's full option name, `visualizationData.<key>`.
+fn required_member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, EmbedError> {
+    let value = member(object, key, name)?;
     if value.is_undefined() || value.is_null() {
         return Err(EmbedError::MissingOption { name });
     }
     Ok(value)
 }
 
-fn wrong_type(name: &str, expected: &'static str, found: &JsValue) -> EmbedError {
+fn wrong_type(name: &'static str, expected: &'static str, found: &JsValue) -> EmbedError {
     EmbedError::WrongType {
-        name: name.to_owned(),
+        name,
         expected,
         found: describe(found),
     }

@@ -1,0 +1,32 @@
+//! Waiting for a promise without an async runtime: `Promise.allSettled`
+//! always fulfils, so one callback hears success and failure alike, and it
+//! is freed when it has run. (wasm-bindgen-futures would add its task queue
+//! to the service module for the two places that wait: the fallback's probe
+//! and the engine's load.)
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A promise that always fulfils, with `[{ status, value | reason }]`.
+    type Settled;
+    #[wasm_bindgen(js_namespace = Promise, js_name = allSettled)]
+    fn all_settled(values: &js_sys::Array) -> Settled;
+    #[wasm_bindgen(method, js_name = then)]
+    fn and_then(this: &Settled, done: &JsValue);
+}
+
+/// Calls `done` once with what `value` (a promise, a thenable or a plain
+/// value) fulfils with, or with why it was rejected.
+pub fn when_settled(value: &JsValue, done: impl FnOnce(Result<JsValue, JsValue>) + 'static) {
+    let callback = Closure::once_into_js(move |results: JsValue| {
+        let entry = js_sys::Reflect::get_u32(&results, 0).unwrap_or_default();
+        let field = |name: &str| js_sys::Reflect::get(&entry, &name.into()).unwrap_or_default();
+        done(if field("status") == "fulfilled" {
+            Ok(field("value"))
+        } else {
+            Err(field("reason"))
+        });
+    });
+    all_settled(&js_sys::Array::of1(value)).and_then(&callback);
+}
