@@ -1,0 +1,132 @@
+//! Measuring the axes: how much room titles and tick labels take, and so
+//! the plot rectangle, before anything is painted.
+
+use crate::draw::frame::Sizes;
+use crate::draw::painter::Rect;
+use crate::draw::text::{self, Weight};
+
+use super::choose::{build, plan_band_labels, tick_labels, BandLabels, Scale, LABEL_GAP};
+use super::{Axes, AxesSpec, AxisSpec};
+
+/// Where everything of the axes goes.
+pub struct AxesLayout {
+    pub axes: Axes,
+    /// The axis titles, cut to fit, and where they are anchored.
+    pub x_title: Option<(String, (f64, f64))>,
+    pub y_title: Option<(String, (f64, f64))>,
+    /// The room left of the plot for the y labels.
+    pub y_label_w: f64,
+    /// How a band x axis sets its labels.
+    pub(super) band_plan: Option<BandLabels>,
+}
+
+/// The axes laid out around `body`: titles, tick labels and the plot.
+pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
+    let (x_spec, y_spec) = (&spec.x, &spec.y);
+    let (x_title, y_title) = (spec.x_title, spec.y_title);
+    let line = sizes.tick * 1.3;
+
+    // The y title sits above the plot, level, where it is read first.
+    let mut top = body.y;
+    let y_title = y_title.filter(|t| !t.trim().is_empty()).map(|title| {
+        let t = text::ellipsize(title, sizes.tick, Weight::Bold, body.w);
+        let at = (body.x, top);
+        top += line + 6.0;
+        (t, at)
+    });
+    let mut bottom = body.bottom();
+    let x_title = x_title.filter(|t| !t.trim().is_empty()).map(|title| {
+        let t = text::ellipsize(title, sizes.tick, Weight::Bold, body.w);
+        let at = (body.x + body.w / 2.0, bottom);
+        bottom -= line + 4.0;
+        (t, at)
+    });
+
+    // First pass: the y labels' width decides where the plot starts.
+    let guess_h = (bottom - top - line - 8.0).max(10.0);
+    let y_first = build(y_spec, (guess_h / 40.0) as usize + 1);
+    let y_label_w = match &y_first {
+        Scale::Band(b) => b
+            .labels
+            .iter()
+            .map(|l| text::width(l, sizes.tick, Weight::Regular))
+            .fold(0.0, f64::max)
+            .min(body.w * 0.35),
+        other => tick_labels(other)
+            .iter()
+            .map(|l| text::width(l, sizes.tick, Weight::Regular))
+            .fold(0.0, f64::max),
+    };
+    let left = body.x + y_label_w + 8.0;
+    // Room on the right for the last x label to hang over the plot's edge.
+    let right = body.right() - 8.0;
+    let plot_w = (right - left).max(10.0);
+
+    // The x axis: labels decide how much height they need.
+    // Dates are shorter than most numbers with units: room for a few more.
+    let spacing = if matches!(x_spec, AxisSpec::Time { .. }) {
+        75.0
+    } else {
+        90.0
+    };
+    let x_first = build(x_spec, ((plot_w / spacing) as usize).max(2));
+    let (x_scale, band_plan, x_label_h) = match x_first {
+        Scale::Band(b) => {
+            let plan = plan_band_labels(
+                &b.labels,
+                plot_w,
+                sizes.tick,
+                (body.h * 0.3).clamp(24.0, 140.0),
+            );
+            let h = match plan {
+                BandLabels::Level { .. } => line,
+                BandLabels::Vertical { length, .. } => length,
+            };
+            (Scale::Band(b), Some(plan), h)
+        }
+        continuous => {
+            // Widen the spacing until the labels fit side by side.
+            let mut scale = continuous;
+            for _ in 0..4 {
+                let widest = tick_labels(&scale)
+                    .iter()
+                    .map(|l| text::width(l, sizes.tick, Weight::Regular))
+                    .fold(0.0, f64::max);
+                let count = tick_labels(&scale).len().max(1);
+                if (widest + LABEL_GAP * 2.0) * count as f64 <= plot_w {
+                    break;
+                }
+                let fit = (plot_w / (widest + LABEL_GAP * 2.0)).floor() as usize;
+                scale = build(x_spec, fit.max(2).min(count.saturating_sub(1).max(2)));
+                if fit < 2 {
+                    break;
+                }
+            }
+            (scale, None, line)
+        }
+    };
+    let plot_bottom = bottom - x_label_h - 8.0;
+    let plot = Rect::new(
+        left,
+        top + line / 2.0,
+        plot_w,
+        plot_bottom - top - line / 2.0,
+    );
+    let y_scale = match y_first {
+        Scale::Band(b) => Scale::Band(b),
+        _ => build(y_spec, (plot.h / 40.0) as usize + 1),
+    };
+
+    let axes = Axes {
+        plot,
+        x: x_scale,
+        y: y_scale,
+    };
+    AxesLayout {
+        axes,
+        x_title,
+        y_title,
+        y_label_w,
+        band_plan,
+    }
+}

@@ -1,0 +1,166 @@
+//! Axes of the cartesian cards, in three steps: choosing the scales and
+//! their ticks ([`choose`]), measuring the room their labels and titles
+//! take and so the plot rectangle ([`measure`]), and painting them
+//! ([`paint`]).
+
+mod choose;
+mod measure;
+mod paint;
+
+use super::frame::Sizes;
+use super::painter::{Painter, Rect};
+use super::theme::Theme;
+use super::DrawError;
+use crate::model::DatePrecision;
+
+pub use choose::Scale;
+use measure::measure;
+
+/// What a card asks of one axis; ticks are chosen once the room is known.
+#[derive(Debug, Clone)]
+pub enum AxisSpec<'a> {
+    Linear {
+        lo: f64,
+        hi: f64,
+        zero: bool,
+        units: Option<&'a str>,
+    },
+    Time {
+        lo: f64,
+        hi: f64,
+        precision: DatePrecision,
+    },
+    Band {
+        labels: Vec<String>,
+        padding: f64,
+    },
+}
+
+/// The laid-out axes: the plot rectangle and both scales.
+#[derive(Debug, Clone)]
+pub struct Axes {
+    pub plot: Rect,
+    pub x: Scale,
+    pub y: Scale,
+}
+
+impl Axes {
+    /// Horizontal pixel of a continuous x value.
+    pub fn x_at(&self, v: f64) -> f64 {
+        self.plot.x + unit(&self.x, v) * self.plot.w
+    }
+
+    /// Vertical pixel of a continuous y value (up is larger).
+    pub fn y_at(&self, v: f64) -> f64 {
+        self.plot.bottom() - unit(&self.y, v) * self.plot.h
+    }
+
+    /// Left edge and width of band `i` on the x axis.
+    pub fn x_band(&self, i: usize) -> (f64, f64) {
+        band_slot(&self.x, i, self.plot.x, self.plot.w)
+    }
+
+    /// Top edge and height of band `i` on the y axis (first at the top).
+    pub fn y_band(&self, i: usize) -> (f64, f64) {
+        band_slot(&self.y, i, self.plot.y, self.plot.h)
+    }
+}
+
+fn unit(scale: &Scale, v: f64) -> f64 {
+    match scale {
+        Scale::Linear(l) => l.unit(v),
+        Scale::Time(t) => t.unit(v),
+        Scale::Band(_) => 0.5,
+    }
+}
+
+fn band_slot(scale: &Scale, i: usize, start: f64, length: f64) -> (f64, f64) {
+    match scale {
+        Scale::Band(b) => {
+            let step = length / b.count() as f64;
+            let inner = step * (1.0 - b.padding.clamp(0.0, 0.9));
+            (start + step * i as f64 + (step - inner) / 2.0, inner)
+        }
+        _ => (start, length),
+    }
+}
+
+/// Both axes of a card and their titles.
+pub struct AxesSpec<'a> {
+    pub x: AxisSpec<'a>,
+    pub y: AxisSpec<'a>,
+    pub x_title: Option<&'a str>,
+    pub y_title: Option<&'a str>,
+}
+
+/// Lays out and paints the axes around `body`: returns where the marks go.
+pub fn draw_axes(
+    p: &Painter,
+    theme: &Theme,
+    sizes: &Sizes,
+    body: Rect,
+    spec: &AxesSpec<'_>,
+) -> Result<Axes, DrawError> {
+    let layout = measure(sizes, body, spec);
+    paint::paint(p, theme, sizes, body, &layout)?;
+    Ok(layout.axes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::text::{self, Weight};
+    use crate::scene::Item;
+
+    #[test]
+    fn measuring_paints_nothing_and_places_what_painting_draws() {
+        let sizes = Sizes::for_width(800.0);
+        let body = Rect::new(16.0, 60.0, 768.0, 400.0);
+        let regions = ["North", "South", "East"];
+        let spec = AxesSpec {
+            x: AxisSpec::Band {
+                labels: regions.iter().map(|r| r.to_string()).collect(),
+                padding: 0.2,
+            },
+            y: AxisSpec::Linear {
+                lo: 0.0,
+                hi: 52_900.0,
+                zero: true,
+                units: None,
+            },
+            x_title: Some("Region"),
+            y_title: Some("Units sold"),
+        };
+        let layout = measure(&sizes, body, &spec);
+        let plot = layout.axes.plot;
+        // The y title takes a line above the plot, the x title one below.
+        let (title, at) = layout.y_title.clone().unwrap_or_default();
+        assert_eq!((title.as_str(), at), ("Units sold", (body.x, body.y)));
+        assert!(plot.y > body.y + sizes.tick);
+        assert!(layout
+            .x_title
+            .as_ref()
+            .is_some_and(|(_, (_, y))| *y > plot.bottom()));
+        // The widest y label ("60k") fits left of the plot.
+        let widest = text::width("60k", sizes.tick, Weight::Regular);
+        assert!(plot.x >= body.x + widest + 8.0, "{plot:?}");
+
+        let p = Painter::new(800.0, 500.0, 1.0);
+        let axes = draw_axes(&p, &Theme::light(), &sizes, body, &spec).ok();
+        assert_eq!(axes.map(|a| a.plot), Some(plot));
+        let texts: Vec<(String, (f64, f64))> = p
+            .finish()
+            .into_iter()
+            .filter_map(|item| match item {
+                Item::Text { text, at, .. } => Some((text, at)),
+                _ => None,
+            })
+            .collect();
+        assert!(texts.contains(&(title, at)));
+        for (i, region) in regions.iter().enumerate() {
+            let (x, w) = layout.axes.x_band(i);
+            let centred = (x + w / 2.0, plot.bottom() + 6.0);
+            assert!(texts.contains(&(region.to_string(), centred)), "{region}");
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! Painting the measured axes: titles, grid lines, ticks and their labels.
+
+use crate::draw::frame::Sizes;
+use crate::draw::painter::{Align, Baseline, Font, Painter, Rect};
+use crate::draw::text::{self, Weight};
+use crate::draw::theme::Theme;
+use crate::draw::DrawError;
+
+use super::choose::{continuous_ticks, BandLabels, Scale};
+use super::measure::AxesLayout;
+
+/// Paints `layout`, measured for `body`.
+pub fn paint(
+    p: &Painter,
+    theme: &Theme,
+    sizes: &Sizes,
+    body: Rect,
+    layout: &AxesLayout,
+) -> Result<(), DrawError> {
+    let AxesLayout {
+        axes,
+        x_title,
+        y_title,
+        y_label_w,
+        band_plan,
+    } = layout;
+    let (plot, y_label_w) = (axes.plot, *y_label_w);
+    let tick_font = Font::new(sizes.tick, Weight::Regular, theme.muted);
+    let title_font = Font::new(sizes.tick, Weight::Bold, theme.muted);
+    if let Some((t, at)) = y_title {
+        p.text(t, *at, title_font, Align::Start, Baseline::Top)?;
+    }
+    if let Some((t, at)) = x_title {
+        p.text(t, *at, title_font, Align::Middle, Baseline::Bottom)?;
+    }
+
+    // Grid and y labels.
+    match &axes.y {
+        Scale::Band(b) => {
+            for (i, label) in b.labels.iter().enumerate() {
+                let (y, h) = axes.y_band(i);
+                if h < sizes.tick * 0.9
+                    && i % ((sizes.tick / h.max(0.1)).ceil() as usize).max(1) != 0
+                {
+                    continue;
+                }
+                let t = text::ellipsize(label, sizes.tick, Weight::Regular, y_label_w);
+                p.text(
+                    &t,
+                    (plot.x - 8.0, y + h / 2.0),
+                    Font::new(sizes.tick, Weight::Regular, theme.text),
+                    Align::End,
+                    Baseline::Middle,
+                )?;
+            }
+        }
+        scale => {
+            let (ticks, labels) = continuous_ticks(scale);
+            for (v, label) in ticks.iter().zip(labels) {
+                let y = axes.y_at(*v);
+                if !(plot.y - 0.5..=plot.bottom() + 0.5).contains(&y) {
+                    continue;
+                }
+                let color = if *v == 0.0 { theme.axis } else { theme.grid };
+                p.line(&[(plot.x, y), (plot.right(), y)], color, 1.0)?;
+                p.text(
+                    label,
+                    (plot.x - 8.0, y),
+                    tick_font,
+                    Align::End,
+                    Baseline::Middle,
+                )?;
+            }
+        }
+    }
+
+    // x labels.
+    let label_y = plot.bottom() + 6.0;
+    match (&axes.x, *band_plan) {
+        (Scale::Band(b), Some(plan)) => {
+            for (i, label) in b.labels.iter().enumerate() {
+                let (x, w) = axes.x_band(i);
+                let cx = x + w / 2.0;
+                match plan {
+                    BandLabels::Level { every, max_width } => {
+                        if i % every != 0 {
+                            continue;
+                        }
+                        let t = text::ellipsize(label, sizes.tick, Weight::Regular, max_width);
+                        if overhangs(cx, &t, sizes, body) {
+                            continue;
+                        }
+                        p.text(
+                            &t,
+                            (cx, label_y),
+                            Font::new(sizes.tick, Weight::Regular, theme.text),
+                            Align::Middle,
+                            Baseline::Top,
+                        )?;
+                    }
+                    BandLabels::Vertical { every, length } => {
+                        if i % every != 0 {
+                            continue;
+                        }
+                        let t = text::ellipsize(label, sizes.tick, Weight::Regular, length);
+                        p.text_turned(
+                            &t,
+                            (cx, label_y),
+                            Font::new(sizes.tick, Weight::Regular, theme.text),
+                            Align::End,
+                            Baseline::Middle,
+                            true,
+                        )?;
+                    }
+                }
+            }
+        }
+        (scale, _) => {
+            let (ticks, labels) = continuous_ticks(scale);
+            for (v, label) in ticks.iter().zip(labels) {
+                let x = axes.x_at(*v);
+                if !(plot.x - 0.5..=plot.right() + 0.5).contains(&x) {
+                    continue;
+                }
+                if matches!(axes.y, Scale::Band(_)) {
+                    p.line(&[(x, plot.y), (x, plot.bottom())], theme.grid, 1.0)?;
+                } else {
+                    p.line(
+                        &[(x, plot.bottom()), (x, plot.bottom() + 4.0)],
+                        theme.axis,
+                        1.0,
+                    )?;
+                }
+                if overhangs(x, label, sizes, body) {
+                    continue;
+                }
+                p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top)?;
+            }
+        }
+    }
+    // The baseline under the marks.
+    if !matches!(axes.y, Scale::Band(_)) {
+        let zero_inside = matches!(&axes.y, Scale::Linear(l) if l.lo < 0.0 && l.hi > 0.0);
+        if !zero_inside {
+            p.line(
+                &[(plot.x, plot.bottom()), (plot.right(), plot.bottom())],
+                theme.axis,
+                1.0,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// A centred label at `x` reaching past the card's padding would be cut
+/// off at the edge: better left out.
+fn overhangs(x: f64, label: &str, sizes: &Sizes, body: Rect) -> bool {
+    let half = text::width(label, sizes.tick, Weight::Regular) / 2.0;
+    x - half < body.x - sizes.pad / 2.0 || x + half > body.right() + sizes.pad / 2.0
+}
