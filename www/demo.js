@@ -1,5 +1,20 @@
 import init, { render } from 'zdr-embed';
 
+// The chart engine is a module of its own, fetched the first time a card is
+// drawn in this page (the local column): say when, and what it weighed.
+new PerformanceObserver((list, observer) => {
+  const engine = list.getEntries().filter((entry) => /\/engine\/zdr_engine(_bg\.wasm|\.js)$/.test(entry.name));
+  if (!engine.some((entry) => entry.name.endsWith('.wasm'))) return;
+  observer.disconnect();
+  const bytes = performance.getEntriesByType('resource')
+    .filter((entry) => /\/engine\/zdr_engine(_bg\.wasm|\.js)$/.test(entry.name))
+    .reduce((sum, entry) => sum + (entry.encodedBodySize || 0), 0);
+  const size = bytes ? ` (${Math.round(bytes / 1024)} KB)` : '';
+  document.getElementById('engine-note').textContent =
+    `Service cards need only the widget's small service module; the chart engine${size} was fetched ` +
+    `${Math.round(performance.now())} ms after the page began, for the first local card.`;
+}).observe({ type: 'resource', buffered: true });
+
 await init();
 
 const $ = (id) => document.getElementById(id);

@@ -181,6 +181,12 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
     await other.waitForFunction((want) => document.title === want, title, WAIT);
     assert.match(await (await shownSvg(other)).textContent(), new RegExp(title));
   }
+  // The local column fetched the engine, and the page says so.
+  await page.waitForFunction(
+    () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),
+    null,
+    WAIT,
+  );
   await page.screenshot({ path: join(RESULTS, 'host-demo.png'), fullPage: true });
 
   await page.click('#update');
