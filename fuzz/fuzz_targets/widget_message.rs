@@ -7,8 +7,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use zdr_protocol::message::{
-    self as protocol, decode_to_shell, decode_to_widget, Fields, ToWidget, MAX_MESSAGE_CHARS,
-    MAX_RESIZE_PX,
+    decode_to_shell, decode_to_widget, Fields, ToWidget, MAX_MESSAGE_CHARS, MAX_RESIZE_PX,
 };
 
 /// A message type: one of ours (so the fuzzer reaches every branch) or any text.
