@@ -121,19 +121,7 @@ fn push_item(out: &mut String, item: &Item) {
             baseline,
             vertical,
         } => {
-            // The baseline where a canvas puts it for textBaseline top,
-            // middle and bottom: the em box's edges and middle, which for
-            // the fonts named (Liberation Sans, Arial) Chromium puts 0.776 em
-            // above the baseline (TextMetrics.alphabeticBaseline, at 12, 18
-            // and 100 px). SVG's dominant-baseline edges use the font's
-            // ascent instead (text 2 px lower at 18 px), so the baseline is
-            // placed by hand. Turned text shifts in its own frame: the
-            // rotation stays about the anchor.
-            let shift = match baseline {
-                Baseline::Top => 0.776,
-                Baseline::Middle => 0.276,
-                Baseline::Bottom => -0.224,
-            } * font.size;
+            let shift = baseline_shift(*baseline) * font.size;
             let (x, y) = (num(at.0), num(at.1));
             let _ = write!(
                 out,
@@ -157,6 +145,22 @@ fn push_item(out: &mut String, item: &Item) {
             out.push_str(&escape(text));
             out.push_str("</text>");
         }
+    }
+}
+
+/// How far below the anchor the alphabetic baseline goes, in em, for a
+/// text set on `baseline`: where a canvas's textBaseline top, middle and
+/// bottom put it, the em box's edges and middle, which for the fonts named
+/// (Liberation Sans, Arial) Chromium puts 0.776 em above the baseline
+/// (TextMetrics.alphabeticBaseline, at 12, 18 and 100 px). SVG's
+/// dominant-baseline edges use the font's ascent instead (text 2 px lower
+/// at 18 px), so writers place the baseline by hand. Turned text shifts in
+/// its own frame, the rotation staying about the anchor.
+pub fn baseline_shift(baseline: Baseline) -> f64 {
+    match baseline {
+        Baseline::Top => 0.776,
+        Baseline::Middle => 0.276,
+        Baseline::Bottom => -0.224,
     }
 }
 
