@@ -196,12 +196,11 @@ impl<DB: DrawingBackend> Replay<'_, DB> {
             Baseline::Middle => VPos::Center,
             Baseline::Bottom => VPos::Bottom,
         };
-        // plotters sets SVG and canvas fonts at size / 1.24.
-        let desc = FontDesc::new(
-            FontFamily::Name(FONT_FAMILY),
-            font.size * self.scale * 1.24,
-            style,
-        );
+        // plotters-canvas sets the font at the size given, in pixels (only
+        // plotters' SVG backend divides by 1.24), so the scene's CSS size
+        // times the device scale is the canvas size: the canvas and the SVG
+        // writer then draw text alike (tests/e2e/agreement.test.mjs).
+        let desc = FontDesc::new(FontFamily::Name(FONT_FAMILY), font.size * self.scale, style);
         let desc = if vertical {
             desc.transform(FontTransform::Rotate270)
         } else {
