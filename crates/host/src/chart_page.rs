@@ -14,7 +14,7 @@ use zdr_chart::draw::text::FONT_FAMILY;
 use zdr_chart::scene::Color;
 
 use crate::html::{push_head, push_tail, style_hash, Page};
-use crate::responsive::{Margins, Written};
+use crate::responsive::{Margins, TextStyles, Written};
 
 /// A width class: its CSS class, the media query that shows it (none for
 /// the default) and the size it is laid out at.
@@ -61,8 +61,14 @@ pub fn layouts(rigid: bool) -> [Layout; 2] {
 
 /// Writes the page from the layouts, in the order of [`layouts`]; later
 /// ones win where their media query matches.
-pub fn chart_page(title: &str, background: Color, layouts: &[(Layout, Written)]) -> Page {
-    let style = stylesheet(background, layouts);
+pub fn chart_page(
+    title: &str,
+    background: Color,
+    layouts: &[(Layout, Written)],
+    styles: &TextStyles,
+) -> Page {
+    let mut style = stylesheet(background, layouts);
+    style.push_str(&styles.css());
     let label = crate::html::escape(title);
     let body_len: usize = layouts.iter().map(|(_, w)| w.markup.len() + 96).sum();
     let mut html = String::with_capacity(style.len() + body_len + label.len() * 2 + 512);
@@ -90,7 +96,7 @@ fn stylesheet(background: Color, layouts: &[(Layout, Written)]) -> String {
          .card>svg{{position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible}}\
          .card svg svg{{overflow:visible}}\
          .card text{{font-family:{FONT_FAMILY};white-space:pre}}\
-         .p *{{vector-effect:non-scaling-stroke}}",
+         .p *{{vector-effect:non-scaling-stroke}}.d{{stroke-linecap:round}}",
         background.hex()
     );
     for (layout, written) in layouts {
@@ -112,15 +118,22 @@ fn stylesheet(background: Color, layouts: &[(Layout, Written)]) -> String {
 }
 
 /// The stretching layer of one class over its plot area: fixed margins,
-/// the rest of the frame (never below nothing).
+/// the rest of the frame (never below nothing), or its own height.
 fn push_plot_rule(style: &mut String, class: &str, m: Margins) {
     use zdr_chart::paint::svg::num;
     let _ = write!(
         style,
-        ".{class} .p{{left:{}px;top:{}px;width:max(0px,calc(100% - {}px));height:max(0px,calc(100% - {}px))}}",
+        ".{class} .p{{left:{}px;top:{}px;width:max(0px,calc(100% - {}px));",
         num(m.left),
         num(m.top),
         num(m.left + m.right),
-        num(m.top + m.bottom)
     );
+    let _ = match m.height {
+        Some(h) => write!(style, "height:{}px}}", num(h)),
+        None => write!(
+            style,
+            "height:max(0px,calc(100% - {}px))}}",
+            num(m.top + m.bottom)
+        ),
+    };
 }

@@ -19,7 +19,7 @@ use crate::form::{read_body, BodyRules, FormError, Posted};
 use crate::html::Page;
 use crate::limits::{AbandonOnDrop, Lanes, Stop, Stopped};
 use crate::request_log::RequestId;
-use crate::responsive::{self, Marks};
+use crate::responsive::{self, Marks, TextStyles};
 
 /// The card id from the address; a segment that does not decode to UTF-8
 /// (`%FF`) becomes "", which is no card id, so it gets the 404 page like any
@@ -69,24 +69,30 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
     let theme = chart.theme(dark);
     let (marks, rigid) = fit(&chart);
     let mut written = Vec::with_capacity(2);
+    let mut styles = TextStyles::default();
     for layout in layouts(rigid) {
         stop.check().map_err(Failure::Stopped)?;
         let scene = chart
             .scene(layout.width, layout.height, &theme, false)
             .map_err(|e| Failure::Draw(e.to_string()))?;
-        written.push((layout, responsive::write(&scene, marks)));
+        written.push((layout, responsive::write(&scene, marks, &mut styles)));
     }
-    Ok(chart_page(&chart.config.title, theme.background, &written))
+    Ok(chart_page(
+        &chart.config.title,
+        theme.background,
+        &written,
+        &styles,
+    ))
 }
 
-/// How a card follows its frame: maps keep their shape, every other
-/// card's marks fill the plot; pies and tables are rigid (see
+/// How a card follows its frame: maps keep their shape, tables widen, every
+/// other card's marks fill the plot; pies and tables are rigid (see
 /// [`layouts`]).
 fn fit(chart: &Chart) -> (Marks, bool) {
     match &chart.card {
         Card::Categorical(c) if c.kind == CardKind::Choropleth => (Marks::KeepShape, false),
         Card::Categorical(c) if c.kind == CardKind::Pie => (Marks::Stretch, true),
-        Card::Table { .. } => (Marks::Stretch, true),
+        Card::Table { .. } => (Marks::Rows, true),
         _ => (Marks::Stretch, false),
     }
 }

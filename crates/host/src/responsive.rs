@@ -20,23 +20,24 @@
 //! centred in their area.
 
 use std::fmt::Write as _;
-use std::ops::Range;
 
 use zdr_chart::paint::svg::{escape, num};
-use zdr_chart::scene::{Align, Baseline, Color, Item, Rect, Scene, Stroke, Weight};
+use zdr_chart::scene::{Align, Baseline, Color, Font, Item, Rect, Scene, Stroke, Weight};
 
 /// How far outside the plot a shape may reach and still count as inside
 /// it: half an axis line's width, and rounding.
 const EPS: f64 = 1.0;
 
 /// Where a layout's stretching layer goes, in CSS px from the frame's
-/// edges: the plot's margins.
+/// edges: the plot's margins (and its height, when it keeps it).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Margins {
     pub left: f64,
     pub top: f64,
     pub right: f64,
     pub bottom: f64,
+    /// The plot's own height, for marks that only widen.
+    pub height: Option<f64>,
 }
 
 /// How the marks inside the plot follow the frame.
@@ -46,6 +47,8 @@ pub enum Marks {
     Stretch,
     /// Scaled uniformly, centred (maps keep their shape).
     KeepShape,
+    /// Widened only, kept at the top (a table's rows stay rows of text).
+    Rows,
 }
 
 /// One layout written for the page: its markup and, when it has a
@@ -53,6 +56,55 @@ pub enum Marks {
 pub struct Written {
     pub markup: String,
     pub margins: Option<Margins>,
+}
+
+/// The ways text is set in a page, each a class of the stylesheet
+/// (`.t0`, `.t1`, ...): a card has a handful, and its texts many.
+#[derive(Debug, Default)]
+pub struct TextStyles {
+    list: Vec<(Font, Align, Baseline)>,
+}
+
+impl TextStyles {
+    fn class(&mut self, font: Font, align: Align, baseline: Baseline) -> usize {
+        let key = (font, align, baseline);
+        match self.list.iter().position(|k| *k == key) {
+            Some(at) => at,
+            None => {
+                self.list.push(key);
+                self.list.len() - 1
+            }
+        }
+    }
+
+    /// The rules for the stylesheet: size in CSS px, weight, colour, and
+    /// the em box's edges and middle as the canvas's textBaseline top,
+    /// middle and bottom place text.
+    pub fn css(&self) -> String {
+        let mut css = String::new();
+        for (i, (font, align, baseline)) in self.list.iter().enumerate() {
+            let _ = write!(
+                css,
+                ".t{i}{{font-size:{}px;fill:{}",
+                num(font.size),
+                font.color.hex()
+            );
+            if font.weight == Weight::Bold {
+                css.push_str(";font-weight:bold");
+            }
+            css.push_str(match align {
+                Align::Start => "",
+                Align::Middle => ";text-anchor:middle",
+                Align::End => ";text-anchor:end",
+            });
+            css.push_str(match baseline {
+                Baseline::Top => ";dominant-baseline:text-before-edge}",
+                Baseline::Middle => ";dominant-baseline:central}",
+                Baseline::Bottom => ";dominant-baseline:text-after-edge}",
+            });
+        }
+        css
+    }
 }
 
 /// Which layer an item goes to.
@@ -64,32 +116,91 @@ enum Layer {
     Fixed,
 }
 
-/// Writes `scene` as a sequence of layers (outermost `<svg>` elements, in
-/// painting order); `marks` says how shapes inside the plot follow it.
-pub fn write(scene: &Scene, marks: Marks) -> Written {
-    let geometry = Geometry::of(scene);
-    let mut out = String::with_capacity(512 + scene.items.len() * 72);
-    let mut has_plot_layer = false;
-    let mut start = 0;
-    while start < scene.items.len() {
-        let layer = geometry.layer(&scene.items[start]);
-        let mut end = start + 1;
-        while end < scene.items.len() && geometry.layer(&scene.items[end]) == layer {
-            end += 1;
+/// How many later layers a shape may be moved back past: enough for the
+/// gridline-tick-gridline rhythm of an axis, and a bound on the work.
+const LOOK_BACK: usize = 8;
+
+/// Items of one layer and the union of their bounds.
+struct Group<'s> {
+    layer: Layer,
+    items: Vec<&'s Item>,
+    bounds: Rect,
+}
+
+/// Writes `scene` as a sequence of layers (outermost `<svg>` elements);
+/// `marks` says how shapes inside the plot follow it, `styles` collects the
+/// ways its texts are set.
+///
+/// Switching layers costs markup, so a shape joins the last layer of its
+/// kind unless a later layer holds something it overlaps (painting order
+/// matters only where shapes overlap). Texts go last, above every mark, as
+/// the layout draws them after the marks they label.
+pub fn write(scene: &Scene, marks: Marks, styles: &mut TextStyles) -> Written {
+    let geometry = Geometry::of(scene, marks);
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    let mut texts: Vec<&Item> = Vec::new();
+    for item in &scene.items {
+        if matches!(item, Item::Text { .. }) {
+            texts.push(item);
+            continue;
         }
-        match layer {
+        let layer = geometry.layer(item);
+        let b = bounds(item).inset(-1.0, -1.0, -1.0, -1.0);
+        let home = groups.iter().rposition(|g| g.layer == layer).filter(|&at| {
+            groups.len() - at <= LOOK_BACK
+                && groups[at + 1..]
+                    .iter()
+                    .all(|later| !intersects(later.bounds, b))
+        });
+        match home {
+            Some(at) => {
+                let group = &mut groups[at];
+                group.items.push(item);
+                group.bounds = union(group.bounds, b);
+            }
+            None => groups.push(Group {
+                layer,
+                items: vec![item],
+                bounds: b,
+            }),
+        }
+    }
+    if !texts.is_empty() {
+        groups.push(Group {
+            layer: Layer::Fixed,
+            items: texts,
+            bounds: Rect::default(),
+        });
+    }
+    let mut out = String::with_capacity(512 + scene.items.len() * 48);
+    let mut has_plot_layer = false;
+    for group in &groups {
+        match group.layer {
             Layer::Plot => {
                 has_plot_layer = true;
-                geometry.push_plot_layer(&mut out, &scene.items[start..end], marks);
+                geometry.push_plot_layer(&mut out, &group.items, marks, styles);
             }
-            Layer::Fixed => geometry.push_fixed_layer(&mut out, scene, start..end),
+            Layer::Fixed => geometry.push_fixed_layer(&mut out, &group.items, styles),
         }
-        start = end;
     }
     Written {
         markup: out,
         margins: has_plot_layer.then(|| geometry.margins()),
     }
+}
+
+fn intersects(a: Rect, b: Rect) -> bool {
+    a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom()
+}
+
+fn union(a: Rect, b: Rect) -> Rect {
+    let (x, y) = (a.x.min(b.x), a.y.min(b.y));
+    Rect::new(
+        x,
+        y,
+        a.right().max(b.right()) - x,
+        a.bottom().max(b.bottom()) - y,
+    )
 }
 
 /// The scene's size and plot area, and how each point follows the frame.
@@ -99,10 +210,12 @@ struct Geometry {
     plot: Rect,
     /// A pie stays whole at its laid-out radius, centred in its area.
     pie: bool,
+    /// Rows keep their height and their place from the top.
+    rows: bool,
 }
 
 impl Geometry {
-    fn of(scene: &Scene) -> Geometry {
+    fn of(scene: &Scene, marks: Marks) -> Geometry {
         let whole = Rect::new(0.0, 0.0, scene.width, scene.height);
         Geometry {
             width: scene.width,
@@ -112,6 +225,7 @@ impl Geometry {
                 .items
                 .iter()
                 .any(|item| matches!(item, Item::Sector { .. })),
+            rows: marks == Marks::Rows,
         }
     }
 
@@ -121,6 +235,7 @@ impl Geometry {
             top: self.plot.y,
             right: self.width - self.plot.right(),
             bottom: self.height - self.plot.bottom(),
+            height: self.rows.then_some(self.plot.h),
         }
     }
 
@@ -137,6 +252,13 @@ impl Geometry {
             {
                 Layer::Plot
             }
+            // A dot is a round cap of no length: its place stretches with
+            // the plot, its stroke (its size) does not.
+            Item::Circle {
+                center,
+                fill: Some(_),
+                ..
+            } if !self.pie && inside(Rect::new(center.0, center.1, 0.0, 0.0)) => Layer::Plot,
             _ => Layer::Fixed,
         }
     }
@@ -162,13 +284,24 @@ impl Geometry {
             };
             return (side(x, p.x, p.right()), side(y, p.y, p.bottom()));
         }
-        (fraction(x, p.x, p.right()), fraction(y, p.y, p.bottom()))
+        let fy = if self.rows {
+            0.0
+        } else {
+            fraction(y, p.y, p.bottom())
+        };
+        (fraction(x, p.x, p.right()), fy)
     }
 
-    fn push_plot_layer(&self, out: &mut String, items: &[Item], marks: Marks) {
+    fn push_plot_layer(
+        &self,
+        out: &mut String,
+        items: &[&Item],
+        marks: Marks,
+        styles: &mut TextStyles,
+    ) {
         let p = self.plot;
         let aspect = match marks {
-            Marks::Stretch => "none",
+            Marks::Stretch | Marks::Rows => "none",
             Marks::KeepShape => "xMidYMid meet",
         };
         let _ = writeln!(
@@ -179,8 +312,44 @@ impl Geometry {
             num(p.w.max(0.01)),
             num(p.h.max(0.01)),
         );
-        for item in items {
-            push_item(out, item, (0.0, 0.0));
+        let marks = gather_dots(items);
+        let mut marks = marks.iter().peekable();
+        while let Some(mark) = marks.next() {
+            let item = match mark {
+                Mark::Dots(first, centers) => {
+                    if let Item::Circle {
+                        radius,
+                        fill: Some(fill),
+                        stroke,
+                        ..
+                    } = first
+                    {
+                        push_dots(out, centers, *radius, *fill, stroke.as_ref());
+                    }
+                    continue;
+                }
+                Mark::Item(item) => *item,
+            };
+            // A shape and then its own outline (map regions) are one element.
+            if let (
+                Item::Polygon { points, fill },
+                Some(Mark::Item(Item::Path {
+                    points: line,
+                    stroke,
+                })),
+            ) = (item, marks.peek())
+            {
+                if outlines(points, line) {
+                    out.push_str("<path d=\"");
+                    push_points(out, points, (0.0, 0.0));
+                    let _ = write!(out, "z\" fill=\"{}\"", fill.hex());
+                    push_stroke(out, stroke);
+                    out.push_str("/>\n");
+                    marks.next();
+                    continue;
+                }
+            }
+            push_item(out, item, (0.0, 0.0), styles);
             out.push('\n');
         }
         out.push_str("</svg>\n");
@@ -188,10 +357,10 @@ impl Geometry {
 
     /// Anchored items in one frame-sized layer; neighbours that move by the
     /// same fractions share one nested `<svg>`.
-    fn push_fixed_layer(&self, out: &mut String, scene: &Scene, range: Range<usize>) {
+    fn push_fixed_layer(&self, out: &mut String, items: &[&Item], styles: &mut TextStyles) {
         out.push_str("<svg>\n");
         let mut open: Option<(f64, f64)> = None;
-        for item in &scene.items[range] {
+        for &item in items {
             let b = bounds(item);
             let (fx, fy) = self.fractions(anchor(item, b), b);
             let fractions = (round4(fx), round4(fy));
@@ -215,6 +384,7 @@ impl Geometry {
                 out,
                 item,
                 (-fractions.0 * self.width, -fractions.1 * self.height),
+                styles,
             );
             out.push('\n');
         }
@@ -223,6 +393,102 @@ impl Geometry {
         }
         out.push_str("</svg>\n");
     }
+}
+
+/// How many dots a dot may be moved back past, at most: the overlap test
+/// is pairwise, so this bounds its work.
+const DOTS_PASSED: usize = 256;
+
+/// What a stretching layer writes: an item, or dots of one kind.
+enum Mark<'s> {
+    Item(&'s Item),
+    /// The first dot of its kind, and the centres of all it stands for.
+    Dots(&'s Item, Vec<(f64, f64)>),
+}
+
+/// The layer's items with dots of one kind gathered: a dot joins the last
+/// earlier one of its kind (radius, colours) when it overlaps nothing
+/// painted between them, so that the order seen is the same.
+fn gather_dots<'s>(items: &[&'s Item]) -> Vec<Mark<'s>> {
+    let mut marks: Vec<Mark<'s>> = Vec::with_capacity(items.len());
+    // Per mark: the bounds of everything it stands for.
+    let mut extents: Vec<Vec<Rect>> = Vec::with_capacity(items.len());
+    for &item in items {
+        let b = bounds(item);
+        let Item::Circle {
+            center,
+            radius,
+            fill: Some(fill),
+            stroke,
+        } = item
+        else {
+            marks.push(Mark::Item(item));
+            extents.push(vec![b]);
+            continue;
+        };
+        let home = marks.iter().rposition(|m| {
+            matches!(m, Mark::Dots(Item::Circle { radius: r, fill: Some(f), stroke: s, .. }, _)
+                if r == radius && f == fill && s == stroke)
+        });
+        let joins = home.filter(|&at| {
+            let between = &extents[at + 1..];
+            between.iter().map(Vec::len).sum::<usize>() <= DOTS_PASSED
+                && between.iter().flatten().all(|e| !intersects(*e, b))
+        });
+        match joins.and_then(|at| Some((marks.get_mut(at)?, extents.get_mut(at)?))) {
+            Some((Mark::Dots(_, centers), extent)) => {
+                centers.push(*center);
+                extent.push(b);
+            }
+            _ => {
+                marks.push(Mark::Dots(item, vec![*center]));
+                extents.push(vec![b]);
+            }
+        }
+    }
+    marks
+}
+
+/// Filled circles in a stretching layer, as round caps of lines of no
+/// length (`.d`): a stroke that does not scale, so they stay round and
+/// their size in CSS px. An outlined circle is its outline's disc under
+/// its fill's.
+fn push_dots(
+    out: &mut String,
+    centers: &[(f64, f64)],
+    radius: f64,
+    fill: Color,
+    stroke: Option<&Stroke>,
+) {
+    let discs = match stroke {
+        Some(s) => vec![
+            (radius * 2.0 + s.width, s.color),
+            (radius * 2.0 - s.width, fill),
+        ],
+        None => vec![(radius * 2.0, fill)],
+    };
+    for (width, color) in discs {
+        if width <= 0.0 {
+            continue;
+        }
+        out.push_str("<path class=\"d\" d=\"");
+        for &(x, y) in centers {
+            out.push('M');
+            push_pair(out, (in_tenths(x), in_tenths(y)));
+            out.push_str("h0");
+        }
+        let _ = writeln!(
+            out,
+            "\" stroke=\"{}\" stroke-width=\"{}\"/>",
+            color.hex(),
+            num(width)
+        );
+    }
+}
+
+/// True when `line` runs once around `polygon`, back to its start.
+fn outlines(polygon: &[(f64, f64)], line: &[(f64, f64)]) -> bool {
+    line.len() == polygon.len() + 1 && line.starts_with(polygon) && line.last() == polygon.first()
 }
 
 /// Rounded so that neighbours a hair apart share a nested `<svg>`; 1e-4 of
@@ -283,10 +549,10 @@ fn bounds(item: &Item) -> Rect {
     }
 }
 
-/// One item as SVG, moved by `(dx, dy)`.
-fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64)) {
-    let x = |v: f64| num(v + dx);
-    let y = |v: f64| num(v + dy);
+/// One item as SVG, moved by `(dx, dy)`; a text gets its style's class.
+fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64), styles: &mut TextStyles) {
+    let x = |v: f64| tenths(v + dx);
+    let y = |v: f64| tenths(v + dy);
     match item {
         Item::Rect { rect, fill } => {
             // A visible sliver rather than nothing for tiny non-zero values.
@@ -295,8 +561,8 @@ fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64)) {
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
                 x(rect.x),
                 y(rect.y),
-                num(rect.w.max(1.0)),
-                num(rect.h.max(1.0)),
+                tenths(rect.w.max(1.0)),
+                tenths(rect.h.max(1.0)),
                 fill.hex()
             );
         }
@@ -306,8 +572,8 @@ fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64)) {
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\"",
                 x(rect.x),
                 y(rect.y),
-                num(rect.w),
-                num(rect.h)
+                tenths(rect.w),
+                tenths(rect.h)
             );
             push_stroke(out, stroke);
             out.push_str("/>");
@@ -335,7 +601,7 @@ fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64)) {
                 "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"",
                 x(center.0),
                 y(center.1),
-                num(*radius),
+                tenths(*radius),
                 fill.map_or_else(|| "none".to_string(), Color::hex)
             );
             if let Some(stroke) = stroke {
@@ -375,27 +641,8 @@ fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64)) {
             vertical,
         } => {
             let (tx, ty) = (x(at.0), y(at.1));
-            let _ = write!(
-                out,
-                "<text x=\"{tx}\" y=\"{ty}\" font-size=\"{}px\" fill=\"{}\"",
-                num(font.size),
-                font.color.hex()
-            );
-            if font.weight == Weight::Bold {
-                out.push_str(" font-weight=\"bold\"");
-            }
-            match align {
-                Align::Start => {}
-                Align::Middle => out.push_str(" text-anchor=\"middle\""),
-                Align::End => out.push_str(" text-anchor=\"end\""),
-            }
-            // The em box's edges and middle, as the canvas's textBaseline
-            // top, middle and bottom place text.
-            out.push_str(match baseline {
-                Baseline::Top => " dominant-baseline=\"text-before-edge\"",
-                Baseline::Middle => " dominant-baseline=\"central\"",
-                Baseline::Bottom => " dominant-baseline=\"text-after-edge\"",
-            });
+            let class = styles.class(*font, *align, *baseline);
+            let _ = write!(out, "<text class=\"t{class}\" x=\"{tx}\" y=\"{ty}\"");
             if *vertical {
                 let _ = write!(out, " transform=\"rotate(-90 {tx} {ty})\"");
             }
@@ -413,23 +660,65 @@ fn push_stroke(out: &mut String, stroke: &Stroke) {
     }
 }
 
-/// `M` to the first point, then `L` to each next one that differs once
-/// rounded.
+/// `M` to the first point, then relative steps in tenths of a pixel,
+/// taken between rounded points so that rounding never adds up.
 fn push_points(out: &mut String, points: &[(f64, f64)], (dx, dy): (f64, f64)) {
-    let mut last: Option<(String, String)> = None;
+    let mut last: Option<(i64, i64)> = None;
     for &(px, py) in points {
-        let p = (num(px + dx), num(py + dy));
-        if last.as_ref() == Some(&p) {
-            continue;
+        let p = (in_tenths(px + dx), in_tenths(py + dy));
+        match last {
+            None => {
+                out.push('M');
+                push_pair(out, p);
+                out.push('l');
+            }
+            Some(l) if l == p => continue,
+            Some(l) => {
+                if !out.ends_with('l') && !written(p.0 - l.0).starts_with('-') {
+                    out.push(' ');
+                }
+                push_pair(out, (p.0 - l.0, p.1 - l.1));
+            }
         }
-        out.push(if last.is_none() { 'M' } else { 'L' });
-        out.push_str(&p.0);
-        if !p.1.starts_with('-') {
-            out.push(' ');
-        }
-        out.push_str(&p.1);
         last = Some(p);
     }
+    if out.ends_with('l') {
+        out.pop();
+    }
+}
+
+/// Two numbers, separated only where the second needs it.
+fn push_pair(out: &mut String, (a, b): (i64, i64)) {
+    out.push_str(&written(a));
+    let b = written(b);
+    if !b.starts_with('-') {
+        out.push(' ');
+    }
+    out.push_str(&b);
+}
+
+/// `v` in tenths of a pixel, held to a range any SVG reader takes.
+fn in_tenths(v: f64) -> i64 {
+    if v.is_finite() {
+        (v * 10.0).round().clamp(-1.0e9, 1.0e9) as i64
+    } else {
+        0
+    }
+}
+
+/// A number of tenths as SVG writes it: no trailing `.0`, no leading zero.
+fn written(t: i64) -> String {
+    let sign = if t < 0 { "-" } else { "" };
+    let (whole, tenth) = (t.unsigned_abs() / 10, t.unsigned_abs() % 10);
+    match (whole, tenth) {
+        (w, 0) => format!("{sign}{w}"),
+        (0, f) => format!("{sign}.{f}"),
+        (w, f) => format!("{sign}{w}.{f}"),
+    }
+}
+
+fn tenths(v: f64) -> String {
+    written(in_tenths(v))
 }
 
 /// A ring sector with real arcs (angles clockwise from twelve o'clock);
@@ -444,14 +733,14 @@ fn push_sector(
 ) -> bool {
     use std::f64::consts::TAU;
     let sweep = (end - start).clamp(0.0, TAU);
-    let on = |r: f64, a: f64| (num(cx + r * a.sin()), num(cy - r * a.cos()));
+    let on = |r: f64, a: f64| (tenths(cx + r * a.sin()), tenths(cy - r * a.cos()));
     if sweep >= TAU - 1e-9 {
         for r in [outer, inner] {
             if r <= 0.0 {
                 continue;
             }
             let (top, bottom) = (on(r, 0.0), on(r, TAU / 2.0));
-            let r = num(r);
+            let r = tenths(r);
             let _ = write!(
                 out,
                 "M{} {}A{r} {r} 0 1 1 {} {}A{r} {r} 0 1 1 {} {}z",
@@ -462,7 +751,7 @@ fn push_sector(
     }
     let large = u8::from(sweep > TAU / 2.0);
     let (a, b) = (on(outer, start), on(outer, start + sweep));
-    let ro = num(outer);
+    let ro = tenths(outer);
     let _ = write!(
         out,
         "M{} {}A{ro} {ro} 0 {large} 1 {} {}",
@@ -470,14 +759,14 @@ fn push_sector(
     );
     if inner > 0.0 {
         let (c, d) = (on(inner, start + sweep), on(inner, start));
-        let ri = num(inner);
+        let ri = tenths(inner);
         let _ = write!(
             out,
             "L{} {}A{ri} {ri} 0 {large} 0 {} {}z",
             c.0, c.1, d.0, d.1
         );
     } else {
-        let _ = write!(out, "L{} {}z", num(cx), num(cy));
+        let _ = write!(out, "L{} {}z", tenths(cx), tenths(cy));
     }
     false
 }
@@ -525,12 +814,16 @@ mod tests {
                 width: 1.0,
             },
         };
-        let written = write(&scene(vec![bar.clone(), axis]), Marks::Stretch);
+        let written = write(
+            &scene(vec![bar.clone(), axis]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+        );
         assert_eq!(
             written.markup,
             "<svg class=\"p\" viewBox=\"50 40 300 200\" preserveAspectRatio=\"none\">\n\
              <rect x=\"60\" y=\"100\" width=\"40\" height=\"140\" fill=\"#202020\"/>\n\
-             <path d=\"M50 240L350 240\" fill=\"none\" stroke=\"#202020\"/>\n</svg>\n"
+             <path d=\"M50 240l300 0\" fill=\"none\" stroke=\"#202020\"/>\n</svg>\n"
         );
         assert_eq!(
             written.margins,
@@ -538,10 +831,16 @@ mod tests {
                 left: 50.0,
                 top: 40.0,
                 right: 50.0,
-                bottom: 60.0
+                bottom: 60.0,
+                height: None,
             })
         );
-        let shapes = write(&scene(vec![bar]), Marks::KeepShape).markup;
+        let shapes = write(
+            &scene(vec![bar]),
+            Marks::KeepShape,
+            &mut TextStyles::default(),
+        )
+        .markup;
         assert!(
             shapes.contains("preserveAspectRatio=\"xMidYMid meet\""),
             "{shapes}"
@@ -557,12 +856,15 @@ mod tests {
             text("50", (45.0, 140.0)),
             // An x label under the middle of the plot.
             text("East", (200.0, 250.0)),
-            // A dot in the plot's bottom right corner.
+            // A ring (an outlier mark) in the plot's bottom right corner.
             Item::Circle {
                 center: (350.0, 240.0),
                 radius: 3.0,
-                fill: Some(INK),
-                stroke: None,
+                fill: None,
+                stroke: Some(Stroke {
+                    color: INK,
+                    width: 1.0,
+                }),
             },
             // A tick mark crossing the plot's bottom edge, a quarter in.
             Item::Path {
@@ -573,30 +875,38 @@ mod tests {
                 },
             },
         ];
-        let written = write(&scene(items), Marks::Stretch);
+        let mut styles = TextStyles::default();
+        let written = write(&scene(items), Marks::Stretch, &mut styles);
         let lines: Vec<&str> = written.markup.lines().collect();
         assert_eq!(
             lines,
             [
                 "<svg>",
-                "<text x=\"16\" y=\"10\" font-size=\"12px\" fill=\"#202020\" text-anchor=\"middle\" dominant-baseline=\"text-before-edge\">Title</text>",
-                // y' = 140 - 150 + 50% of the frame: the middle of the
-                // plot for any height with margins 40 and 60.
-                "<svg y=\"50%\">",
-                "<text x=\"45\" y=\"-10\" font-size=\"12px\" fill=\"#202020\" text-anchor=\"middle\" dominant-baseline=\"text-before-edge\">50</text>",
-                "</svg>",
-                "<svg x=\"50%\" y=\"100%\">",
-                "<text x=\"0\" y=\"-50\" font-size=\"12px\" fill=\"#202020\" text-anchor=\"middle\" dominant-baseline=\"text-before-edge\">East</text>",
-                "</svg>",
                 "<svg x=\"100%\" y=\"100%\">",
-                "<circle cx=\"-50\" cy=\"-60\" r=\"3\" fill=\"#202020\"/>",
+                "<circle cx=\"-50\" cy=\"-60\" r=\"3\" fill=\"none\" stroke=\"#202020\"/>",
                 "</svg>",
                 // Held by its middle (y 241, below the plot): 125 - 100 + 25%.
                 "<svg x=\"25%\" y=\"100%\">",
-                "<path d=\"M25-64L25-54\" fill=\"none\" stroke=\"#202020\"/>",
+                "<path d=\"M25-64l0 10\" fill=\"none\" stroke=\"#202020\"/>",
+                "</svg>",
+                "</svg>",
+                // Texts last, above the marks.
+                "<svg>",
+                "<text class=\"t0\" x=\"16\" y=\"10\">Title</text>",
+                // y' = 140 - 150 + 50% of the frame: the middle of the
+                // plot for any height with margins 40 and 60.
+                "<svg y=\"50%\">",
+                "<text class=\"t0\" x=\"45\" y=\"-10\">50</text>",
+                "</svg>",
+                "<svg x=\"50%\" y=\"100%\">",
+                "<text class=\"t0\" x=\"0\" y=\"-50\">East</text>",
                 "</svg>",
                 "</svg>",
             ]
+        );
+        assert_eq!(
+            styles.css(),
+            ".t0{font-size:12px;fill:#202020;text-anchor:middle;dominant-baseline:text-before-edge}"
         );
         assert_eq!(written.margins, None, "no stretching layer, no rule");
     }
@@ -632,14 +942,22 @@ mod tests {
 
     #[test]
     fn in_any_frame_a_point_keeps_its_place_relative_to_the_plot() {
-        // A dot at 30% across and 75% down the plot.
+        // A ring at 30% across and 75% down the plot.
         let dot = Item::Circle {
             center: (140.0, 190.0),
             radius: 2.0,
-            fill: Some(INK),
-            stroke: None,
+            fill: None,
+            stroke: Some(Stroke {
+                color: INK,
+                width: 1.0,
+            }),
         };
-        let markup = write(&scene(vec![dot]), Marks::Stretch).markup;
+        let markup = write(
+            &scene(vec![dot]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+        )
+        .markup;
         for (w, h) in [(400.0, 300.0), (320.0, 240.0), (1600.0, 1200.0)] {
             // The plot in that frame: margins fixed, the rest its size.
             let (pw, ph) = (w - 100.0, h - 100.0);
@@ -670,7 +988,11 @@ mod tests {
             },
         };
         let legend = text("Chrome 64%", (360.0, 130.0));
-        let written = write(&scene(vec![slice, seam, legend]), Marks::Stretch);
+        let written = write(
+            &scene(vec![slice, seam, legend]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+        );
         assert_eq!(written.margins, None, "nothing of a pie stretches");
         let lines: Vec<&str> = written.markup.lines().collect();
         assert_eq!(lines[1], "<svg x=\"50%\" y=\"50%\">", "{}", written.markup);
@@ -682,38 +1004,177 @@ mod tests {
         assert!(lines[2].contains("L0 -10z"), "{}", lines[2]);
         assert_eq!(
             lines[3],
-            "<path d=\"M0-10L0-100\" fill=\"none\" stroke=\"#202020\" stroke-width=\"1.5\"/>"
+            "<path d=\"M0-10l0-90\" fill=\"none\" stroke=\"#202020\" stroke-width=\"1.5\"/>"
         );
-        assert_eq!(lines[5], "<svg x=\"100%\" y=\"50%\">");
+        let legend = lines
+            .iter()
+            .position(|l| *l == "<svg x=\"100%\" y=\"50%\">");
+        let legend = legend.map(|at| lines[at + 1]).unwrap_or_default();
         assert!(
-            lines[6].starts_with("<text x=\"-40\" y=\"-20\""),
-            "{}",
-            lines[6]
+            legend.starts_with("<text class=\"t0\" x=\"-40\" y=\"-20\""),
+            "{legend}"
         );
     }
 
-    #[test]
-    fn layers_keep_the_painting_order() {
-        let grid = Item::Path {
-            points: vec![(50.0, 100.0), (350.0, 100.0)],
+    fn line(points: Vec<(f64, f64)>) -> Item {
+        Item::Path {
+            points,
             stroke: Stroke {
                 color: INK,
                 width: 1.0,
             },
-        };
-        let label = text("A", (200.0, 120.0));
+        }
+    }
+
+    /// The tags in each outermost layer, in order.
+    fn layers(markup: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut depth = 0;
+        for l in markup.lines() {
+            if l.starts_with("<svg") {
+                if depth == 0 {
+                    out.push(String::new());
+                }
+                depth += 1;
+            } else if l.starts_with("</svg") {
+                depth -= 1;
+            } else if let Some(layer) = out.last_mut() {
+                if !layer.is_empty() {
+                    layer.push(' ');
+                }
+                layer.push_str(l.split(' ').next().unwrap_or_default());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn shapes_join_earlier_layers_only_past_what_they_do_not_overlap() {
+        let grid = line(vec![(50.0, 100.0), (350.0, 100.0)]);
+        // A tick left of the plot: it overlaps nothing inside it.
+        let tick = line(vec![(44.0, 100.0), (50.0, 100.0)]);
         let bar = Item::Rect {
-            rect: Rect::new(60.0, 100.0, 40.0, 140.0),
+            rect: Rect::new(60.0, 120.0, 40.0, 120.0),
             fill: INK,
         };
-        let markup = write(&scene(vec![grid, label, bar]), Marks::Stretch).markup;
-        let order: Vec<&str> = markup
-            .lines()
-            .filter(|l| !l.starts_with("<svg") && !l.starts_with("</svg"))
-            .map(|l| l.split(' ').next().unwrap_or_default())
-            .collect();
-        assert_eq!(order, ["<path", "<text", "<rect"], "{markup}");
-        assert_eq!(markup.matches("<svg class=\"p\"").count(), 2, "{markup}");
+        let label = text("A", (200.0, 120.0));
+        let markup = write(
+            &scene(vec![grid.clone(), tick, label, bar]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+        )
+        .markup;
+        // The bar joins the gridline's layer; the text comes last.
+        assert_eq!(
+            layers(&markup),
+            ["<path <rect", "<path", "<text"],
+            "{markup}"
+        );
+
+        // A ring on a line, then a line over the ring: the second line must
+        // be painted after the ring, so it opens a layer of its own.
+        let dot = Item::Circle {
+            center: (200.0, 100.0),
+            radius: 3.0,
+            fill: None,
+            stroke: Some(Stroke {
+                color: INK,
+                width: 1.0,
+            }),
+        };
+        let over = line(vec![(50.0, 90.0), (350.0, 110.0)]);
+        let markup = write(
+            &scene(vec![grid, dot, over]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+        )
+        .markup;
+        assert_eq!(layers(&markup), ["<path", "<circle", "<path"], "{markup}");
+    }
+
+    fn disc(center: (f64, f64), radius: f64, fill: Color) -> Item {
+        Item::Circle {
+            center,
+            radius,
+            fill: Some(fill),
+            stroke: None,
+        }
+    }
+
+    #[test]
+    fn dots_are_round_caps_gathered_by_kind_where_nothing_between_overlaps() {
+        const HALO: Color = Color(255, 255, 255);
+        // A halo then a dot per point, as scatter plots draw them: the two
+        // far apart points become one path of halos and one of dots.
+        let far = vec![
+            disc((100.0, 100.0), 3.5, HALO),
+            disc((100.0, 100.0), 2.5, INK),
+            disc((300.0, 200.0), 3.5, HALO),
+            disc((300.0, 200.0), 2.5, INK),
+        ];
+        let markup = write(&scene(far), Marks::Stretch, &mut TextStyles::default()).markup;
+        assert_eq!(
+            markup,
+            "<svg class=\"p\" viewBox=\"50 40 300 200\" preserveAspectRatio=\"none\">\n\
+             <path class=\"d\" d=\"M100 100h0M300 200h0\" stroke=\"#ffffff\" stroke-width=\"7\"/>\n\
+             <path class=\"d\" d=\"M100 100h0M300 200h0\" stroke=\"#202020\" stroke-width=\"5\"/>\n\
+             </svg>\n"
+        );
+        // Overlapping points keep their order: the second halo covers the
+        // first dot.
+        let near = vec![
+            disc((100.0, 100.0), 3.5, HALO),
+            disc((100.0, 100.0), 2.5, INK),
+            disc((103.0, 100.0), 3.5, HALO),
+            disc((103.0, 100.0), 2.5, INK),
+        ];
+        let markup = write(&scene(near), Marks::Stretch, &mut TextStyles::default()).markup;
+        assert_eq!(markup.matches("<path class=\"d\"").count(), 4, "{markup}");
+    }
+
+    #[test]
+    fn rows_widen_and_keep_their_height_and_their_place_from_the_top() {
+        let stripe = Item::Rect {
+            rect: Rect::new(50.0, 140.0, 300.0, 20.0),
+            fill: INK,
+        };
+        let cell = text("Globex", (200.0, 150.0));
+        let written = write(
+            &scene(vec![stripe, cell]),
+            Marks::Rows,
+            &mut TextStyles::default(),
+        );
+        assert_eq!(written.margins.and_then(|m| m.height), Some(200.0));
+        // Across: half way along the plot; down: where it was laid out.
+        assert!(
+            written
+                .markup
+                .contains("<svg x=\"50%\">\n<text class=\"t0\" x=\"0\" y=\"150\">Globex</text>"),
+            "{}",
+            written.markup
+        );
+    }
+
+    #[test]
+    fn a_region_and_its_outline_are_one_element() {
+        let region = vec![(60.0, 60.0), (120.0, 60.0), (90.0, 110.0)];
+        let mut outline = region.clone();
+        outline.push(region[0]);
+        let items = vec![
+            Item::Polygon {
+                points: region,
+                fill: Color(1, 2, 3),
+            },
+            line(outline),
+        ];
+        let markup = write(&scene(items), Marks::KeepShape, &mut TextStyles::default()).markup;
+        assert!(
+            markup.contains(
+                "<path d=\"M60 60l60 0-30 50z\" fill=\"#010203\" stroke=\"#202020\"/>\n</svg>"
+            ),
+            "{markup}"
+        );
+        assert_eq!(markup.matches("<path").count(), 1, "{markup}");
     }
 
     #[test]
@@ -722,7 +1183,12 @@ mod tests {
         if let Item::Text { vertical, .. } = &mut turned {
             *vertical = true;
         }
-        let markup = write(&scene(vec![turned]), Marks::Stretch).markup;
+        let markup = write(
+            &scene(vec![turned]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+        )
+        .markup;
         assert!(
             markup.contains("transform=\"rotate(-90 20 -10)\">&lt;b&gt;&amp;&quot;</text>"),
             "{markup}"

@@ -454,7 +454,7 @@ async fn dark_mode_query_overrides_the_card() {
         // The chart itself is drawn in the same theme: its text colour.
         let text = zdr_chart::Theme::new(wanted == DARK).text.hex();
         assert!(
-            answer.body.contains(&format!("fill=\"{text}\"")),
+            answer.body.contains(&format!("fill:{text}")),
             "{uri}: the theme's text colour {text}"
         );
     }
