@@ -291,3 +291,45 @@ fn the_svg_writer_writes_every_item() {
         assert_eq!(svg, chart.to_svg(800, 500, &theme).unwrap(), "{name}");
     }
 }
+
+/// Every filled rectangle as `[x, y, width, height, fill]`, in document order.
+fn filled_rects(doc: &roxmltree::Document<'_>) -> Vec<(Vec<f64>, String)> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("fill").is_some_and(|f| f != "none"))
+        .map(|n| {
+            let at: Vec<f64> = ["x", "y", "width", "height"]
+                .iter()
+                .map(|a| n.attribute(*a).and_then(|v| v.parse().ok()).unwrap_or(0.0))
+                .collect();
+            (at, n.attribute("fill").unwrap().to_ascii_lowercase())
+        })
+        .collect()
+}
+
+#[test]
+fn the_svg_writer_and_the_replay_fill_the_same_pixels() {
+    for name in NAMES {
+        let chart = example(name);
+        let theme = chart.theme(None);
+        let scene = scene(&chart, 640.0, 400.0, &theme);
+        let written = zdr_chart::paint::svg::write(&scene);
+        let mut replayed = String::new();
+        {
+            let area = SVGBackend::with_string(&mut replayed, (640, 400)).into_drawing_area();
+            zdr_chart::paint::plotters::paint(&scene, &area, 1.0).unwrap();
+            area.present().unwrap();
+        }
+        let written = roxmltree::Document::parse(&written).unwrap();
+        let replayed = roxmltree::Document::parse(&replayed).unwrap();
+        // Rectangles on the same whole pixels, slivers included.
+        assert_eq!(filled_rects(&written), filled_rects(&replayed), "{name}");
+        // Texts anchored on the same whole pixels.
+        let anchors = |doc: &roxmltree::Document<'_>| -> Vec<f64> {
+            doc.descendants()
+                .filter(|n| n.has_tag_name("text"))
+                .filter_map(|n| n.attribute("x")?.parse().ok())
+                .collect()
+        };
+        assert_eq!(anchors(&written), anchors(&replayed), "{name}");
+    }
+}

@@ -55,13 +55,11 @@ fn outlines(polygon: &[(f64, f64)], line: &[(f64, f64)]) -> bool {
 fn push_item(out: &mut String, item: &Item) {
     match item {
         Item::Rect { rect, fill } => {
-            // A visible sliver rather than nothing for tiny non-zero values.
-            let r = Rect::new(rect.x, rect.y, rect.w.max(1.0), rect.h.max(1.0));
-            push_rect(out, &r);
+            push_rect(out, &snap(rect, 1.0));
             let _ = write!(out, " fill=\"{}\"/>", fill.hex());
         }
         Item::Outline { rect, stroke } => {
-            push_rect(out, rect);
+            push_rect(out, &snap(rect, 0.0));
             out.push_str(" fill=\"none\"");
             push_stroke(out, stroke);
             out.push_str("/>");
@@ -121,12 +119,14 @@ fn push_item(out: &mut String, item: &Item) {
             baseline,
             vertical,
         } => {
+            // Anchored on whole pixels, as the canvas replay anchors them.
+            let (ax, ay) = (whole(at.0), whole(at.1));
             let shift = baseline_shift(*baseline) * font.size;
-            let (x, y) = (num(at.0), num(at.1));
+            let (x, y) = (num(ax), num(ay));
             let _ = write!(
                 out,
                 "<text x=\"{x}\" y=\"{}\" font-size=\"{}\" fill=\"{}\"",
-                num(at.1 + shift),
+                num(ay + shift),
                 num(font.size),
                 font.color.hex()
             );
@@ -162,6 +162,25 @@ pub fn baseline_shift(baseline: Baseline) -> f64 {
         Baseline::Middle => 0.276,
         Baseline::Bottom => -0.224,
     }
+}
+
+/// `v` on a whole pixel, as the canvas replay rounds at a scale of 1.
+fn whole(v: f64) -> f64 {
+    if v.is_finite() {
+        v.round().clamp(-1.0e6, 1.0e6)
+    } else {
+        0.0
+    }
+}
+
+/// A rectangle with its corners on whole pixels, as the canvas replay
+/// draws it at a scale of 1: crisp edges, and the same pixels as the
+/// canvas. A filled one keeps at least `least` pixels a side (a visible
+/// sliver rather than nothing for tiny non-zero values).
+fn snap(r: &Rect, least: f64) -> Rect {
+    let (x0, y0) = (whole(r.x), whole(r.y));
+    let (x1, y1) = (whole(r.right()), whole(r.bottom()));
+    Rect::new(x0, y0, (x1 - x0).max(least), (y1 - y0).max(least))
 }
 
 fn push_rect(out: &mut String, r: &Rect) {
@@ -442,15 +461,15 @@ mod tests {
         ]));
         assert!(
             out.contains(
-                "<text x=\"10\" y=\"73.81\" font-size=\"12\" fill=\"#010203\" font-weight=\"bold\" \
-             text-anchor=\"end\" transform=\"rotate(-90 10 70.5)\">\
+                "<text x=\"10\" y=\"74.31\" font-size=\"12\" fill=\"#010203\" font-weight=\"bold\" \
+             text-anchor=\"end\" transform=\"rotate(-90 10 71)\">\
              Q1 &amp; &lt;Q2&gt;</text>"
             ),
             "{out}"
         );
         assert!(
             out.contains(
-                "<text x=\"10\" y=\"79.81\" font-size=\"12\" fill=\"#010203\" font-weight=\"bold\">"
+                "<text x=\"10\" y=\"80.31\" font-size=\"12\" fill=\"#010203\" font-weight=\"bold\">"
             ),
             "{out}"
         );
