@@ -12,7 +12,7 @@
 // zdr-host (`cargo build -p zdr-host`) first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -102,14 +102,14 @@ function writeSite(dir) {
 </script></body></html>`);
 }
 
-let work, host, browser;
+let work, packageDir, host, browser;
 
 before(async () => {
   for (const file of ['pkg/zdr_embed.js', 'pkg/service/zdr_embed_service_bg.wasm', 'pkg/engine/zdr_engine_bg.wasm']) {
     assert.ok(existsSync(join(ROOT, file)), `${file} is missing: run scripts/build.sh first`);
   }
   work = mkdtempSync(join(tmpdir(), 'zdr-split-e2e-'));
-  const packageDir = packPackage(work);
+  packageDir = packPackage(work);
   const site = join(work, 'site');
   mkdirSync(site);
   writeSite(site);
@@ -171,6 +171,37 @@ test('a service-mode page (form and postMessage) requests no engine file; only t
   assert.deepEqual(shell.sort(), ['/embed/pm-card/', ENGINE_JS, ENGINE_WASM, '/zdr-shell/v1/shell.js'].sort());
   assert.deepEqual(consoleErrors, []);
   await context.close();
+});
+
+test("the postMessage shell imports the engine the host's --engine-url names, and draws with it", async () => {
+  // The engine copied to a folder of the demo site, as an operator might
+  // serve it; the host names it in the shell page.
+  const site = join(work, 'site');
+  mkdirSync(join(site, 'static/zdr'), { recursive: true });
+  for (const file of ['zdr_engine.js', 'zdr_engine_bg.wasm']) {
+    copyFileSync(join(ROOT, 'pkg/engine', file), join(site, 'static/zdr', file));
+  }
+  const other = await startHost(['--www', site, '--package', packageDir, '--engine-url', '/static/zdr/zdr_engine.js']);
+  try {
+    const context = await browser.newContext({ deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const requests = [];
+    const consoleErrors = [];
+    page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+    page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+    await page.goto(`${other.origin}/service.html`);
+    await page.waitForFunction(() => window.loads?.length === 2, null, WAIT);
+    assert.deepEqual(await page.evaluate(() => window.errors), []);
+    const engine = requests.filter((path) => path.includes('zdr_engine'));
+    assert.deepEqual(engine.sort(), ['/static/zdr/zdr_engine.js', '/static/zdr/zdr_engine_bg.wasm']);
+    const shell = page.frames().find((frame) => frame.url().includes('/embed/pm-card/'));
+    assert.equal(await shell.evaluate(() => document.documentElement.dataset.engine), '/static/zdr/zdr_engine.js');
+    await shell.waitForFunction(() => document.querySelector('#zdr-chart canvas') !== null, null, WAIT);
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  } finally {
+    await stopHost(other);
+  }
 });
 
 test('the drop-in script in service mode requests no engine file', async () => {
