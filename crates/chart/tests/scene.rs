@@ -278,9 +278,20 @@ fn the_svg_writer_writes_every_item() {
             items(|i| matches!(i, Item::Text { .. })),
             "{name}"
         );
+        // Straight two-point strokes (grid lines, axes, ticks) are
+        // written as the rectangles of pixels they cover.
+        let straight = |i: &Item| match i {
+            Item::Path { points, .. } => {
+                points.len() == 2
+                    && points[0] != points[1]
+                    && (points[0].0 == points[1].0 || points[0].1 == points[1].1)
+            }
+            _ => false,
+        };
         assert_eq!(
             count("rect"),
-            1 + items(|i| matches!(i, Item::Rect { .. } | Item::Outline { .. })),
+            1 + items(|i| matches!(i, Item::Rect { .. } | Item::Outline { .. }))
+                + scene.items.iter().filter(|i| straight(i)).count(),
             "{name}"
         );
         assert_eq!(

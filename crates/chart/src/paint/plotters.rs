@@ -87,6 +87,13 @@ impl<DB: DrawingBackend> Replay<'_, DB> {
                 area.draw(&Rectangle::new([x0, x1], self.style(stroke)))
             }
             Item::Path { points, stroke } => {
+                if let Some((x0, y0, x1, y1)) = super::bar_pixels(points, stroke.width, self.scale)
+                {
+                    let fill = rgb(stroke.color).filled();
+                    return area
+                        .draw(&Rectangle::new([(x0, y0), (x1, y1)], fill))
+                        .map_err(fail);
+                }
                 let pts: Vec<(i32, i32)> = points.iter().map(|&p| self.at(p)).collect();
                 area.draw(&PathElement::new(pts, self.style(stroke)))
             }

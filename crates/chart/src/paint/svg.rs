@@ -65,6 +65,12 @@ fn push_item(out: &mut String, item: &Item) {
             out.push_str("/>");
         }
         Item::Path { points, stroke } => {
+            if let Some((x0, y0, x1, y1)) = super::bar_pixels(points, stroke.width, 1.0) {
+                let (x0, y0, x1, y1) = (f64::from(x0), f64::from(y0), f64::from(x1), f64::from(y1));
+                push_rect(out, &Rect::new(x0, y0, x1 - x0, y1 - y0));
+                let _ = write!(out, " fill=\"{}\"/>", stroke.color.hex());
+                return;
+            }
             out.push_str("<path d=\"");
             push_points(out, points);
             out.push_str("\" fill=\"none\"");
