@@ -16,6 +16,13 @@ ensure_build_tools
 WASM_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
   --enable-sign-ext --enable-mutable-globals --enable-multivalue)
 optimise() { wasm-opt -Oz "${WASM_FEATURES[@]}" --strip-debug --strip-producers "$1" -o "$1"; }
+# wasm-bindgen's glue is written to be read (comments, long local names):
+# terser takes about a third off it gzipped (service 8.4 -> 5.6 KB). Exported
+# names stay, top-level names of a classic script too (the drop-in's
+# wasm_bindgen), and strings stay ASCII.
+minify() { # file [--module]
+  terser "$1" ${2:-} --compress --mangle --format ascii_only=true --output "$1.min" && mv "$1.min" "$1"
+}
 # wasm-pack writes a .gitignore of "*" into its output; npm pack would honour
 # it and leave the module out of the package.
 build() { # crate-dir out-dir(relative to the crate) out-name target
@@ -32,12 +39,14 @@ mkdir -p pkg
 say "wasm-pack build: the service module (ES module)"
 build . pkg/service zdr_embed_service web
 optimise pkg/service/zdr_embed_service_bg.wasm
+minify pkg/service/zdr_embed_service.js --module
 
 if [ -f crates/engine/Cargo.toml ]; then
   say "wasm-pack build: the engine module (ES module)"
   # --out-dir is resolved from the crate's folder.
   build crates/engine ../../pkg/engine zdr_engine web
   optimise pkg/engine/zdr_engine_bg.wasm
+  minify pkg/engine/zdr_engine.js --module
 else
   say "crates/engine is missing: no engine module built"
 fi
@@ -49,6 +58,7 @@ say "wasm-pack build: the service module as a classic script, for the drop-in fi
 build . target/dropin zdr_embed_service no-modules
 rm -f target/dropin/zdr_embed_service_bg.wasm.d.ts
 optimise target/dropin/zdr_embed_service_bg.wasm
+minify target/dropin/zdr_embed_service.js
 node scripts/build-dropin.mjs target/dropin pkg/zdr_embed_widget.js
 
 node scripts/size-report.mjs
