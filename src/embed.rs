@@ -180,7 +180,8 @@ impl EmbedHandle {
                 .map_err(|error| error.thrown(Call::ToPng))
         });
         match promise {
-            Ok(promise) => js_sys::Promise::resolve(&promise),
+            // The engine's toPNG gives a promise already.
+            Ok(promise) => promise.unchecked_into(),
             Err(error) => js_sys::Promise::reject(&error),
         }
     }

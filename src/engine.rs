@@ -115,7 +115,7 @@ fn load() {
         }));
     };
     // The loader is page code: it may throw instead of rejecting.
-    match loader.call0(&JsValue::NULL) {
+    match loader.call1(&JsValue::NULL, &JsValue::UNDEFINED) {
         Ok(namespace) => when_settled(&namespace, |outcome| match outcome {
             Ok(namespace) => start(namespace),
             Err(thrown) => settle(Err(unavailable(&thrown))),
@@ -135,7 +135,7 @@ fn start(namespace: JsValue) {
         .ok()
         .and_then(|init| init.dyn_into::<js_sys::Function>().ok());
     let started = match init {
-        Some(init) => init.call0(&JsValue::NULL),
+        Some(init) => init.call1(&JsValue::NULL, &JsValue::UNDEFINED),
         None => Ok(JsValue::UNDEFINED),
     };
     let started = match started {

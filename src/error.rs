@@ -150,7 +150,7 @@ impl EmbedError {
         let _ = js_sys::Reflect::set(&error, &"code".into(), &self.code().into());
         if let EmbedError::FallbackToLocal { .. } = self {
             // A name of its own lets pages tell this notice from real failures.
-            error.set_name("FallbackToLocal");
+            let _ = js_sys::Reflect::set(&error, &"name".into(), &"FallbackToLocal".into());
         }
         error
     }

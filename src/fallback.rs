@@ -17,9 +17,8 @@
 
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::JsCast;
-use web_sys::{
-    AbortController, ReferrerPolicy, RequestCache, RequestCredentials, RequestInit, RequestMode,
-};
+use wasm_bindgen::JsValue;
+use web_sys::{AbortController, RequestInit};
 
 use crate::error::describe_thrown;
 
@@ -72,13 +71,20 @@ impl Drop for Watch {
 fn probe(address: &str, verdicts: impl Verdicts) -> Option<AbortController> {
     let window = web_sys::window()?;
     let controller = AbortController::new().ok()?;
-    let init = RequestInit::new();
-    init.set_method("HEAD");
-    init.set_mode(RequestMode::NoCors);
-    init.set_credentials(RequestCredentials::Omit);
-    init.set_cache(RequestCache::NoStore);
-    init.set_referrer_policy(ReferrerPolicy::NoReferrer);
-    init.set_signal(Some(&controller.signal()));
+    // A plain object rather than RequestInit's setters: each setter is an
+    // import (and an enum table in the glue) of the size-budgeted module.
+    let init = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| {
+        // Own data properties of a fresh plain object: cannot fail.
+        let _ = js_sys::Reflect::set(&init, &key.into(), value);
+    };
+    set("method", &"HEAD".into());
+    set("mode", &"no-cors".into());
+    set("credentials", &"omit".into());
+    set("cache", &"no-store".into());
+    set("referrerPolicy", &"no-referrer".into());
+    set("signal", &controller.signal().into());
+    let init: RequestInit = init.unchecked_into();
     let signal = controller.signal();
     let request = window.fetch_with_str_and_init(address, &init);
     crate::settled::when_settled(&request, move |outcome| {

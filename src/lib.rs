@@ -20,6 +20,7 @@ mod engine;
 mod error;
 mod fallback;
 mod js_value;
+mod listener;
 mod options;
 mod payload;
 mod settled;
@@ -194,7 +195,7 @@ pub fn preload() -> js_sys::Promise {
     js_sys::Promise::new(&mut |resolve, reject| {
         engine::when_ready(Box::new(move |engine| {
             let _ = match engine {
-                Ok(_) => resolve.call0(&JsValue::NULL),
+                Ok(_) => resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED),
                 Err(error) => reject.call1(&JsValue::NULL, &error.clone().thrown(call)),
             };
         }));

@@ -2,7 +2,7 @@
 
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::JsValue;
-use web_sys::{Document, Element, HtmlFormElement, HtmlInputElement};
+use web_sys::{Document, Element, HtmlFormElement};
 
 use wasm_bindgen::JsCast;
 
@@ -38,12 +38,15 @@ impl Post<'_> {
     /// [`FORM_LIFETIME_MS`] (or when the returned [`PendingForm`] drops).
     /// On failure nothing stays in the page.
     pub fn submit(self) -> Result<PendingForm, JsValue> {
-        let form: HtmlFormElement = self.document.create_element("form")?.dyn_into()?;
-        form.set_method("post");
-        form.set_enctype("application/x-www-form-urlencoded");
-        form.set_accept_charset("UTF-8");
-        form.set_action(self.address);
-        form.set_target(self.frame_name);
+        // Attributes rather than the element's setters, and no instanceof
+        // checks on elements made just now: each distinct browser call is an
+        // import of the service module, which has a size budget.
+        let form: HtmlFormElement = self.document.create_element("form")?.unchecked_into();
+        form.set_attribute("method", "post")?;
+        form.set_attribute("enctype", "application/x-www-form-urlencoded")?;
+        form.set_attribute("accept-charset", "UTF-8")?;
+        form.set_attribute("action", self.address)?;
+        form.set_attribute("target", self.frame_name)?;
         form.set_attribute("aria-hidden", "true")?;
         // The post navigates the frame, and the frame's referrerpolicy covers
         // only its src. Chromium ignores rel on a form that targets a frame
@@ -52,9 +55,9 @@ impl Post<'_> {
         // CSSOM, not a style attribute, which a strict style-src CSP refuses.
         form.style().set_property("display", "none")?;
 
-        let field: HtmlInputElement = self.document.create_element("input")?.dyn_into()?;
-        field.set_type("hidden");
-        field.set_name(FIELD_NAME);
+        let field = self.document.create_element("input")?;
+        field.set_attribute("type", "hidden")?;
+        field.set_attribute("name", FIELD_NAME)?;
         // The JS string itself: the data is never copied through wasm memory.
         js_sys::Reflect::set(&field, &"value".into(), self.json)?;
         form.append_child(&field)?;

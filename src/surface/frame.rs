@@ -2,13 +2,13 @@
 
 use std::cell::Cell;
 
-use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlIFrameElement};
 
 use super::form_post::{PendingForm, Post};
 use super::{Event, Shown, Sink, Surface};
 use crate::error::{describe_thrown, EmbedError};
+use crate::listener::Listener;
 use crate::options::Mode;
 use crate::payload::Payload;
 
@@ -24,7 +24,7 @@ pub struct ServiceFrame {
     frame_name: String,
     container: Element,
     address: String,
-    _load: EventListener,
+    _load: Listener,
     pending: Option<PendingForm>,
 }
 
@@ -45,7 +45,7 @@ impl ServiceFrame {
         let frame_name = unique_frame_name(spec.document);
         let frame = create_frame(spec)
             .and_then(|frame| {
-                frame.set_name(&frame_name);
+                frame.set_attribute("name", &frame_name)?;
                 spec.container.append_child(&frame)?;
                 Ok(frame)
             })
@@ -54,7 +54,7 @@ impl ServiceFrame {
                 reason: describe_thrown(&thrown),
             })?;
         let loaded = frame.clone();
-        let load = EventListener::new(&frame, "load", move |_event| {
+        let load = Listener::new(&frame, "load", move |_event| {
             // Some browsers report the initial about:blank as a load of its own.
             let blank = loaded
                 .content_document()
@@ -115,8 +115,10 @@ impl Surface for ServiceFrame {
 /// A frame styled as the service's widget makes it, not yet in the page.
 /// (`spec.address` is not set here: each kind of frame loads it its own way.)
 pub(super) fn create_frame(spec: &FrameSpec<'_>) -> Result<HtmlIFrameElement, JsValue> {
-    let frame: HtmlIFrameElement = spec.document.create_element("iframe")?.dyn_into()?;
-    frame.set_title(spec.title);
+    // Attributes, and no instanceof check on an element made just now: each
+    // distinct browser call is an import of the size-budgeted service module.
+    let frame: HtmlIFrameElement = spec.document.create_element("iframe")?.unchecked_into();
+    frame.set_attribute("title", spec.title)?;
     // "scrolling" and "frameborder" are obsolete but still honoured, as in the service's widget.
     frame.set_attribute("scrolling", "no")?;
     frame.set_attribute("frameborder", "0")?;

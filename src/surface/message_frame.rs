@@ -11,7 +11,6 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlIFrameElement, MessageEvent};
@@ -24,6 +23,7 @@ use zdr_protocol::message::{
 use super::frame::{create_frame, FrameSpec};
 use super::{Event, Shown, Sink, Surface};
 use crate::error::{describe_thrown, EmbedError};
+use crate::listener::Listener;
 use crate::options::Mode;
 use crate::payload::Payload;
 
@@ -44,7 +44,7 @@ pub struct ChannelSpec<'a> {
 /// message listener and the ready timer.
 pub struct MessageFrame {
     channel: Rc<RefCell<Channel>>,
-    _listener: EventListener,
+    _listener: Listener,
 }
 
 struct Channel {
@@ -96,7 +96,7 @@ impl MessageFrame {
         let listener = {
             let channel = Rc::downgrade(&channel);
             let events = events.clone();
-            EventListener::new(&window, "message", move |event| {
+            Listener::new(&window, "message", move |event| {
                 if let Some(event) = event.dyn_ref::<MessageEvent>() {
                     received(&channel, &events, event);
                 }
@@ -125,7 +125,7 @@ impl MessageFrame {
         frame
             .set_attribute("sandbox", "allow-scripts allow-same-origin")
             .map_err(dom)?;
-        frame.set_src(spec.address);
+        frame.set_attribute("src", spec.address).map_err(dom)?;
         spec.container.append_child(&frame).map_err(dom)?;
         Ok(MessageFrame {
             channel,

@@ -9,7 +9,6 @@
 //! flag: a panic in the engine stops drawing, not the service's frames.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
 
 /// The one line the console gets: no payload, nothing from the page.
 pub const CONSOLE_LINE: &str =
@@ -20,12 +19,14 @@ pub const CONSOLE_LINE: &str =
 pub struct Stopped;
 
 static FAILED: AtomicBool = AtomicBool::new(false);
-static HOOK: Once = Once::new();
+/// Whether the hook is installed; a flag rather than `std::sync::Once`,
+/// whose poisoning machinery the service module's size budget cannot afford.
+static HOOKED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the hook (once), then refuses the call if the module has
 /// stopped. Every exported entry point starts with it.
 pub fn guard() -> Result<(), Stopped> {
-    HOOK.call_once(|| {
+    if !HOOKED.swap(true, Ordering::Relaxed) {
         // Chained in debug builds, so a test runner's hook still reports its
         // failures. Release builds do not: there the previous hook is std's,
         // whose stderr goes nowhere in wasm, and leaving it out drops its
@@ -40,7 +41,7 @@ pub fn guard() -> Result<(), Stopped> {
         }
         #[cfg(not(debug_assertions))]
         std::panic::set_hook(Box::new(|_| on_panic()));
-    });
+    }
     if has_failed() {
         return Err(Stopped);
     }
