@@ -334,6 +334,35 @@ fn the_svg_writer_and_the_replay_fill_the_same_pixels() {
         let replayed = roxmltree::Document::parse(&replayed).unwrap();
         // Rectangles on the same whole pixels, slivers included.
         assert_eq!(filled_rects(&written), filled_rects(&replayed), "{name}");
+        // Dots of the same size on the same pixels.
+        let dots = |doc: &roxmltree::Document<'_>| -> Vec<Vec<f64>> {
+            doc.descendants()
+                .filter(|n| n.has_tag_name("circle"))
+                .map(|n| {
+                    ["cx", "cy", "r"]
+                        .iter()
+                        .filter_map(|a| n.attribute(*a)?.parse().ok())
+                        .collect()
+                })
+                .collect()
+        };
+        assert_eq!(dots(&written), dots(&replayed), "{name}");
+        // Lines through the same pixels (a map's outlines are written
+        // with their regions, so maps are left out here).
+        if name != "choropleth" {
+            let lines = |doc: &roxmltree::Document<'_>| -> Vec<Vec<(i64, i64)>> {
+                doc.descendants()
+                    .filter_map(|n| match n.tag_name().name() {
+                        "polyline" => Some(polyline(n.attribute("points")?)),
+                        "path" if n.attribute("fill") == Some("none") => {
+                            Some(relative_path(n.attribute("d")?))
+                        }
+                        _ => None,
+                    })
+                    .collect()
+            };
+            assert_eq!(lines(&written), lines(&replayed), "{name}");
+        }
         // Texts anchored on the same whole pixels.
         let anchors = |doc: &roxmltree::Document<'_>| -> Vec<f64> {
             doc.descendants()
@@ -343,4 +372,37 @@ fn the_svg_writer_and_the_replay_fill_the_same_pixels() {
         };
         assert_eq!(anchors(&written), anchors(&replayed), "{name}");
     }
+}
+
+/// plotters' `points="x,y x,y"`, consecutive repeats left out as the
+/// writer leaves them out.
+fn polyline(points: &str) -> Vec<(i64, i64)> {
+    let mut out: Vec<(i64, i64)> = Vec::new();
+    for pair in points.split_whitespace() {
+        let (x, y) = pair.split_once(',').unwrap();
+        let p = (x.parse().unwrap(), y.parse().unwrap());
+        if out.last() != Some(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The writer's `M x y l dx dy ...` as absolute points.
+fn relative_path(d: &str) -> Vec<(i64, i64)> {
+    let (start, steps) = d.trim_start_matches('M').split_once('l').unwrap_or((d, ""));
+    let numbers = |text: &str| -> Vec<i64> {
+        text.replace('-', " -")
+            .split_whitespace()
+            .map(|n| n.parse().unwrap())
+            .collect()
+    };
+    let first = numbers(start.trim_start_matches('M'));
+    let mut at = (first[0], first[1]);
+    let mut out = vec![at];
+    for step in numbers(steps).chunks(2) {
+        at = (at.0 + step[0], at.1 + step[1]);
+        out.push(at);
+    }
+    out
 }

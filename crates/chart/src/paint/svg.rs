@@ -88,12 +88,13 @@ fn push_item(out: &mut String, item: &Item) {
             fill,
             stroke,
         } => {
+            // Centre and radius on whole pixels, as the canvas replay has them.
             let _ = write!(
                 out,
                 "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"",
-                num(center.0),
-                num(center.1),
-                num(*radius),
+                num(whole(center.0)),
+                num(whole(center.1)),
+                num(whole(*radius).clamp(1.0, 1000.0)),
                 fill.map_or_else(|| "none".to_string(), Color::hex),
             );
             if let Some(stroke) = stroke {
@@ -207,15 +208,15 @@ fn push_stroke(out: &mut String, stroke: &Stroke) {
     }
 }
 
-/// `M` to the first point, then relative steps in tenths of a pixel
-/// (finer than antialiasing shows): the deltas are taken between rounded
-/// points, so rounding never accumulates along a line, and a step that
-/// rounds to nothing is left out.
+/// `M` to the first point, then relative steps, on whole pixels as the
+/// canvas replay puts its vertices at a scale of 1: the deltas are taken
+/// between rounded points, so rounding never accumulates along a line, and
+/// a step that rounds to nothing is left out.
 fn push_points(out: &mut String, points: &[(f64, f64)]) {
     let mut last: Option<(i64, i64)> = None;
     let mut stepped = false;
     for &(x, y) in points {
-        let p = (tenths(x), tenths(y));
+        let p = (whole(x) as i64, whole(y) as i64);
         match last {
             None => {
                 out.push('M');
@@ -238,21 +239,13 @@ fn push_points(out: &mut String, points: &[(f64, f64)]) {
     }
 }
 
-/// A number of a path in tenths, without a leading zero; a minus sign
-/// separates it from the number before, else a space does.
-fn push_path_number(out: &mut String, t: i64) {
-    let (whole, frac) = (t.unsigned_abs() / 10, t.unsigned_abs() % 10);
-    if t < 0 {
-        out.push('-');
-    } else if !out.ends_with(|c: char| c.is_ascii_alphabetic()) {
+/// A number of a path; a minus sign separates it from the number
+/// before, else a space does.
+fn push_path_number(out: &mut String, n: i64) {
+    if n >= 0 && !out.ends_with(|c: char| c.is_ascii_alphabetic()) {
         out.push(' ');
     }
-    if whole != 0 || frac == 0 {
-        let _ = write!(out, "{whole}");
-    }
-    if frac != 0 {
-        let _ = write!(out, ".{frac}");
-    }
+    let _ = write!(out, "{n}");
 }
 
 /// A ring sector with real arcs; returns true when the path needs the
@@ -304,15 +297,6 @@ fn push_sector(
         let _ = write!(out, "L{} {}z", num(cx), num(cy));
     }
     false
-}
-
-/// `v` in tenths, held to a range any SVG reader takes.
-fn tenths(v: f64) -> i64 {
-    if v.is_finite() {
-        (v * 10.0).round().clamp(-1.0e8, 1.0e8) as i64
-    } else {
-        0
-    }
 }
 
 /// `v` in hundredths, held to a range any SVG reader takes.
@@ -388,16 +372,17 @@ mod tests {
         push_points(
             &mut out,
             &[
-                (0.004, 0.0),
-                (10.33, 5.0),
-                (20.66, 2.5),
-                (20.66, 2.5),
-                (20.7, 3.0),
+                (0.4, 0.0),
+                (10.4, 5.0),
+                (20.8, 2.5),
+                (20.8, 2.6),
+                (21.0, 2.6),
+                (22.0, 4.0),
             ],
         );
-        // 10.3 then 20.7 (not 10.3 + 10.3): no drift; the repeated point
-        // is left out; no leading zeros.
-        assert_eq!(out, "M0 0l10.3 5 10.4-2.5 0 .5");
+        // 10 then 21 (not 10 + 10): no drift; points that round to the same
+        // pixel are left out; a minus sign needs no space.
+        assert_eq!(out, "M0 0l10 5 11-2 1 1");
     }
 
     fn scene(items: Vec<Item>) -> Scene {
