@@ -40,21 +40,50 @@ const sizesFor = (width) =>
     ? { title: 15, subtitle: 12, tick: 11, small: 10 }
     : { title: 18, subtitle: 13.5, tick: 12, small: 11 };
 
-// The local half of the screenshots: the packed package drawing on a canvas.
-const LOCAL_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
-<title>local</title><style>body{margin:0}#chart{width:100vw;height:100vh}</style>
+// Service and local side by side, each in a box of the frame's size: on the
+// left the hidden form posted into an iframe, on the right the packed package
+// drawing the same card on a canvas (local mode).
+const SIDE_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<title>service and local</title>
+<style>body{margin:0;padding:16px;background:#d0d4d9;display:flex;gap:16px;align-items:flex-start}
+iframe,#chart{border:0;background:#fff;flex:none}</style>
 <script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
-</head><body><div id="chart"></div>
+</head><body><iframe name="service" title="service mode"></iframe><div id="chart"></div>
 <script type="module">
-  import init, * as zdr from 'zdr-embed';
-  await init();
-  if (zdr.preload) await zdr.preload();
-  window.show = (text, width, height) => new Promise((ok, fail) => {
-    zdr.render({
-      containerId: 'chart', mode: 'local', width: width + 'px', height: height + 'px',
-      visualizationData: JSON.parse(text), onLoad: () => ok(true), onError: (e) => fail(String(e)),
-    });
-  });
+  window.show = async (action, text, width, height) => {
+    const frame = document.querySelector('iframe');
+    frame.width = width;
+    frame.height = height;
+    const box = document.getElementById('chart');
+    box.style.width = width + 'px';
+    box.style.height = height + 'px';
+    const loaded = new Promise((ok) => frame.addEventListener('load', ok, { once: true }));
+    const form = document.createElement('form');
+    form.method = 'POST';
+    form.action = action;
+    form.target = 'service';
+    form.hidden = true;
+    const field = document.createElement('input');
+    field.type = 'hidden';
+    field.name = 'visualization_data';
+    field.value = text;
+    form.append(field);
+    document.body.append(form);
+    form.submit();
+    await loaded;
+    try {
+      const zdr = await import('zdr-embed');
+      await zdr.default();
+      if (zdr.preload) await zdr.preload();
+      await new Promise((ok, fail) => zdr.render({
+        containerId: 'chart', mode: 'local', width: width + 'px', height: height + 'px',
+        visualizationData: JSON.parse(text), onLoad: () => ok(), onError: (e) => fail(e),
+      }));
+      return 'both';
+    } catch (error) {
+      return 'service only: ' + error;
+    }
+  };
   window.ready = true;
 </script></body></html>`;
 
@@ -65,7 +94,7 @@ before(async () => {
   work = mkdtempSync(join(tmpdir(), 'zdr-legibility-'));
   const site = join(work, 'site');
   mkdirSync(site);
-  writeFileSync(join(site, 'local.html'), LOCAL_PAGE);
+  writeFileSync(join(site, 'side.html'), SIDE_PAGE);
   writeFileSync(
     join(site, 'blank.html'),
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title>' +
@@ -230,44 +259,135 @@ describe('the form-mode page in frames from 320x240 to 1600x1200', () => {
   }
 });
 
-/** The card drawn by local mode in a page of the frame's size; null without a package. */
-async function localShot(context, card, width, height, path) {
-  if (!packageDir) return null;
-  const page = await context.newPage();
-  await page.setViewportSize({ width, height });
-  try {
-    await page.goto(`${host.origin}/local.html`);
-    await page.waitForFunction(() => window.ready === true, null, WAIT);
-    await page.evaluate(({ text, width, height }) => window.show(text, width, height), {
-      text: card.text,
-      width,
-      height,
-    });
-    await page.screenshot({ path });
-    return path;
-  } catch (error) {
-    console.log(`# local mode not drawn for ${card.name}: ${error.message.split('\n')[0]}`);
-    return null;
-  } finally {
-    await page.close();
-  }
-}
-
 test('screenshots: service next to local at 360, 800 and 1,400 px wide', async () => {
   const context = await browser.newContext();
   try {
     for (const width of [360, 800, 1400]) {
       const height = 600;
       for (const card of EXAMPLES) {
-        const { page } = await servicePage(context, card, width, height);
-        const service = join(RESULTS, `legibility-${card.name}-${width}-service.png`);
-        await page.locator('iframe').screenshot({ path: service });
+        const page = await context.newPage();
+        await page.setViewportSize({ width: 2 * width + 48, height: height + 32 });
+        await page.goto(`${host.origin}/side.html`);
+        await page.waitForFunction(() => window.ready === true, null, WAIT);
+        const drawn = await page.evaluate(
+          ({ action, text, width, height }) => window.show(action, text, width, height),
+          { action: `${host.origin}/embed/${card.name}/`, text: card.text, width, height },
+        );
+        if (drawn !== 'both') console.log(`# ${card.name} at ${width}: ${drawn}`);
+        const path = join(RESULTS, `legibility-${card.name}-${width}.png`);
+        await page.screenshot({ path });
         await page.close();
-        assert.ok(existsSync(service));
-        await localShot(context, card, width, height, join(RESULTS, `legibility-${card.name}-${width}-local.png`));
+        assert.ok(existsSync(path));
       }
     }
   } finally {
     await context.close();
+  }
+});
+
+// The same measure in Firefox ESR, driven over WebDriver (geckodriver on a
+// loopback port): the page relies on CSS boxes for outermost <svg> elements,
+// nested <svg> percentages and non-scaling strokes, which each engine
+// implements on its own.
+const GECKODRIVER = process.env.GECKODRIVER || '/root/.cargo/bin/geckodriver';
+const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+
+/** A free loopback port (bound, then closed). */
+async function freePort() {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  await new Promise((ok) => server.close(ok));
+  return port;
+}
+
+describe('in Firefox ESR', { skip: !(existsSync(GECKODRIVER) && existsSync(FIREFOX)) && 'no geckodriver or firefox-esr' }, () => {
+  let driver, base, session;
+  const call = async (method, path, body) => {
+    const response = await fetch(base + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
+    const json = await response.json();
+    if (json.value && json.value.error) throw new Error(`${path}: ${json.value.error}: ${json.value.message}`);
+    return json.value;
+  };
+  const exec = (script, args = []) => call('POST', `/session/${session}/execute/sync`, { script, args });
+
+  before(async () => {
+    const { spawn } = await import('node:child_process');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    driver = spawn(GECKODRIVER, ['--host', '127.0.0.1', '--port', String(port)], { stdio: 'ignore' });
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`${base}/status`).then((r) => r.ok, () => false);
+      if (up) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    const created = await call('POST', '/session', {
+      capabilities: {
+        alwaysMatch: { browserName: 'firefox', 'moz:firefoxOptions': { binary: FIREFOX, args: ['-headless'] } },
+      },
+    });
+    session = created.sessionId;
+    await call('POST', `/session/${session}/window/rect`, { width: 1700, height: 1400 });
+  });
+
+  after(async () => {
+    if (session) await call('DELETE', `/session/${session}`).catch(() => {});
+    driver?.kill();
+  });
+
+  for (const [width, height] of [[320, 240], [419, 600], [420, 600], [1400, 1200], [1600, 240]]) {
+    test(`${width}x${height}: every text at local mode's size, nothing outside the frame`, async () => {
+      const scale = sizesFor(width);
+      for (const card of EXAMPLES) {
+        await call('POST', `/session/${session}/url`, { url: `${host.origin}/blank.html` });
+        await exec(
+          `const [action, text, width, height] = arguments;
+           const frame = document.createElement('iframe');
+           frame.name = 'card'; frame.width = width; frame.height = height;
+           frame.setAttribute('frameborder', '0');
+           document.body.style.margin = '0';
+           document.body.append(frame);
+           const form = document.createElement('form');
+           form.method = 'POST'; form.action = action; form.target = 'card'; form.hidden = true;
+           const field = document.createElement('input');
+           field.type = 'hidden'; field.name = 'visualization_data'; field.value = text;
+           form.append(field); document.body.append(form); form.submit();`,
+          [`${host.origin}/embed/${card.name}/`, card.text, String(width), String(height)],
+        );
+        const frame = await call('POST', `/session/${session}/element`, { using: 'css selector', value: 'iframe' });
+        await call('POST', `/session/${session}/frame`, { id: frame });
+        let m = null;
+        for (let i = 0; i < 100 && !m; i++) {
+          m = await exec(
+            `if (!location.pathname.startsWith('/embed/') || document.readyState !== 'complete') return null;
+             const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+             const shown = (e) => e.getClientRects().length > 0;
+             const size = (t) => { const c = t.getScreenCTM(); return parseFloat(getComputedStyle(t).fontSize) * Math.hypot(c.a, c.b); };
+             const texts = [...document.querySelectorAll('text')].filter(shown);
+             const title = texts.find((t) => t.textContent === document.title);
+             const outside = [...document.querySelectorAll('text, rect, path, circle')].filter(shown)
+               .map((e) => e.getBoundingClientRect())
+               .filter((b) => b.left < -2 || b.top < -2 || b.right > vw + 2 || b.bottom > vh + 2).length;
+             return { vw, vh, title: title && size(title), sizes: texts.map(size), outside };`,
+          );
+          if (!m) await new Promise((ok) => setTimeout(ok, 100));
+        }
+        assert.ok(m, `${card.name}: the page loaded in Firefox`);
+        assert.ok(m.sizes.length > 0, `${card.name}: texts shown in Firefox`);
+        assert.deepEqual([m.vw, m.vh], [width, height], card.name);
+        assert.ok(m.title && Math.abs(m.title / scale.title - 1) <= 0.15, `${card.name}: title at ${m.title} px`);
+        for (const size of m.sizes) {
+          const { wanted, off } = nearest(size, scale);
+          assert.ok(off <= 0.15, `${card.name} at ${width}x${height} in Firefox: a text at ${size} px, local mode ${wanted} px`);
+        }
+        assert.equal(m.outside, 0, `${card.name} at ${width}x${height} in Firefox: drawn outside the frame`);
+        await call('POST', `/session/${session}/frame/parent`, {});
+      }
+    });
   }
 });

@@ -96,12 +96,15 @@ fn stylesheet(background: Color, layouts: &[(Layout, Written)]) -> String {
          .card>svg{{position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible}}\
          .card svg svg{{overflow:visible}}\
          .card text{{font-family:{FONT_FAMILY};white-space:pre}}\
-         .p *{{vector-effect:non-scaling-stroke}}.d{{stroke-linecap:round}}",
+         .p *{{vector-effect:non-scaling-stroke}}.d{{stroke-linecap:round}}.card>svg.l{{width:1px;height:1px}}",
         background.hex()
     );
     for (layout, written) in layouts {
         if let Some(margins) = written.margins {
             push_plot_rule(&mut style, layout.class, margins);
+        }
+        for (i, (left, top)) in written.pins.iter().enumerate() {
+            let _ = write!(style, ".{} .l{i}{{left:{left};top:{top}}}", layout.class);
         }
     }
     for (layout, _) in layouts {

@@ -85,13 +85,13 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
     ))
 }
 
-/// How a card follows its frame: maps keep their shape, tables widen, every
-/// other card's marks fill the plot; pies and tables are rigid (see
-/// [`layouts`]).
+/// How a card follows its frame: maps and pies keep their shape, tables
+/// widen, every other card's marks fill the plot; pies and tables are laid
+/// out at the smallest frame (see [`layouts`]).
 fn fit(chart: &Chart) -> (Marks, bool) {
     match &chart.card {
         Card::Categorical(c) if c.kind == CardKind::Choropleth => (Marks::KeepShape, false),
-        Card::Categorical(c) if c.kind == CardKind::Pie => (Marks::Stretch, true),
+        Card::Categorical(c) if c.kind == CardKind::Pie => (Marks::KeepShape, true),
         Card::Table { .. } => (Marks::Rows, true),
         _ => (Marks::Stretch, false),
     }

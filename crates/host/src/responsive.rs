@@ -56,6 +56,9 @@ pub enum Marks {
 pub struct Written {
     pub markup: String,
     pub margins: Option<Margins>,
+    /// Where each pinned text (`.l0`, `.l1`, ...) goes: its CSS `left` and
+    /// `top`, for the stylesheet.
+    pub pins: Vec<(String, String)>,
 }
 
 /// The ways text is set in a page, each a class of the stylesheet
@@ -139,9 +142,14 @@ pub fn write(scene: &Scene, marks: Marks, styles: &mut TextStyles) -> Written {
     let geometry = Geometry::of(scene, marks);
     let mut groups: Vec<Group<'_>> = Vec::new();
     let mut texts: Vec<&Item> = Vec::new();
+    let mut pinned: Vec<&Item> = Vec::new();
     for item in &scene.items {
-        if matches!(item, Item::Text { .. }) {
-            texts.push(item);
+        if let Item::Text { at, .. } = item {
+            if geometry.keep_shape && geometry.in_plot(*at) {
+                pinned.push(item);
+            } else {
+                texts.push(item);
+            }
             continue;
         }
         let layer = geometry.layer(item);
@@ -183,9 +191,19 @@ pub fn write(scene: &Scene, marks: Marks, styles: &mut TextStyles) -> Written {
             Layer::Fixed => geometry.push_fixed_layer(&mut out, &group.items, styles),
         }
     }
+    let mut pins = Vec::with_capacity(pinned.len());
+    for item in pinned {
+        if let Item::Text { at, .. } = item {
+            let _ = writeln!(out, "<svg class=\"l l{}\">", pins.len());
+            push_item(&mut out, item, (-at.0, -at.1), styles);
+            out.push_str("\n</svg>\n");
+            pins.push(geometry.pin(*at));
+        }
+    }
     Written {
         markup: out,
         margins: has_plot_layer.then(|| geometry.margins()),
+        pins,
     }
 }
 
@@ -212,6 +230,8 @@ struct Geometry {
     pie: bool,
     /// Rows keep their height and their place from the top.
     rows: bool,
+    /// The plot's marks scale uniformly, centred (maps, pies).
+    keep_shape: bool,
 }
 
 impl Geometry {
@@ -226,7 +246,41 @@ impl Geometry {
                 .iter()
                 .any(|item| matches!(item, Item::Sector { .. })),
             rows: marks == Marks::Rows,
+            keep_shape: marks == Marks::KeepShape,
         }
+    }
+
+    fn in_plot(&self, (x, y): (f64, f64)) -> bool {
+        let p = self.plot;
+        x >= p.x - EPS && x <= p.right() + EPS && y >= p.y - EPS && y <= p.bottom() + EPS
+    }
+
+    /// CSS `left` and `top` of a point of a plot whose marks scale
+    /// uniformly (`xMidYMid meet`) with the frame: the plot's middle plus
+    /// the point's offset from it times the scale, the lesser of the plot's
+    /// growth across and down. `100vw` and `100vh` are the frame.
+    fn pin(&self, (x, y): (f64, f64)) -> (String, String) {
+        let m = self.margins();
+        let p = self.plot;
+        let (across, down) = (m.left + m.right, m.top + m.bottom);
+        let axis = |start: f64, frame: &str, room: f64, offset: f64| {
+            let (w, h) = (p.w.max(0.01), p.h.max(0.01));
+            let pick = if offset < 0.0 { "max" } else { "min" };
+            format!(
+                "calc({}px + (100{frame} - {}px)/2 + {pick}((100vw - {}px)*{}, (100vh - {}px)*{}))",
+                num(start),
+                num(room),
+                num(across),
+                ratio(offset / w),
+                num(down),
+                ratio(offset / h),
+            )
+        };
+        let (cx, cy) = p.center();
+        (
+            axis(m.left, "vw", across, x - cx),
+            axis(m.top, "vh", down, y - cy),
+        )
     }
 
     fn margins(&self) -> Margins {
@@ -248,17 +302,22 @@ impl Geometry {
         };
         match item {
             Item::Rect { .. } | Item::Outline { .. } | Item::Path { .. } | Item::Polygon { .. }
-                if !self.pie && inside(bounds(item)) =>
+                if (!self.pie || self.keep_shape) && inside(bounds(item)) =>
             {
                 Layer::Plot
             }
+            Item::Sector { .. } if self.keep_shape && inside(bounds(item)) => Layer::Plot,
             // A dot is a round cap of no length: its place stretches with
             // the plot, its stroke (its size) does not.
             Item::Circle {
                 center,
                 fill: Some(_),
                 ..
-            } if !self.pie && inside(Rect::new(center.0, center.1, 0.0, 0.0)) => Layer::Plot,
+            } if (!self.pie || self.keep_shape)
+                && inside(Rect::new(center.0, center.1, 0.0, 0.0)) =>
+            {
+                Layer::Plot
+            }
             _ => Layer::Fixed,
         }
     }
@@ -364,6 +423,29 @@ impl Geometry {
             let b = bounds(item);
             let (fx, fy) = self.fractions(anchor(item, b), b);
             let fractions = (round4(fx), round4(fy));
+            if let Item::Text {
+                text,
+                at,
+                font,
+                align,
+                baseline,
+                vertical: false,
+            } = item
+            {
+                // A text says `f%` plus px itself (x and dx): no nested <svg>.
+                if open.is_some_and(|f| f != (0.0, 0.0)) {
+                    out.push_str("</svg>\n");
+                    open = Some((0.0, 0.0));
+                }
+                let class = styles.class(*font, *align, *baseline);
+                let _ = write!(out, "<text class=\"t{class}\"");
+                push_position(out, "x", at.0, fractions.0, self.width);
+                push_position(out, "y", at.1, fractions.1, self.height);
+                out.push('>');
+                out.push_str(&escape(text));
+                out.push_str("</text>\n");
+                continue;
+            }
             if open != Some(fractions) {
                 if open.is_some_and(|f| f != (0.0, 0.0)) {
                     out.push_str("</svg>\n");
@@ -489,6 +571,32 @@ fn push_dots(
 /// True when `line` runs once around `polygon`, back to its start.
 fn outlines(polygon: &[(f64, f64)], line: &[(f64, f64)]) -> bool {
     line.len() == polygon.len() + 1 && line.starts_with(polygon) && line.last() == polygon.first()
+}
+
+/// ` x="v"`, or ` x="f%" dx="v - f·size"` for a point that moves by the
+/// fraction `f` of the frame's growth.
+fn push_position(out: &mut String, name: &str, v: f64, f: f64, size: f64) {
+    if f == 0.0 {
+        let _ = write!(out, " {name}=\"{}\"", tenths(v));
+        return;
+    }
+    let _ = write!(out, " {name}=\"{}%\"", num(f * 100.0));
+    let shift = tenths(v - f * size);
+    if shift != "0" {
+        let _ = write!(out, " d{name}=\"{shift}\"");
+    }
+}
+
+/// A factor for CSS: six decimals, no exponent.
+fn ratio(v: f64) -> String {
+    let v = if v.is_finite() { v } else { 0.0 };
+    let text = format!("{v:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_string()
+    } else {
+        text.to_string()
+    }
 }
 
 /// Rounded so that neighbours a hair apart share a nested `<svg>`; 1e-4 of
@@ -895,12 +1003,8 @@ mod tests {
                 "<text class=\"t0\" x=\"16\" y=\"10\">Title</text>",
                 // y' = 140 - 150 + 50% of the frame: the middle of the
                 // plot for any height with margins 40 and 60.
-                "<svg y=\"50%\">",
-                "<text class=\"t0\" x=\"45\" y=\"-10\">50</text>",
-                "</svg>",
-                "<svg x=\"50%\" y=\"100%\">",
-                "<text class=\"t0\" x=\"0\" y=\"-50\">East</text>",
-                "</svg>",
+                "<text class=\"t0\" x=\"45\" y=\"50%\" dy=\"-10\">50</text>",
+                "<text class=\"t0\" x=\"50%\" y=\"100%\" dy=\"-50\">East</text>",
                 "</svg>",
             ]
         );
@@ -1006,13 +1110,12 @@ mod tests {
             lines[3],
             "<path d=\"M0-10l0-90\" fill=\"none\" stroke=\"#202020\" stroke-width=\"1.5\"/>"
         );
-        let legend = lines
-            .iter()
-            .position(|l| *l == "<svg x=\"100%\" y=\"50%\">");
-        let legend = legend.map(|at| lines[at + 1]).unwrap_or_default();
         assert!(
-            legend.starts_with("<text class=\"t0\" x=\"-40\" y=\"-20\""),
-            "{legend}"
+            lines.contains(
+                &"<text class=\"t0\" x=\"100%\" dx=\"-40\" y=\"50%\" dy=\"-20\">Chrome 64%</text>"
+            ),
+            "{}",
+            written.markup
         );
     }
 
@@ -1133,6 +1236,50 @@ mod tests {
     }
 
     #[test]
+    fn a_shape_keeping_plot_scales_its_marks_and_pins_its_texts_where_they_land() {
+        let slice = Item::Sector {
+            center: (200.0, 140.0),
+            outer: 90.0,
+            inner: 0.0,
+            start: 0.0,
+            end: 1.0,
+            fill: INK,
+        };
+        // A label 60 px right of the plot's middle, 30 px above it.
+        let label = text("64%", (260.0, 110.0));
+        let written = write(
+            &scene(vec![slice, label]),
+            Marks::KeepShape,
+            &mut TextStyles::default(),
+        );
+        assert!(
+            written
+                .markup
+                .starts_with("<svg class=\"p\" viewBox=\"50 40 300 200\" preserveAspectRatio=\"xMidYMid meet\">\n<path d=\"M200 50A90 90"),
+            "{}",
+            written.markup
+        );
+        assert!(
+            written.markup.ends_with(
+                "<svg class=\"l l0\">\n<text class=\"t0\" x=\"0\" y=\"0\">64%</text>\n</svg>\n"
+            ),
+            "{}",
+            written.markup
+        );
+        // The scale is the lesser of the plot's growth across and down; the
+        // offset from the middle grows by it.
+        assert_eq!(
+            written.pins,
+            [(
+                "calc(50px + (100vw - 100px)/2 + min((100vw - 100px)*0.2, (100vh - 100px)*0.3))"
+                    .to_string(),
+                "calc(40px + (100vh - 100px)/2 + max((100vw - 100px)*-0.1, (100vh - 100px)*-0.15))"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
     fn rows_widen_and_keep_their_height_and_their_place_from_the_top() {
         let stripe = Item::Rect {
             rect: Rect::new(50.0, 140.0, 300.0, 20.0),
@@ -1149,7 +1296,7 @@ mod tests {
         assert!(
             written
                 .markup
-                .contains("<svg x=\"50%\">\n<text class=\"t0\" x=\"0\" y=\"150\">Globex</text>"),
+                .contains("<text class=\"t0\" x=\"50%\" y=\"150\">Globex</text>"),
             "{}",
             written.markup
         );
