@@ -347,17 +347,20 @@ fn the_svg_writer_and_the_replay_fill_the_same_pixels() {
                 .collect()
         };
         assert_eq!(dots(&written), dots(&replayed), "{name}");
-        // Lines through the same pixels (a map's outlines are written
+        // Lines as wide, through the same pixels (a map's outlines are written
         // with their regions, so maps are left out here).
         if name != "choropleth" {
-            let lines = |doc: &roxmltree::Document<'_>| -> Vec<Vec<(i64, i64)>> {
+            let lines = |doc: &roxmltree::Document<'_>| -> Vec<(String, Vec<(i64, i64)>)> {
                 doc.descendants()
-                    .filter_map(|n| match n.tag_name().name() {
-                        "polyline" => Some(polyline(n.attribute("points")?)),
-                        "path" if n.attribute("fill") == Some("none") => {
-                            Some(relative_path(n.attribute("d")?))
+                    .filter_map(|n| {
+                        let width = n.attribute("stroke-width").unwrap_or("1").to_string();
+                        match n.tag_name().name() {
+                            "polyline" => Some((width, polyline(n.attribute("points")?))),
+                            "path" if n.attribute("fill") == Some("none") => {
+                                Some((width, relative_path(n.attribute("d")?)))
+                            }
+                            _ => None,
                         }
-                        _ => None,
                     })
                     .collect()
             };

@@ -201,10 +201,13 @@ fn push_rect(out: &mut String, r: &Rect) {
     );
 }
 
+/// The stroke as the canvas replay draws it at a scale of 1: whole pixels,
+/// at least one.
 fn push_stroke(out: &mut String, stroke: &Stroke) {
     let _ = write!(out, " stroke=\"{}\"", stroke.color.hex());
-    if hundredths(stroke.width) != 100 {
-        let _ = write!(out, " stroke-width=\"{}\"", num(stroke.width));
+    let width = whole(stroke.width).clamp(1.0, 64.0);
+    if width != 1.0 {
+        let _ = write!(out, " stroke-width=\"{}\"", num(width));
     }
 }
 
