@@ -254,9 +254,9 @@ fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, Embed
             ),
         ));
     }
-    let origin = web_sys::Url::new(address)
-        .map(|url| url.origin())
-        .map_err(|_| invalid("serviceUrl", "is not a URL the browser can read"))?;
+    let origin = browser_url::BrowserUrl::new(address)
+        .map(|url| url.part("origin"))
+        .ok_or_else(|| invalid("serviceUrl", "is not a URL the browser can read"))?;
     let separator = if address.contains('?') { '&' } else { '?' };
     let parent = String::from(js_sys::encode_uri_component(&page_origin));
     let height = if auto_height { "&height=auto" } else { "" };

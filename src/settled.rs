@@ -20,7 +20,7 @@ extern "C" {
 /// value) fulfils with, or with why it was rejected.
 pub fn when_settled(value: &JsValue, done: impl FnOnce(Result<JsValue, JsValue>) + 'static) {
     let callback = Closure::once_into_js(move |results: JsValue| {
-        let entry = js_sys::Reflect::get_u32(&results, 0).unwrap_or_default();
+        let entry = js_sys::Reflect::get(&results, &0.into()).unwrap_or_default();
         let field = |name: &str| js_sys::Reflect::get(&entry, &name.into()).unwrap_or_default();
         done(if field("status") == "fulfilled" {
             Ok(field("value"))
@@ -28,5 +28,7 @@ pub fn when_settled(value: &JsValue, done: impl FnOnce(Result<JsValue, JsValue>)
             Err(field("reason"))
         });
     });
-    all_settled(&js_sys::Array::of1(value)).and_then(&callback);
+    let values = js_sys::Array::new();
+    values.push(value);
+    all_settled(&values).and_then(&callback);
 }
