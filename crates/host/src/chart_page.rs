@@ -73,6 +73,12 @@ pub fn chart_page(
     let body_len: usize = layouts.iter().map(|(_, w)| w.markup.len() + 96).sum();
     let mut html = String::with_capacity(style.len() + body_len + label.len() * 2 + 512);
     push_head(&mut html, "", title, &style, "");
+    if let Some(shapes) = layouts.iter().find_map(|(_, w)| w.shapes.as_ref()) {
+        // Drawn by reference from each layout's plot layer.
+        html.push_str("<svg class=\"s\"><defs><g id=\"s\">\n");
+        html.push_str(&shapes.markup);
+        html.push_str("</g></defs></svg>\n");
+    }
     for (layout, written) in layouts {
         let _ = writeln!(
             html,
@@ -96,15 +102,24 @@ fn stylesheet(background: Color, layouts: &[(Layout, Written)]) -> String {
          .card>svg{{position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible}}\
          .card svg svg{{overflow:visible}}\
          .card text{{font-family:{FONT_FAMILY};white-space:pre}}\
-         .p *{{vector-effect:non-scaling-stroke}}.d{{stroke-linecap:round}}.card>svg.l{{width:1px;height:1px}}",
+         .p *{{vector-effect:non-scaling-stroke}}.d{{stroke-linecap:round}}\
+         svg.s{{position:absolute;width:0;height:0}}#s *{{vector-effect:non-scaling-stroke}}",
         background.hex()
     );
     for (layout, written) in layouts {
         if let Some(margins) = written.margins {
             push_plot_rule(&mut style, layout.class, margins);
         }
-        for (i, (left, top)) in written.pins.iter().enumerate() {
-            let _ = write!(style, ".{} .l{i}{{left:{left};top:{top}}}", layout.class);
+        if let (Some(m), Some(fitted)) = (written.margins, &written.pinned) {
+            // The plot area's size in the frame, and the box its marks are
+            // scaled into, which pinned texts are placed in.
+            let _ = write!(
+                style,
+                ".{class}{{--w:calc(100vw - {}px);--h:calc(100vh - {}px)}}.{class} .q{{{fitted}}}",
+                zdr_chart::paint::svg::num(m.left + m.right),
+                zdr_chart::paint::svg::num(m.top + m.bottom),
+                class = layout.class,
+            );
         }
     }
     for (layout, _) in layouts {

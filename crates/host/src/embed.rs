@@ -19,7 +19,7 @@ use crate::form::{read_body, BodyRules, FormError, Posted};
 use crate::html::Page;
 use crate::limits::{AbandonOnDrop, Lanes, Stop, Stopped};
 use crate::request_log::RequestId;
-use crate::responsive::{self, Marks, TextStyles};
+use crate::responsive::{self, Marks, TextStyles, Written};
 
 /// The card id from the address; a segment that does not decode to UTF-8
 /// (`%FF`) becomes "", which is no card id, so it gets the 404 page like any
@@ -75,7 +75,12 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
         let scene = chart
             .scene(layout.width, layout.height, &theme, false)
             .map_err(|e| Failure::Draw(e.to_string()))?;
-        written.push((layout, responsive::write(&scene, marks, &mut styles)));
+        // The first layout draws shapes both share; the next refers to them.
+        let shared = written
+            .first()
+            .and_then(|(_, w): &(_, Written)| w.shapes.as_ref());
+        let layout_written = responsive::write(&scene, marks, &mut styles, shared);
+        written.push((layout, layout_written));
     }
     Ok(chart_page(
         &chart.config.title,

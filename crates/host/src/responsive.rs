@@ -21,8 +21,8 @@
 
 use std::fmt::Write as _;
 
-use zdr_chart::paint::svg::{escape, num};
-use zdr_chart::scene::{Align, Baseline, Color, Font, Item, Rect, Scene, Stroke, Weight};
+use zdr_chart::paint::svg::{baseline_shift, escape, num};
+use zdr_chart::scene::{Align, Color, Font, Item, Rect, Scene, Stroke, Weight};
 
 /// How far outside the plot a shape may reach and still count as inside
 /// it: half an axis line's width, and rounding.
@@ -56,21 +56,32 @@ pub enum Marks {
 pub struct Written {
     pub markup: String,
     pub margins: Option<Margins>,
-    /// Where each pinned text (`.l0`, `.l1`, ...) goes: its CSS `left` and
-    /// `top`, for the stylesheet.
-    pub pins: Vec<(String, String)>,
+    /// The box (`.q`) of the texts pinned to marks that keep their shape:
+    /// its CSS declarations, for the stylesheet.
+    pub pinned: Option<String>,
+    /// A map's regions, written once for the page (`#s`) when this layout
+    /// is the first to draw them; its layer refers to them.
+    pub shapes: Option<Shapes>,
+}
+
+/// Marks both layouts draw alike (a map's regions, scaled uniformly into
+/// each layout's plot area): the markup of `<g id="s">` and the viewBox
+/// they are drawn in, so that the page carries them once.
+pub struct Shapes {
+    pub view_box: String,
+    pub markup: String,
 }
 
 /// The ways text is set in a page, each a class of the stylesheet
 /// (`.t0`, `.t1`, ...): a card has a handful, and its texts many.
 #[derive(Debug, Default)]
 pub struct TextStyles {
-    list: Vec<(Font, Align, Baseline)>,
+    list: Vec<(Font, Align)>,
 }
 
 impl TextStyles {
-    fn class(&mut self, font: Font, align: Align, baseline: Baseline) -> usize {
-        let key = (font, align, baseline);
+    fn class(&mut self, font: Font, align: Align) -> usize {
+        let key = (font, align);
         match self.list.iter().position(|k| *k == key) {
             Some(at) => at,
             None => {
@@ -80,12 +91,11 @@ impl TextStyles {
         }
     }
 
-    /// The rules for the stylesheet: size in CSS px, weight, colour, and
-    /// the em box's edges and middle as the canvas's textBaseline top,
-    /// middle and bottom place text.
+    /// The rules for the stylesheet: size in CSS px, weight, colour and
+    /// anchor. (The baseline is placed by hand, see [`baseline_shift`].)
     pub fn css(&self) -> String {
         let mut css = String::new();
-        for (i, (font, align, baseline)) in self.list.iter().enumerate() {
+        for (i, (font, align)) in self.list.iter().enumerate() {
             let _ = write!(
                 css,
                 ".t{i}{{font-size:{}px;fill:{}",
@@ -96,14 +106,9 @@ impl TextStyles {
                 css.push_str(";font-weight:bold");
             }
             css.push_str(match align {
-                Align::Start => "",
-                Align::Middle => ";text-anchor:middle",
-                Align::End => ";text-anchor:end",
-            });
-            css.push_str(match baseline {
-                Baseline::Top => ";dominant-baseline:text-before-edge}",
-                Baseline::Middle => ";dominant-baseline:central}",
-                Baseline::Bottom => ";dominant-baseline:text-after-edge}",
+                Align::Start => "}",
+                Align::Middle => ";text-anchor:middle}",
+                Align::End => ";text-anchor:end}",
             });
         }
         css
@@ -138,14 +143,19 @@ struct Group<'s> {
 /// kind unless a later layer holds something it overlaps (painting order
 /// matters only where shapes overlap). Texts go last, above every mark, as
 /// the layout draws them after the marks they label.
-pub fn write(scene: &Scene, marks: Marks, styles: &mut TextStyles) -> Written {
+pub fn write(
+    scene: &Scene,
+    marks: Marks,
+    styles: &mut TextStyles,
+    shared: Option<&Shapes>,
+) -> Written {
     let geometry = Geometry::of(scene, marks);
     let mut groups: Vec<Group<'_>> = Vec::new();
     let mut texts: Vec<&Item> = Vec::new();
     let mut pinned: Vec<&Item> = Vec::new();
     for item in &scene.items {
-        if let Item::Text { at, .. } = item {
-            if geometry.keep_shape && geometry.in_plot(*at) {
+        if let Item::Text { at, vertical, .. } = item {
+            if geometry.keep_shape && !vertical && geometry.in_plot(*at) {
                 pinned.push(item);
             } else {
                 texts.push(item);
@@ -180,10 +190,46 @@ pub fn write(scene: &Scene, marks: Marks, styles: &mut TextStyles) -> Written {
             bounds: Rect::default(),
         });
     }
+    // Shapes that only scale uniformly look the same in both layouts, up
+    // to their scale: the page can carry them once, when they are one
+    // layer with no text pinned to them.
+    let shareable = marks == Marks::KeepShape
+        && pinned.is_empty()
+        && groups.iter().filter(|g| g.layer == Layer::Plot).count() == 1;
+    let mut shapes = None;
     let mut out = String::with_capacity(512 + scene.items.len() * 48);
     let mut has_plot_layer = false;
     for group in &groups {
         match group.layer {
+            Layer::Plot if shareable => {
+                has_plot_layer = true;
+                let view_box = match shared {
+                    Some(shared) => shared.view_box.clone(),
+                    None => {
+                        let mut markup = String::new();
+                        geometry.push_plot_items(&mut markup, &group.items, styles);
+                        // Their own extent, so that each layout fits them
+                        // to its plot area as tightly as its own would.
+                        let extent = group
+                            .items
+                            .iter()
+                            .map(|i| bounds(i))
+                            .reduce(union)
+                            .unwrap_or(geometry.plot);
+                        let drawn = Shapes {
+                            view_box: view_box(extent),
+                            markup,
+                        };
+                        let view_box = drawn.view_box.clone();
+                        shapes = Some(drawn);
+                        view_box
+                    }
+                };
+                let _ = writeln!(
+                    out,
+                    "<svg class=\"p\" viewBox=\"{view_box}\" preserveAspectRatio=\"xMidYMid meet\">\n<use href=\"#s\"/>\n</svg>"
+                );
+            }
             Layer::Plot => {
                 has_plot_layer = true;
                 geometry.push_plot_layer(&mut out, &group.items, marks, styles);
@@ -191,19 +237,45 @@ pub fn write(scene: &Scene, marks: Marks, styles: &mut TextStyles) -> Written {
             Layer::Fixed => geometry.push_fixed_layer(&mut out, &group.items, styles),
         }
     }
-    let mut pins = Vec::with_capacity(pinned.len());
-    for item in pinned {
-        if let Item::Text { at, .. } = item {
-            let _ = writeln!(out, "<svg class=\"l l{}\">", pins.len());
-            push_item(&mut out, item, (-at.0, -at.1), styles);
-            out.push_str("\n</svg>\n");
-            pins.push(geometry.pin(*at));
+    if !pinned.is_empty() {
+        // Texts in the box the plot's marks are scaled into: percentages of
+        // it are places on the marks, whatever the scale; the text keeps
+        // its size.
+        out.push_str("<svg class=\"q\">\n");
+        let p = geometry.plot;
+        for item in &pinned {
+            if let Item::Text {
+                text,
+                at,
+                font,
+                align,
+                baseline,
+                ..
+            } = item
+            {
+                let class = styles.class(*font, *align);
+                let _ = write!(
+                    out,
+                    "<text class=\"t{class}\" x=\"{}%\" y=\"{}%\"",
+                    num(fraction(at.0, p.x, p.right()) * 100.0),
+                    num(fraction(at.1, p.y, p.bottom()) * 100.0),
+                );
+                let shift = tenths(baseline_shift(*baseline) * font.size);
+                if shift != "0" {
+                    let _ = write!(out, " dy=\"{shift}\"");
+                }
+                out.push('>');
+                out.push_str(&escape(text));
+                out.push_str("</text>\n");
+            }
         }
+        out.push_str("</svg>\n");
     }
     Written {
         markup: out,
-        margins: has_plot_layer.then(|| geometry.margins()),
-        pins,
+        margins: (has_plot_layer || !pinned.is_empty()).then(|| geometry.margins()),
+        pinned: (!pinned.is_empty()).then(|| geometry.fitted_box()),
+        shapes,
     }
 }
 
@@ -255,31 +327,19 @@ impl Geometry {
         x >= p.x - EPS && x <= p.right() + EPS && y >= p.y - EPS && y <= p.bottom() + EPS
     }
 
-    /// CSS `left` and `top` of a point of a plot whose marks scale
-    /// uniformly (`xMidYMid meet`) with the frame: the plot's middle plus
-    /// the point's offset from it times the scale, the lesser of the plot's
-    /// growth across and down. `100vw` and `100vh` are the frame.
-    fn pin(&self, (x, y): (f64, f64)) -> (String, String) {
-        let m = self.margins();
-        let p = self.plot;
-        let (across, down) = (m.left + m.right, m.top + m.bottom);
-        let axis = |start: f64, frame: &str, room: f64, offset: f64| {
-            let (w, h) = (p.w.max(0.01), p.h.max(0.01));
-            let pick = if offset < 0.0 { "max" } else { "min" };
-            format!(
-                "calc({}px + (100{frame} - {}px)/2 + {pick}((100vw - {}px)*{}, (100vh - {}px)*{}))",
-                num(start),
-                num(room),
-                num(across),
-                ratio(offset / w),
-                num(down),
-                ratio(offset / h),
-            )
-        };
-        let (cx, cy) = p.center();
-        (
-            axis(m.left, "vw", across, x - cx),
-            axis(m.top, "vh", down, y - cy),
+    /// The CSS box a plot's marks are scaled into (`xMidYMid meet`): the
+    /// plot's proportions at the lesser of its growth across and down,
+    /// centred in its area. `--w` and `--h` are the plot area's size in the
+    /// frame (see `chart_page`).
+    fn fitted_box(&self) -> String {
+        let (w, h) = (self.plot.w.max(0.01), self.plot.h.max(0.01));
+        let width = format!("min(var(--w), var(--h)*{})", ratio(w / h));
+        let height = format!("min(var(--h), var(--w)*{})", ratio(h / w));
+        format!(
+            "left:calc({}px + (var(--w) - {width})/2);top:calc({}px + (var(--h) - {height})/2);\
+             width:{width};height:{height}",
+            num(self.plot.x),
+            num(self.plot.y),
         )
     }
 
@@ -358,19 +418,26 @@ impl Geometry {
         marks: Marks,
         styles: &mut TextStyles,
     ) {
-        let p = self.plot;
         let aspect = match marks {
             Marks::Stretch | Marks::Rows => "none",
             Marks::KeepShape => "xMidYMid meet",
         };
         let _ = writeln!(
             out,
-            "<svg class=\"p\" viewBox=\"{} {} {} {}\" preserveAspectRatio=\"{aspect}\">",
-            num(p.x),
-            num(p.y),
-            num(p.w.max(0.01)),
-            num(p.h.max(0.01)),
+            "<svg class=\"p\" viewBox=\"{}\" preserveAspectRatio=\"{aspect}\">",
+            self.view_box()
         );
+        self.push_plot_items(out, items, styles);
+        out.push_str("</svg>\n");
+    }
+
+    /// The plot rectangle as a viewBox.
+    fn view_box(&self) -> String {
+        view_box(self.plot)
+    }
+
+    /// The items of a stretching layer, in plot coordinates.
+    fn push_plot_items(&self, out: &mut String, items: &[&Item], styles: &mut TextStyles) {
         let marks = gather_dots(items);
         let mut marks = marks.iter().peekable();
         while let Some(mark) = marks.next() {
@@ -408,10 +475,30 @@ impl Geometry {
                     continue;
                 }
             }
+            if let Item::Path { points, stroke } = item {
+                // Neighbouring lines of one stroke (gridlines, a pie's
+                // seams) are one path of several lines.
+                out.push_str("<path d=\"");
+                push_points(out, points, (0.0, 0.0));
+                while let Some(Mark::Item(Item::Path {
+                    points: next,
+                    stroke: same,
+                })) = marks.peek()
+                {
+                    if same != stroke {
+                        break;
+                    }
+                    push_points(out, next, (0.0, 0.0));
+                    marks.next();
+                }
+                out.push_str("\" fill=\"none\"");
+                push_stroke(out, stroke);
+                out.push_str("/>\n");
+                continue;
+            }
             push_item(out, item, (0.0, 0.0), styles);
             out.push('\n');
         }
-        out.push_str("</svg>\n");
     }
 
     /// Anchored items in one frame-sized layer; neighbours that move by the
@@ -437,10 +524,11 @@ impl Geometry {
                     out.push_str("</svg>\n");
                     open = Some((0.0, 0.0));
                 }
-                let class = styles.class(*font, *align, *baseline);
+                let class = styles.class(*font, *align);
                 let _ = write!(out, "<text class=\"t{class}\"");
                 push_position(out, "x", at.0, fractions.0, self.width);
-                push_position(out, "y", at.1, fractions.1, self.height);
+                let base = at.1 + baseline_shift(*baseline) * font.size;
+                push_position(out, "y", base, fractions.1, self.height);
                 out.push('>');
                 out.push_str(&escape(text));
                 out.push_str("</text>\n");
@@ -587,15 +675,25 @@ fn push_position(out: &mut String, name: &str, v: f64, f: f64, size: f64) {
     }
 }
 
+fn view_box(r: Rect) -> String {
+    format!(
+        "{} {} {} {}",
+        num(r.x),
+        num(r.y),
+        num(r.w.max(0.01)),
+        num(r.h.max(0.01))
+    )
+}
+
 /// A factor for CSS: six decimals, no exponent.
 fn ratio(v: f64) -> String {
+    // Four decimals: a ten-thousandth of a 1,600 px plot is a sixth of a px.
     let v = if v.is_finite() { v } else { 0.0 };
-    let text = format!("{v:.6}");
+    let text = format!("{v:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" {
-        "0".to_string()
-    } else {
-        text.to_string()
+    match text {
+        "" | "-0" | "0" => "0".to_string(),
+        t => t.replacen("0.", ".", 1),
     }
 }
 
@@ -748,9 +846,12 @@ fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64), styles: &mut T
             baseline,
             vertical,
         } => {
+            // The baseline where the canvas puts it; turned text shifts in
+            // its own frame, turning about the anchor.
             let (tx, ty) = (x(at.0), y(at.1));
-            let class = styles.class(*font, *align, *baseline);
-            let _ = write!(out, "<text class=\"t{class}\" x=\"{tx}\" y=\"{ty}\"");
+            let base = y(at.1 + baseline_shift(*baseline) * font.size);
+            let class = styles.class(*font, *align);
+            let _ = write!(out, "<text class=\"t{class}\" x=\"{tx}\" y=\"{base}\"");
             if *vertical {
                 let _ = write!(out, " transform=\"rotate(-90 {tx} {ty})\"");
             }
@@ -882,7 +983,7 @@ fn push_sector(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zdr_chart::scene::Font;
+    use zdr_chart::scene::{Baseline, Font};
 
     const INK: Color = Color(0x20, 0x20, 0x20);
 
@@ -926,6 +1027,7 @@ mod tests {
             &scene(vec![bar.clone(), axis]),
             Marks::Stretch,
             &mut TextStyles::default(),
+            None,
         );
         assert_eq!(
             written.markup,
@@ -947,6 +1049,7 @@ mod tests {
             &scene(vec![bar]),
             Marks::KeepShape,
             &mut TextStyles::default(),
+            None,
         )
         .markup;
         assert!(
@@ -984,7 +1087,7 @@ mod tests {
             },
         ];
         let mut styles = TextStyles::default();
-        let written = write(&scene(items), Marks::Stretch, &mut styles);
+        let written = write(&scene(items), Marks::Stretch, &mut styles, None);
         let lines: Vec<&str> = written.markup.lines().collect();
         assert_eq!(
             lines,
@@ -1000,17 +1103,17 @@ mod tests {
                 "</svg>",
                 // Texts last, above the marks.
                 "<svg>",
-                "<text class=\"t0\" x=\"16\" y=\"10\">Title</text>",
+                "<text class=\"t0\" x=\"16\" y=\"19.3\">Title</text>",
                 // y' = 140 - 150 + 50% of the frame: the middle of the
                 // plot for any height with margins 40 and 60.
-                "<text class=\"t0\" x=\"45\" y=\"50%\" dy=\"-10\">50</text>",
-                "<text class=\"t0\" x=\"50%\" y=\"100%\" dy=\"-50\">East</text>",
+                "<text class=\"t0\" x=\"45\" y=\"50%\" dy=\"-.7\">50</text>",
+                "<text class=\"t0\" x=\"50%\" y=\"100%\" dy=\"-40.7\">East</text>",
                 "</svg>",
             ]
         );
         assert_eq!(
             styles.css(),
-            ".t0{font-size:12px;fill:#202020;text-anchor:middle;dominant-baseline:text-before-edge}"
+            ".t0{font-size:12px;fill:#202020;text-anchor:middle}"
         );
         assert_eq!(written.margins, None, "no stretching layer, no rule");
     }
@@ -1060,6 +1163,7 @@ mod tests {
             &scene(vec![dot]),
             Marks::Stretch,
             &mut TextStyles::default(),
+            None,
         )
         .markup;
         for (w, h) in [(400.0, 300.0), (320.0, 240.0), (1600.0, 1200.0)] {
@@ -1096,6 +1200,7 @@ mod tests {
             &scene(vec![slice, seam, legend]),
             Marks::Stretch,
             &mut TextStyles::default(),
+            None,
         );
         assert_eq!(written.margins, None, "nothing of a pie stretches");
         let lines: Vec<&str> = written.markup.lines().collect();
@@ -1112,7 +1217,7 @@ mod tests {
         );
         assert!(
             lines.contains(
-                &"<text class=\"t0\" x=\"100%\" dx=\"-40\" y=\"50%\" dy=\"-20\">Chrome 64%</text>"
+                &"<text class=\"t0\" x=\"100%\" dx=\"-40\" y=\"50%\" dy=\"-10.7\">Chrome 64%</text>"
             ),
             "{}",
             written.markup
@@ -1165,6 +1270,7 @@ mod tests {
             &scene(vec![grid.clone(), tick, label, bar]),
             Marks::Stretch,
             &mut TextStyles::default(),
+            None,
         )
         .markup;
         // The bar joins the gridline's layer; the text comes last.
@@ -1190,6 +1296,7 @@ mod tests {
             &scene(vec![grid, dot, over]),
             Marks::Stretch,
             &mut TextStyles::default(),
+            None,
         )
         .markup;
         assert_eq!(layers(&markup), ["<path", "<circle", "<path"], "{markup}");
@@ -1215,7 +1322,13 @@ mod tests {
             disc((300.0, 200.0), 3.5, HALO),
             disc((300.0, 200.0), 2.5, INK),
         ];
-        let markup = write(&scene(far), Marks::Stretch, &mut TextStyles::default()).markup;
+        let markup = write(
+            &scene(far),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+            None,
+        )
+        .markup;
         assert_eq!(
             markup,
             "<svg class=\"p\" viewBox=\"50 40 300 200\" preserveAspectRatio=\"none\">\n\
@@ -1231,7 +1344,13 @@ mod tests {
             disc((103.0, 100.0), 3.5, HALO),
             disc((103.0, 100.0), 2.5, INK),
         ];
-        let markup = write(&scene(near), Marks::Stretch, &mut TextStyles::default()).markup;
+        let markup = write(
+            &scene(near),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+            None,
+        )
+        .markup;
         assert_eq!(markup.matches("<path class=\"d\"").count(), 4, "{markup}");
     }
 
@@ -1251,6 +1370,7 @@ mod tests {
             &scene(vec![slice, label]),
             Marks::KeepShape,
             &mut TextStyles::default(),
+            None,
         );
         assert!(
             written
@@ -1259,23 +1379,75 @@ mod tests {
             "{}",
             written.markup
         );
+        // 70% across and 35% down the plot, wherever the plot is drawn.
         assert!(
             written.markup.ends_with(
-                "<svg class=\"l l0\">\n<text class=\"t0\" x=\"0\" y=\"0\">64%</text>\n</svg>\n"
+                "<svg class=\"q\">\n<text class=\"t0\" x=\"70%\" y=\"35%\" dy=\"9.3\">64%</text>\n</svg>\n"
             ),
             "{}",
             written.markup
         );
-        // The scale is the lesser of the plot's growth across and down; the
-        // offset from the middle grows by it.
+        // The box: the plot's 3:2 at the lesser of its growth across and
+        // down, centred where the plot is.
         assert_eq!(
-            written.pins,
-            [(
-                "calc(50px + (100vw - 100px)/2 + min((100vw - 100px)*0.2, (100vh - 100px)*0.3))"
-                    .to_string(),
-                "calc(40px + (100vh - 100px)/2 + max((100vw - 100px)*-0.1, (100vh - 100px)*-0.15))"
-                    .to_string()
-            )]
+            written.pinned.as_deref(),
+            Some(
+                "left:calc(50px + (var(--w) - min(var(--w), var(--h)*1.5))/2);\
+                 top:calc(40px + (var(--h) - min(var(--h), var(--w)*.6667))/2);\
+                 width:min(var(--w), var(--h)*1.5);height:min(var(--h), var(--w)*.6667)"
+            )
+        );
+    }
+
+    #[test]
+    // A failed expectation in a test is a test failure.
+    #[allow(clippy::panic)]
+    fn a_maps_regions_are_written_once_and_drawn_by_reference() {
+        let region = Item::Polygon {
+            points: vec![(60.0, 60.0), (120.0, 60.0), (90.0, 110.0)],
+            fill: INK,
+        };
+        let first = write(
+            &scene(vec![region.clone()]),
+            Marks::KeepShape,
+            &mut TextStyles::default(),
+            None,
+        );
+        let Some(shapes) = first.shapes else {
+            panic!("no shapes to share: {}", first.markup);
+        };
+        // Their own extent, fitted into each layout's plot area.
+        assert_eq!(shapes.view_box, "60 60 60 50");
+        assert_eq!(
+            shapes.markup,
+            "<path d=\"M60 60l60 0-30 50z\" fill=\"#202020\"/>\n"
+        );
+        let layer = "<svg class=\"p\" viewBox=\"60 60 60 50\" preserveAspectRatio=\"xMidYMid meet\">\n<use href=\"#s\"/>\n</svg>\n";
+        assert_eq!(first.markup, layer);
+        // The second layout refers to the first one's, whatever it laid out.
+        let moved = Item::Polygon {
+            points: vec![(70.0, 60.0), (130.0, 60.0), (100.0, 110.0)],
+            fill: INK,
+        };
+        let second = write(
+            &scene(vec![moved]),
+            Marks::KeepShape,
+            &mut TextStyles::default(),
+            Some(&shapes),
+        );
+        assert!(second.shapes.is_none());
+        assert_eq!(second.markup, layer);
+        // Stretched marks are never shared: each layout has its own plot.
+        let bars = write(
+            &scene(vec![region]),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+            Some(&shapes),
+        );
+        assert!(
+            bars.shapes.is_none() && !bars.markup.contains("<use"),
+            "{}",
+            bars.markup
         );
     }
 
@@ -1290,13 +1462,14 @@ mod tests {
             &scene(vec![stripe, cell]),
             Marks::Rows,
             &mut TextStyles::default(),
+            None,
         );
         assert_eq!(written.margins.and_then(|m| m.height), Some(200.0));
         // Across: half way along the plot; down: where it was laid out.
         assert!(
             written
                 .markup
-                .contains("<text class=\"t0\" x=\"50%\" y=\"150\">Globex</text>"),
+                .contains("<text class=\"t0\" x=\"50%\" y=\"159.3\">Globex</text>"),
             "{}",
             written.markup
         );
@@ -1314,7 +1487,13 @@ mod tests {
             },
             line(outline),
         ];
-        let markup = write(&scene(items), Marks::KeepShape, &mut TextStyles::default()).markup;
+        let markup = write(
+            &scene(items),
+            Marks::Stretch,
+            &mut TextStyles::default(),
+            None,
+        )
+        .markup;
         assert!(
             markup.contains(
                 "<path d=\"M60 60l60 0-30 50z\" fill=\"#010203\" stroke=\"#202020\"/>\n</svg>"
@@ -1334,10 +1513,12 @@ mod tests {
             &scene(vec![turned]),
             Marks::Stretch,
             &mut TextStyles::default(),
+            None,
         )
         .markup;
         assert!(
-            markup.contains("transform=\"rotate(-90 20 -10)\">&lt;b&gt;&amp;&quot;</text>"),
+            markup
+                .contains("y=\"-.7\" transform=\"rotate(-90 20 -10)\">&lt;b&gt;&amp;&quot;</text>"),
             "{markup}"
         );
     }
