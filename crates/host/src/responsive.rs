@@ -596,15 +596,22 @@ fn gather_dots<'s>(items: &[&'s Item]) -> Vec<Mark<'s>> {
             extents.push(vec![b]);
             continue;
         };
-        let home = marks.iter().rposition(|m| {
-            matches!(m, Mark::Dots(Item::Circle { radius: r, fill: Some(f), stroke: s, .. }, _)
+        // Back to the last dot of this kind, past at most DOTS_PASSED items
+        // (so each dot costs bounded work), none of which it overlaps.
+        let mut passed = 0;
+        let mut joins = None;
+        for (at, (m, extent)) in marks.iter().zip(&extents).enumerate().rev() {
+            if matches!(m, Mark::Dots(Item::Circle { radius: r, fill: Some(f), stroke: s, .. }, _)
                 if r == radius && f == fill && s == stroke)
-        });
-        let joins = home.filter(|&at| {
-            let between = &extents[at + 1..];
-            between.iter().map(Vec::len).sum::<usize>() <= DOTS_PASSED
-                && between.iter().flatten().all(|e| !intersects(*e, b))
-        });
+            {
+                joins = Some(at);
+                break;
+            }
+            passed += extent.len();
+            if passed > DOTS_PASSED || extent.iter().any(|e| intersects(*e, b)) {
+                break;
+            }
+        }
         match joins.and_then(|at| Some((marks.get_mut(at)?, extents.get_mut(at)?))) {
             Some((Mark::Dots(_, centers), extent)) => {
                 centers.push(*center);
