@@ -71,6 +71,9 @@ struct Embed {
     watch: Option<Watch>,
     /// The options as read by `render`; `update` replaces the payload.
     options: EmbedOptions,
+    /// A local card waiting for the engine: it has asked, and will be drawn
+    /// (or told why not) when the load settles.
+    awaiting_engine: bool,
 }
 
 impl Embed {
@@ -78,6 +81,12 @@ impl Embed {
         let old = std::mem::replace(&mut self.surface, surface);
         self.refresh_shown();
         old
+    }
+
+    /// Local mode with nothing drawn and no load asked for.
+    fn needs_engine(&self) -> bool {
+        let shown = self.surface.shown();
+        shown.mode == Mode::Local && shown.canvas.is_none() && !self.awaiting_engine
     }
 
     fn refresh_shown(&self) {
@@ -196,13 +205,21 @@ impl EmbedHandle {
         // Getters in the data run here, before the registry is borrowed.
         let payload = Payload::from_js(data)?;
         // A getter in the new data may have called destroy() meanwhile.
+        let mut retry = false;
         let outcome = with_embed(self.id, |embed| {
             let shown = embed.surface.show(&payload);
             if shown.is_ok() {
                 embed.options.payload = payload;
+                // A local card the engine never drew (its load failed): new data asks again.
+                retry = embed.needs_engine();
+                embed.awaiting_engine |= retry;
             }
             (shown, embed.options.callbacks.on_error.clone())
         });
+        if retry {
+            let id = self.id;
+            engine::when_ready(Box::new(move |engine| draw_locally(id, engine, None)));
+        }
         match outcome {
             None => Err(EmbedError::Destroyed),
             Some((Ok(()), _)) => Ok(()),
@@ -265,6 +282,7 @@ pub fn start(
         shown: shown.clone(),
         watch,
         options,
+        awaiting_engine: waits_for_engine,
     };
     LIVE.with(|live| match live.try_borrow_mut() {
         Ok(mut live) => {
@@ -372,7 +390,10 @@ fn draw_locally(
         Ok(engine) => engine,
         Err(error) => {
             // Auto mode keeps its service frame: a card in a frame beats none.
-            let on_error = with_embed(id, |embed| embed.options.callbacks.on_error.clone());
+            let on_error = with_embed(id, |embed| {
+                embed.awaiting_engine = false;
+                embed.options.callbacks.on_error.clone()
+            });
             if let Some(on_error) = on_error {
                 report(on_error.as_ref(), error, None);
             }
@@ -380,6 +401,7 @@ fn draw_locally(
         }
     };
     let switched = with_embed(id, |embed| {
+        embed.awaiting_engine = false;
         let sink = sink(id);
         let on_error = embed.options.callbacks.on_error.clone();
         match LocalSurface::mount(engine, &embed.options, &sink) {

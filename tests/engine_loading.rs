@@ -88,7 +88,6 @@ async fn the_engine_loads_once_when_first_needed_and_every_card_shares_it() {
         "the frame stays"
     );
     auto.destroy().unwrap_throw();
-    card.destroy().unwrap_throw();
 
     // Several cards before the engine: one load for all of them.
     let before = loader.calls();
@@ -100,6 +99,9 @@ async fn the_engine_loads_once_when_first_needed_and_every_card_shares_it() {
         cards.push((name, handle, loads, errors));
     }
     assert_eq!(loader.calls(), before + 1, "one load for three cards");
+    // The card whose load failed asks again with new data, joining the same load.
+    card.update(sample_data("Retried")).unwrap_throw();
+    assert_eq!(loader.calls(), before + 1, "joins the load under way");
     // Bad data, before the engine can read it: render does not throw, onError hears it.
     fresh_container("bad");
     let (bad_loads, bad_errors) = (recorder(), recorder());
@@ -150,6 +152,15 @@ async fn the_engine_loads_once_when_first_needed_and_every_card_shares_it() {
         .get_attribute("aria-label")
         .unwrap_or_default();
     assert!(label.starts_with("Updated one."), "{label}");
+    wait_until(|| loads.count() == 1, "the retried card drawn").await;
+    let retried = card
+        .canvas()
+        .unchecked_into::<web_sys::Element>()
+        .get_attribute("aria-label")
+        .unwrap_or_default();
+    assert!(retried.starts_with("Retried."), "{retried}");
+    assert_eq!(errors.count(), 1, "only the failed load was reported");
+    card.destroy().unwrap_throw();
     wait_until(|| bad_errors.count() == 1, "the bad card's data error").await;
     let error = bad_errors.last();
     assert_eq!(error_code(&error), "invalid_data");
