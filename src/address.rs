@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use zdr_protocol::text::{concat, decimal, quote};
+
 /// Longest `serviceUrl` accepted; real service addresses are far shorter.
 pub const MAX_SERVICE_URL_LEN: usize = 2048;
 /// Longest `cardId` accepted, in characters before encoding.
@@ -34,41 +36,45 @@ pub enum AddressProblem {
     Rewritten(String, String),
 }
 
+impl AddressProblem {
+    /// What is wrong, after the option's name (built without `core::fmt`,
+    /// see [`zdr_protocol::text::concat`]).
+    pub fn words(&self) -> String {
+        match self {
+            AddressProblem::NotHttp(found) => concat(&[
+                "must be an absolute http: or https: URL such as \"https://charts.example.com\", found ",
+                found,
+            ]),
+            AddressProblem::Whitespace => "must not contain spaces or control characters".into(),
+            AddressProblem::Backslash => "must not contain backslashes".into(),
+            AddressProblem::NoHost => "must name a host after \"//\"".into(),
+            AddressProblem::HostCharacters => "must write its host in ASCII letters, digits, \".\", \"-\" and \"_\" (or an IPv6 address in brackets, such as [::1]): the browser rewrites percent-escapes, non-ASCII and invisible characters into another host; write an international name in punycode (xn--…)".into(),
+            AddressProblem::Credentials => {
+                "must not contain a user name or password (\"user@\")".into()
+            }
+            AddressProblem::BadPort => "has a port that is not a number from 0 to 65535".into(),
+            AddressProblem::QueryOrFragment => "must not contain a query (\"?\") or fragment (\"#\"): the widget appends /embed/<cardId>/ to it".into(),
+            AddressProblem::TooLong(limit) => {
+                let limit = u32::try_from(*limit).unwrap_or(u32::MAX);
+                concat(&["is longer than ", &decimal(limit), " characters"])
+            }
+            AddressProblem::EmptyCardId => "must not be empty".into(),
+            AddressProblem::DotSegment => "must not be \".\" or \"..\"".into(),
+            AddressProblem::Unparsable => "is not a URL the browser can read (check the host and the port); use an address such as \"https://charts.example.com\"".into(),
+            AddressProblem::Rewritten(written, browser) => concat(&[
+                "names the host ",
+                &quote(written),
+                ", which the browser reads as ",
+                &quote(browser),
+                "; write the host the way the browser does",
+            ]),
+        }
+    }
+}
+
 impl fmt::Display for AddressProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AddressProblem::NotHttp(found) => write!(
-                f,
-                "must be an absolute http: or https: URL such as \"https://charts.example.com\", found {found}"
-            ),
-            AddressProblem::Whitespace => {
-                f.write_str("must not contain spaces or control characters")
-            }
-            AddressProblem::Backslash => f.write_str("must not contain backslashes"),
-            AddressProblem::NoHost => f.write_str("must name a host after \"//\""),
-            AddressProblem::HostCharacters => f.write_str(
-                "must write its host in ASCII letters, digits, \".\", \"-\" and \"_\" (or an IPv6 address in brackets, such as [::1]): the browser rewrites percent-escapes, non-ASCII and invisible characters into another host; write an international name in punycode (xn--…)",
-            ),
-            AddressProblem::Credentials => {
-                f.write_str("must not contain a user name or password (\"user@\")")
-            }
-            AddressProblem::BadPort => f.write_str("has a port that is not a number from 0 to 65535"),
-            AddressProblem::QueryOrFragment => f.write_str(
-                "must not contain a query (\"?\") or fragment (\"#\"): the widget appends /embed/<cardId>/ to it",
-            ),
-            AddressProblem::TooLong(limit) => write!(f, "is longer than {limit} characters"),
-            AddressProblem::EmptyCardId => f.write_str("must not be empty"),
-            AddressProblem::DotSegment => f.write_str("must not be \".\" or \"..\""),
-            AddressProblem::Unparsable => f.write_str(
-                "is not a URL the browser can read (check the host and the port); use an address such as \"https://charts.example.com\"",
-            ),
-            AddressProblem::Rewritten(written, browser) => write!(
-                f,
-                "names the host {}, which the browser reads as {}; write the host the way the browser does",
-                crate::js_value::quote(written),
-                crate::js_value::quote(browser)
-            ),
-        }
+        f.write_str(&self.words())
     }
 }
 
@@ -245,7 +251,7 @@ fn encode_segment(raw: &str) -> String {
 
 /// `{service}/embed/{card}/`, the form's action.
 pub fn embed_address(service: &ServiceUrl, card: &CardSegment) -> String {
-    format!("{}/embed/{}/", service.as_str(), card.as_str())
+    concat(&[service.as_str(), "/embed/", card.as_str(), "/"])
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ pub fn service_url(input: &str) -> Result<ServiceUrl, AddressProblem> {
             browser_host,
         ));
     }
-    let base = format!("{}{}", url.part("origin"), url.part("pathname"));
+    let base = url.part("origin") + &url.part("pathname");
     Ok(written.rebased(&base))
 }
 

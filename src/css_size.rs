@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use zdr_protocol::text::concat;
+
 /// Units a width or height may carry. Relative font units are allowed because
 /// they are what responsive pages use; `calc()` is not (say so in the error).
 const UNITS: &[&str] = &[
@@ -21,21 +23,28 @@ pub enum SizeInput<'a> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SizeProblem(String);
 
+impl SizeProblem {
+    /// What is wrong, after the option's name (without `core::fmt`, see
+    /// [`zdr_protocol::text::concat`]).
+    pub fn words(&self) -> String {
+        concat(&[
+            "must be a non-negative number of pixels or a CSS length such as \"100%\" or \"600px\", found ",
+            &self.0,
+        ])
+    }
+}
+
 impl fmt::Display for SizeProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "must be a non-negative number of pixels or a CSS length such as \"100%\" or \"600px\", found {}",
-            self.0
-        )
+        f.write_str(&self.words())
     }
 }
 
 /// Returns the CSS text to set, e.g. `600` -> `600px`, `"50%"` -> `50%`.
 pub fn css_length(input: SizeInput<'_>) -> Result<String, SizeProblem> {
     match input {
-        SizeInput::Pixels(number) if is_decimal(number) => Ok(format!("{number}px")),
-        SizeInput::Pixels(number) => Err(SizeProblem(format!("the number {number}"))),
+        SizeInput::Pixels(number) if is_decimal(number) => Ok(concat(&[number, "px"])),
+        SizeInput::Pixels(number) => Err(SizeProblem(concat(&["the number ", number]))),
         SizeInput::Text(text) => {
             let number_end = text
                 .find(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -47,7 +56,7 @@ pub fn css_length(input: SizeInput<'_>) -> Result<String, SizeProblem> {
             if is_decimal(number) && unit_ok {
                 // A bare number is pixels, as the HTML width attribute reads it.
                 Ok(if unit.is_empty() {
-                    format!("{number}px")
+                    concat(&[number, "px"])
                 } else {
                     text.to_ascii_lowercase()
                 })

@@ -24,6 +24,7 @@ use crate::surface::{
     ChannelSpec, Event, FrameSpec, LocalSurface, MessageFrame, ServiceFrame, Shown, Sink, Surface,
 };
 use zdr_protocol::layout::AUTO_HEIGHT;
+use zdr_protocol::text::{concat, decimal};
 
 type EmbedId = u32;
 
@@ -451,7 +452,11 @@ impl Verdicts for Verdict {
     fn timed_out(&self, timeout_ms: u32) {
         fall_back(
             self.0,
-            format!("its page did not load within {timeout_ms} ms (option \"timeoutMs\")"),
+            concat(&[
+                "its page did not load within ",
+                &decimal(timeout_ms),
+                " ms (option \"timeoutMs\")",
+            ]),
         );
     }
 }

@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use zdr_protocol::text::{concat, decimal};
+
 use wasm_bindgen::JsValue;
 
 /// The public call an error belongs to; it prefixes the message.
@@ -23,89 +25,115 @@ pub enum Call {
     Preload,
 }
 
-impl fmt::Display for Call {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Call {
+    /// The prefix of its errors' messages, built without `core::fmt` (see
+    /// [`zdr_protocol::text::concat`]).
+    pub fn name(self) -> String {
         match self {
-            Call::Render => f.write_str("render"),
-            Call::RenderMultiple(None) => f.write_str("renderMultiple"),
-            Call::RenderMultiple(Some(index)) => write!(f, "renderMultiple: options[{index}]"),
-            Call::Update => f.write_str("update"),
-            Call::Destroy => f.write_str("destroy"),
-            Call::ToPng => f.write_str("toPNG"),
-            Call::ToSvg => f.write_str("toSVG"),
-            Call::Preload => f.write_str("preload"),
+            Call::Render => "render".into(),
+            Call::RenderMultiple(None) => "renderMultiple".into(),
+            Call::RenderMultiple(Some(index)) => {
+                let index = u32::try_from(index).unwrap_or(u32::MAX);
+                concat(&["renderMultiple: options[", &decimal(index), "]"])
+            }
+            Call::Update => "update".into(),
+            Call::Destroy => "destroy".into(),
+            Call::ToPng => "toPNG".into(),
+            Call::ToSvg => "toSVG".into(),
+            Call::Preload => "preload".into(),
         }
     }
 }
 
+impl fmt::Display for Call {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// Messages are written by [`EmbedError::message`], from pieces, rather than
+/// by `thiserror`'s `format!`: the formatting machinery would cost the
+/// service module (size budget: 40 KB gzip) more than all its messages.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", self.message())]
 pub enum EmbedError {
-    #[error("options must be an object, found {found}")]
-    OptionsNotObject { found: String },
+    OptionsNotObject {
+        found: String,
+    },
 
-    #[error("option \"{name}\" is required")]
-    MissingOption { name: &'static str },
+    MissingOption {
+        name: &'static str,
+    },
 
-    #[error("option \"{name}\" must be {expected}, found {found}")]
     WrongType {
         name: &'static str,
         expected: &'static str,
         found: String,
     },
 
-    #[error("option \"{name}\" {problem}")]
-    InvalidOption { name: &'static str, problem: String },
+    InvalidOption {
+        name: &'static str,
+        problem: String,
+    },
 
-    #[error("option \"containerId\" is \"{id}\", but the document has no element with that id")]
-    ContainerNotFound { id: String },
+    ContainerNotFound {
+        id: String,
+    },
 
-    #[error("option \"visualizationData\" cannot be serialised to JSON: {reason}")]
-    NotSerialisable { reason: String },
+    NotSerialisable {
+        reason: String,
+    },
 
-    #[error("option \"visualizationData\" cannot be drawn: {reason}")]
-    InvalidData { reason: String },
+    InvalidData {
+        reason: String,
+    },
 
     /// Not a failure of the page: `mode: "auto"` is drawing the card itself.
-    #[error("the service did not show the card ({reason}); it is drawn in the page instead")]
-    FallbackToLocal { reason: String },
+    FallbackToLocal {
+        reason: String,
+    },
 
     /// postMessage mode: the shell page never announced itself.
-    #[error("the service's page did not say it was ready within {timeout_ms} ms (option \"timeoutMs\"); check that serviceUrl points to a zdr-embed host that serves the postMessage shell, and that the page may frame it (CSP frame-src, the host's frame-ancestors)")]
-    ServiceNotReady { timeout_ms: u32 },
+    ServiceNotReady {
+        timeout_ms: u32,
+    },
 
     /// postMessage mode: the shell read the data and refused it.
-    #[error("the service could not show the card: {message}")]
-    ServiceRejected { message: String },
+    ServiceRejected {
+        message: String,
+    },
 
     /// postMessage mode: the shell speaks another version of the protocol.
-    #[error("the service's page speaks postMessage protocol version {found}, this widget speaks version {expected}; use embedMode \"form\" or a widget that matches the service")]
-    ProtocolVersion { found: u32, expected: u32 },
+    ProtocolVersion {
+        found: u32,
+        expected: u32,
+    },
 
-    #[error("{what} needs a card drawn in the page (mode \"local\", or \"auto\" after a fallback); this one is shown by the service in an iframe")]
-    NotDrawnLocally { what: &'static str },
+    NotDrawnLocally {
+        what: &'static str,
+    },
 
     /// Local mode before the engine module has arrived.
-    #[error("the card is not drawn yet: the chart engine is still loading (wait for onLoad, or await preload() before render)")]
     NotDrawnYet,
 
     /// The chart engine module could not be fetched or started.
-    #[error("could not load the chart engine: {reason}")]
-    EngineUnavailable { reason: String },
+    EngineUnavailable {
+        reason: String,
+    },
 
-    #[error("could not draw the card: {reason}")]
-    Draw { reason: String },
+    Draw {
+        reason: String,
+    },
 
-    #[error("expected an array of options objects, found {found}")]
-    NotAnArray { found: String },
+    NotAnArray {
+        found: String,
+    },
 
-    #[error("this embed was destroyed; call render() to show the card again")]
     Destroyed,
 
     /// A panic stopped the widget (see `zdr_protocol::failure`); nothing runs any more.
-    #[error("the widget has stopped after an internal error (see the console); reload the page to show charts again")]
     InstanceFailed,
 
-    #[error("could not {action}: {reason}")]
     Dom {
         action: &'static str,
         reason: String,
@@ -113,6 +141,73 @@ pub enum EmbedError {
 }
 
 impl EmbedError {
+    /// What went wrong and what to do, without the call's name.
+    pub fn message(&self) -> String {
+        match self {
+            EmbedError::OptionsNotObject { found } => {
+                concat(&["options must be an object, found ", found])
+            }
+            EmbedError::MissingOption { name } => concat(&["option \"", name, "\" is required"]),
+            EmbedError::WrongType {
+                name,
+                expected,
+                found,
+            } => concat(&["option \"", name, "\" must be ", expected, ", found ", found]),
+            EmbedError::InvalidOption { name, problem } => {
+                concat(&["option \"", name, "\" ", problem])
+            }
+            EmbedError::ContainerNotFound { id } => concat(&[
+                "option \"containerId\" is \"",
+                id,
+                "\", but the document has no element with that id",
+            ]),
+            EmbedError::NotSerialisable { reason } => concat(&[
+                "option \"visualizationData\" cannot be serialised to JSON: ",
+                reason,
+            ]),
+            EmbedError::InvalidData { reason } => {
+                concat(&["option \"visualizationData\" cannot be drawn: ", reason])
+            }
+            EmbedError::FallbackToLocal { reason } => concat(&[
+                "the service did not show the card (",
+                reason,
+                "); it is drawn in the page instead",
+            ]),
+            EmbedError::ServiceNotReady { timeout_ms } => concat(&[
+                "the service's page did not say it was ready within ",
+                &decimal(*timeout_ms),
+                " ms (option \"timeoutMs\"); check that serviceUrl points to a zdr-embed host that serves the postMessage shell, and that the page may frame it (CSP frame-src, the host's frame-ancestors)",
+            ]),
+            EmbedError::ServiceRejected { message } => {
+                concat(&["the service could not show the card: ", message])
+            }
+            EmbedError::ProtocolVersion { found, expected } => concat(&[
+                "the service's page speaks postMessage protocol version ",
+                &decimal(*found),
+                ", this widget speaks version ",
+                &decimal(*expected),
+                "; use embedMode \"form\" or a widget that matches the service",
+            ]),
+            EmbedError::NotDrawnLocally { what } => concat(&[
+                what,
+                " needs a card drawn in the page (mode \"local\", or \"auto\" after a fallback); this one is shown by the service in an iframe",
+            ]),
+            EmbedError::NotDrawnYet => "the card is not drawn yet: the chart engine is still loading (wait for onLoad, or await preload() before render)".into(),
+            EmbedError::EngineUnavailable { reason } => {
+                concat(&["could not load the chart engine: ", reason])
+            }
+            EmbedError::Draw { reason } => concat(&["could not draw the card: ", reason]),
+            EmbedError::NotAnArray { found } => {
+                concat(&["expected an array of options objects, found ", found])
+            }
+            EmbedError::Destroyed => {
+                "this embed was destroyed; call render() to show the card again".into()
+            }
+            EmbedError::InstanceFailed => "the widget has stopped after an internal error (see the console); reload the page to show charts again".into(),
+            EmbedError::Dom { action, reason } => concat(&["could not ", action, ": ", reason]),
+        }
+    }
+
     /// A stable, machine-readable kind, set as `error.code` on the JS side.
     pub fn code(&self) -> &'static str {
         match self {
@@ -142,8 +237,8 @@ impl EmbedError {
     /// `code` set; prefixed with the call's name when it belongs to one.
     pub fn to_js_error(&self, call: Option<Call>) -> js_sys::Error {
         let message = match call {
-            Some(call) => format!("{call}: {self}"),
-            None => self.to_string(),
+            Some(call) => concat(&[&call.name(), ": ", &self.message()]),
+            None => self.message(),
         };
         let error = js_sys::Error::new(&message);
         // Setting a data property on a fresh Error cannot fail; ignore the Ok(true).
@@ -188,3 +283,36 @@ impl From<zdr_protocol::failure::Stopped> for EmbedError {
 }
 
 pub use zdr_protocol::text::describe_thrown;
+
+#[cfg(test)]
+mod tests {
+    use super::{Call, EmbedError};
+
+    #[test]
+    fn messages_put_numbers_and_names_where_they_belong() {
+        assert_eq!(
+            Call::RenderMultiple(Some(12)).name(),
+            "renderMultiple: options[12]"
+        );
+        let version = EmbedError::ProtocolVersion {
+            found: 20,
+            expected: 1,
+        }
+        .message();
+        assert!(
+            version.starts_with(
+                "the service's page speaks postMessage protocol version 20, this widget speaks version 1;"
+            ),
+            "{version}"
+        );
+        let wrong = EmbedError::WrongType {
+            name: "cardId",
+            expected: "a string",
+            found: "a number".into(),
+        };
+        assert_eq!(
+            wrong.to_string(),
+            "option \"cardId\" must be a string, found a number"
+        );
+    }
+}

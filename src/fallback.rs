@@ -107,5 +107,5 @@ fn reason(thrown: &wasm_bindgen::JsValue) -> String {
     } else {
         "no answer".into()
     };
-    format!("the service could not be reached ({said})")
+    zdr_protocol::text::concat(&["the service could not be reached (", &said, ")"])
 }

@@ -16,7 +16,10 @@ pub fn member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue
     js_sys::Reflect::get(object, &JsValue::from_str(key)).map_err(|thrown| {
         EmbedError::InvalidOption {
             name,
-            problem: format!("could not be read: {}", describe_thrown(&thrown)),
+            problem: zdr_protocol::text::concat(&[
+                "could not be read: ",
+                &describe_thrown(&thrown),
+            ]),
         }
     })
 }

@@ -10,6 +10,7 @@ use crate::error::EmbedError;
 use crate::js_value::{describe, is_plain_object, member, optional_function, required_string};
 use crate::payload::Payload;
 use zdr_protocol::layout::AUTO_HEIGHT;
+use zdr_protocol::text::{concat, decimal};
 
 /// Defaults of the optional options, as in the service's widget (spec 4.16).
 pub const DEFAULT_WIDTH: &str = "100%";
@@ -144,7 +145,7 @@ impl EmbedOptions {
         let container = find_container(document, &container_id)?;
         let name = service
             .as_ref()
-            .map_or_else(|| "Chart".to_owned(), |s| format!("Chart {}", s.card_id));
+            .map_or_else(|| "Chart".to_owned(), |s| concat(&["Chart ", &s.card_id]));
         Ok(EmbedOptions {
             container,
             mode,
@@ -218,7 +219,8 @@ fn required_service(
     let url_text = required_string(options, "serviceUrl")?;
     let card_id = required_string(options, "cardId")?;
     let service = service_url(&url_text)?;
-    let card = CardSegment::parse(&card_id).map_err(|problem| invalid("cardId", problem))?;
+    let card =
+        CardSegment::parse(&card_id).map_err(|problem| invalid("cardId", problem.words()))?;
     let mut address = embed_address(&service, &card);
     // Only when asked: without the option the address stays exactly the spec's.
     if let Some(dark) = dark_mode {
@@ -248,27 +250,34 @@ fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, Embed
     if !(page_origin.starts_with("https://") || page_origin.starts_with("http://")) {
         return Err(invalid(
             "embedMode",
-            format!(
-                "is \"postmessage\", which needs a page served over http: or https: (this page's origin is {}); use embedMode \"form\"",
-                crate::js_value::quote(&page_origin)
-            ),
+            concat(&[
+                "is \"postmessage\", which needs a page served over http: or https: (this page's origin is ",
+                &crate::js_value::quote(&page_origin),
+                "); use embedMode \"form\"",
+            ]),
         ));
     }
     let origin = browser_url::BrowserUrl::new(address)
         .map(|url| url.part("origin"))
         .ok_or_else(|| invalid("serviceUrl", "is not a URL the browser can read"))?;
-    let separator = if address.contains('?') { '&' } else { '?' };
+    let separator = if address.contains('?') { "&" } else { "?" };
     let parent = String::from(js_sys::encode_uri_component(&page_origin));
     let height = if auto_height { "&height=auto" } else { "" };
     Ok(ShellAddress {
-        url: format!("{address}{separator}embed_mode=postmessage&parent_origin={parent}{height}"),
+        url: concat(&[
+            address,
+            separator,
+            "embed_mode=postmessage&parent_origin=",
+            &parent,
+            height,
+        ]),
         origin,
     })
 }
 
 /// Every mode reads `serviceUrl` the same way: the string rules, then the browser's `URL`.
 fn service_url(text: &str) -> Result<ServiceUrl, EmbedError> {
-    browser_url::service_url(text).map_err(|problem| invalid("serviceUrl", problem))
+    browser_url::service_url(text).map_err(|problem| invalid("serviceUrl", problem.words()))
 }
 
 /// Local mode needs no service, but a given serviceUrl or cardId must still be valid.
@@ -284,7 +293,7 @@ fn optional_service(
     }
     if card_given {
         let card = required_string(options, "cardId")?;
-        CardSegment::parse(&card).map_err(|problem| invalid("cardId", problem))?;
+        CardSegment::parse(&card).map_err(|problem| invalid("cardId", problem.words()))?;
     }
     if url_given && card_given {
         required_service(options, dark_mode, None).map(Some)
@@ -330,17 +339,22 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
         );
         return Err(invalid(
             "timeoutMs",
-            format!("must be between 1 and {MAX_TIMEOUT_MS} milliseconds, found {found}"),
+            concat(&[
+                "must be between 1 and ",
+                &decimal(MAX_TIMEOUT_MS),
+                " milliseconds, found ",
+                &found,
+            ]),
         ));
     }
     // In range, so the conversion is exact after rounding.
     Ok(ms.round() as u32)
 }
 
-fn invalid(name: &'static str, problem: impl ToString) -> EmbedError {
+fn invalid(name: &'static str, problem: impl Into<String>) -> EmbedError {
     EmbedError::InvalidOption {
         name,
-        problem: problem.to_string(),
+        problem: problem.into(),
     }
 }
 
@@ -368,7 +382,7 @@ fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, E
             found: describe(&value),
         });
     };
-    css_length(input).map_err(|problem| invalid(key, problem))
+    css_length(input).map_err(|problem| invalid(key, problem.words()))
 }
 
 fn find_container(document: &Document, id: &str) -> Result<Element, EmbedError> {

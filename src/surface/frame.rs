@@ -11,6 +11,7 @@ use crate::error::{describe_thrown, EmbedError};
 use crate::listener::Listener;
 use crate::options::Mode;
 use crate::payload::Payload;
+use zdr_protocol::text::{concat, decimal, push_hex};
 
 thread_local! {
     static NEXT_FRAME: Cell<u32> = const { Cell::new(1) };
@@ -140,7 +141,7 @@ fn unique_frame_name(document: &Document) -> String {
             next.set(id.wrapping_add(1).max(1));
             id
         });
-        let name = FRAME_PREFIX.with(|prefix| format!("{prefix}-{id}"));
+        let name = FRAME_PREFIX.with(|prefix| concat(&[prefix, "-", &decimal(id)]));
         if document.get_elements_by_name(&name).length() == 0 {
             return name;
         }
@@ -149,5 +150,7 @@ fn unique_frame_name(document: &Document) -> String {
 
 fn frame_prefix() -> String {
     let random = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
-    format!("zdr-embed-{random:08x}")
+    let mut prefix = String::from("zdr-embed-");
+    push_hex(&mut prefix, random, 8);
+    prefix
 }

@@ -19,6 +19,7 @@ use zdr_protocol::layout::AUTO_ASPECT_RATIO;
 use zdr_protocol::message::{
     decode_to_widget, encode_vizdata, Fields, ToWidget, MAX_VIZDATA_UNITS, VERSION,
 };
+use zdr_protocol::text::{concat, decimal};
 
 use super::frame::{create_frame, FrameSpec};
 use super::{Event, Shown, Sink, Surface};
@@ -212,9 +213,13 @@ fn check_size(json: &js_sys::JsString) -> Result<(), EmbedError> {
         return Ok(());
     }
     Err(EmbedError::InvalidData {
-        reason: format!(
-            "its JSON text is {units} UTF-16 units long, and embedMode \"postmessage\" sends at most {MAX_VIZDATA_UNITS}; send fewer points"
-        ),
+        reason: concat(&[
+            "its JSON text is ",
+            &decimal(units),
+            " UTF-16 units long, and embedMode \"postmessage\" sends at most ",
+            &decimal(MAX_VIZDATA_UNITS),
+            "; send fewer points",
+        ]),
     })
 }
 
@@ -281,7 +286,7 @@ impl Channel {
                 let _ = self
                     .frame
                     .style()
-                    .set_property("height", &format!("{}px", height as u32));
+                    .set_property("height", &concat(&[&decimal(height as u32), "px"]));
                 Vec::new()
             }
             _ => Vec::new(),

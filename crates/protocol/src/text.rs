@@ -17,12 +17,65 @@ pub fn quote(text: &str) -> String {
         match ch {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&c.escape_unicode().to_string()),
+            c if c.is_control() => {
+                out.push_str("\\u{");
+                push_hex(&mut out, u32::from(c), 1);
+                out.push('}');
+            }
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// The pieces of a message, joined. Messages are built from pieces rather
+/// than with `format!`: the formatting machinery would cost the service
+/// module more than all its messages together.
+#[inline(never)]
+pub fn concat(pieces: &[&str]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|piece| piece.len()).sum());
+    for piece in pieces {
+        out.push_str(piece);
+    }
+    out
+}
+
+/// `number` in decimal digits (without `core::fmt`, as [`concat`]).
+#[inline(never)]
+pub fn decimal(number: u32) -> String {
+    let mut out = String::new();
+    let mut place = 1_000_000_000;
+    loop {
+        // number / place % 10 is one digit, so the sum stays ASCII.
+        let digit = (number / place % 10) as u8;
+        if digit != 0 || !out.is_empty() || place == 1 {
+            out.push(char::from(b'0' + digit));
+        }
+        if place == 1 {
+            return out;
+        }
+        place /= 10;
+    }
+}
+
+/// Appends `number` in lower-case hexadecimal, at least `width` digits.
+#[inline(never)]
+pub fn push_hex(out: &mut String, number: u32, width: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut shift = 28;
+    let mut started = false;
+    loop {
+        let digit = (number >> shift) & 0xf;
+        if started || digit != 0 || shift < 4 * width || shift == 0 {
+            started = true;
+            out.push(char::from(HEX[digit as usize]));
+        }
+        if shift == 0 {
+            break;
+        }
+        shift -= 4;
+    }
 }
 
 /// "a number", "null", "an array", `"the text"`, ... for error messages.
@@ -62,7 +115,7 @@ pub fn describe_thrown(thrown: &JsValue) -> String {
         return if name.is_empty() {
             message
         } else {
-            format!("{name}: {message}")
+            concat(&[&name, ": ", &message])
         };
     }
     match thrown.as_string() {
@@ -73,7 +126,21 @@ pub fn describe_thrown(thrown: &JsValue) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::quote;
+    use super::{concat, decimal, push_hex, quote};
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        for number in [0, 7, 10, 99, 100, 5000, 600_000, 4_294_967_295] {
+            assert_eq!(decimal(number), format!("{number}"));
+            let mut hex = String::new();
+            push_hex(&mut hex, number, 8);
+            assert_eq!(hex, format!("{number:08x}"));
+            let mut short = String::new();
+            push_hex(&mut short, number, 1);
+            assert_eq!(short, format!("{number:x}"));
+        }
+        assert_eq!(concat(&["a", "", "bc", "d"]), "abcd");
+    }
 
     #[test]
     fn quotes_are_escaped_and_cut() {
