@@ -79,8 +79,8 @@ pub fn slices(c: &Categorical) -> Vec<Slice> {
     if all.len() <= MAX_SLICES {
         return all;
     }
-    let mut order: Vec<usize> = (0..all.len()).collect();
-    order.sort_by(|&a, &b| all[b].value.total_cmp(&all[a].value));
+    let values: Vec<f64> = all.iter().map(|s| s.value).collect();
+    let order = crate::order::ranked(&values, true);
     let keep: Vec<usize> = order.iter().copied().take(MAX_SLICES - 1).collect();
     let other: f64 = order
         .iter()

@@ -136,11 +136,8 @@ fn categorical(c: &Categorical, units: Option<&str>) -> String {
             }
             let total: f64 = slices.iter().map(|s| s.value).sum();
             // Largest first: the reader hears what matters before the list is cut.
-            let mut order: Vec<usize> = (0..slices.len()).collect();
-            order.sort_by(|&a, &b| {
-                let value = |i: usize| slices.get(i).map_or(0.0, |s| s.value);
-                value(b).total_cmp(&value(a))
-            });
+            let values: Vec<f64> = slices.iter().map(|s| s.value).collect();
+            let order = crate::order::ranked(&values, true);
             let named: Vec<String> = order
                 .iter()
                 .filter_map(|&i| slices.get(i))

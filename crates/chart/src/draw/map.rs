@@ -68,10 +68,12 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
 
     // Large regions first, so the ones they enclose (Lesotho in South
     // Africa) are drawn over them.
-    let mut order = regions;
     let area = |r: &Region| f64::from(r.bbox.2 - r.bbox.0) * f64::from(r.bbox.3 - r.bbox.1);
-    order.sort_by(|a, b| area(b).total_cmp(&area(a)));
-    for region in order {
+    let areas: Vec<f64> = regions.iter().map(|r| area(r)).collect();
+    for region in crate::order::ranked(&areas, true)
+        .iter()
+        .filter_map(|&i| regions.get(i))
+    {
         let value = by_region.get(&region.id).copied();
         let fill = match value {
             Some(v) => scale.color(v),

@@ -583,7 +583,8 @@ fn read_timeseries(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
             pairs.push((x, point.number_or_gap("y")?));
         }
         if !pairs.windows(2).all(|w| w[0].0 <= w[1].0) {
-            pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let xs: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+            pairs = crate::order::rearranged(&pairs, &crate::order::ranked(&xs, false));
         }
         let (xs, ys) = pairs.into_iter().unzip();
         out.push(Series {
@@ -695,7 +696,7 @@ pub fn box_stats(label: String, mut values: Vec<f64>) -> Option<BoxStats> {
     if values.is_empty() {
         return None;
     }
-    values.sort_by(f64::total_cmp);
+    let values = crate::order::rearranged(&values, &crate::order::ranked(&values, false));
     let quantile = |q: f64| {
         let pos = q * (values.len() - 1) as f64;
         let low = pos.floor() as usize;
