@@ -40,6 +40,10 @@ say "wasm-pack build: the service module (ES module)"
 build . pkg/service zdr_embed_service web
 optimise pkg/service/zdr_embed_service_bg.wasm
 minify pkg/service/zdr_embed_service.js --module
+# The service path's budget: import names and closure shims' hashed names
+# made short in the module and its glue together (service path 42.6 -> 39.6 KB gzip).
+node scripts/shorten-wasm-names.mjs pkg/service/zdr_embed_service_bg.wasm \
+  pkg/service/zdr_embed_service.js pkg/service/zdr_embed_service_bg.wasm.d.ts
 
 if [ -f crates/engine/Cargo.toml ]; then
   say "wasm-pack build: the engine module (ES module)"
@@ -53,12 +57,15 @@ fi
 
 say "the package's entry (js/)"
 cp js/zdr_embed.js js/zdr_embed.d.ts pkg/
+# Every page loads the entry: its comments stay in js/ (673 -> 241 B gzip).
+minify pkg/zdr_embed.js --module
 
 say "wasm-pack build: the service module as a classic script, for the drop-in file"
 build . target/dropin zdr_embed_service no-modules
 rm -f target/dropin/zdr_embed_service_bg.wasm.d.ts
 optimise target/dropin/zdr_embed_service_bg.wasm
 minify target/dropin/zdr_embed_service.js
+node scripts/shorten-wasm-names.mjs target/dropin/zdr_embed_service_bg.wasm target/dropin/zdr_embed_service.js
 node scripts/build-dropin.mjs target/dropin pkg/zdr_embed_widget.js
 
 node scripts/size-report.mjs
