@@ -11,6 +11,7 @@ pub mod draw;
 pub mod geo;
 mod label;
 pub mod model;
+mod number_text;
 mod order;
 pub mod paint;
 pub mod reduce;

@@ -608,10 +608,7 @@ fn read_scatter(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
         };
         for point in points {
             let x = match point.raw("x") {
-                Some(Value::String(text)) => text
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
+                Some(Value::String(text)) => crate::number_text::parse_f64(text.trim())
                     .filter(|n| n.is_finite())
                     .ok_or_else(|| {
                         expected(

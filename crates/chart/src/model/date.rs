@@ -72,7 +72,7 @@ fn parse_time(text: &str) -> Option<f64> {
             if end == start {
                 return None;
             }
-            let fraction: f64 = text.get(at..end)?.parse().ok()?;
+            let fraction = crate::number_text::parse_f64(text.get(at..end)?)?;
             second += fraction;
             at = end;
         }

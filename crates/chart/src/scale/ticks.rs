@@ -3,9 +3,10 @@
 //! fits the tick budget, the domain extended outward so the axis starts and
 //! ends on a tick.
 //!
-//! Tick values are computed from integers (`i × m × 10^e`), each rounded once,
-//! so they are the closest doubles to clean decimals: 0.3, never
-//! 0.30000000000000004.
+//! Tick values are computed from integers (`i × m × 10^e`), each rounded once
+//! within 10^±22 (the closest doubles to clean decimals: 0.3, never
+//! 0.30000000000000004), and at most one unit in the last place from it
+//! beyond, where the labels are scientific with at most three decimals.
 
 use super::MAX_TICKS;
 
@@ -192,7 +193,9 @@ fn try_step(lo: f64, hi: f64, mantissa: i64, exponent: i32, count: usize) -> Opt
     })
 }
 
-/// The double closest to `n × 10^exponent` (one rounding), or NaN.
+/// The double closest to `n × 10^exponent` (one rounding) when n < 2^53 and
+/// |exponent| <= 22; beyond that serde_json's reading of the decimal, at most
+/// one unit in the last place from it (see `number_text`).
 pub(crate) fn decimal(n: i64, exponent: i32) -> f64 {
     if n == 0 {
         return 0.0;
@@ -202,7 +205,7 @@ pub(crate) fn decimal(n: i64, exponent: i32) -> f64 {
         // n is exact below 2^53, 10^k is exact up to 10^22: one rounding.
         Some(p) if n.unsigned_abs() < (1 << 53) && exponent >= 0 => n as f64 * p,
         Some(p) if n.unsigned_abs() < (1 << 53) => n as f64 / p,
-        _ => format!("{n}e{exponent}").parse().unwrap_or(f64::NAN),
+        _ => crate::number_text::parse_f64(&format!("{n}e{exponent}")).unwrap_or(f64::NAN),
     }
 }
 
@@ -385,8 +388,12 @@ mod tests {
         assert_eq!(decimal(3, -1), 0.3);
         assert_eq!(decimal(15, -2), 0.15);
         assert_eq!(decimal(-7, 0), -7.0);
-        assert_eq!(decimal(12, 30), 1.2e31);
-        assert_eq!(decimal(3, -40), 3e-40);
+        assert_eq!(decimal(12, 22), 1.2e23);
+        assert_eq!(decimal(-7, -22), -7e-22);
+        let ulps = |a: f64, b: f64| (a.to_bits() as i64 - b.to_bits() as i64).abs();
+        assert!(ulps(decimal(12, 30), 1.2e31) <= 1);
+        assert!(ulps(decimal(3, -40), 3e-40) <= 1);
+        assert!(ulps(decimal(1 << 60, -3), 1_152_921_504_606_846.976) <= 1);
         assert_eq!(decimal(5, 400), f64::INFINITY);
         assert_eq!(decimal(0, -5), 0.0);
     }
