@@ -69,7 +69,7 @@ impl Drop for Watch {
 /// Sends the probe. Without `AbortController` or `fetch` (very old browsers)
 /// there is no probe, and only the timeout can trigger a fallback.
 fn probe(address: &str, verdicts: impl Verdicts) -> Option<AbortController> {
-    let window = web_sys::window()?;
+    let window = crate::page::window()?;
     let controller = AbortController::new().ok()?;
     // A plain object rather than RequestInit's setters: each setter is an
     // import (and an enum table in the glue) of the size-budgeted module.

@@ -11,7 +11,19 @@ pub fn is_plain_object(value: &JsValue) -> bool {
     value.is_object() && !js_sys::Array::is_array(value) && !value.is_function()
 }
 
+/// An option of the wrong kind. One function, not inlined at each of the
+/// dozen options: the service module's size budget.
+#[inline(never)]
+pub fn wrong_type(name: &'static str, expected: &'static str, found: &JsValue) -> EmbedError {
+    EmbedError::WrongType {
+        name,
+        expected,
+        found: describe(found),
+    }
+}
+
 /// Reads `object[key]`; a throwing getter or proxy trap becomes an error naming the option.
+#[inline(never)]
 pub fn member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, EmbedError> {
     js_sys::Reflect::get(object, &JsValue::from_str(key)).map_err(|thrown| {
         EmbedError::InvalidOption {
@@ -30,11 +42,9 @@ pub fn required_string(object: &JsValue, key: &'static str) -> Result<String, Em
     if value.is_undefined() || value.is_null() {
         return Err(EmbedError::MissingOption { name: key });
     }
-    value.as_string().ok_or_else(|| EmbedError::WrongType {
-        name: key,
-        expected: "a string",
-        found: describe(&value),
-    })
+    value
+        .as_string()
+        .ok_or_else(|| wrong_type(key, "a string", &value))
 }
 
 /// An optional function member (`onLoad`, `onError`).
@@ -49,9 +59,5 @@ pub fn optional_function(
     value
         .dyn_into::<js_sys::Function>()
         .map(Some)
-        .map_err(|value| EmbedError::WrongType {
-            name: key,
-            expected: "a function",
-            found: describe(&value),
-        })
+        .map_err(|value| wrong_type(key, "a function", &value))
 }

@@ -22,6 +22,7 @@ mod fallback;
 mod js_value;
 mod listener;
 mod options;
+mod page;
 mod payload;
 mod settled;
 mod surface;
@@ -214,7 +215,7 @@ pub fn set_engine_loader(
 }
 
 fn document() -> Result<Document, EmbedError> {
-    web_sys::window()
+    crate::page::window()
         .and_then(|window| window.document())
         .ok_or(EmbedError::Dom {
             action: "find the page's document",

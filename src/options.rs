@@ -7,7 +7,9 @@ use crate::address::{embed_address, CardSegment, ServiceUrl};
 use crate::browser_url;
 use crate::css_size::{css_length, SizeInput};
 use crate::error::EmbedError;
-use crate::js_value::{describe, is_plain_object, member, optional_function, required_string};
+use crate::js_value::{
+    describe, is_plain_object, member, optional_function, required_string, wrong_type,
+};
 use crate::payload::Payload;
 use zdr_protocol::layout::AUTO_HEIGHT;
 use zdr_protocol::text::{concat, decimal};
@@ -197,11 +199,7 @@ fn one_of<T: Copy>(
         .iter()
         .find(|(name, _)| absent || word.as_deref() == Some(name))
         .map(|(_, choice)| *choice)
-        .ok_or_else(|| EmbedError::WrongType {
-            name: key,
-            expected,
-            found: describe(&value),
-        })
+        .ok_or_else(|| wrong_type(key, expected, &value))
 }
 
 /// `height: "auto"`; every other value is read by [`size`].
@@ -244,7 +242,7 @@ fn required_service(
 /// The shell's address carries this page's origin, which the shell will
 /// accept messages from and answer to; so the page needs a real origin.
 fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, EmbedError> {
-    let page_origin = web_sys::window()
+    let page_origin = crate::page::window()
         .and_then(|window| window.location().origin().ok())
         .unwrap_or_default();
     if !(page_origin.starts_with("https://") || page_origin.starts_with("http://")) {
@@ -310,11 +308,7 @@ fn optional_bool(options: &JsValue, key: &'static str) -> Result<Option<bool>, E
     value
         .as_bool()
         .map(Some)
-        .ok_or_else(|| EmbedError::WrongType {
-            name: key,
-            expected: "true or false",
-            found: describe(&value),
-        })
+        .ok_or_else(|| wrong_type(key, "true or false", &value))
 }
 
 fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
@@ -323,11 +317,7 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
         return Ok(DEFAULT_TIMEOUT_MS);
     }
     let Some(ms) = value.as_f64() else {
-        return Err(EmbedError::WrongType {
-            name: "timeoutMs",
-            expected: "a number of milliseconds",
-            found: describe(&value),
-        });
+        return Err(wrong_type("timeoutMs", "a number of milliseconds", &value));
     };
     if !(1.0..=f64::from(MAX_TIMEOUT_MS)).contains(&ms) {
         // The browser writes the number: Rust's float formatting would cost
@@ -351,6 +341,7 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
     Ok(ms.round() as u32)
 }
 
+#[inline(never)]
 fn invalid(name: &'static str, problem: impl Into<String>) -> EmbedError {
     EmbedError::InvalidOption {
         name,
@@ -376,11 +367,7 @@ fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, E
         text = string;
         SizeInput::Text(&text)
     } else {
-        return Err(EmbedError::WrongType {
-            name: key,
-            expected: "a number or a CSS length string",
-            found: describe(&value),
-        });
+        return Err(wrong_type(key, "a number or a CSS length string", &value));
     };
     css_length(input).map_err(|problem| invalid(key, problem.words()))
 }

@@ -3,7 +3,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::error::{describe_thrown, EmbedError};
-use crate::js_value::{describe, is_plain_object, member};
+use crate::js_value::{is_plain_object, member, wrong_type};
 
 const OPTION: &str = "visualizationData";
 
@@ -74,14 +74,6 @@ fn required_member(object: &JsValue, key: &str, name: &'static str) -> Result<Js
         return Err(EmbedError::MissingOption { name });
     }
     Ok(value)
-}
-
-fn wrong_type(name: &'static str, expected: &'static str, found: &JsValue) -> EmbedError {
-    EmbedError::WrongType {
-        name,
-        expected,
-        found: describe(found),
-    }
 }
 
 /// `JSON.stringify` throws on cycles and BigInts; a `toJSON` may return something

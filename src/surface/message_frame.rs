@@ -73,7 +73,7 @@ impl MessageFrame {
             action: "create the iframe",
             reason: describe_thrown(&thrown),
         };
-        let window = web_sys::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
+        let window = crate::page::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
         let frame = create_frame(spec).map_err(dom)?;
         if channel_spec.auto_height {
             // The shell's card has this shape, so the first guess is right; a
