@@ -9,6 +9,9 @@
 // hand; this script does both together and refuses to write anything when
 // the glue does not name each import exactly once.
 //
+// The module's target_features section (what rustc enabled; no browser reads
+// it) is left out too: 105 B gzip.
+//
 // Run after wasm-opt and terser (build.sh); the module then imports from a
 // module named "a" with fields "a", "b", ..., and the glue's import object
 // says the same.
@@ -153,8 +156,10 @@ while (reader.at < wasm.length) {
     if (section.at !== end) fail('the export section has bytes after its exports');
     body = Buffer.from(out);
   }
-  sections.push(Buffer.from([id, ...u32Bytes(body.length)]), body);
   reader.at = end;
+  // The compiler's note of the features it used: browsers never read it.
+  if (id === 0 && new Reader(wasm, start).name() === 'target_features') continue;
+  sections.push(Buffer.from([id, ...u32Bytes(body.length)]), body);
 }
 if (moduleName === null) fail('the module imports nothing');
 

@@ -143,7 +143,18 @@ fn every_frame_name_is_unique() {
     fresh_container("unique");
     let a = render(options("unique")).unwrap_throw();
     let b = render(options("unique")).unwrap_throw();
-    assert_ne!(frame_of(&a).name(), frame_of(&b).name());
+    let (name_a, name_b) = (frame_of(&a).name(), frame_of(&b).name());
+    assert_ne!(name_a, name_b);
+    // zdr-embed-<this copy's 8 hex digits>-<a counter>: one prefix, two numbers.
+    let parts = |name: &str| -> Option<(String, u32)> {
+        let (prefix, number) = name.strip_prefix("zdr-embed-")?.split_once('-')?;
+        let hex = prefix.len() == 8 && prefix.bytes().all(|b| b.is_ascii_hexdigit());
+        Some((prefix.to_owned(), number.parse().ok()?)).filter(|_| hex)
+    };
+    let (prefix_a, number_a) = parts(&name_a).expect(&name_a);
+    let (prefix_b, number_b) = parts(&name_b).expect(&name_b);
+    assert_eq!(prefix_a, prefix_b, "{name_a} {name_b}");
+    assert_eq!(number_b, number_a + 1, "{name_a} {name_b}");
     a.destroy().unwrap_throw();
     b.destroy().unwrap_throw();
 }

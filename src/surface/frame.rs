@@ -11,11 +11,14 @@ use crate::error::{describe_thrown, EmbedError};
 use crate::listener::Listener;
 use crate::options::Mode;
 use crate::payload::Payload;
-use zdr_protocol::text::{concat, decimal, push_hex};
+use zdr_protocol::text::{decimal, push_hex};
 
 thread_local! {
     static NEXT_FRAME: Cell<u32> = const { Cell::new(1) };
-    static FRAME_PREFIX: String = frame_prefix();
+    /// This copy's random prefix, drawn when the first frame is named; 0
+    /// until then. A number, not a lazily made String, so no LazyCell
+    /// machinery is linked (the service module's size budget).
+    static FRAME_PREFIX: Cell<u32> = const { Cell::new(0) };
 }
 
 /// An iframe showing the service's page. Dropping it removes the frame and
@@ -141,16 +144,22 @@ fn unique_frame_name(document: &Document) -> String {
             next.set(id.wrapping_add(1).max(1));
             id
         });
-        let name = FRAME_PREFIX.with(|prefix| concat(&[prefix, "-", &decimal(id)]));
+        let mut name = String::from("zdr-embed-");
+        push_hex(&mut name, frame_prefix(), 8);
+        name.push('-');
+        name.push_str(&decimal(id));
         if document.get_elements_by_name(&name).length() == 0 {
             return name;
         }
     }
 }
 
-fn frame_prefix() -> String {
-    let random = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
-    let mut prefix = String::from("zdr-embed-");
-    push_hex(&mut prefix, random, 8);
-    prefix
+fn frame_prefix() -> u32 {
+    FRAME_PREFIX.with(|prefix| {
+        if prefix.get() == 0 {
+            let random = (js_sys::Math::random() * f64::from(u32::MAX)) as u32;
+            prefix.set(random.max(1));
+        }
+        prefix.get()
+    })
 }

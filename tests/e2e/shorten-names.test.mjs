@@ -28,6 +28,7 @@ function module() {
     ...section(3, [1, 0]),
     ...section(7, [2, ...name(SHIM), 0, 2, ...name('run'), 0, 2]),
     ...section(10, [1, 6, 0, 0x10, 0, 0x10, 1, 0x0b]),
+    ...section(0, [...name('target_features'), 1, 0x2b, ...name('sign-ext')]),
   ]);
 }
 
@@ -60,6 +61,7 @@ test('the renamed module and glue link and call the same functions', async () =>
     );
     const exports = WebAssembly.Module.exports(compiled).map((e) => e.name);
     assert.ok(exports.includes('run'), 'names without a hash are kept');
+    assert.deepEqual(WebAssembly.Module.customSections(compiled, 'target_features'), []);
     assert.ok(!exports.includes(SHIM), 'the hashed shim is renamed');
     const text = readFileSync(js, 'utf8');
     for (const old of [LOG, NOW, SHIM, MODULE]) assert.ok(!text.includes(old), `${old} is left in the glue`);

@@ -45,37 +45,29 @@ pub fn concat(pieces: &[&str]) -> String {
 #[inline(never)]
 pub fn decimal(number: u32) -> String {
     let mut out = String::new();
-    let mut place = 1_000_000_000;
-    loop {
-        // number / place % 10 is one digit, so the sum stays ASCII.
-        let digit = (number / place % 10) as u8;
-        if digit != 0 || !out.is_empty() || place == 1 {
-            out.push(char::from(b'0' + digit));
-        }
-        if place == 1 {
-            return out;
-        }
-        place /= 10;
+    push_decimal(&mut out, number);
+    out
+}
+
+/// Most significant digit first; divisions by constants only, so no
+/// division-by-zero panic path is linked. At most ten calls deep.
+fn push_decimal(out: &mut String, number: u32) {
+    if number >= 10 {
+        push_decimal(out, number / 10);
     }
+    // number % 10 is one digit, so the sum stays ASCII.
+    out.push(char::from(b'0' + (number % 10) as u8));
 }
 
 /// Appends `number` in lower-case hexadecimal, at least `width` digits.
+/// At most `max(8, width)` calls deep.
 #[inline(never)]
 pub fn push_hex(out: &mut String, number: u32, width: u32) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut shift = 28;
-    let mut started = false;
-    loop {
-        let digit = (number >> shift) & 0xf;
-        if started || digit != 0 || shift < 4 * width || shift == 0 {
-            started = true;
-            out.push(char::from(HEX[digit as usize]));
-        }
-        if shift == 0 {
-            break;
-        }
-        shift -= 4;
+    if number >= 16 || width > 1 {
+        push_hex(out, number >> 4, width.saturating_sub(1));
     }
+    out.push(char::from(HEX[(number & 0xf) as usize]));
 }
 
 /// "a number", "null", "an array", `"the text"`, ... for error messages.
