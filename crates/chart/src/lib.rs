@@ -10,6 +10,8 @@ pub mod draw;
 #[cfg(feature = "geo")]
 pub mod geo;
 mod label;
+#[doc(hidden)]
+pub mod math;
 pub mod model;
 mod number_text;
 mod order;

@@ -109,7 +109,7 @@ pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
         return (Vec::new(), Vec::new());
     }
     let n = finite.len() as f64;
-    let target = ((n.log2() + 1.0).ceil() as usize)
+    let target = ((crate::math::log2(n) + 1.0).ceil() as usize)
         .clamp(5, 40)
         .min(max_bins.max(1));
     let ticks = nice_ticks(lo, if hi > lo { hi } else { lo + 1.0 }, target + 1);

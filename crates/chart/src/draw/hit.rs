@@ -185,7 +185,7 @@ impl HitShape {
                     return false;
                 }
                 let sweep = end - start;
-                sweep >= TAU || (dy.atan2(dx) - start).rem_euclid(TAU) <= sweep
+                sweep >= TAU || (crate::math::atan2(dy, dx) - start).rem_euclid(TAU) <= sweep
             }
             HitShape::Polygon { bounds, rings } => {
                 in_rect(bounds, x, y) && rings.iter().any(|ring| in_ring(ring, x, y))

@@ -95,8 +95,8 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
         if share >= 0.06 {
             let mid = angle + sweep / 2.0;
             let at = (
-                cx + radius * 0.68 * mid.cos(),
-                cy + radius * 0.68 * mid.sin(),
+                cx + radius * 0.68 * crate::math::cos(mid),
+                cy + radius * 0.68 * crate::math::sin(mid),
             );
             let label = percent(share);
             if text::width(&label, ctx.sizes.tick, Weight::Bold) < radius * sweep * 0.5 {
@@ -115,7 +115,13 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
     if slices.len() > 1 {
         for a in edges {
             ctx.p.line(
-                &[(cx, cy), (cx + radius * a.cos(), cy + radius * a.sin())],
+                &[
+                    (cx, cy),
+                    (
+                        cx + radius * crate::math::cos(a),
+                        cy + radius * crate::math::sin(a),
+                    ),
+                ],
                 ctx.theme.background,
                 1.5,
             )?;

@@ -175,7 +175,7 @@ pub fn luminance(c: Color) -> f64 {
         if s <= 0.04045 {
             s / 12.92
         } else {
-            ((s + 0.055) / 1.055).powf(2.4)
+            crate::math::powf((s + 0.055) / 1.055, 2.4)
         }
     };
     0.2126 * channel(c.0) + 0.7152 * channel(c.1) + 0.0722 * channel(c.2)

@@ -158,11 +158,12 @@ impl<DB: DrawingBackend> Replay<'_, DB> {
         let steps = |r: f64| {
             let r = (r * self.scale).max(1.0);
             // The angle whose chord lies a quarter pixel inside the arc.
-            let step = 2.0 * (1.0 - 0.25 / r).max(-1.0).acos();
+            let step = 2.0 * crate::math::acos((1.0 - 0.25 / r).max(-1.0));
             ((sweep / step.max(1e-3)).ceil() as usize).clamp(2, 720)
         };
         // Scene angles count clockwise from twelve o'clock.
-        let on = |r: f64, a: f64| self.at((cx + r * a.sin(), cy - r * a.cos()));
+        let on =
+            |r: f64, a: f64| self.at((cx + r * crate::math::sin(a), cy - r * crate::math::cos(a)));
         let n = steps(outer);
         let mut pts: Vec<(i32, i32)> = (0..=n)
             .map(|k| on(outer, start + sweep * k as f64 / n as f64))

@@ -263,7 +263,12 @@ fn push_sector(
 ) -> bool {
     let sweep = (end - start).clamp(0.0, TAU);
     // Scene angles count clockwise from twelve o'clock.
-    let on = |r: f64, a: f64| (num(cx + r * a.sin()), num(cy - r * a.cos()));
+    let on = |r: f64, a: f64| {
+        (
+            num(cx + r * crate::math::sin(a)),
+            num(cy - r * crate::math::cos(a)),
+        )
+    };
     if sweep >= TAU - 1e-9 {
         // An arc cannot end where it starts: a full circle is two halves.
         for r in [outer, inner] {

@@ -133,7 +133,8 @@ fn smallest_step(lo: f64, hi: f64, count: usize, quarters: bool) -> Option<Linea
         return None;
     }
     // A decade below span / count: no smaller step can fit.
-    let rough = half_span.log10() + std::f64::consts::LOG10_2 - (count as f64).log10();
+    let rough = crate::math::log10(half_span) + std::f64::consts::LOG10_2
+        - crate::math::log10(count as f64);
     let start = (rough.floor() as i32).saturating_sub(1);
     for decade in start..start.saturating_add(8) {
         for mantissa in [1i64, 2, 25, 5] {
