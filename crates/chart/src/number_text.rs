@@ -54,8 +54,15 @@ pub(crate) fn parse_f64(text: &str) -> Option<f64> {
         json.push('e');
         json.push_str(exponent);
     }
-    // The grammar is checked: serde_json refuses only what overflows.
-    Some(serde_json::from_str::<f64>(&json).unwrap_or(signed(f64::INFINITY)))
+    // The grammar is checked: serde_json refuses only what overflows. Read
+    // as a Value, whose reader the engine has anyway (an f64 reader of its
+    // own would be another 2 KB); an integer without point or exponent comes
+    // back as one, and -0 as 0, hence the sign put back.
+    let number = match serde_json::from_str::<serde_json::Value>(&json) {
+        Ok(serde_json::Value::Number(number)) => number.as_f64()?,
+        _ => f64::INFINITY,
+    };
+    Some(signed(number.abs()))
 }
 
 #[cfg(test)]
