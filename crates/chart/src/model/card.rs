@@ -853,7 +853,7 @@ fn text(value: &Value) -> String {
     match value {
         Value::Null => String::new(),
         Value::String(text) => text.clone(),
-        other => other.to_string(),
+        other => super::json_text::compact(other),
     }
 }
 

@@ -5,6 +5,7 @@
 mod card;
 mod date;
 mod error;
+mod json_text;
 mod kind;
 pub mod limits;
 
