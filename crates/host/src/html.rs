@@ -5,20 +5,11 @@
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-/// Escapes text for HTML content and quoted attribute values.
+/// Escapes text for HTML content and quoted attribute values: the SVG
+/// writer's escaping, which the inline SVG of the chart page needs anyway
+/// (it also turns characters XML forbids into U+FFFD).
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    zdr_chart::paint::svg::escape(text)
 }
 
 /// A page and the CSP hash of its one stylesheet.

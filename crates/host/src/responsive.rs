@@ -21,7 +21,7 @@
 
 use std::fmt::Write as _;
 
-use zdr_chart::paint::svg::{baseline_shift, escape, num};
+use zdr_chart::paint::svg::{baseline_shift, escape, num, push_sector};
 use zdr_chart::scene::{Align, Color, Font, Item, Rect, Scene, Stroke, Weight};
 
 /// How far outside the plot a shape may reach and still count as inside
@@ -838,6 +838,7 @@ fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64), styles: &mut T
                 *outer,
                 *start,
                 *end,
+                tenths,
             );
             let _ = write!(out, "\" fill=\"{}\"", fill.hex());
             if full && *inner > 0.0 {
@@ -935,56 +936,6 @@ fn written(t: i64) -> String {
 
 fn tenths(v: f64) -> String {
     written(in_tenths(v))
-}
-
-/// A ring sector with real arcs (angles clockwise from twelve o'clock);
-/// true for a full turn, drawn as two half circles per radius.
-fn push_sector(
-    out: &mut String,
-    (cx, cy): (f64, f64),
-    inner: f64,
-    outer: f64,
-    start: f64,
-    end: f64,
-) -> bool {
-    use std::f64::consts::TAU;
-    let sweep = (end - start).clamp(0.0, TAU);
-    let on = |r: f64, a: f64| (tenths(cx + r * a.sin()), tenths(cy - r * a.cos()));
-    if sweep >= TAU - 1e-9 {
-        for r in [outer, inner] {
-            if r <= 0.0 {
-                continue;
-            }
-            let (top, bottom) = (on(r, 0.0), on(r, TAU / 2.0));
-            let r = tenths(r);
-            let _ = write!(
-                out,
-                "M{} {}A{r} {r} 0 1 1 {} {}A{r} {r} 0 1 1 {} {}z",
-                top.0, top.1, bottom.0, bottom.1, top.0, top.1
-            );
-        }
-        return true;
-    }
-    let large = u8::from(sweep > TAU / 2.0);
-    let (a, b) = (on(outer, start), on(outer, start + sweep));
-    let ro = tenths(outer);
-    let _ = write!(
-        out,
-        "M{} {}A{ro} {ro} 0 {large} 1 {} {}",
-        a.0, a.1, b.0, b.1
-    );
-    if inner > 0.0 {
-        let (c, d) = (on(inner, start + sweep), on(inner, start));
-        let ri = tenths(inner);
-        let _ = write!(
-            out,
-            "L{} {}A{ri} {ri} 0 {large} 0 {} {}z",
-            c.0, c.1, d.0, d.1
-        );
-    } else {
-        let _ = write!(out, "L{} {}z", tenths(cx), tenths(cy));
-    }
-    false
 }
 
 #[cfg(test)]

@@ -111,7 +111,9 @@ fn push_item(out: &mut String, item: &Item) {
             fill,
         } => {
             out.push_str("<path d=\"");
-            let evenodd = push_sector(out, *center, *inner, *outer, *start, *end);
+            // A full ring is two circles, cut out by the even-odd rule.
+            let evenodd =
+                push_sector(out, *center, *inner, *outer, *start, *end, num) && *inner > 0.0;
             let _ = write!(out, "\" fill=\"{}\"", fill.hex());
             if evenodd {
                 out.push_str(" fill-rule=\"evenodd\"");
@@ -251,22 +253,24 @@ fn push_path_number(out: &mut String, n: i64) {
     let _ = write!(out, "{n}");
 }
 
-/// A ring sector with real arcs; returns true when the path needs the
-/// even-odd rule (a full ring: two circles).
-fn push_sector(
+/// A ring sector with real arcs, its numbers written by `number` (the
+/// host's page writes tenths); true for a full turn, drawn as two half
+/// circles per radius.
+pub fn push_sector(
     out: &mut String,
     (cx, cy): (f64, f64),
     inner: f64,
     outer: f64,
     start: f64,
     end: f64,
+    number: fn(f64) -> String,
 ) -> bool {
     let sweep = (end - start).clamp(0.0, TAU);
     // Scene angles count clockwise from twelve o'clock.
     let on = |r: f64, a: f64| {
         (
-            num(cx + r * crate::math::sin(a)),
-            num(cy - r * crate::math::cos(a)),
+            number(cx + r * crate::math::sin(a)),
+            number(cy - r * crate::math::cos(a)),
         )
     };
     if sweep >= TAU - 1e-9 {
@@ -276,18 +280,18 @@ fn push_sector(
                 continue;
             }
             let (top, bottom) = (on(r, 0.0), on(r, TAU / 2.0));
-            let r = num(r);
+            let r = number(r);
             let _ = write!(
                 out,
                 "M{} {}A{r} {r} 0 1 1 {} {}A{r} {r} 0 1 1 {} {}z",
                 top.0, top.1, bottom.0, bottom.1, top.0, top.1
             );
         }
-        return inner > 0.0;
+        return true;
     }
     let large = u8::from(sweep > TAU / 2.0);
     let (a, b) = (on(outer, start), on(outer, start + sweep));
-    let ro = num(outer);
+    let ro = number(outer);
     let _ = write!(
         out,
         "M{} {}A{ro} {ro} 0 {large} 1 {} {}",
@@ -295,14 +299,14 @@ fn push_sector(
     );
     if inner > 0.0 {
         let (c, d) = (on(inner, start + sweep), on(inner, start));
-        let ri = num(inner);
+        let ri = number(inner);
         let _ = write!(
             out,
             "L{} {}A{ri} {ri} 0 {large} 0 {} {}z",
             c.0, c.1, d.0, d.1
         );
     } else {
-        let _ = write!(out, "L{} {}z", num(cx), num(cy));
+        let _ = write!(out, "L{} {}z", number(cx), number(cy));
     }
     false
 }
