@@ -258,7 +258,7 @@ pub fn start(
     let mut surface: Box<dyn Surface> = match (&options.service, options.mode, &engine) {
         (Some(_), Mode::Service | Mode::Auto, _) => service_surface(document, &options, sink)?,
         (_, _, Some(Some(engine))) => Box::new(LocalSurface::mount(engine, &options, &sink)?),
-        _ => Box::new(LocalSurface::waiting()),
+        _ => Box::new(LocalSurface::waiting(document, &options)?),
     };
     // Shown before the watch starts: a fast refusal must find something to replace.
     let posted = match options.mode {

@@ -79,7 +79,16 @@ async fn the_engine_loads_once_when_first_needed_and_every_card_shares_it() {
         "{}",
         message_of(&error)
     );
-    assert_eq!(failing.child_element_count(), 0, "nothing drawn");
+    // Nothing drawn; the empty box still holds the card's place (a later
+    // update asks for the engine again).
+    assert_eq!(failing.child_element_count(), 1, "nothing drawn");
+    assert!(
+        failing
+            .query_selector("div.zdr-embed-pending:empty")
+            .unwrap_throw()
+            .is_some(),
+        "only the empty box of the card's size"
+    );
     wait_until(|| auto_errors.count() == 1, "the auto card hears it too").await;
     assert_eq!(error_code(&auto_errors.last()), "engine_unavailable");
     assert_eq!(auto.mode(), "service");

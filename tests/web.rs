@@ -1086,6 +1086,14 @@ async fn service_mode_needs_no_engine_and_local_mode_without_a_loader_says_so() 
         "{}",
         message_of(&errors.last())
     );
-    assert_eq!(container.child_element_count(), 0, "nothing drawn");
+    assert!(
+        container.query_selector("canvas").unwrap_throw().is_none(),
+        "nothing drawn"
+    );
     handle.destroy().unwrap_throw();
+    assert_eq!(
+        container.child_element_count(),
+        0,
+        "destroy removes the box that held the card's place"
+    );
 }

@@ -1,8 +1,12 @@
 //! Local mode: the card drawn in the page by the engine module. Until the
-//! engine has arrived the surface is empty (the embed mounts it then);
-//! afterwards every call is handed to the engine's `LocalDrawing`.
+//! engine has arrived the surface is an empty box of the card's size, so the
+//! page does not shift when the chart appears (the embed mounts the engine's
+//! drawing then and drops the box); afterwards every call is handed to the
+//! engine's `LocalDrawing`.
 
 use wasm_bindgen::prelude::*;
+use web_sys::{Document, HtmlElement};
+use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
 use super::{Event, Shown, Sink, Surface};
 use crate::engine::{self, EngineNamespace, LocalDrawing};
@@ -12,6 +16,8 @@ use crate::payload::Payload;
 
 pub struct LocalSurface {
     drawing: Option<Mounted>,
+    /// The box holding the card's place while the engine loads.
+    placeholder: Option<HtmlElement>,
 }
 
 /// The engine's drawing and the callbacks it was given, which must live as
@@ -23,9 +29,39 @@ struct Mounted {
 }
 
 impl LocalSurface {
-    /// Nothing on screen yet: the engine is on its way.
-    pub fn waiting() -> LocalSurface {
-        LocalSurface { drawing: None }
+    /// Nothing drawn yet, the engine is on its way: an empty box sized as
+    /// the engine's drawing will be (width, height, or the landscape shape
+    /// of `height: "auto"`) keeps the card's place in the page.
+    pub fn waiting(
+        document: &Document,
+        options: &EmbedOptions,
+    ) -> Result<LocalSurface, EmbedError> {
+        let dom = |thrown: JsValue| EmbedError::Dom {
+            action: "reserve the card's place",
+            reason: crate::error::describe_thrown(&thrown),
+        };
+        let placeholder: HtmlElement = document
+            .create_element("div")
+            .map_err(dom)?
+            .unchecked_into();
+        placeholder.set_class_name("zdr-embed-pending");
+        placeholder
+            .set_attribute("aria-busy", "true")
+            .map_err(dom)?;
+        let style = placeholder.style();
+        style.set_property("width", &options.width).map_err(dom)?;
+        if options.height == AUTO_HEIGHT {
+            style
+                .set_property("aspect-ratio", AUTO_ASPECT_RATIO)
+                .map_err(dom)?;
+        } else {
+            style.set_property("height", &options.height).map_err(dom)?;
+        }
+        options.container.append_child(&placeholder).map_err(dom)?;
+        Ok(LocalSurface {
+            drawing: None,
+            placeholder: Some(placeholder),
+        })
     }
 
     /// Draws `options.payload` with the engine in `options.container`.
@@ -62,6 +98,7 @@ impl LocalSurface {
                 _on_load: on_load,
                 _on_error: on_error,
             }),
+            placeholder: None,
         })
     }
 }
@@ -71,6 +108,9 @@ impl Drop for LocalSurface {
         // Before the callbacks are freed: the engine must never call them after.
         if let Some(mounted) = &self.drawing {
             let _ = mounted.drawing.destroy();
+        }
+        if let Some(placeholder) = &self.placeholder {
+            placeholder.remove();
         }
     }
 }

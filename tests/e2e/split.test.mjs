@@ -75,6 +75,10 @@ function writeSite(dir) {
     const data = { ...${card}, viz_config: { ...${card}.viz_config, title: 'Card ' + i } };
     render({ containerId: 'c' + i, mode: 'local', visualizationData: data, ...record('c' + i) });
   }
+  // What holds each card's place while the engine loads.
+  const box = (element) => { const r = element.getBoundingClientRect(); return [r.width, r.height]; };
+  window.pending = [...document.querySelectorAll('.card')].map((card) => [...card.children].map((child) => child.className + ' ' + box(child)));
+  window.box = box;
 </script></body></html>`);
   writeFileSync(join(dir, 'ten-dropin.html'), `<!doctype html><html lang="en"><head>${HEAD}</head>
 <body>${CARDS}<script src="/node_modules/zdr-embed/pkg/zdr_embed_widget.js"></script>
@@ -227,6 +231,16 @@ for (const [name, path] of [['the package entry', 'ten.html'], ['the drop-in scr
     assert.deepEqual(await page.evaluate(() => window.errors), []);
     assert.deepEqual(await page.evaluate(() => [...new Set(window.loads.map((l) => l.tag))]), ['CANVAS']);
     assert.equal(await page.locator('canvas').count(), 10);
+    if (path === 'ten.html') {
+      // While the engine loaded each card's place was held at the size it is
+      // drawn at (480 wide, the default 600 px high), so the page did not shift.
+      assert.deepEqual(await page.evaluate(() => window.pending), Array(10).fill(['zdr-embed-pending 480,600']));
+      assert.deepEqual(
+        await page.evaluate(() => [...document.querySelectorAll('.card')].map((card) => [...card.children].map((child) => child.className + ' ' + window.box(child)))),
+        Array(10).fill(['zdr-embed-local 480,600']),
+        'the box is gone and the drawing took its place',
+      );
+    }
     const engine = paths(requests.filter((r) => isEngine(r.url)));
     assert.deepEqual(engine.sort(), [ENGINE_JS, ENGINE_WASM], engine.join('\n'));
     assert.deepEqual(consoleErrors, []);
