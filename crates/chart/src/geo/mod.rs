@@ -15,14 +15,18 @@
 //! empty map, never a panic.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::OnceLock;
 
-static WORLD_BIN: &[u8] = include_bytes!("../geo/world.bin");
-static US_STATES_BIN: &[u8] = include_bytes!("../geo/us-states.bin");
+mod decode;
+#[cfg(test)]
+mod fidelity;
+mod names;
 
-const MAGIC: &[u8; 4] = b"ZGEO";
-const VERSION: u8 = 1;
+pub use decode::{decode, GeoError};
+use names::fold;
+
+static WORLD_BIN: &[u8] = include_bytes!("../../geo/world.bin");
+static US_STATES_BIN: &[u8] = include_bytes!("../../geo/us-states.bin");
 
 /// Which embedded atlas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -106,6 +110,21 @@ impl Map {
             .filter(|r| !r.polygons.is_empty())
             .map(|r| r.bbox)
             .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))
+    }
+
+    /// A map of `regions` in the frame at `origin` of `size`, indexed for
+    /// [`Map::lookup`].
+    fn new(origin: (f32, f32), size: (f32, f32), regions: Vec<Region>) -> Self {
+        let mut map = Self {
+            x0: origin.0,
+            y0: origin.1,
+            width: size.0,
+            height: size.1,
+            regions,
+            index: HashMap::new(),
+        };
+        map.build_index();
+        map
     }
 
     fn build_index(&mut self) {
@@ -202,383 +221,12 @@ fn numeric_key(s: &str) -> Option<String> {
     Some(format!("#{n}"))
 }
 
-/// Lower case, common Latin accents removed, typographic apostrophes
-/// straightened, runs of white space collapsed to one space.
-fn fold(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut space = false;
-    for c in s.trim().chars() {
-        if c.is_whitespace() {
-            space = true;
-            continue;
-        }
-        if space {
-            out.push(' ');
-            space = false;
-        }
-        if c == '\u{130}' {
-            // İ lower-cases to i and a combining dot above, as `to_lowercase` has it.
-            out.push_str("i\u{307}");
-            continue;
-        }
-        out.push(strip_accent(lower(c)));
-    }
-    out
-}
-
-/// `char::to_lowercase` for the Latin letters that atlas names are written
-/// in (ASCII, Latin-1, Latin Extended-A, Ș and Ț) and the three letters
-/// elsewhere that lower-case into them; other characters are kept. A name
-/// with any other letter matches no atlas name either way, and core's full
-/// case tables (about 10 KB of the WebAssembly engine) stay out.
-fn lower(c: char) -> char {
-    let code = u32::from(c);
-    let to = match code {
-        0x41..=0x5A | 0xC0..=0xD6 | 0xD8..=0xDE => code + 0x20,
-        0x100..=0x12F | 0x132..=0x137 | 0x14A..=0x177 | 0x218..=0x21B if code % 2 == 0 => code + 1,
-        0x139..=0x148 | 0x179..=0x17E if code % 2 == 1 => code + 1,
-        0x178 => 0xFF,
-        0x212A => 0x6B,
-        0x212B => 0xE5,
-        0x1E9E => 0xDF,
-        _ => code,
-    };
-    char::from_u32(to).unwrap_or(c)
-}
-
-fn strip_accent(c: char) -> char {
-    match c {
-        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' | 'ā' | 'ă' | 'ą' => 'a',
-        'ç' | 'ć' | 'č' => 'c',
-        'ď' => 'd',
-        'è' | 'é' | 'ê' | 'ë' | 'ē' | 'ė' | 'ę' | 'ě' => 'e',
-        'ì' | 'í' | 'î' | 'ï' | 'ī' | 'ı' => 'i',
-        'ñ' | 'ń' | 'ň' => 'n',
-        'ò' | 'ó' | 'ô' | 'õ' | 'ö' | 'ø' | 'ō' | 'ő' => 'o',
-        'ř' => 'r',
-        'ś' | 'š' | 'ş' | 'ș' => 's',
-        'ť' | 'ţ' | 'ț' => 't',
-        'ù' | 'ú' | 'û' | 'ü' | 'ū' | 'ů' | 'ű' => 'u',
-        'ý' | 'ÿ' => 'y',
-        'ź' | 'ż' | 'ž' => 'z',
-        '\u{2018}' | '\u{2019}' | '`' | '´' => '\'',
-        _ => c,
-    }
-}
-
-/// Why an atlas blob could not be decoded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GeoError {
-    /// The data ends early: a field starting at `offset` is cut off.
-    Truncated { offset: usize },
-    /// The blob does not start with "ZGEO".
-    BadMagic,
-    /// A format version this decoder does not know.
-    UnsupportedVersion(u8),
-    /// A field has an impossible value (zero divisor, ring with fewer than
-    /// three points, point outside the grid, overlong varint, bad UTF-8, ...).
-    Invalid { offset: usize, what: &'static str },
-    /// Bytes follow the last region.
-    TrailingBytes { offset: usize },
-}
-
-impl fmt::Display for GeoError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Truncated { offset } => write!(f, "atlas data truncated at byte {offset}"),
-            Self::BadMagic => f.write_str("not an atlas (missing \"ZGEO\" magic)"),
-            Self::UnsupportedVersion(v) => write!(f, "unsupported atlas format version {v}"),
-            Self::Invalid { offset, what } => {
-                write!(f, "invalid atlas data at byte {offset}: {what}")
-            }
-            Self::TrailingBytes { offset } => {
-                write!(f, "unexpected bytes after the atlas at byte {offset}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for GeoError {}
-
-/// Checked little-endian reader.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], GeoError> {
-        let truncated = GeoError::Truncated { offset: self.pos };
-        let end = self.pos.checked_add(n).ok_or(truncated.clone())?;
-        let slice = self.bytes.get(self.pos..end).ok_or(truncated)?;
-        self.pos = end;
-        Ok(slice)
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], GeoError> {
-        let offset = self.pos;
-        self.take(N)?
-            .try_into()
-            .map_err(|_| GeoError::Truncated { offset })
-    }
-
-    fn u8(&mut self) -> Result<u8, GeoError> {
-        Ok(u8::from_le_bytes(self.array()?))
-    }
-
-    fn u16(&mut self) -> Result<u16, GeoError> {
-        Ok(u16::from_le_bytes(self.array()?))
-    }
-
-    fn i16(&mut self) -> Result<i16, GeoError> {
-        Ok(i16::from_le_bytes(self.array()?))
-    }
-
-    fn invalid(&self, what: &'static str) -> GeoError {
-        GeoError::Invalid {
-            offset: self.pos,
-            what,
-        }
-    }
-
-    /// Unsigned LEB128, at most 5 bytes, must fit in u32.
-    fn varint(&mut self) -> Result<u32, GeoError> {
-        let mut value: u32 = 0;
-        for shift in [0u32, 7, 14, 21, 28] {
-            let byte = self.u8()?;
-            let bits = u32::from(byte & 0x7f);
-            if shift == 28 && bits > 0x0f {
-                return Err(self.invalid("varint overflows 32 bits"));
-            }
-            value |= bits << shift;
-            if byte & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err(self.invalid("varint longer than 5 bytes"))
-    }
-
-    fn zigzag(&mut self) -> Result<i64, GeoError> {
-        let v = i64::from(self.varint()?);
-        Ok((v >> 1) ^ -(v & 1))
-    }
-
-    /// A count, bounded by the bytes left (every item takes at least one).
-    fn count(&mut self) -> Result<usize, GeoError> {
-        let n = usize::try_from(self.varint()?).map_err(|_| self.invalid("count too large"))?;
-        if n > self.bytes.len().saturating_sub(self.pos) {
-            return Err(GeoError::Truncated { offset: self.pos });
-        }
-        Ok(n)
-    }
-
-    /// u8 length + UTF-8 bytes.
-    fn string(&mut self) -> Result<String, GeoError> {
-        let len = usize::from(self.u8()?);
-        let offset = self.pos;
-        let bytes = self.take(len)?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| GeoError::Invalid {
-            offset,
-            what: "string is not UTF-8",
-        })
-    }
-}
-
-/// Decodes an atlas blob (format in `crates/chart/geo/README.md`). Never
-/// panics.
-///
-/// # Errors
-///
-/// A [`GeoError`] when the blob is truncated, has the wrong magic or
-/// version, or is inconsistent in any way (points outside the grid, rings of
-/// fewer than three points, overlong varints, bad UTF-8, trailing bytes).
-pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
-    let mut r = Reader { bytes, pos: 0 };
-    if &r.array::<4>().map_err(|_| GeoError::BadMagic)? != MAGIC {
-        return Err(GeoError::BadMagic);
-    }
-    let version = r.u8()?;
-    if version != VERSION {
-        return Err(GeoError::UnsupportedVersion(version));
-    }
-    let _kind = r.u8()?;
-    let divisor = r.u16()?;
-    if divisor == 0 {
-        return Err(r.invalid("divisor is zero"));
-    }
-    let origin_x = r.i16()?;
-    let origin_y = r.i16()?;
-    let grid_w = r.u16()?;
-    let grid_h = r.u16()?;
-    let region_count = usize::from(r.u16()?);
-
-    let scale = 1.0 / f32::from(divisor);
-    let to_atlas = |origin: i16, g: i64| (f32::from(origin) + g as f32) * scale;
-
-    let mut regions = Vec::with_capacity(region_count.min(bytes.len()));
-    for _ in 0..region_count {
-        let id = r.u16()?;
-        let code2 = r.string()?;
-        let code3 = r.string()?;
-        let name_count = r.u8()?;
-        if name_count == 0 {
-            return Err(r.invalid("region without a name"));
-        }
-        let name = r.string()?;
-        let mut aliases = Vec::with_capacity(usize::from(name_count - 1));
-        for _ in 1..name_count {
-            aliases.push(r.string()?);
-        }
-
-        let polygon_count = r.count()?;
-        let mut polygons = Vec::with_capacity(polygon_count);
-        let mut bbox = (
-            f32::INFINITY,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::NEG_INFINITY,
-        );
-        for _ in 0..polygon_count {
-            let ring_count = r.count()?;
-            if ring_count == 0 {
-                return Err(r.invalid("polygon without rings"));
-            }
-            let mut rings = Vec::with_capacity(ring_count);
-            for _ in 0..ring_count {
-                let point_count = r.count()?;
-                if point_count < 3 {
-                    return Err(r.invalid("ring with fewer than three points"));
-                }
-                let mut ring = Vec::with_capacity(point_count);
-                let mut x = i64::from(r.u16()?);
-                let mut y = i64::from(r.u16()?);
-                for k in 0..point_count {
-                    if k > 0 {
-                        x += r.zigzag()?;
-                        y += r.zigzag()?;
-                    }
-                    if !(0..=i64::from(grid_w)).contains(&x)
-                        || !(0..=i64::from(grid_h)).contains(&y)
-                    {
-                        return Err(r.invalid("point outside the grid"));
-                    }
-                    let p = (to_atlas(origin_x, x), to_atlas(origin_y, y));
-                    bbox = (
-                        bbox.0.min(p.0),
-                        bbox.1.min(p.1),
-                        bbox.2.max(p.0),
-                        bbox.3.max(p.1),
-                    );
-                    ring.push(p);
-                }
-                rings.push(ring);
-            }
-            polygons.push(rings);
-        }
-        if polygons.is_empty() {
-            bbox = (0.0, 0.0, 0.0, 0.0);
-        }
-        regions.push(Region {
-            id,
-            code2,
-            code3,
-            name,
-            aliases,
-            polygons,
-            bbox,
-        });
-    }
-    if r.pos != bytes.len() {
-        return Err(GeoError::TrailingBytes { offset: r.pos });
-    }
-
-    let mut map = Map {
-        x0: f32::from(origin_x) * scale,
-        y0: f32::from(origin_y) * scale,
-        width: f32::from(grid_w) * scale,
-        height: f32::from(grid_h) * scale,
-        regions,
-        index: HashMap::new(),
-    };
-    map.build_index();
-    Ok(map)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `fold` as it was with core's full case tables.
-    fn fold_by_core(s: &str) -> String {
-        let mut out = String::new();
-        let mut space = false;
-        for c in s.trim().chars() {
-            if c.is_whitespace() {
-                space = true;
-                continue;
-            }
-            if space {
-                out.push(' ');
-                space = false;
-            }
-            out.extend(c.to_lowercase().map(strip_accent));
-        }
-        out
-    }
-
-    #[test]
-    fn lower_is_core_lowercase_for_latin_letters() {
-        for code in (0..0x180)
-            .chain(0x218..0x21C)
-            .chain([0x212A, 0x212B, 0x1E9E])
-        {
-            let Some(c) = char::from_u32(code) else {
-                continue;
-            };
-            assert_eq!(
-                fold(&c.to_string()),
-                fold_by_core(&c.to_string()),
-                "U+{code:04X}"
-            );
-        }
-    }
-
-    #[test]
-    fn every_atlas_name_and_code_folds_as_before() {
-        for which in [Atlas::World, Atlas::UsStates] {
-            for r in &atlas(which).regions {
-                for text in [&r.name, &r.code2, &r.code3].into_iter().chain(&r.aliases) {
-                    assert_eq!(fold(text), fold_by_core(text), "{text}");
-                    assert_eq!(
-                        fold(&text.to_uppercase()),
-                        fold_by_core(&text.to_uppercase()),
-                        "{text}"
-                    );
-                    // Folded names hold only letters `lower` knows, so a letter it
-                    // leaves as it is could never have matched one.
-                    assert!(
-                        fold(text)
-                            .chars()
-                            .all(|c| u32::from(c) < 0x250 || c == '\u{307}'),
-                        "{text}"
-                    );
-                }
-            }
-        }
-    }
-
     fn name(which: Atlas, code: &str) -> Option<&'static str> {
         lookup(which, code).map(|r| r.name.as_str())
-    }
-
-    #[test]
-    fn embedded_atlases_decode() {
-        assert!(decode(WORLD_BIN).is_ok(), "{:?}", decode(WORLD_BIN).err());
-        assert!(
-            decode(US_STATES_BIN).is_ok(),
-            "{:?}",
-            decode(US_STATES_BIN).err()
-        );
     }
 
     #[test]
@@ -768,51 +416,5 @@ mod tests {
         assert_eq!(guess_atlas(Vec::<String>::new()), Atlas::World);
         let owned = vec![String::from("tx"), String::from("wa")];
         assert_eq!(guess_atlas(&owned), Atlas::UsStates);
-    }
-
-    #[test]
-    fn truncated_blobs_are_errors() {
-        for blob in [WORLD_BIN, US_STATES_BIN] {
-            let lengths = (0..blob.len().min(600)).chain((600..blob.len()).step_by(101));
-            for len in lengths {
-                let prefix = blob.get(..len).unwrap_or_default();
-                assert!(decode(prefix).is_err(), "prefix of {len} bytes");
-            }
-            let mut longer = blob.to_vec();
-            longer.push(0);
-            assert!(matches!(
-                decode(&longer),
-                Err(GeoError::TrailingBytes { .. })
-            ));
-        }
-    }
-
-    #[test]
-    fn corrupt_blobs_do_not_panic() {
-        // Deterministic pseudo-random byte flips; any result but a panic.
-        let mut state: u32 = 0x2545_f491;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            state
-        };
-        for blob in [WORLD_BIN, US_STATES_BIN] {
-            for _ in 0..200 {
-                let mut bytes = blob.to_vec();
-                for _ in 0..4 {
-                    let i = next() as usize % bytes.len().max(1);
-                    if let Some(b) = bytes.get_mut(i) {
-                        *b ^= (next() & 0xff) as u8 | 1;
-                    }
-                }
-                let _ = decode(&bytes);
-            }
-        }
-        assert_eq!(decode(b""), Err(GeoError::BadMagic));
-        assert_eq!(decode(b"ZGEO\x02"), Err(GeoError::UnsupportedVersion(2)));
-        let huge_count = b"ZGEO\x01\x00\x0a\x00\x00\x00\x00\x00\x10\x00\x10\x00\x01\x00\
-            \x01\x00\x00\x00\x01\x01A\xff\xff\xff\xff\x0f";
-        assert!(decode(huge_count).is_err());
     }
 }
