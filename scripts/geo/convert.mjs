@@ -64,7 +64,7 @@ for (const [pkg, want] of [['world-atlas', '2.0.2'], ['us-atlas', '3.0.1']]) {
   if (got !== want) throw new Error(`${pkg}: expected version ${want}, found ${got}`);
 }
 
-const VERSION = 2;
+const VERSION = 3;
 // Half a CSS pixel when the map fills the largest frame, 1,600 px wide: the
 // world is 1000 units wide, the US 1033 (with the western Aleutians). The
 // grid of 1/3 unit (rounding moves a point by at most 0.236 unit) was chosen
@@ -568,14 +568,86 @@ class Writer {
     if (!Number.isInteger(v) || v < -0x8000 || v > 0x7fff) throw new Error(`i16 out of range: ${v}`);
     this.u16(v & 0xffff);
   }
-  varint(v) {
-    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new Error(`varint out of range: ${v}`);
-    while (v >= 0x80) { this.bytes.push((v & 0x7f) | 0x80); v = Math.floor(v / 128); }
-    this.bytes.push(v);
-  }
-  zigzag(v) { this.varint(v >= 0 ? v * 2 : -v * 2 - 1); }
   buffer() { return Buffer.from(this.bytes); }
 }
+
+// Adaptive binary range coder (the one of LZMA: 11-bit probabilities,
+// adapting by 1/32 of the distance to certainty). Integers are binarised
+// Elias-gamma style: the bit length n of v + 1 in unary, then the n bits
+// below its leading one, every decision with its own adaptive probability
+// per field kind, so the coder learns each field's distribution.
+class RangeEncoder {
+  constructor() {
+    this.low = 0;
+    this.range = 0xffffffff;
+    this.cache = 0;
+    this.cacheSize = 1;
+    this.out = [];
+    this.models = new Map();
+    this.dx = this.previousDx = this.previousDy = 0;
+  }
+  model(name) {
+    if (!this.models.has(name)) this.models.set(name, new Uint16Array(MODEL_SIZE).fill(1024));
+    return this.models.get(name);
+  }
+  shiftLow() {
+    if (this.low < 0xff000000 || this.low >= 2 ** 32) {
+      const carry = this.low >= 2 ** 32 ? 1 : 0;
+      let temp = this.cache;
+      do {
+        this.out.push((temp + carry) & 0xff);
+        temp = 0xff;
+      } while (--this.cacheSize !== 0);
+      this.cache = Math.floor((this.low % 2 ** 32) / 2 ** 24);
+    }
+    this.cacheSize++;
+    this.low = (this.low % 2 ** 24) * 256;
+  }
+  bit(probs, i, bit) {
+    const p = probs[i];
+    const bound = (this.range >>> 11) * p;
+    if (bit) {
+      this.low += bound;
+      this.range -= bound;
+      probs[i] = p - (p >> 5);
+    } else {
+      this.range = bound;
+      probs[i] = p + ((2048 - p) >> 5);
+    }
+    while (this.range < 2 ** 24) {
+      this.range = (this.range * 256) % 2 ** 32;
+      this.shiftLow();
+    }
+  }
+  // Elias-gamma with adaptive bits: model[0..32] the unary length,
+  // model[32 + 32 n + k] the k-th bit below the leading one of a length-n value.
+  uint(name, v) {
+    if (!Number.isInteger(v) || v < 0 || v >= 2 ** 31) throw new Error(`value out of range: ${v}`);
+    const m = this.model(name);
+    const x = v + 1;
+    const n = Math.floor(Math.log2(x));
+    for (let i = 0; i < n; i++) this.bit(m, i, 1);
+    this.bit(m, n, 0);
+    for (let k = n - 1; k >= 0; k--) this.bit(m, 32 + 32 * n + k, Math.floor(x / 2 ** k) & 1);
+  }
+  // A coordinate delta: magnitude, then sign. |dy| is modelled per bit
+  // length of the |dx| before it (0..6: long steps in x go with short or
+  // long ones in y), and each sign per sign of the previous delta on the same
+  // axis (outlines keep their direction). Both contexts persist across rings.
+  delta(axis, v) {
+    const len = (a) => Math.min(Math.floor(Math.log2(Math.abs(a) + 1)), 6);
+    this.uint(axis ? `dy${len(this.dx)}` : 'dx', Math.abs(v));
+    const previous = axis ? this.previousDy : this.previousDx;
+    if (v !== 0) this.bit(this.model(`s${axis}${Math.sign(previous)}`), 0, v < 0 ? 1 : 0);
+    if (axis) this.previousDy = v;
+    else this.previousDx = this.dx = v;
+  }
+  finish() {
+    for (let i = 0; i < 5; i++) this.shiftLow();
+    return this.out;
+  }
+}
+const MODEL_SIZE = 32 + 32 * 32;
 
 function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
   const w = new Writer();
@@ -596,9 +668,10 @@ function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
     return `${fields.join('\t')}\n`;
   });
   const text = Buffer.from(lines.join(''), 'utf8');
-  w.varint(text.length);
+  w.u16(text.length);
   for (const x of text) w.bytes.push(x);
   const { arcs, topology } = extractArcs(regions);
+  const g = new RangeEncoder();
   const inGrid = ([x, y]) => x >= 0 && y >= 0 && x <= gridW && y <= gridH;
   const stored = new Set();
   let order = []; // arc index -> position in decoding order
@@ -607,20 +680,20 @@ function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
   let current;
   const point = (p) => {
     if (!inGrid(p)) throw new Error('point outside the grid');
-    w.zigzag(p[0] - current[0]);
-    w.zigzag(p[1] - current[1]);
+    g.delta(0, p[0] - current[0]);
+    g.delta(1, p[1] - current[1]);
     current = p;
   };
   let previousId = 0;
   for (const [ri, r] of regions.entries()) {
     if (r.id <= previousId && ri > 0) throw new Error('region ids are not ascending');
-    w.varint(r.id - previousId);
+    g.uint('id', r.id - previousId);
     previousId = r.id;
-    w.varint(topology[ri].length);
+    g.uint('count', topology[ri].length);
     for (const poly of topology[ri]) {
-      w.varint(poly.length);
+      g.uint('count', poly.length);
       for (const refs of poly) {
-        w.varint(refs.length);
+        g.uint('count', refs.length);
         const pts = (ref) => (ref.reversed ? [...arcs[ref.arc]].reverse() : arcs[ref.arc]);
         const start = pts(refs[0])[0];
         current = cursor;
@@ -634,7 +707,7 @@ function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
             const last = j === refs.length - 1;
             const body = last ? p.slice(1, -1) : p.slice(1);
             if (!last && body.length === 0) throw new Error('empty arc');
-            w.varint(body.length * 2);
+            g.uint('tag', body.length * 2);
             for (const q of body) point(q);
             current = p[p.length - 1];
             stored.add(ref.arc);
@@ -643,7 +716,7 @@ function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
             if (ref.reversed) throw new Error('a new arc is stored backwards');
           } else {
             const back = order.length - 1 - posOf.get(ref.arc);
-            w.varint((((back << 1) | (ref.reversed ? 1 : 0)) << 1) | 1);
+            g.uint('tag', (((back << 1) | (ref.reversed ? 1 : 0)) << 1) | 1);
             current = p[p.length - 1];
           }
         }
@@ -652,6 +725,7 @@ function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
       }
     }
   }
+  for (const x of g.finish()) w.bytes.push(x);
   return { bytes: w.buffer(), arcs: arcs.length, arcPoints: arcs.reduce((a, b) => a + b.length, 0) };
 }
 

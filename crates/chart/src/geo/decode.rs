@@ -1,13 +1,15 @@
-//! The atlas byte format (version 2, `crates/chart/geo/README.md`): a name
-//! table, then per region its rings as lists of shared arcs. Every read and
-//! every invariant is checked, so a corrupt blob is an error, never a panic,
-//! and what it decodes to is bounded by its length (an arc serves at most
-//! two rings).
+//! The atlas byte format (version 3, `crates/chart/geo/README.md`): a name
+//! table, then a range-coded stream of the regions' rings as lists of shared
+//! arcs. Every read and every invariant is checked, so a corrupt blob is an
+//! error, never a panic, and what it decodes to is bounded (at most
+//! [`MAX_POINTS`] arc points, and an arc serves at most two rings).
 
 use super::{Map, Region};
 
 const MAGIC: &[u8; 4] = b"ZGEO";
-pub(super) const VERSION: u8 = 2;
+pub(super) const VERSION: u8 = 3;
+/// Arc points an atlas may hold: the embedded ones have 6,273 and 5,568.
+pub const MAX_POINTS: usize = 1 << 16;
 
 /// Why an atlas blob could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -22,8 +24,8 @@ pub enum GeoError {
     #[error("unsupported atlas format version {0}")]
     UnsupportedVersion(u8),
     /// A field has an impossible value (zero divisor, ring with fewer than
-    /// three points, point outside the grid, arcs that do not join, overlong
-    /// varint, bad UTF-8, ...).
+    /// three points, point outside the grid, arcs that do not join, too many
+    /// points, bad UTF-8, ...).
     #[error("invalid atlas data at byte {offset}: {what}")]
     Invalid { offset: usize, what: &'static str },
     /// Bytes follow the last region.
@@ -31,11 +33,18 @@ pub enum GeoError {
     TrailingBytes { offset: usize },
 }
 
-/// Checked little-endian reader.
+/// Checked reader: little-endian fields, then the range decoder of LZMA
+/// (11-bit probabilities adapting by 1/32) over the rest of the bytes.
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
+    range: u32,
+    code: u32,
 }
+
+/// Adaptive probabilities of one field kind: 32 for the unary bit length of
+/// `v + 1`, then 32 per length for the bits below its leading one.
+type Model = [u16; 32 + 32 * 32];
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> Result<&'a [u8], GeoError> {
@@ -51,9 +60,7 @@ impl<'a> Reader<'a> {
     }
 
     fn u16(&mut self) -> Result<u16, GeoError> {
-        let b = self.take(2)?;
-        Ok(u16::from(b.first().copied().unwrap_or(0))
-            | u16::from(b.get(1).copied().unwrap_or(0)) << 8)
+        Ok(u16::from(self.u8()?) | u16::from(self.u8()?) << 8)
     }
 
     fn invalid(&self, what: &'static str) -> GeoError {
@@ -63,53 +70,133 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Unsigned LEB128, at most 5 bytes, must fit in u32.
-    fn varint(&mut self) -> Result<u32, GeoError> {
-        let mut value: u32 = 0;
-        for shift in [0u32, 7, 14, 21, 28] {
-            let byte = self.u8()?;
-            let bits = u32::from(byte & 0x7f);
-            if shift == 28 && bits > 0x0f {
-                return Err(self.invalid("varint overflows 32 bits"));
-            }
-            value |= bits << shift;
-            if byte & 0x80 == 0 {
-                return Ok(value);
-            }
+    /// Starts the range decoder at the current byte.
+    fn start_range(&mut self) -> Result<(), GeoError> {
+        if self.u8()? != 0 {
+            return Err(self.invalid("range coder does not start with 0"));
         }
-        Err(self.invalid("varint longer than 5 bytes"))
+        self.range = u32::MAX;
+        for _ in 0..4 {
+            self.code = self.code << 8 | u32::from(self.u8()?);
+        }
+        Ok(())
     }
 
-    fn zigzag(&mut self) -> Result<i64, GeoError> {
-        let v = i64::from(self.varint()?);
-        Ok((v >> 1) ^ -(v & 1))
+    fn bit(&mut self, p: &mut u16) -> Result<u32, GeoError> {
+        let bound = (self.range >> 11) * u32::from(*p);
+        let bit = if self.code < bound {
+            self.range = bound;
+            *p += (2048 - *p) >> 5;
+            0
+        } else {
+            self.code -= bound;
+            self.range -= bound;
+            *p -= *p >> 5;
+            1
+        };
+        while self.range < 1 << 24 {
+            self.range <<= 8;
+            self.code = self.code << 8 | u32::from(self.u8()?);
+        }
+        Ok(bit)
     }
 
-    /// A count, bounded by the bytes left (every item takes at least one).
-    fn count(&mut self) -> Result<usize, GeoError> {
-        let n = self.varint()? as usize;
-        if n > self.bytes.len().saturating_sub(self.pos) {
-            return Err(GeoError::Truncated { offset: self.pos });
+    /// An integer below 2^31: its bit length in unary, then its bits.
+    fn uint(&mut self, model: &mut Model) -> Result<u32, GeoError> {
+        let mut n = 0;
+        while self.bit(model.get_mut(n).ok_or(self.invalid("number too large"))?)? == 1 {
+            n += 1;
+            if n > 30 {
+                return Err(self.invalid("number too large"));
+            }
         }
-        Ok(n)
+        let mut x = 1u32;
+        for k in (0..n).rev() {
+            let p = model
+                .get_mut(32 + 32 * n + k)
+                .ok_or(self.invalid("number too large"))?;
+            x = x << 1 | self.bit(p)?;
+        }
+        Ok(x - 1)
     }
 }
 
 type Point = (i64, i64);
 
-/// The geometry stream's state: every arc decoded so far (as a range of
-/// `points`), how many rings use it, and the grid every point must lie in.
+/// The geometry stream's state: its models, every arc decoded so far (as a
+/// range of `points`), how many rings use it, and the grid every point must
+/// lie in.
 struct Arcs {
+    models: Vec<Model>,
     points: Vec<Point>,
     ranges: Vec<(usize, usize)>,
     uses: Vec<u8>,
     grid: Point,
     cursor: Point,
+    dx: i64,
+    previous: Point,
 }
 
+/// Model numbers in `Arcs::models`.
+const ID: usize = 0;
+const COUNT: usize = 1;
+const TAG: usize = 2;
+const DX: usize = 3;
+/// |dy| per bit length of the |dx| before it, 0..=6.
+const DY: usize = 4;
+/// Signs of dx and dy per sign of the previous one (-1, 0, 1).
+const SIGN_X: usize = 11;
+const SIGN_Y: usize = 14;
+const MODELS: usize = 17;
+
 impl Arcs {
-    fn delta(&self, r: &mut Reader<'_>, from: Point) -> Result<Point, GeoError> {
-        let p = (from.0 + r.zigzag()?, from.1 + r.zigzag()?);
+    fn uint(&mut self, r: &mut Reader<'_>, model: usize) -> Result<u32, GeoError> {
+        match self.models.get_mut(model) {
+            Some(m) => r.uint(m),
+            None => Err(r.invalid("no such model")),
+        }
+    }
+
+    /// A count; its loop ends by error once the point budget is spent.
+    fn count(&mut self, r: &mut Reader<'_>) -> Result<usize, GeoError> {
+        Ok(self.uint(r, COUNT)? as usize)
+    }
+
+    /// One coordinate delta: magnitude, then sign (see the converter).
+    fn delta(&mut self, r: &mut Reader<'_>, y: bool) -> Result<i64, GeoError> {
+        let model = if y {
+            DY + (63 - (self.dx.unsigned_abs() + 1).leading_zeros() as usize).min(6)
+        } else {
+            DX
+        };
+        let magnitude = i64::from(self.uint(r, model)?);
+        let previous = if y { self.previous.1 } else { self.previous.0 };
+        let sign_model = if y { SIGN_Y } else { SIGN_X } + (previous.signum() + 1) as usize;
+        let v = match (magnitude, self.models.get_mut(sign_model)) {
+            (0, _) => 0,
+            (m, Some(model)) => {
+                if r.bit(&mut model[0])? == 1 {
+                    -m
+                } else {
+                    m
+                }
+            }
+            (_, None) => return Err(r.invalid("no such model")),
+        };
+        if y {
+            self.previous.1 = v;
+        } else {
+            self.previous.0 = v;
+            self.dx = v;
+        }
+        Ok(v)
+    }
+
+    fn point(&mut self, r: &mut Reader<'_>, from: Point) -> Result<Point, GeoError> {
+        let p = (
+            from.0 + self.delta(r, false)?,
+            from.1 + self.delta(r, true)?,
+        );
         if !(0..=self.grid.0).contains(&p.0) || !(0..=self.grid.1).contains(&p.1) {
             return Err(r.invalid("point outside the grid"));
         }
@@ -120,28 +207,28 @@ impl Arcs {
     /// after the current one; the ring's last arc ends at the start, which is
     /// not stored again) or an earlier arc, forwards or backwards.
     fn ring(&mut self, r: &mut Reader<'_>) -> Result<Vec<Point>, GeoError> {
-        let items = r.count()?;
+        let items = self.count(r)?;
         if items == 0 {
             return Err(r.invalid("ring without arcs"));
         }
-        let start = self.delta(r, self.cursor)?;
+        let start = self.point(r, self.cursor)?;
         let mut ring = vec![start];
         for item in 1..=items {
-            let tag = r.varint()?;
+            let tag = self.uint(r, TAG)? as usize;
             let current = ring.last().copied().unwrap_or(start);
             let from = self.points.len();
             if tag & 1 == 0 {
-                let n = (tag >> 1) as usize;
-                if n > r.bytes.len().saturating_sub(r.pos) {
-                    return Err(GeoError::Truncated { offset: r.pos });
-                }
+                let n = tag >> 1;
                 if n == 0 && item < items {
                     return Err(r.invalid("empty arc"));
+                }
+                if from + n + 2 > MAX_POINTS {
+                    return Err(r.invalid("too many points"));
                 }
                 self.points.push(current);
                 let mut p = current;
                 for _ in 0..n {
-                    p = self.delta(r, p)?;
+                    p = self.point(r, p)?;
                     self.points.push(p);
                 }
                 if item == items {
@@ -151,7 +238,7 @@ impl Arcs {
                 self.uses.push(1);
                 ring.extend(self.points.get(from + 1..).unwrap_or_default());
             } else {
-                let back = (tag >> 2) as usize;
+                let back = tag >> 2;
                 let index = self
                     .ranges
                     .len()
@@ -167,14 +254,16 @@ impl Arcs {
                     return Err(r.invalid("arc used by more than two rings"));
                 }
                 let arc = self.points.get(a..b).unwrap_or_default();
-                let mut points: Vec<Point> = arc.to_vec();
-                if tag & 2 != 0 {
-                    points.reverse();
-                }
-                if points.first() != Some(&current) {
+                let reversed = tag & 2 != 0;
+                let first = if reversed { arc.last() } else { arc.first() };
+                if first != Some(&current) {
                     return Err(r.invalid("arcs of a ring do not join"));
                 }
-                ring.extend(points.get(1..).unwrap_or_default());
+                if reversed {
+                    ring.extend(arc.iter().rev().skip(1));
+                } else {
+                    ring.extend(arc.iter().skip(1));
+                }
             }
         }
         if ring.pop() != Some(start) {
@@ -195,10 +284,15 @@ impl Arcs {
 ///
 /// A [`GeoError`] when the blob is truncated, has the wrong magic or
 /// version, or is inconsistent in any way (points outside the grid, arcs
-/// that do not join, rings of fewer than three points, overlong varints, bad
+/// that do not join, rings of fewer than three points, too many points, bad
 /// UTF-8, trailing bytes).
 pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
-    let mut r = Reader { bytes, pos: 0 };
+    let mut r = Reader {
+        bytes,
+        pos: 0,
+        range: 0,
+        code: 0,
+    };
     if r.take(4).ok() != Some(MAGIC.as_slice()) {
         return Err(GeoError::BadMagic);
     }
@@ -217,13 +311,14 @@ pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
     let grid_h = r.u16()?;
     let region_count = usize::from(r.u16()?);
 
-    let text_len = r.count()?;
+    let text_len = usize::from(r.u16()?);
     let text_at = r.pos;
     let text = std::str::from_utf8(r.take(text_len)?).map_err(|_| GeoError::Invalid {
         offset: text_at,
         what: "names are not UTF-8",
     })?;
     let mut lines = text.split_terminator('\n');
+    r.start_range()?;
 
     let scale = 1.0 / f32::from(divisor);
     let to_atlas = |(x, y): Point| {
@@ -233,13 +328,16 @@ pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
         )
     };
     let mut arcs = Arcs {
+        models: vec![[1024; 32 + 32 * 32]; MODELS],
         points: Vec::new(),
         ranges: Vec::new(),
         uses: Vec::new(),
         grid: (i64::from(grid_w), i64::from(grid_h)),
         cursor: (0, 0),
+        dx: 0,
+        previous: (0, 0),
     };
-    let mut regions = Vec::with_capacity(region_count.min(bytes.len()));
+    let mut regions = Vec::new();
     let mut id: u32 = 0;
     for _ in 0..region_count {
         let mut fields = lines
@@ -252,11 +350,11 @@ pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
             return Err(r.invalid("name line without codes and a name"));
         };
         let aliases = fields.collect();
-        id += r.varint()?;
+        id += arcs.uint(&mut r, ID)?;
         let id = u16::try_from(id).map_err(|_| r.invalid("region id too large"))?;
 
-        let polygon_count = r.count()?;
-        let mut polygons = Vec::with_capacity(polygon_count);
+        let polygon_count = arcs.count(&mut r)?;
+        let mut polygons = Vec::new();
         let mut bbox = (
             f32::INFINITY,
             f32::INFINITY,
@@ -264,11 +362,11 @@ pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
             f32::NEG_INFINITY,
         );
         for _ in 0..polygon_count {
-            let ring_count = r.count()?;
+            let ring_count = arcs.count(&mut r)?;
             if ring_count == 0 {
                 return Err(r.invalid("polygon without rings"));
             }
-            let mut rings = Vec::with_capacity(ring_count);
+            let mut rings = Vec::new();
             for _ in 0..ring_count {
                 let ring: Vec<(f32, f32)> = arcs.ring(&mut r)?.into_iter().map(to_atlas).collect();
                 for &(x, y) in &ring {
@@ -312,25 +410,182 @@ mod tests {
     use super::*;
     use crate::geo::{US_STATES_BIN, WORLD_BIN};
 
-    /// A version-2 blob on a 10x10 grid, divisor 1, with `text` as the name
-    /// table and `geometry` as the region stream.
-    fn blob(regions: u8, text: &str, geometry: &[u8]) -> Vec<u8> {
-        let mut b = b"ZGEO\x02\x00\x01\x00\x00\x00\x00\x00\x0a\x00\x0a\x00".to_vec();
-        b.extend([regions, 0, text.len() as u8]);
+    /// The converter's range encoder (scripts/geo/convert.mjs), to write
+    /// blobs for the tests.
+    struct Encoder {
+        low: u64,
+        range: u32,
+        cache: u8,
+        pending: u32,
+        out: Vec<u8>,
+        models: Vec<Model>,
+        dx: i64,
+        previous: Point,
+        cursor: Point,
+    }
+
+    /// An item of a ring: a new arc through these points (the last item's
+    /// closing point, the ring's start, is implied), or an earlier arc.
+    enum Item {
+        New(Vec<Point>),
+        Old {
+            back: u32,
+            reversed: bool,
+            end: Point,
+        },
+    }
+
+    impl Encoder {
+        fn new() -> Self {
+            Self {
+                low: 0,
+                range: u32::MAX,
+                cache: 0,
+                pending: 1,
+                out: Vec::new(),
+                models: vec![[1024; 32 + 32 * 32]; MODELS],
+                dx: 0,
+                previous: (0, 0),
+                cursor: (0, 0),
+            }
+        }
+
+        fn shift_low(&mut self) {
+            if self.low < 0xff00_0000 || self.low >= 1 << 32 {
+                let carry = (self.low >> 32) as u8;
+                let mut byte = self.cache;
+                while self.pending > 0 {
+                    self.out.push(byte.wrapping_add(carry));
+                    byte = 0xff;
+                    self.pending -= 1;
+                }
+                self.cache = (self.low >> 24) as u8;
+            }
+            self.pending += 1;
+            self.low = (self.low & 0x00ff_ffff) << 8;
+        }
+
+        fn bit(&mut self, model: usize, i: usize, bit: u32) {
+            let p = self.models[model][i];
+            let bound = (self.range >> 11) * u32::from(p);
+            if bit == 1 {
+                self.low += u64::from(bound);
+                self.range -= bound;
+                self.models[model][i] = p - (p >> 5);
+            } else {
+                self.range = bound;
+                self.models[model][i] = p + ((2048 - p) >> 5);
+            }
+            while self.range < 1 << 24 {
+                self.range <<= 8;
+                self.shift_low();
+            }
+        }
+
+        fn uint(&mut self, model: usize, v: u32) {
+            let x = u64::from(v) + 1;
+            let n = 63 - x.leading_zeros() as usize;
+            for i in 0..n {
+                self.bit(model, i, 1);
+            }
+            self.bit(model, n, 0);
+            for k in (0..n).rev() {
+                self.bit(model, 32 + 32 * n + k, ((x >> k) & 1) as u32);
+            }
+        }
+
+        fn delta(&mut self, y: bool, v: i64) {
+            let model = if y {
+                DY + (63 - (self.dx.unsigned_abs() + 1).leading_zeros() as usize).min(6)
+            } else {
+                DX
+            };
+            self.uint(model, v.unsigned_abs() as u32);
+            let previous = if y { self.previous.1 } else { self.previous.0 };
+            let sign = if y { SIGN_Y } else { SIGN_X } + (previous.signum() + 1) as usize;
+            if v != 0 {
+                self.bit(sign, 0, u32::from(v < 0));
+            }
+            if y {
+                self.previous.1 = v;
+            } else {
+                self.previous.0 = v;
+                self.dx = v;
+            }
+        }
+
+        fn point(&mut self, from: Point, to: Point) {
+            self.delta(false, to.0 - from.0);
+            self.delta(true, to.1 - from.1);
+        }
+
+        /// A region of one polygon of one ring.
+        fn region(&mut self, id_delta: u32, start: Point, items: &[Item]) {
+            self.uint(ID, id_delta);
+            self.uint(COUNT, 1);
+            self.uint(COUNT, 1);
+            self.uint(COUNT, items.len() as u32);
+            self.point(self.cursor, start);
+            self.cursor = start;
+            let mut current = start;
+            for item in items {
+                match item {
+                    Item::New(points) => {
+                        self.uint(TAG, 2 * points.len() as u32);
+                        for &p in points {
+                            self.point(current, p);
+                            current = p;
+                        }
+                    }
+                    Item::Old {
+                        back,
+                        reversed,
+                        end,
+                    } => {
+                        self.uint(TAG, back << 2 | u32::from(*reversed) << 1 | 1);
+                        current = *end;
+                    }
+                }
+            }
+        }
+
+        fn finish(mut self) -> Vec<u8> {
+            for _ in 0..5 {
+                self.shift_low();
+            }
+            self.out
+        }
+    }
+
+    /// A version-3 blob on a 10x10 grid, divisor 1, with `text` as the name
+    /// table and `geometry` as the range-coded region stream.
+    fn blob(regions: u8, text: &str, geometry: Encoder) -> Vec<u8> {
+        let mut b = b"ZGEO\x03\x00\x01\x00\x00\x00\x00\x00\x0a\x00\x0a\x00".to_vec();
+        b.extend([regions, 0, text.len() as u8, 0]);
         b.extend(text.as_bytes());
-        b.extend(geometry);
+        b.extend(geometry.finish());
         b
     }
 
     const TWO_NAMES: &str = "A\tAA\tAlpha\nB\tBB\tBeta\tB-land\n";
+
     /// Square A (0,0)-(2,2), stored as the shared edge (2,0)->(2,2) (arc 0)
     /// and the rest of its outline (arc 1); square B (2,0)-(4,2) reuses
-    /// arc 0 backwards (tag 7: one arc back, reversed) and adds arc 2.
-    const A: [u8; 14] = [1, 1, 1, 2, 4, 0, 2, 0, 4, 4, 3, 0, 0, 3];
-    const B: [u8; 12] = [1, 1, 1, 2, 0, 4, 7, 4, 4, 0, 0, 4];
+    /// arc 0 as given by `edge` and adds arc 2.
+    fn two_squares(edge: Item, b_rest: Vec<Point>) -> Encoder {
+        let mut e = Encoder::new();
+        let a = [Item::New(vec![(2, 2)]), Item::New(vec![(0, 2), (0, 0)])];
+        e.region(1, (2, 0), &a);
+        e.region(1, (2, 2), &[edge, Item::New(b_rest)]);
+        e
+    }
 
-    fn two_squares(b: &[u8]) -> Vec<u8> {
-        blob(2, TWO_NAMES, &[A.as_slice(), b].concat())
+    fn shared_backwards() -> Item {
+        Item::Old {
+            back: 1,
+            reversed: true,
+            end: (2, 0),
+        }
     }
 
     fn ring(map: &Map, region: usize) -> Vec<(f32, f32)> {
@@ -351,7 +606,12 @@ mod tests {
 
     #[test]
     fn rings_are_rebuilt_from_shared_arcs() {
-        let map = decode(&two_squares(&B));
+        let bytes = blob(
+            2,
+            TWO_NAMES,
+            two_squares(shared_backwards(), vec![(4, 0), (4, 2)]),
+        );
+        let map = decode(&bytes);
         assert!(map.is_ok(), "{map:?}");
         let map = map.unwrap_or_default();
         assert_eq!(
@@ -388,70 +648,126 @@ mod tests {
 
     #[test]
     fn an_arc_used_forwards_must_start_where_the_ring_is() {
-        // B reusing the edge forwards: (2,0)->(2,2) does not start at (2,2).
-        let mut b = B;
-        b[6] = 5;
-        assert_eq!(
-            invalid(&two_squares(&b)),
-            Some("arcs of a ring do not join")
-        );
+        // The edge forwards runs (2,0)->(2,2): it does not start at (2,2).
+        let forwards = Item::Old {
+            back: 1,
+            reversed: false,
+            end: (2, 2),
+        };
+        let bytes = blob(2, TWO_NAMES, two_squares(forwards, vec![(4, 0), (4, 2)]));
+        assert_eq!(invalid(&bytes), Some("arcs of a ring do not join"));
     }
 
     #[test]
     fn arc_references_are_checked() {
-        let mut b = B;
-        b[6] = 11; // three arcs back: there are only two before it
-        assert_eq!(
-            invalid(&two_squares(&b)),
-            Some("reference to an arc not yet defined")
-        );
+        let too_far = Item::Old {
+            back: 2,
+            reversed: true,
+            end: (2, 0),
+        };
+        let bytes = blob(2, TWO_NAMES, two_squares(too_far, vec![(4, 0), (4, 2)]));
+        assert_eq!(invalid(&bytes), Some("reference to an arc not yet defined"));
         // A third ring on the same edge: a third use of an arc is corrupt.
         let names = "A\tAA\tAlpha\nB\tBB\tBeta\nC\tCC\tGamma\n";
-        let third = [1, 1, 1, 2, 0, 0, 11, 4, 4, 0, 0, 4];
-        let bytes = blob(3, names, &[A.as_slice(), &B, &third].concat());
-        assert_eq!(invalid(&bytes), Some("arc used by more than two rings"));
+        let mut e = two_squares(shared_backwards(), vec![(4, 0), (4, 2)]);
+        let again = Item::Old {
+            back: 2,
+            reversed: true,
+            end: (2, 0),
+        };
+        e.region(1, (2, 2), &[again, Item::New(vec![(4, 0), (4, 2)])]);
+        assert_eq!(
+            invalid(&blob(3, names, e)),
+            Some("arc used by more than two rings")
+        );
     }
 
     #[test]
     fn rings_must_close_and_have_three_points() {
         // B as the reversed edge only: it ends at (2,0), not at its start.
-        let open = [1, 1, 1, 1, 0, 4, 7];
-        assert_eq!(invalid(&two_squares(&open)), Some("ring does not close"));
+        let mut e = Encoder::new();
+        e.region(
+            1,
+            (2, 0),
+            &[Item::New(vec![(2, 2)]), Item::New(vec![(0, 2), (0, 0)])],
+        );
+        e.region(1, (2, 2), &[shared_backwards()]);
+        assert_eq!(invalid(&blob(2, TWO_NAMES, e)), Some("ring does not close"));
         // A ring of two points: start, then back along an arc of one point.
-        let thin = [1, 1, 1, 1, 0, 0, 2, 2, 0];
+        let mut e = Encoder::new();
+        e.region(1, (0, 0), &[Item::New(vec![(1, 0)])]);
         assert_eq!(
-            invalid(&blob(1, "A\tAA\tAlpha\n", &thin)),
+            invalid(&blob(1, "A\tAA\tAlpha\n", e)),
             Some("ring with fewer than three points")
         );
     }
 
     #[test]
     fn points_stay_in_the_grid() {
-        let mut b = B;
-        b[8] = 40; // dx = +20 leaves the 10x10 grid
-        assert_eq!(invalid(&two_squares(&b)), Some("point outside the grid"));
+        let bytes = blob(
+            2,
+            TWO_NAMES,
+            two_squares(shared_backwards(), vec![(24, 0), (4, 2)]),
+        );
+        assert_eq!(invalid(&bytes), Some("point outside the grid"));
+    }
+
+    #[test]
+    fn points_are_bounded() {
+        // An arc that claims more points than an atlas may hold is refused
+        // before any of them is read.
+        let mut e = Encoder::new();
+        e.uint(ID, 1);
+        e.uint(COUNT, 1);
+        e.uint(COUNT, 1);
+        e.uint(COUNT, 1);
+        e.point((0, 0), (0, 0));
+        e.uint(TAG, 2 * MAX_POINTS as u32);
+        assert_eq!(
+            invalid(&blob(1, "A\tAA\tAlpha\n", e)),
+            Some("too many points")
+        );
+        // A number of more than 31 bits.
+        let mut e = Encoder::new();
+        for i in 0..32 {
+            e.bit(ID, i, 1);
+        }
+        assert_eq!(
+            invalid(&blob(1, "A\tAA\tAlpha\n", e)),
+            Some("number too large")
+        );
+    }
+
+    fn square(id_delta: u32) -> Encoder {
+        let mut e = Encoder::new();
+        e.region(id_delta, (0, 0), &[Item::New(vec![(1, 0), (1, 1), (0, 1)])]);
+        e
     }
 
     #[test]
     fn names_are_checked() {
-        let one_line = "A\tAA\tAlpha\n";
+        assert!(decode(&blob(1, "A\tAA\tAlpha\n", square(1))).is_ok());
         assert_eq!(
-            invalid(&blob(2, one_line, &[A.as_slice(), &B].concat())),
+            invalid(&blob(2, "A\tAA\tAlpha\n", square(1))),
             Some("fewer name lines than regions")
         );
         assert_eq!(
-            invalid(&blob(1, TWO_NAMES, &A)),
+            invalid(&blob(1, TWO_NAMES, square(1))),
             Some("more name lines than regions")
         );
         assert_eq!(
-            invalid(&blob(1, "A\tAA\n", &A)),
+            invalid(&blob(1, "A\tAA\n", square(1))),
             Some("name line without codes and a name")
         );
-        let mut bad_utf8 = blob(1, "A\tAA\tAlpha\n", &A);
-        if let Some(b) = bad_utf8.get_mut(20) {
+        let mut bad_utf8 = blob(1, "A\tAA\tAlpha\n", square(1));
+        if let Some(b) = bad_utf8.get_mut(21) {
             *b = 0xff;
         }
         assert_eq!(invalid(&bad_utf8), Some("names are not UTF-8"));
+        assert_eq!(
+            invalid(&blob(1, "A\tAA\tAlpha\n", square(70_000))),
+            Some("region id too large")
+        );
     }
 
     #[test]
@@ -494,16 +810,18 @@ mod tests {
             }
         }
         assert_eq!(decode(b""), Err(GeoError::BadMagic));
-        assert_eq!(decode(b"ZGEO\x01"), Err(GeoError::UnsupportedVersion(1)));
-        // Counts larger than the bytes left are refused before allocating.
-        let huge_text =
-            b"ZGEO\x02\x00\x01\x00\x00\x00\x00\x00\x10\x00\x10\x00\x01\x00\xff\xff\xff\xff\x0f";
+        assert_eq!(decode(b"ZGEO\x02"), Err(GeoError::UnsupportedVersion(2)));
+        // The name table's length is checked against the bytes left.
+        let huge_text = b"ZGEO\x03\x00\x01\x00\x00\x00\x00\x00\x10\x00\x10\x00\x01\x00\xff\xff";
         assert!(matches!(decode(huge_text), Err(GeoError::Truncated { .. })));
-        let huge_arc = blob(
-            1,
-            "A\tAA\tAlpha\n",
-            &[1, 1, 1, 1, 0, 0, 0xfe, 0xff, 0xff, 0xff, 0x0f],
+        // The range coder starts with a zero byte.
+        let mut bad_start = blob(1, "A\tAA\tAlpha\n", square(1));
+        if let Some(b) = bad_start.get_mut(31) {
+            *b = 1;
+        }
+        assert_eq!(
+            invalid(&bad_start),
+            Some("range coder does not start with 0")
         );
-        assert!(matches!(decode(&huge_arc), Err(GeoError::Truncated { .. })));
     }
 }

@@ -22,7 +22,7 @@ mod decode;
 mod fidelity;
 mod names;
 
-pub use decode::{decode, GeoError};
+pub use decode::{decode, GeoError, MAX_POINTS};
 use names::fold;
 
 static WORLD_BIN: &[u8] = include_bytes!("../../geo/world.bin");
