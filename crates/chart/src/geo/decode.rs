@@ -301,6 +301,7 @@ pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
         return Err(GeoError::UnsupportedVersion(version));
     }
     let _kind = r.u8()?;
+    // Grid steps per 10 atlas units.
     let divisor = r.u16()?;
     if divisor == 0 {
         return Err(r.invalid("divisor is zero"));
@@ -320,7 +321,7 @@ pub fn decode(bytes: &[u8]) -> Result<Map, GeoError> {
     let mut lines = text.split_terminator('\n');
     r.start_range()?;
 
-    let scale = 1.0 / f32::from(divisor);
+    let scale = 10.0 / f32::from(divisor);
     let to_atlas = |(x, y): Point| {
         (
             (f32::from(origin_x) + x as f32) * scale,
@@ -557,10 +558,10 @@ mod tests {
         }
     }
 
-    /// A version-3 blob on a 10x10 grid, divisor 1, with `text` as the name
+    /// A version-3 blob on a 10x10 grid of 1 unit (divisor 10), with `text` as the name
     /// table and `geometry` as the range-coded region stream.
     fn blob(regions: u8, text: &str, geometry: Encoder) -> Vec<u8> {
-        let mut b = b"ZGEO\x03\x00\x01\x00\x00\x00\x00\x00\x0a\x00\x0a\x00".to_vec();
+        let mut b = b"ZGEO\x03\x00\x0a\x00\x00\x00\x00\x00\x0a\x00\x0a\x00".to_vec();
         b.extend([regions, 0, text.len() as u8, 0]);
         b.extend(text.as_bytes());
         b.extend(geometry.finish());
