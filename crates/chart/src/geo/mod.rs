@@ -84,6 +84,12 @@ impl Map {
     /// Finds a region by code, numeric id or name; see [`lookup`].
     #[must_use]
     pub fn lookup(&self, code: &str) -> Option<&Region> {
+        self.position(code).and_then(|i| self.regions.get(i))
+    }
+
+    /// Like [`Map::lookup`], but the region's index in [`Map::regions`].
+    #[must_use]
+    pub fn position(&self, code: &str) -> Option<usize> {
         let code = code.trim();
         if code.is_empty() {
             return None;
@@ -92,13 +98,12 @@ impl Map {
             numeric_key(code)?
         } else {
             let folded = fold(code);
-            let code_key = format!("c:{folded}");
-            if let Some(region) = self.index.get(&code_key).and_then(|&i| self.regions.get(i)) {
-                return Some(region);
+            if let Some(&i) = self.index.get(&format!("c:{folded}")) {
+                return Some(i);
             }
             format!("n:{folded}")
         };
-        self.index.get(&key).and_then(|&i| self.regions.get(i))
+        self.index.get(&key).copied()
     }
 
     /// Union of the regions' bounding boxes: (min x, min y, max x, max y),
@@ -302,6 +307,20 @@ mod tests {
             .map(|ring| ring.iter().fold(f32::INFINITY, |m, p| m.min(p.0)))
             .collect();
         assert!(lefts.iter().any(|&x| x < 400.0) && lefts.iter().any(|&x| x > 450.0));
+    }
+
+    #[test]
+    fn position_is_the_index_of_the_region_lookup_finds() {
+        for which in [Atlas::World, Atlas::UsStates] {
+            let map = atlas(which);
+            for (i, region) in map.regions.iter().enumerate() {
+                for key in [&region.code2, &region.code3, &region.name] {
+                    assert_eq!(map.position(key), Some(i), "{key}");
+                }
+            }
+            assert_eq!(map.position("no such place"), None);
+            assert_eq!(map.position(" "), None);
+        }
     }
 
     #[test]
