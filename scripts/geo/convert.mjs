@@ -600,6 +600,7 @@ class RangeEncoder {
     this.out = [];
     this.models = new Map();
     this.dx = this.previousDx = this.previousDy = 0;
+    this.starting = false;
   }
   model(name) {
     if (!this.models.has(name)) this.models.set(name, new Uint16Array(MODEL_SIZE).fill(1024));
@@ -649,9 +650,11 @@ class RangeEncoder {
   // length of the |dx| before it (0..6: long steps in x go with short or
   // long ones in y), and each sign per sign of the previous delta on the same
   // axis (outlines keep their direction). Both contexts persist across rings.
+  // A ring's start (relative to the previous ring's) has its own two
+  // magnitude models.
   delta(axis, v) {
     const len = (a) => Math.min(Math.floor(Math.log2(Math.abs(a) + 1)), 6);
-    this.uint(axis ? `dy${len(this.dx)}` : 'dx', Math.abs(v));
+    this.uint(this.starting ? `start${axis}` : axis ? `dy${len(this.dx)}` : 'dx', Math.abs(v));
     const previous = axis ? this.previousDy : this.previousDx;
     if (v !== 0) this.bit(this.model(`s${axis}${Math.sign(previous)}`), 0, v < 0 ? 1 : 0);
     if (axis) this.previousDy = v;
@@ -712,7 +715,10 @@ function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
         const pts = (ref) => (ref.reversed ? [...arcs[ref.arc]].reverse() : arcs[ref.arc]);
         const start = pts(refs[0])[0];
         current = cursor;
+        // Ring starts jump across the map: their own models.
+        g.starting = true;
         point(start);
+        g.starting = false;
         for (const [j, ref] of refs.entries()) {
           const p = pts(ref);
           if (p[0][0] !== current[0] || p[0][1] !== current[1]) throw new Error('arcs of a ring do not join');

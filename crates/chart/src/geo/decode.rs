@@ -147,7 +147,10 @@ const DY: usize = 4;
 /// Signs of dx and dy per sign of the previous one (-1, 0, 1).
 const SIGN_X: usize = 11;
 const SIGN_Y: usize = 14;
-const MODELS: usize = 17;
+/// |dx| and |dy| of a ring's start.
+const START_X: usize = 17;
+const START_Y: usize = 18;
+const MODELS: usize = 19;
 
 impl Arcs {
     fn uint(&mut self, r: &mut Reader<'_>, model: usize) -> Result<u32, GeoError> {
@@ -163,8 +166,14 @@ impl Arcs {
     }
 
     /// One coordinate delta: magnitude, then sign (see the converter).
-    fn delta(&mut self, r: &mut Reader<'_>, y: bool) -> Result<i64, GeoError> {
-        let model = if y {
+    fn delta(&mut self, r: &mut Reader<'_>, y: bool, start: bool) -> Result<i64, GeoError> {
+        let model = if start {
+            if y {
+                START_Y
+            } else {
+                START_X
+            }
+        } else if y {
             DY + (63 - (self.dx.unsigned_abs() + 1).leading_zeros() as usize).min(6)
         } else {
             DX
@@ -192,10 +201,10 @@ impl Arcs {
         Ok(v)
     }
 
-    fn point(&mut self, r: &mut Reader<'_>, from: Point) -> Result<Point, GeoError> {
+    fn point(&mut self, r: &mut Reader<'_>, from: Point, start: bool) -> Result<Point, GeoError> {
         let p = (
-            from.0 + self.delta(r, false)?,
-            from.1 + self.delta(r, true)?,
+            from.0 + self.delta(r, false, start)?,
+            from.1 + self.delta(r, true, start)?,
         );
         if !(0..=self.grid.0).contains(&p.0) || !(0..=self.grid.1).contains(&p.1) {
             return Err(r.invalid("point outside the grid"));
@@ -211,7 +220,7 @@ impl Arcs {
         if items == 0 {
             return Err(r.invalid("ring without arcs"));
         }
-        let start = self.point(r, self.cursor)?;
+        let start = self.point(r, self.cursor, true)?;
         let mut ring = vec![start];
         for item in 1..=items {
             let tag = self.uint(r, TAG)? as usize;
@@ -228,7 +237,7 @@ impl Arcs {
                 self.points.push(current);
                 let mut p = current;
                 for _ in 0..n {
-                    p = self.point(r, p)?;
+                    p = self.point(r, p, false)?;
                     self.points.push(p);
                 }
                 if item == items {
@@ -495,8 +504,14 @@ mod tests {
             }
         }
 
-        fn delta(&mut self, y: bool, v: i64) {
-            let model = if y {
+        fn delta(&mut self, y: bool, v: i64, start: bool) {
+            let model = if start {
+                if y {
+                    START_Y
+                } else {
+                    START_X
+                }
+            } else if y {
                 DY + (63 - (self.dx.unsigned_abs() + 1).leading_zeros() as usize).min(6)
             } else {
                 DX
@@ -515,9 +530,9 @@ mod tests {
             }
         }
 
-        fn point(&mut self, from: Point, to: Point) {
-            self.delta(false, to.0 - from.0);
-            self.delta(true, to.1 - from.1);
+        fn point(&mut self, from: Point, to: Point, start: bool) {
+            self.delta(false, to.0 - from.0, start);
+            self.delta(true, to.1 - from.1, start);
         }
 
         /// A region of one polygon of one ring.
@@ -526,7 +541,7 @@ mod tests {
             self.uint(COUNT, 1);
             self.uint(COUNT, 1);
             self.uint(COUNT, items.len() as u32);
-            self.point(self.cursor, start);
+            self.point(self.cursor, start, true);
             self.cursor = start;
             let mut current = start;
             for item in items {
@@ -534,7 +549,7 @@ mod tests {
                     Item::New(points) => {
                         self.uint(TAG, 2 * points.len() as u32);
                         for &p in points {
-                            self.point(current, p);
+                            self.point(current, p, false);
                             current = p;
                         }
                     }
@@ -722,7 +737,7 @@ mod tests {
         e.uint(COUNT, 1);
         e.uint(COUNT, 1);
         e.uint(COUNT, 1);
-        e.point((0, 0), (0, 0));
+        e.point((0, 0), (0, 0), true);
         e.uint(TAG, 2 * MAX_POINTS as u32);
         assert_eq!(
             invalid(&blob(1, "A\tAA\tAlpha\n", e)),
