@@ -23,8 +23,8 @@
 //      Chukotka) is split into its two sides, each closed along the map's
 //      edge. Antarctica, crossing once around the pole, stays whole.
 //   2. Every arc is simplified on its own onto the integer grid
-//      (simplifyToGrid: Douglas-Peucker whose kept points are rounded and
-//      whose tolerance holds for the rounded result), with the tolerance of
+//      (simplifyToGrid: the fewest rounded source points whose straight
+//      joins keep every source point within the tolerance), with the tolerance of
 //      half a CSS pixel at a 1,600 px wide frame; every source point is then
 //      within the tolerance of the output, which is measured and enforced.
 //      Shared borders are arcs, so neighbours stay seamless.
