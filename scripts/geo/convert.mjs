@@ -16,15 +16,18 @@
 //   1. The arcs of the topology are decoded to absolute coordinates and put
 //      into the atlas grid (world: Equal Earth projection, written out below,
 //      scaled so the whole globe is 1000 atlas units wide; US: the Albers
-//      coordinates unchanged). Grid = atlas units x DIVISOR, i.e. 0.1 unit.
+//      coordinates unchanged). Grid = atlas units x divisor (2.4 steps per
+//      unit, 0.417 unit per step).
 //      World arcs that jump across the antimeridian get the crossing points
 //      (+-180 degrees) inserted; after step 3 a ring crossing twice (Fiji,
 //      Chukotka) is split into its two sides, each closed along the map's
 //      edge. Antarctica, crossing once around the pole, stays whole.
-//   2. Every arc is simplified on its own with Douglas-Peucker (world:
-//      0.1 unit, which only drops near-collinear points of the already coarse
-//      110m data; US: 0.5 unit = 0.5 px at 975 wide), then rounded to
-//      the integer grid. Shared borders are arcs, so neighbours stay seamless.
+//   2. Every arc is simplified on its own onto the integer grid
+//      (simplifyToGrid: the fewest rounded source points whose straight
+//      joins keep every source point within the tolerance), with the tolerance of
+//      half a CSS pixel at a 1,600 px wide frame; every source point is then
+//      within the tolerance of the output, which is measured and enforced.
+//      Shared borders are arcs, so neighbours stay seamless.
 //   3. Polygons are rebuilt with topojson-client. Rings with fewer than three
 //      distinct points after simplification are dropped (a polygon whose
 //      exterior ring is dropped is dropped with its holes). Natural Earth's
@@ -32,52 +35,18 @@
 //      Somalia with topojson.merge, so ISO-coded data colours the whole
 //      internationally recognised territory. Kosovo keeps its user-assigned
 //      codes XK / XKX and the user-assigned numeric id 900 (not ISO).
-//   4. Regions are written in ascending id order.
+//   4. The final rings are cut back into shared arcs (extractArcs) and
+//      written in ascending region id order.
 //
-// Byte format (version 1; all integers little-endian)
-//
-//   header
-//     magic      4 bytes  "ZGEO"
-//     version    u8       1
-//     kind       u8       0 = world countries, 1 = US states (informational)
-//     divisor    u16      grid units per atlas unit (> 0)
-//     origin_x   i16      atlas x of grid x = 0, in grid units
-//     origin_y   i16      atlas y of grid y = 0, in grid units
-//     grid_w     u16      grid x range is 0..=grid_w
-//     grid_h     u16      grid y range is 0..=grid_h
-//     regions    u16      number of region records that follow
-//   region record
-//     id         u16      world: ISO 3166-1 numeric (900 = Kosovo);
-//                         US: state FIPS code as a number (6 = California)
-//     code2      u8 n, n bytes ASCII   world: ISO alpha-2 ("DE");
-//                                      US: USPS postal code ("CA")
-//     code3      u8 n, n bytes ASCII   world: ISO alpha-3 ("DEU");
-//                                      US: 2-digit FIPS ("06")
-//     names      u8 count (>= 1), then per name: u8 n, n bytes UTF-8.
-//                The first name is the English display name, the others are
-//                aliases for look-ups (e.g. "Czech Republic", "UK").
-//     polygons   varint count
-//       rings    varint count (>= 1); the first ring is the exterior, the
-//                others are holes (fill with the even-odd rule)
-//         points varint count (>= 3); rings are open: the closing point
-//                (equal to the first) is not stored
-//         first  u16 x, u16 y    absolute grid coordinates
-//         rest   (count - 1) pairs of zigzag varints dx, dy: the difference
-//                to the previous point of the same ring
-//   end of data: no bytes may follow the last region.
-//
-//   varint  = unsigned LEB128 (7 bits per byte, low group first, high bit
-//             set on every byte but the last); at most 5 bytes.
-//   zigzag  = (n << 1) ^ (n >> 31): 0, -1, 1, -2, ... -> 0, 1, 2, 3, ...
-//   Every point lies inside 0..=grid_w x 0..=grid_h. Atlas coordinates:
-//     x = (origin_x + gx) / divisor,  y = (origin_y + gy) / divisor
-//   with y growing downwards (screen orientation) in both atlases.
+// Byte format version 2: see crates/chart/geo/README.md (the decoder is
+// crates/chart/src/geo/decode.rs).
 
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 
 const nodeModules = process.argv[2];
 if (!nodeModules) {
@@ -96,7 +65,18 @@ for (const [pkg, want] of [['world-atlas', '2.0.2'], ['us-atlas', '3.0.1']]) {
   if (got !== want) throw new Error(`${pkg}: expected version ${want}, found ${got}`);
 }
 
-const DIVISOR = 10;
+const VERSION = 3;
+// Half a CSS pixel when the map fills the largest frame, 1,600 px wide: the
+// world is 1000 units wide, the US 1033 (with the western Aleutians). The
+// grid has 24 steps per 10 units (0.417 unit; rounding moves a point by at
+// most 0.295 unit, inside the tolerance). The source points are sparse for
+// this tolerance, so few can be dropped and the grid decides the size: it
+// is about the coarsest the tolerance allows, chosen by measurement (1/3
+// unit gave 18.7 KB gzip, 0.4 unit 18.0 KB, 0.417 unit 17.9 KB; 0.435 unit
+// saves 0.15 KB more but puts the US frame's edges (975, 610) off the grid).
+const GRID_PER_10 = 24;
+const WORLD = { divisor: GRID_PER_10 / 10, tolerance: (0.5 * 1000) / 1600 };
+const US = { divisor: GRID_PER_10 / 10, tolerance: (0.5 * 1033) / 1600 };
 
 // ---------------------------------------------------------------------------
 // Code tables
@@ -339,30 +319,6 @@ function segDist2(p, a, b) {
   return ex * ex + ey * ey;
 }
 
-// Douglas-Peucker; keeps both end points (arc end points are shared nodes).
-function simplify(points, tolerance) {
-  const n = points.length;
-  if (n <= 2) return points.slice();
-  const keep = new Uint8Array(n);
-  keep[0] = keep[n - 1] = 1;
-  const tol2 = tolerance * tolerance;
-  const stack = [[0, n - 1]];
-  while (stack.length) {
-    const [first, last] = stack.pop();
-    let maxD = -1;
-    let index = -1;
-    for (let i = first + 1; i < last; i++) {
-      const d = segDist2(points[i], points[first], points[last]);
-      if (d > maxD) { maxD = d; index = i; }
-    }
-    if (index >= 0 && maxD > tol2) {
-      keep[index] = 1;
-      stack.push([first, index], [index, last]);
-    }
-  }
-  return points.filter((_, i) => keep[i]);
-}
-
 // Lon/lat arcs: an edge that jumps across the antimeridian (|dlon| > 180)
 // gets the two points where it meets the meridian inserted, one on each side
 // (+-180, same latitude). Returns the points and the indices i of the jump
@@ -390,27 +346,86 @@ function cutAntimeridian(points) {
   return { points: out, jumps };
 }
 
+// Simplification onto the integer grid with the fewest points: the output
+// is a subsequence of the source points, rounded to the grid, and a source
+// point i may be joined straight to a later j only if every source point
+// between them (at its exact projected position) lies within `tolerance` of
+// the segment between the two rounded points. Among all such chains from the
+// first to the last point, a shortest one is taken (breadth-first over the
+// points, ties to the earliest predecessor, so the result is deterministic);
+// Douglas-Peucker, which splits greedily, kept 3 to 4% more points here.
+// Rounding is inside the tolerance, so every source point lies within it of
+// the output. A segment may span at most SPAN source points (which bounds
+// the work; longer straight runs simply keep a point every SPAN).
+const SPAN = 96;
+function simplifyToGrid(points, tolerance) {
+  const n = points.length;
+  const rounded = points.map(([x, y]) => [Math.round(x), Math.round(y)]);
+  const tol2 = tolerance * tolerance;
+  const hops = new Array(n).fill(Infinity);
+  const from = new Array(n).fill(-1);
+  hops[0] = 0;
+  for (let i = 0; i < n - 1; i++) {
+    if (hops[i] === Infinity) continue;
+    for (let j = i + 1; j < n && j - i <= SPAN; j++) {
+      let ok = true;
+      for (let k = i + 1; k < j && ok; k++) ok = segDist2(points[k], rounded[i], rounded[j]) <= tol2;
+      if (!ok) continue;
+      if (hops[i] + 1 < hops[j]) {
+        hops[j] = hops[i] + 1;
+        from[j] = i;
+      }
+    }
+  }
+  const chain = [];
+  for (let j = n - 1; j >= 0; j = from[j]) chain.push(j);
+  chain.reverse();
+  if (chain[0] !== 0) throw new Error('no chain through the arc');
+  const out = [];
+  for (const i of chain) {
+    const q = rounded[i];
+    const prev = out[out.length - 1];
+    if (!prev || prev[0] !== q[0] || prev[1] !== q[1]) out.push(q);
+  }
+  return out;
+}
+
+// Largest distance from any of `points` to the polyline `line` (grid units).
+function maxDistance(points, line) {
+  let worst = 0;
+  for (const p of points) {
+    let best = Infinity;
+    for (let i = 0; i + 1 < line.length; i++) best = Math.min(best, segDist2(p, line[i], line[i + 1]));
+    if (line.length === 1) best = segDist2(p, line[0], line[0]);
+    worst = Math.max(worst, best);
+  }
+  return Math.sqrt(worst);
+}
+
 // Returns a copy of the topology whose arcs are absolute, projected into the
-// grid, simplified and rounded. With `antimeridian`, arcs are cut where they
-// cross it and the runs between cuts are simplified separately, so the
-// crossing points survive.
-function prepareTopology(topology, project, tolerance, antimeridian = false) {
+// grid, simplified onto it (simplifyToGrid) and checked against the
+// tolerance. With `antimeridian`, arcs are cut where they cross it and the
+// runs between cuts are simplified separately, so the crossing points
+// survive. `worst` receives the largest source-to-output distance seen.
+function prepareTopology(topology, project, tolerance, antimeridian = false, worst = { d: 0 }) {
   const decode = topojson.transform(topology.transform);
   const arcs = topology.arcs.map((arc) => {
     const lonLat = arc.map((p, i) => decode(p, i));
     const { points, jumps } = antimeridian ? cutAntimeridian(lonLat) : { points: lonLat, jumps: [] };
     const projected = points.map(project);
-    const simplified = [];
+    const out = [];
     let start = 0;
     for (const end of [...jumps, projected.length - 1]) {
-      simplified.push(...simplify(projected.slice(start, end + 1), tolerance));
+      const run = projected.slice(start, end + 1);
+      const simplified = simplifyToGrid(run, tolerance);
+      const d = maxDistance(run, simplified);
+      if (d > tolerance + 1e-9) throw new Error(`simplification exceeds the tolerance: ${d}`);
+      worst.d = Math.max(worst.d, d);
+      for (const q of simplified) {
+        const prev = out[out.length - 1];
+        if (!prev || prev[0] !== q[0] || prev[1] !== q[1]) out.push(q);
+      }
       start = end + 1;
-    }
-    const out = [];
-    for (const [x, y] of simplified) {
-      const q = [Math.round(x), Math.round(y)];
-      const prev = out[out.length - 1];
-      if (!prev || prev[0] !== q[0] || prev[1] !== q[1]) out.push(q);
     }
     return out;
   });
@@ -478,6 +493,80 @@ function ringArea2(r) {
 }
 
 // ---------------------------------------------------------------------------
+// Shared arcs
+
+// Cuts the final rings (open, integer grid points) back into arcs, as
+// TopoJSON does: a point is a junction where rings meet with different
+// neighbours, and every run between two junctions is an arc. Each arc is
+// stored once; a ring is a list of arcs, each used forwards or backwards. A
+// ring without a junction (an island, or an enclave and the hole around it)
+// is one closed arc, started at its smallest point so that both rings find
+// the same arc. Returns, per region, per polygon, per ring, a list of
+// { arc, reversed } with arcs[i] = [points...] (closed arcs repeat the first
+// point at the end).
+function extractArcs(regions) {
+  const key = (p) => p[0] * 65536 + p[1];
+  const seen = new Map(); // point key -> { pairs: Set, count }
+  for (const r of regions) for (const poly of r.polygons) for (const ring of poly) {
+    const n = ring.length;
+    const here = new Set();
+    for (let i = 0; i < n; i++) {
+      const k = key(ring[i]);
+      const a = key(ring[(i + n - 1) % n]);
+      const b = key(ring[(i + 1) % n]);
+      const pair = a < b ? `${a},${b}` : `${b},${a}`;
+      const e = seen.get(k) ?? { pairs: new Set(), count: 0, twice: false };
+      e.pairs.add(pair);
+      e.count += 1;
+      if (here.has(k)) e.twice = true;
+      here.add(k);
+      seen.set(k, e);
+    }
+  }
+  const isJunction = (p) => {
+    const e = seen.get(key(p));
+    return e.pairs.size > 1 || e.count > 2 || e.twice;
+  };
+  const arcs = [];
+  const uses = [];
+  const byKey = new Map(); // point-sequence key -> arc index
+  const arcRef = (points) => {
+    const fwd = points.map(key).join(' ');
+    if (byKey.has(fwd)) return { arc: byKey.get(fwd), reversed: false };
+    const rev = points.map(key).reverse().join(' ');
+    if (byKey.has(rev)) return { arc: byKey.get(rev), reversed: true };
+    byKey.set(fwd, arcs.length);
+    arcs.push(points);
+    uses.push(0);
+    return { arc: arcs.length - 1, reversed: false };
+  };
+  const topology = regions.map((r) => r.polygons.map((poly) => poly.map((ring) => {
+    const n = ring.length;
+    const cuts = [];
+    for (let i = 0; i < n; i++) if (isJunction(ring[i])) cuts.push(i);
+    let pieces;
+    if (!cuts.length) {
+      let s = 0;
+      for (let i = 1; i < n; i++) if (key(ring[i]) < key(ring[s])) s = i;
+      const rotated = [...ring.slice(s), ...ring.slice(0, s)];
+      pieces = [[...rotated, rotated[0]]];
+    } else {
+      pieces = cuts.map((c, j) => {
+        const to = j + 1 < cuts.length ? cuts[j + 1] : cuts[0] + n;
+        const piece = [];
+        for (let i = c; i <= to; i++) piece.push(ring[i % n]);
+        return piece;
+      });
+    }
+    const refs = pieces.map(arcRef);
+    for (const { arc } of refs) uses[arc] += 1;
+    return refs;
+  })));
+  if (uses.some((u) => u > 2)) throw new Error('an arc is used by more than two rings');
+  return { arcs, topology };
+}
+
+// ---------------------------------------------------------------------------
 // Encoding
 
 class Writer {
@@ -494,57 +583,171 @@ class Writer {
     if (!Number.isInteger(v) || v < -0x8000 || v > 0x7fff) throw new Error(`i16 out of range: ${v}`);
     this.u16(v & 0xffff);
   }
-  varint(v) {
-    if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new Error(`varint out of range: ${v}`);
-    while (v >= 0x80) { this.bytes.push((v & 0x7f) | 0x80); v = Math.floor(v / 128); }
-    this.bytes.push(v);
-  }
-  zigzag(v) { this.varint(v >= 0 ? v * 2 : -v * 2 - 1); }
-  str(s) {
-    const b = Buffer.from(s, 'utf8');
-    this.u8(b.length);
-    for (const x of b) this.bytes.push(x);
-  }
   buffer() { return Buffer.from(this.bytes); }
 }
 
-function encode({ kind, originX, originY, gridW, gridH, regions }) {
+// Adaptive binary range coder (the one of LZMA: 11-bit probabilities,
+// adapting by 1/32 of the distance to certainty). Integers are binarised
+// Elias-gamma style: the bit length n of v + 1 in unary, then the n bits
+// below its leading one, every decision with its own adaptive probability
+// per field kind, so the coder learns each field's distribution.
+class RangeEncoder {
+  constructor() {
+    this.low = 0;
+    this.range = 0xffffffff;
+    this.cache = 0;
+    this.cacheSize = 1;
+    this.out = [];
+    this.models = new Map();
+    this.dx = this.previousDx = this.previousDy = 0;
+    this.starting = false;
+  }
+  model(name) {
+    if (!this.models.has(name)) this.models.set(name, new Uint16Array(MODEL_SIZE).fill(1024));
+    return this.models.get(name);
+  }
+  shiftLow() {
+    if (this.low < 0xff000000 || this.low >= 2 ** 32) {
+      const carry = this.low >= 2 ** 32 ? 1 : 0;
+      let temp = this.cache;
+      do {
+        this.out.push((temp + carry) & 0xff);
+        temp = 0xff;
+      } while (--this.cacheSize !== 0);
+      this.cache = Math.floor((this.low % 2 ** 32) / 2 ** 24);
+    }
+    this.cacheSize++;
+    this.low = (this.low % 2 ** 24) * 256;
+  }
+  bit(probs, i, bit) {
+    const p = probs[i];
+    const bound = (this.range >>> 11) * p;
+    if (bit) {
+      this.low += bound;
+      this.range -= bound;
+      probs[i] = p - (p >> 5);
+    } else {
+      this.range = bound;
+      probs[i] = p + ((2048 - p) >> 5);
+    }
+    while (this.range < 2 ** 24) {
+      this.range = (this.range * 256) % 2 ** 32;
+      this.shiftLow();
+    }
+  }
+  // Elias-gamma with adaptive bits: model[0..32] the unary length,
+  // model[32 + 32 n + k] the k-th bit below the leading one of a length-n value.
+  uint(name, v) {
+    if (!Number.isInteger(v) || v < 0 || v >= 2 ** 31) throw new Error(`value out of range: ${v}`);
+    const m = this.model(name);
+    const x = v + 1;
+    const n = Math.floor(Math.log2(x));
+    for (let i = 0; i < n; i++) this.bit(m, i, 1);
+    this.bit(m, n, 0);
+    for (let k = n - 1; k >= 0; k--) this.bit(m, 32 + 32 * n + k, Math.floor(x / 2 ** k) & 1);
+  }
+  // A coordinate delta: magnitude, then sign. |dy| is modelled per bit
+  // length of the |dx| before it (0..6: long steps in x go with short or
+  // long ones in y), and each sign per sign of the previous delta on the same
+  // axis (outlines keep their direction). Both contexts persist across rings.
+  // A ring's start (relative to the previous ring's) has its own two
+  // magnitude models.
+  delta(axis, v) {
+    const len = (a) => Math.min(Math.floor(Math.log2(Math.abs(a) + 1)), 6);
+    this.uint(this.starting ? `start${axis}` : axis ? `dy${len(this.dx)}` : 'dx', Math.abs(v));
+    const previous = axis ? this.previousDy : this.previousDx;
+    if (v !== 0) this.bit(this.model(`s${axis}${Math.sign(previous)}`), 0, v < 0 ? 1 : 0);
+    if (axis) this.previousDy = v;
+    else this.previousDx = this.dx = v;
+  }
+  finish() {
+    for (let i = 0; i < 5; i++) this.shiftLow();
+    return this.out;
+  }
+}
+const MODEL_SIZE = 32 + 32 * 32;
+
+function encode({ kind, divisor, originX, originY, gridW, gridH, regions }) {
   const w = new Writer();
   for (const c of 'ZGEO') w.u8(c.charCodeAt(0));
-  w.u8(1);
+  w.u8(VERSION);
   w.u8(kind);
-  w.u16(DIVISOR);
+  w.u16(Math.round(divisor * 10));
   w.i16(originX);
   w.i16(originY);
   w.u16(gridW);
   w.u16(gridH);
   w.u16(regions.length);
-  for (const r of regions) {
-    w.u16(r.id);
-    w.str(r.code2);
-    w.str(r.code3);
-    w.u8(r.names.length);
-    for (const n of r.names) w.str(n);
-    w.varint(r.polygons.length);
-    for (const poly of r.polygons) {
-      w.varint(poly.length);
-      for (const ring of poly) {
-        w.varint(ring.length);
-        let [px, py] = ring[0];
-        if (px < 0 || py < 0 || px > gridW || py > gridH) throw new Error(`point outside grid in ${r.names[0]}`);
-        w.u16(px);
-        w.u16(py);
-        for (const [x, y] of ring.slice(1)) {
-          if (x < 0 || y < 0 || x > gridW || y > gridH) throw new Error(`point outside grid in ${r.names[0]}`);
-          w.zigzag(x - px);
-          w.zigzag(y - py);
-          px = x;
-          py = y;
+  // One line per region, fields separated by tabs: text compresses better
+  // on its own than interleaved with lengths and coordinates.
+  const lines = regions.map((r) => {
+    const fields = [r.code2, r.code3, ...r.names];
+    if (fields.some((f) => !f || /[\t\n]/.test(f))) throw new Error(`bad name field in ${r.names[0]}`);
+    return `${fields.join('\t')}\n`;
+  });
+  const text = Buffer.from(lines.join(''), 'utf8');
+  w.u16(text.length);
+  for (const x of text) w.bytes.push(x);
+  const { arcs, topology } = extractArcs(regions);
+  const g = new RangeEncoder();
+  const inGrid = ([x, y]) => x >= 0 && y >= 0 && x <= gridW && y <= gridH;
+  const stored = new Set();
+  let order = []; // arc index -> position in decoding order
+  const posOf = new Map();
+  let cursor = [0, 0];
+  let current;
+  const point = (p) => {
+    if (!inGrid(p)) throw new Error('point outside the grid');
+    g.delta(0, p[0] - current[0]);
+    g.delta(1, p[1] - current[1]);
+    current = p;
+  };
+  let previousId = 0;
+  for (const [ri, r] of regions.entries()) {
+    if (r.id <= previousId && ri > 0) throw new Error('region ids are not ascending');
+    g.uint('id', r.id - previousId);
+    previousId = r.id;
+    g.uint('count', topology[ri].length);
+    for (const poly of topology[ri]) {
+      g.uint('count', poly.length);
+      for (const refs of poly) {
+        g.uint('count', refs.length);
+        const pts = (ref) => (ref.reversed ? [...arcs[ref.arc]].reverse() : arcs[ref.arc]);
+        const start = pts(refs[0])[0];
+        current = cursor;
+        // Ring starts jump across the map: their own models.
+        g.starting = true;
+        point(start);
+        g.starting = false;
+        for (const [j, ref] of refs.entries()) {
+          const p = pts(ref);
+          if (p[0][0] !== current[0] || p[0][1] !== current[1]) throw new Error('arcs of a ring do not join');
+          if (!stored.has(ref.arc)) {
+            // New arc: its points after the current one; the last arc of a
+            // ring ends at the ring's start, which is not stored again.
+            const last = j === refs.length - 1;
+            const body = last ? p.slice(1, -1) : p.slice(1);
+            if (!last && body.length === 0) throw new Error('empty arc');
+            g.uint('tag', body.length * 2);
+            for (const q of body) point(q);
+            current = p[p.length - 1];
+            stored.add(ref.arc);
+            posOf.set(ref.arc, order.length);
+            order.push(ref.arc);
+            if (ref.reversed) throw new Error('a new arc is stored backwards');
+          } else {
+            const back = order.length - 1 - posOf.get(ref.arc);
+            g.uint('tag', (((back << 1) | (ref.reversed ? 1 : 0)) << 1) | 1);
+            current = p[p.length - 1];
+          }
         }
+        if (current[0] !== start[0] || current[1] !== start[1]) throw new Error('ring does not close');
+        cursor = start;
       }
     }
   }
-  return w.buffer();
+  for (const x of g.finish()) w.bytes.push(x);
+  return { bytes: w.buffer(), arcs: arcs.length, arcPoints: arcs.reduce((a, b) => a + b.length, 0) };
 }
 
 const uniqueNames = (names) => {
@@ -574,6 +777,7 @@ function buildWorld() {
   const WIDTH = 1000; // atlas units
   const xMax = Math.PI / (M * A1); // equalEarth(180, 0)[0]
   const yMax = equalEarth(0, 90)[1];
+  const DIVISOR = WORLD.divisor;
   const scale = (WIDTH / (2 * xMax)) * DIVISOR; // grid units per projected unit
   const gridW = Math.round(2 * xMax * scale);
   const gridH = Math.round(2 * yMax * scale);
@@ -581,7 +785,7 @@ function buildWorld() {
     const [x, y] = equalEarth(lon, lat);
     return [(x + xMax) * scale, (yMax - y) * scale];
   };
-  const t = prepareTopology(topo, project, 0.1 * DIVISOR, true);
+  const t = prepareTopology(topo, project, WORLD.tolerance * DIVISOR, true, worst.world);
   const byId = new Map(COUNTRIES.map(([id, c2, c3, ...names]) => [id, { id, c2, c3, names }]));
   const geoms = t.objects.countries.geometries;
   const groups = new Map(); // id -> geometries to merge
@@ -614,7 +818,7 @@ function buildWorld() {
       polygons: cleanPolygons(geometry, gridW),
     });
   }
-  return { kind: 0, originX: 0, originY: 0, gridW, gridH, regions };
+  return { kind: 0, divisor: DIVISOR, originX: 0, originY: 0, gridW, gridH, regions };
 }
 
 // ---------------------------------------------------------------------------
@@ -624,11 +828,12 @@ function buildUs() {
   const topo = readJson('us-atlas', 'states-albers-10m.json');
   // The viewport is 975x610; the western Aleutians reach x = -57.7, so the
   // grid starts at x = -58 to keep them.
-  const originX = -58 * DIVISOR;
-  const gridW = 975 * DIVISOR - originX;
-  const gridH = 610 * DIVISOR;
+  const DIVISOR = US.divisor;
+  const originX = Math.floor(-58 * DIVISOR);
+  const gridW = Math.ceil(975 * DIVISOR - originX);
+  const gridH = Math.ceil(610 * DIVISOR);
   const project = ([x, y]) => [x * DIVISOR - originX, y * DIVISOR];
-  const t = prepareTopology(topo, project, 0.5 * DIVISOR);
+  const t = prepareTopology(topo, project, US.tolerance * DIVISOR, false, worst.us);
   const byFips = new Map(STATES.map(([fips, code, ...names]) => [fips, { code, names }]));
   const regions = [];
   const geoms = [...t.objects.states.geometries].sort((a, b) => Number(a.id) - Number(b.id));
@@ -644,16 +849,19 @@ function buildUs() {
       polygons: cleanPolygons(topojson.feature(t, g).geometry),
     });
   }
-  return { kind: 1, originX, originY: 0, gridW, gridH, regions };
+  return { kind: 1, divisor: DIVISOR, originX, originY: 0, gridW, gridH, regions };
 }
 
 // ---------------------------------------------------------------------------
 
+const worst = { world: { d: 0 }, us: { d: 0 } };
 mkdirSync(outDir, { recursive: true });
-for (const [file, build] of [['world.bin', buildWorld], ['us-states.bin', buildUs]]) {
+for (const [file, build, which] of [['world.bin', buildWorld, 'world'], ['us-states.bin', buildUs, 'us']]) {
   const atlas = build();
-  const bytes = encode(atlas);
+  const { bytes, arcs, arcPoints } = encode(atlas);
   writeFileSync(join(outDir, file), bytes);
   const sha = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-  console.log(`${file}: ${bytes.length} bytes, ${stats(atlas.regions)}, sha256 ${sha}...`);
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  const d = (worst[which].d / atlas.divisor).toFixed(3);
+  console.log(`${file}: ${bytes.length} bytes (gzip ${gz}), ${stats(atlas.regions)}, ${arcs} arcs of ${arcPoints} points, farthest source point ${d} units, sha256 ${sha}...`);
 }

@@ -2,8 +2,6 @@
 //! diverging) ramp; regions without data stay neutral; codes that match no
 //! region are named under the map.
 
-use std::collections::HashMap;
-
 use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
@@ -19,19 +17,20 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
     let which = guess_atlas(&c.categories);
     let map = atlas(which);
     let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
-    let mut by_region: HashMap<u16, f64> = HashMap::new();
+    // Values by region index: at most one per region, the last one wins.
+    let mut by_region: Vec<Option<f64>> = vec![None; map.regions.len()];
     let mut unknown: Vec<&str> = Vec::new();
     for (code, &v) in c.categories.iter().zip(values) {
-        match map.lookup(code) {
-            Some(region) => {
-                if v.is_finite() {
-                    by_region.insert(region.id, v);
+        match map.position(code) {
+            Some(i) => {
+                if let (true, Some(slot)) = (v.is_finite(), by_region.get_mut(i)) {
+                    *slot = Some(v);
                 }
             }
             None => unknown.push(code),
         }
     }
-    let scale = ColorScale::new(ctx.theme, by_region.values().copied());
+    let scale = ColorScale::new(ctx.theme, by_region.iter().flatten().copied());
     let mut body = draw_color_legend(ctx, body, &scale)?;
     if !unknown.is_empty() {
         let note = format!("Not on the map: {}", unknown.join(", "));
@@ -47,16 +46,15 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
     }
 
     ctx.p.set_plot(body);
-    let regions: Vec<&Region> = map
+    let regions: Vec<(&Region, Option<f64>)> = map
         .regions
         .iter()
-        .filter(|r| {
-            !(which == Atlas::World && r.id == ANTARCTICA && !by_region.contains_key(&r.id))
-        })
+        .zip(by_region)
+        .filter(|(r, v)| !(which == Atlas::World && r.id == ANTARCTICA && v.is_none()))
         .collect();
     let Some((x0, y0, x1, y1)) = regions
         .iter()
-        .map(|r| r.bbox)
+        .map(|(r, _)| r.bbox)
         .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))
     else {
         return Ok(());
@@ -69,12 +67,11 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
     // Large regions first, so the ones they enclose (Lesotho in South
     // Africa) are drawn over them.
     let area = |r: &Region| f64::from(r.bbox.2 - r.bbox.0) * f64::from(r.bbox.3 - r.bbox.1);
-    let areas: Vec<f64> = regions.iter().map(|r| area(r)).collect();
-    for region in crate::order::ranked(&areas, true)
+    let areas: Vec<f64> = regions.iter().map(|(r, _)| area(r)).collect();
+    for &(region, value) in crate::order::ranked(&areas, true)
         .iter()
         .filter_map(|&i| regions.get(i))
     {
-        let value = by_region.get(&region.id).copied();
         let fill = match value {
             Some(v) => scale.color(v),
             None => ctx.theme.faint,
