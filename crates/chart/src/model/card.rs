@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 use super::date::{parse_date, DatePrecision};
 use super::error::{describe, Path};
@@ -187,7 +187,7 @@ static NULL: Value = Value::Null;
 /// without building an object per cell.
 #[derive(Clone, Copy)]
 enum Fields<'a> {
-    Object(&'a Map<String, Value>),
+    Object(&'a Object),
     /// A table row as a point: `x` is its first cell, `y` one value column's.
     Row {
         x: &'a Value,
@@ -322,18 +322,14 @@ impl<'a> Points<'a> {
     }
 
     fn get(self, i: usize) -> Option<PointRef<'a>> {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        static EMPTY: Object = Object::new();
         match self {
             Points::Objects { points, series } => points.get(i).map(|value| PointRef {
                 loc: match series {
                     Some(s) => Loc::SeriesPoint(s, i),
                     None => Loc::Point(i),
                 },
-                fields: Fields::Object(
-                    value
-                        .as_object()
-                        .unwrap_or_else(|| EMPTY.get_or_init(Map::new)),
-                ),
+                fields: Fields::Object(value.as_object().unwrap_or(&EMPTY)),
             }),
             Points::Column { rows, column } => rows.get(i).map(|row| PointRef {
                 loc: Loc::Cell(i, column),
@@ -919,7 +915,7 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
                 .map(|point| {
                     columns
                         .iter()
-                        .map(|column| point.get(*column).map(text).unwrap_or_default())
+                        .map(|column| point.get(column).map(text).unwrap_or_default())
                         .collect()
                 })
                 .collect();
@@ -980,8 +976,7 @@ pub fn infer_kind(shape: &DataShape) -> CardKind {
             };
         }
     };
-    let objects: Vec<&Map<String, Value>> =
-        first_points.iter().filter_map(|p| p.as_object()).collect();
+    let objects: Vec<&Object> = first_points.iter().filter_map(|p| p.as_object()).collect();
     let all_have = |key: &str| !objects.is_empty() && objects.iter().all(|o| o.contains_key(key));
     if all_have("start") && all_have("end") {
         return CardKind::Timeline;

@@ -9,7 +9,7 @@ mod json_text;
 mod kind;
 pub mod limits;
 
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, XYSeries};
 pub use date::{civil_from_days, civil_from_seconds, days_from_civil, parse_date, DatePrecision};
@@ -66,15 +66,11 @@ pub struct RawSeries {
 impl VisualizationData {
     /// Parses JSON text, as posted in the `visualization_data` form field.
     pub fn from_json(text: &str) -> Result<Self, DataError> {
-        let value: Value = serde_json::from_str(text).map_err(|error| DataError {
+        let value = crate::json::parse(text).map_err(|error| DataError {
             path: "visualization_data".into(),
             message: format!("is not valid JSON: {error}"),
         })?;
         Self::from_owned(value)
-    }
-
-    pub fn from_value(value: &Value) -> Result<Self, DataError> {
-        Self::from_owned(value.clone())
     }
 
     /// Reads a parsed document, moving its data arrays into the card
@@ -166,7 +162,7 @@ impl VizConfig {
 
 fn optional_string(
     path: &Path<'_>,
-    object: &Map<String, Value>,
+    object: &Object,
     key: &str,
 ) -> Result<Option<String>, DataError> {
     match object.get(key) {
@@ -176,7 +172,7 @@ fn optional_string(
     }
 }
 
-fn colors(path: &Path<'_>, object: &Map<String, Value>) -> Result<Vec<Rgb>, DataError> {
+fn colors(path: &Path<'_>, object: &Object) -> Result<Vec<Rgb>, DataError> {
     let colors_path = path.key("colors");
     match object.get("colors") {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -277,7 +273,7 @@ impl RawSeries {
     }
 }
 
-fn table(path: &Path<'_>, mut object: Map<String, Value>) -> Result<DataShape, DataError> {
+fn table(path: &Path<'_>, mut object: Object) -> Result<DataShape, DataError> {
     let columns_path = path.key("columns");
     let columns: Vec<String> =
         take_array(path, &mut object, "columns", "an array of column names")?
@@ -316,18 +312,17 @@ fn table(path: &Path<'_>, mut object: Map<String, Value>) -> Result<DataShape, D
     Ok(DataShape::Table { columns, rows })
 }
 
-/// `object[key]`, taken out of `object` (null left in its place): taking
-/// instead of `BTreeMap::remove` keeps the B-tree's rebalancing code (about
-/// 4 KB) out of the WebAssembly engine, and every key is taken once.
-fn take(object: &mut Map<String, Value>, key: &str) -> Option<Value> {
-    object.get_mut(key).map(Value::take)
+/// `object[key]`, taken out of `object` (null left in its place): the
+/// data arrays move into the card instead of being copied.
+fn take(object: &mut Object, key: &str) -> Option<Value> {
+    object.take(key)
 }
 
 /// `object[key]` as an array, taken out of `object`; absent or not an
 /// array is an error at `path.key`.
 fn take_array(
     path: &Path<'_>,
-    object: &mut Map<String, Value>,
+    object: &mut Object,
     key: &str,
     what: &str,
 ) -> Result<Vec<Value>, DataError> {
