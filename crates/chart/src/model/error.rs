@@ -103,6 +103,17 @@ mod tests {
     }
 
     #[test]
+    fn strings_are_quoted_as_json_quotes_them() {
+        let odd = Value::String("a \"b\" \\ \n\t\u{1} \u{7f} é ✓".into());
+        // DEL and non-ASCII as they are; Rust's Debug wrote \u{1} and \u{7f}.
+        assert_eq!(
+            describe(&odd),
+            "\"a \\\"b\\\" \\\\ \\n\\t\\u0001 \u{7f} é ✓\""
+        );
+        assert_eq!(describe(&Value::String("line".into())), "\"line\"");
+    }
+
+    #[test]
     fn long_strings_are_cut_in_messages() {
         let long = Value::String("x".repeat(100));
         assert_eq!(describe(&long), format!("\"{}…\"", "x".repeat(40)));

@@ -1,9 +1,7 @@
-//! A value written back as compact JSON, byte for byte as `Value::to_string`
-//! writes it (a table cell holding an array or an object shows its JSON).
-//!
-//! serde_json's `Display` for `Value` brings its serializer twice (compact
-//! and pretty) into the WebAssembly engine; this writer needs only what the
-//! engine has anyway. Depth is bounded by the reader's recursion limit.
+//! A value written back as compact JSON, byte for byte as serde_json's
+//! `Value::to_string` wrote it (a table cell holding an array or an object
+//! shows its JSON; error messages quote strings with [`write_string`]).
+//! Depth is bounded by the reader's recursion limit.
 
 use crate::json::Value;
 use std::fmt::Write;
