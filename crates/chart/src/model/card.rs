@@ -444,8 +444,9 @@ impl Card {
 }
 
 fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
-    let mut categories: Vec<String> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut categories = Labels::default();
+    // Categories counted against the caps so far.
+    let mut checked = 0;
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
     // Pie folds its smallest slices into "Other"; only the matrix bounds it.
     let caps = if kind == CardKind::Pie {
@@ -459,16 +460,17 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
             let x = point.label("x")?;
             let y = point.number_or_gap("y")?;
             if kind == CardKind::Pie && y < 0.0 {
+                // The number as it came (no float formatting in the engine).
+                let found = point.raw("y").map(describe).unwrap_or_default();
                 return Err(error(
                     point.loc.field("y"),
-                    format!("a pie slice cannot be negative, found the number {y}"),
+                    format!("a pie slice cannot be negative, found {found}"),
                 ));
             }
-            let next = categories.len();
-            let at = *index.entry(x.clone()).or_insert(next);
-            if at == next {
-                categories.push(x);
-                check_categories(kind, categories.len(), caps, series.len())?;
+            let at = categories.at(x);
+            if at + 1 > checked {
+                checked = at + 1;
+                check_categories(kind, checked, caps, series.len())?;
             }
             row.push((at, y));
         }
@@ -479,7 +481,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
         .zip(rows)
         .enumerate()
         .map(|(s, ((name, _), row))| {
-            let mut values = vec![f64::NAN; categories.len()];
+            let mut values = vec![f64::NAN; categories.list.len()];
             // Repeated categories add up: data often arrives unaggregated.
             for (at, y) in row {
                 if let Some(slot) = values.get_mut(at) {
@@ -500,7 +502,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
         .collect();
     Ok(Card::Categorical(Categorical {
         kind,
-        categories,
+        categories: categories.list,
         series,
     }))
 }

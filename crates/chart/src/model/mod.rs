@@ -196,21 +196,15 @@ fn colors(path: &Path<'_>, object: &Object) -> Result<Vec<Rgb>, DataError> {
 
 /// `#rgb` or `#rrggbb`.
 pub fn parse_hex_color(text: &str) -> Option<Rgb> {
-    let hex = text.strip_prefix('#')?;
-    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let channel = |s: &str| u8::from_str_radix(s, 16).ok();
-    match hex.len() {
-        3 => {
-            let mut c = hex.chars().map(|ch| channel(&format!("{ch}{ch}")));
-            Some(Rgb(c.next()??, c.next()??, c.next()??))
-        }
-        6 => Some(Rgb(
-            channel(&hex[0..2])?,
-            channel(&hex[2..4])?,
-            channel(&hex[4..6])?,
-        )),
+    let digits = text
+        .strip_prefix('#')?
+        .chars()
+        .map(|c| c.to_digit(16))
+        .collect::<Option<Vec<u32>>>()?;
+    let channel = |high: u32, low: u32| u8::try_from(high << 4 | low).ok();
+    match digits[..] {
+        [r, g, b] => Some(Rgb(channel(r, r)?, channel(g, g)?, channel(b, b)?)),
+        [r1, r2, g1, g2, b1, b2] => Some(Rgb(channel(r1, r2)?, channel(g1, g2)?, channel(b1, b2)?)),
         _ => None,
     }
 }
@@ -330,5 +324,24 @@ fn take_array(
         Some(Value::Array(items)) => Ok(items),
         Some(other) => Err(DataError::expected(&path.key(key), what, &other)),
         None => Err(DataError::new(&path.key(key), "is required")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_of_three_and_six_digits() {
+        assert_eq!(parse_hex_color("#fff"), Some(Rgb(255, 255, 255)));
+        assert_eq!(parse_hex_color("#1f77b4"), Some(Rgb(0x1f, 0x77, 0xb4)));
+        assert_eq!(parse_hex_color("#1F77B4"), Some(Rgb(0x1f, 0x77, 0xb4)));
+        assert_eq!(parse_hex_color("#a0C"), Some(Rgb(0xaa, 0x00, 0xcc)));
+        for bad in [
+            "", "#", "fff", "#ff", "#ffff", "#1f77b4a", "#ggg", "#ééé", "#+ff", "# ff", "#ff ",
+            "#٣٣٣",
+        ] {
+            assert_eq!(parse_hex_color(bad), None, "{bad}");
+        }
     }
 }
