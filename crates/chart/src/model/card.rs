@@ -158,13 +158,13 @@ struct Labels {
 }
 
 impl Labels {
-    fn at(&mut self, label: String) -> usize {
-        if let Some(&at) = self.index.get(&label) {
+    fn at(&mut self, label: &str) -> usize {
+        if let Some(&at) = self.index.get(label) {
             return at;
         }
         let at = self.list.len();
-        self.index.insert(label.clone(), at);
-        self.list.push(label);
+        self.index.insert(label.to_owned(), at);
+        self.list.push(label.to_owned());
         at
     }
 }
@@ -467,7 +467,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
                     format!("a pie slice cannot be negative, found {found}"),
                 ));
             }
-            let at = categories.at(x);
+            let at = categories.at(&x);
             if at + 1 > checked {
                 checked = at + 1;
                 check_categories(kind, checked, caps, series.len())?;
@@ -633,7 +633,7 @@ fn read_boxplot(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut groups: Vec<Vec<f64>> = Vec::new();
     for (_, points) in series {
         for point in points {
-            let at = labels.at(point.label("x")?);
+            let at = labels.at(&point.label("x")?);
             if at == groups.len() {
                 if at == MAX_BOXES {
                     return Err(error(
@@ -747,11 +747,11 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
         DataShape::Table { columns, rows } => {
             // A matrix: the first column names the rows, the others are the x categories.
             for column in columns.iter().skip(1) {
-                xs.at(column.clone());
+                xs.at(column);
             }
             for (r, row) in rows.iter().enumerate() {
                 let row_label = row.first().and_then(label).unwrap_or_default();
-                let y = ys.at(row_label);
+                let y = ys.at(&row_label);
                 for (c, cell) in row.iter().enumerate().skip(1) {
                     let value = match cell {
                         Value::Null => f64::NAN,
@@ -768,8 +768,8 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
         _ => {
             for (_, points) in series_points(shape) {
                 for point in points {
-                    let x = xs.at(point.label("x")?);
-                    let y = ys.at(point.label("y")?);
+                    let x = xs.at(&point.label("x")?);
+                    let y = ys.at(&point.label("y")?);
                     cells.push((x, y, point.number_or_gap("value")?));
                 }
             }
@@ -891,26 +891,23 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
         DataShape::Points(points) => {
             // Keys in first-seen order, found by hash, and given up on as
             // soon as there are too many: every point may bring new ones.
-            let mut columns: Vec<&str> = Vec::new();
-            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+            let mut columns = Labels::default();
             for point in points {
                 let Some(object) = point.as_object() else {
                     continue;
                 };
                 for key in object.keys() {
-                    if seen.insert(key.as_str()) {
-                        columns.push(key);
-                        if columns.len() > MAX_TABLE_COLUMNS {
-                            return Err(error(
-                                "data".into(),
-                                format!(
-                                    "a table of more than {MAX_TABLE_COLUMNS} columns (distinct keys); at most {MAX_TABLE_COLUMNS} columns can be shown"
-                                ),
-                            ));
-                        }
+                    if columns.at(key) == MAX_TABLE_COLUMNS {
+                        return Err(error(
+                            "data".into(),
+                            format!(
+                                "a table of more than {MAX_TABLE_COLUMNS} columns (distinct keys); at most {MAX_TABLE_COLUMNS} columns can be shown"
+                            ),
+                        ));
                     }
                 }
             }
+            let columns = columns.list;
             check_table(points.len(), columns.len())?;
             let rows = points
                 .iter()
@@ -921,10 +918,7 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
                         .collect()
                 })
                 .collect();
-            Ok(Card::Table {
-                columns: columns.into_iter().map(str::to_owned).collect(),
-                rows,
-            })
+            Ok(Card::Table { columns, rows })
         }
         DataShape::Series(series) => {
             let count = series.iter().map(|raw| raw.points.len()).sum();
