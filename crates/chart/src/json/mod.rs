@@ -129,26 +129,19 @@ impl Object {
 
 /// Sorted by key (a heap sort of the indices by key, then index: no
 /// standard sort is instantiated for it), keeping the last of each key.
-fn sorted_last_wins(entries: Vec<(String, Value)>) -> Vec<(String, Value)> {
+fn sorted_last_wins(mut entries: Vec<(String, Value)>) -> Vec<(String, Value)> {
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    let before = |a: usize, b: usize| match (entries.get(a), entries.get(b)) {
-        (Some(x), Some(y)) => (&x.0, a) < (&y.0, b),
-        _ => false,
-    };
-    heap_sort(&mut order, before);
-    let keep: Vec<usize> = order
-        .iter()
-        .enumerate()
-        .filter(|&(at, &i)| {
-            let next = order.get(at + 1).and_then(|&j| entries.get(j));
-            next.map(|(key, _)| key) != entries.get(i).map(|(key, _)| key)
-        })
-        .map(|(_, &i)| i)
-        .collect();
-    let mut slots: Vec<Option<(String, Value)>> = entries.into_iter().map(Some).collect();
-    keep.into_iter()
-        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
-        .collect()
+    let key = |i: usize| entries.get(i).map(|(key, _)| key.as_str());
+    heap_sort(&mut order, |a, b| (key(a), a) < (key(b), b));
+    let mut sorted = Vec::with_capacity(entries.len());
+    for (at, &i) in order.iter().enumerate() {
+        let next = order.get(at + 1).and_then(|&j| entries.get(j));
+        let repeated = next.map(|(key, _)| key) == entries.get(i).map(|(key, _)| key);
+        if let (false, Some(entry)) = (repeated, entries.get_mut(i)) {
+            sorted.push(std::mem::take(entry));
+        }
+    }
+    sorted
 }
 
 fn heap_sort(items: &mut [usize], before: impl Fn(usize, usize) -> bool) {
