@@ -195,6 +195,11 @@ fn read_value(reader: &mut Reader<'_>) -> Result<Value, JsonError> {
             let mut entries = Vec::new();
             while let Some(key) = reader.has_key(entries.is_empty())? {
                 let value = read_value(reader)?;
+                // Most objects are points of two keys (a vector's first
+                // growth makes room for four); an empty one takes nothing.
+                if entries.capacity() == 0 {
+                    entries.reserve_exact(2);
+                }
                 entries.push((key.into_owned(), value));
             }
             Value::Object(Object::from_entries(entries))
