@@ -2,8 +2,6 @@
 //! ([`crate::draw`]) and describing ([`crate::describe`]) both start here
 //! and know nothing of each other.
 
-use serde_json::Value;
-
 use crate::model::{Card, CardKind, DataError, VisualizationData, VizConfig};
 
 /// A card ready to draw or describe.
@@ -17,10 +15,6 @@ pub struct Chart {
 impl Chart {
     pub fn from_json(text: &str) -> Result<Chart, DataError> {
         Chart::from_data(&VisualizationData::from_json(text)?)
-    }
-
-    pub fn from_value(value: &Value) -> Result<Chart, DataError> {
-        Chart::from_data(&VisualizationData::from_value(value)?)
     }
 
     pub fn from_data(data: &VisualizationData) -> Result<Chart, DataError> {

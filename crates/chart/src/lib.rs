@@ -9,6 +9,7 @@ pub mod describe;
 pub mod draw;
 #[cfg(feature = "geo")]
 pub mod geo;
+pub mod json;
 mod label;
 #[doc(hidden)]
 pub mod math;

@@ -2,11 +2,12 @@
 //!
 //! `str::parse::<f64>` brings core's own decimal-to-binary conversion (its
 //! code and a 10 KB table of powers of five) into the WebAssembly engine,
-//! which already carries serde_json's for every number of the data. Text
-//! that Rust's grammar accepts is rewritten into JSON's (no `+`, no leading
-//! zeros, digits on both sides of the point) and read by serde_json: the
-//! same numbers, at most one unit in the last place apart on the rare long
-//! or extreme inputs where the two conversions round differently.
+//! which already carries the JSON reader's for every number of the data.
+//! Text that Rust's grammar accepts is rewritten into JSON's (no `+`, no
+//! leading zeros, digits on both sides of the point) and read by
+//! [`crate::json`]: the same numbers, at most one unit in the last place
+//! apart on the rare long or extreme inputs where the two conversions round
+//! differently.
 
 /// The number `text` spells in Rust's `f64` grammar (`+1`, `.5`, `5.`,
 /// `1e-3`, `inf`, `NaN`); `None` for anything else, as `str::parse` does.
@@ -54,13 +55,13 @@ pub(crate) fn parse_f64(text: &str) -> Option<f64> {
         json.push('e');
         json.push_str(exponent);
     }
-    // The grammar is checked: serde_json refuses only what overflows. Read
-    // as a Value, whose reader the engine has anyway (an f64 reader of its
-    // own would be another 2 KB); an integer without point or exponent comes
-    // back as one, and -0 as 0, hence the sign put back.
-    let number = match serde_json::from_str::<serde_json::Value>(&json) {
-        Ok(serde_json::Value::Number(number)) => number.as_f64()?,
-        _ => f64::INFINITY,
+    // The grammar is checked: the JSON reader refuses only what overflows.
+    // An integer without point or exponent comes back as one, and -0 as 0,
+    // hence the sign put back.
+    let number = match crate::json::parse_number(&json) {
+        Ok(Some(number)) => number.as_f64(),
+        Ok(None) => return None,
+        Err(_) => f64::INFINITY,
     };
     Some(signed(number.abs()))
 }

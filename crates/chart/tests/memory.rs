@@ -19,7 +19,8 @@ use common::{list, post};
 static HEAP: PeakAlloc = PeakAlloc;
 
 /// What one post may hold at its peak, on top of what was held before it:
-/// serde_json's tree of small objects takes about 35 times their text, and
+/// the JSON tree of small objects takes many times their text (serde_json's
+/// took about 35 times; zdr_chart::json's objects are vectors, not B-trees), and
 /// everything else (the card, the drawing) has to fit in the rest. Small
 /// posts get a floor for the drawing's own buffers.
 fn max_peak(body: usize) -> usize {

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 use super::date::{parse_date, DatePrecision};
 use super::error::{describe, Path};
@@ -158,13 +158,13 @@ struct Labels {
 }
 
 impl Labels {
-    fn at(&mut self, label: String) -> usize {
-        if let Some(&at) = self.index.get(&label) {
+    fn at(&mut self, label: &str) -> usize {
+        if let Some(&at) = self.index.get(label) {
             return at;
         }
         let at = self.list.len();
-        self.index.insert(label.clone(), at);
-        self.list.push(label);
+        self.index.insert(label.to_owned(), at);
+        self.list.push(label.to_owned());
         at
     }
 }
@@ -187,7 +187,7 @@ static NULL: Value = Value::Null;
 /// without building an object per cell.
 #[derive(Clone, Copy)]
 enum Fields<'a> {
-    Object(&'a Map<String, Value>),
+    Object(&'a Object),
     /// A table row as a point: `x` is its first cell, `y` one value column's.
     Row {
         x: &'a Value,
@@ -322,18 +322,14 @@ impl<'a> Points<'a> {
     }
 
     fn get(self, i: usize) -> Option<PointRef<'a>> {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        static EMPTY: Object = Object::new();
         match self {
             Points::Objects { points, series } => points.get(i).map(|value| PointRef {
                 loc: match series {
                     Some(s) => Loc::SeriesPoint(s, i),
                     None => Loc::Point(i),
                 },
-                fields: Fields::Object(
-                    value
-                        .as_object()
-                        .unwrap_or_else(|| EMPTY.get_or_init(Map::new)),
-                ),
+                fields: Fields::Object(value.as_object().unwrap_or(&EMPTY)),
             }),
             Points::Column { rows, column } => rows.get(i).map(|row| PointRef {
                 loc: Loc::Cell(i, column),
@@ -448,8 +444,9 @@ impl Card {
 }
 
 fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
-    let mut categories: Vec<String> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut categories = Labels::default();
+    // Categories counted against the caps so far.
+    let mut checked = 0;
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
     // Pie folds its smallest slices into "Other"; only the matrix bounds it.
     let caps = if kind == CardKind::Pie {
@@ -463,16 +460,17 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
             let x = point.label("x")?;
             let y = point.number_or_gap("y")?;
             if kind == CardKind::Pie && y < 0.0 {
+                // The number as it came (no float formatting in the engine).
+                let found = point.raw("y").map(describe).unwrap_or_default();
                 return Err(error(
                     point.loc.field("y"),
-                    format!("a pie slice cannot be negative, found the number {y}"),
+                    format!("a pie slice cannot be negative, found {found}"),
                 ));
             }
-            let next = categories.len();
-            let at = *index.entry(x.clone()).or_insert(next);
-            if at == next {
-                categories.push(x);
-                check_categories(kind, categories.len(), caps, series.len())?;
+            let at = categories.at(&x);
+            if at + 1 > checked {
+                checked = at + 1;
+                check_categories(kind, checked, caps, series.len())?;
             }
             row.push((at, y));
         }
@@ -483,7 +481,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
         .zip(rows)
         .enumerate()
         .map(|(s, ((name, _), row))| {
-            let mut values = vec![f64::NAN; categories.len()];
+            let mut values = vec![f64::NAN; categories.list.len()];
             // Repeated categories add up: data often arrives unaggregated.
             for (at, y) in row {
                 if let Some(slot) = values.get_mut(at) {
@@ -504,7 +502,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
         .collect();
     Ok(Card::Categorical(Categorical {
         kind,
-        categories,
+        categories: categories.list,
         series,
     }))
 }
@@ -635,7 +633,7 @@ fn read_boxplot(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     let mut groups: Vec<Vec<f64>> = Vec::new();
     for (_, points) in series {
         for point in points {
-            let at = labels.at(point.label("x")?);
+            let at = labels.at(&point.label("x")?);
             if at == groups.len() {
                 if at == MAX_BOXES {
                     return Err(error(
@@ -749,11 +747,11 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
         DataShape::Table { columns, rows } => {
             // A matrix: the first column names the rows, the others are the x categories.
             for column in columns.iter().skip(1) {
-                xs.at(column.clone());
+                xs.at(column);
             }
             for (r, row) in rows.iter().enumerate() {
                 let row_label = row.first().and_then(label).unwrap_or_default();
-                let y = ys.at(row_label);
+                let y = ys.at(&row_label);
                 for (c, cell) in row.iter().enumerate().skip(1) {
                     let value = match cell {
                         Value::Null => f64::NAN,
@@ -770,8 +768,8 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
         _ => {
             for (_, points) in series_points(shape) {
                 for point in points {
-                    let x = xs.at(point.label("x")?);
-                    let y = ys.at(point.label("y")?);
+                    let x = xs.at(&point.label("x")?);
+                    let y = ys.at(&point.label("y")?);
                     cells.push((x, y, point.number_or_gap("value")?));
                 }
             }
@@ -893,40 +891,34 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
         DataShape::Points(points) => {
             // Keys in first-seen order, found by hash, and given up on as
             // soon as there are too many: every point may bring new ones.
-            let mut columns: Vec<&str> = Vec::new();
-            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+            let mut columns = Labels::default();
             for point in points {
                 let Some(object) = point.as_object() else {
                     continue;
                 };
                 for key in object.keys() {
-                    if seen.insert(key.as_str()) {
-                        columns.push(key);
-                        if columns.len() > MAX_TABLE_COLUMNS {
-                            return Err(error(
-                                "data".into(),
-                                format!(
-                                    "a table of more than {MAX_TABLE_COLUMNS} columns (distinct keys); at most {MAX_TABLE_COLUMNS} columns can be shown"
-                                ),
-                            ));
-                        }
+                    if columns.at(key) == MAX_TABLE_COLUMNS {
+                        return Err(error(
+                            "data".into(),
+                            format!(
+                                "a table of more than {MAX_TABLE_COLUMNS} columns (distinct keys); at most {MAX_TABLE_COLUMNS} columns can be shown"
+                            ),
+                        ));
                     }
                 }
             }
+            let columns = columns.list;
             check_table(points.len(), columns.len())?;
             let rows = points
                 .iter()
                 .map(|point| {
                     columns
                         .iter()
-                        .map(|column| point.get(*column).map(text).unwrap_or_default())
+                        .map(|column| point.get(column).map(text).unwrap_or_default())
                         .collect()
                 })
                 .collect();
-            Ok(Card::Table {
-                columns: columns.into_iter().map(str::to_owned).collect(),
-                rows,
-            })
+            Ok(Card::Table { columns, rows })
         }
         DataShape::Series(series) => {
             let count = series.iter().map(|raw| raw.points.len()).sum();
@@ -980,8 +972,7 @@ pub fn infer_kind(shape: &DataShape) -> CardKind {
             };
         }
     };
-    let objects: Vec<&Map<String, Value>> =
-        first_points.iter().filter_map(|p| p.as_object()).collect();
+    let objects: Vec<&Object> = first_points.iter().filter_map(|p| p.as_object()).collect();
     let all_have = |key: &str| !objects.is_empty() && objects.iter().all(|o| o.contains_key(key));
     if all_have("start") && all_have("end") {
         return CardKind::Timeline;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use serde_json::Value;
+use crate::json::Value;
 
 /// `data.series[1].points[7].y: expected a number, found null`
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -65,11 +65,15 @@ pub fn describe(value: &Value) -> String {
         Value::Bool(b) => format!("{b}"),
         Value::Number(n) => format!("the number {n}"),
         Value::String(s) => {
-            let mut quoted: String = s.chars().take(QUOTE_LIMIT).collect();
+            let mut shown: String = s.chars().take(QUOTE_LIMIT).collect();
             if s.chars().nth(QUOTE_LIMIT).is_some() {
-                quoted.push('…');
+                shown.push('…');
             }
-            format!("{quoted:?}")
+            // Quoted as JSON quotes it (Rust's Debug quoting would bring
+            // its Unicode tables into the engine).
+            let mut quoted = String::with_capacity(shown.len() + 2);
+            super::json_text::write_string(&mut quoted, &shown);
+            quoted
         }
         Value::Array(_) => "an array".into(),
         Value::Object(_) => "an object".into(),
@@ -96,6 +100,17 @@ mod tests {
             "data.series[1].points[7].y: expected a number, found null"
         );
         assert_eq!(root.index(2).to_string(), "visualization_data[2]");
+    }
+
+    #[test]
+    fn strings_are_quoted_as_json_quotes_them() {
+        let odd = Value::String("a \"b\" \\ \n\t\u{1} \u{7f} é ✓".into());
+        // DEL and non-ASCII as they are; Rust's Debug wrote \u{1} and \u{7f}.
+        assert_eq!(
+            describe(&odd),
+            "\"a \\\"b\\\" \\\\ \\n\\t\\u0001 \u{7f} é ✓\""
+        );
+        assert_eq!(describe(&Value::String("line".into())), "\"line\"");
     }
 
     #[test]

@@ -1,11 +1,9 @@
-//! A value written back as compact JSON, byte for byte as `Value::to_string`
-//! writes it (a table cell holding an array or an object shows its JSON).
-//!
-//! serde_json's `Display` for `Value` brings its serializer twice (compact
-//! and pretty) into the WebAssembly engine; this writer needs only what the
-//! engine has anyway. Depth is bounded by the reader's recursion limit.
+//! A value written back as compact JSON, byte for byte as serde_json's
+//! `Value::to_string` wrote it (a table cell holding an array or an object
+//! shows its JSON; error messages quote strings with [`write_string`]).
+//! Depth is bounded by the reader's recursion limit.
 
-use serde_json::Value;
+use crate::json::Value;
 use std::fmt::Write;
 
 /// `value` as compact JSON.
@@ -49,7 +47,7 @@ fn write_value(out: &mut String, value: &Value) {
 }
 
 /// serde_json's escaping: the quote, the backslash and C0 controls only.
-fn write_string(out: &mut String, text: &str) {
+pub(super) fn write_string(out: &mut String, text: &str) {
     out.push('"');
     for c in text.chars() {
         match c {
@@ -87,17 +85,18 @@ mod tests {
             r#""\u0000\u0010 quote \" slash \/ back \\""#,
         ];
         for text in texts {
-            let value: Option<Value> = serde_json::from_str(text).ok();
-            assert!(value.is_some(), "{text}");
-            let value = value.unwrap_or_default();
-            assert_eq!(compact(&value), value.to_string(), "{text}");
+            let theirs: Option<serde_json::Value> = serde_json::from_str(text).ok();
+            let ours = crate::json::parse(text).ok();
+            assert!(theirs.is_some() && ours.is_some(), "{text}");
+            let expected = theirs.map(|v| v.to_string()).unwrap_or_default();
+            assert_eq!(compact(&ours.unwrap_or_default()), expected, "{text}");
         }
     }
 
     #[test]
     fn every_control_character_is_escaped_as_serde_json_does() {
         let all: String = (0u32..0x80).filter_map(char::from_u32).collect();
-        let value = Value::String(all);
-        assert_eq!(compact(&value), value.to_string());
+        let expected = serde_json::Value::String(all.clone()).to_string();
+        assert_eq!(compact(&Value::String(all)), expected);
     }
 }

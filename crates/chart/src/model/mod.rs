@@ -9,7 +9,7 @@ mod json_text;
 mod kind;
 pub mod limits;
 
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, XYSeries};
 pub use date::{civil_from_days, civil_from_seconds, days_from_civil, parse_date, DatePrecision};
@@ -66,15 +66,11 @@ pub struct RawSeries {
 impl VisualizationData {
     /// Parses JSON text, as posted in the `visualization_data` form field.
     pub fn from_json(text: &str) -> Result<Self, DataError> {
-        let value: Value = serde_json::from_str(text).map_err(|error| DataError {
+        let value = crate::json::parse(text).map_err(|error| DataError {
             path: "visualization_data".into(),
             message: format!("is not valid JSON: {error}"),
         })?;
         Self::from_owned(value)
-    }
-
-    pub fn from_value(value: &Value) -> Result<Self, DataError> {
-        Self::from_owned(value.clone())
     }
 
     /// Reads a parsed document, moving its data arrays into the card
@@ -166,7 +162,7 @@ impl VizConfig {
 
 fn optional_string(
     path: &Path<'_>,
-    object: &Map<String, Value>,
+    object: &Object,
     key: &str,
 ) -> Result<Option<String>, DataError> {
     match object.get(key) {
@@ -176,7 +172,7 @@ fn optional_string(
     }
 }
 
-fn colors(path: &Path<'_>, object: &Map<String, Value>) -> Result<Vec<Rgb>, DataError> {
+fn colors(path: &Path<'_>, object: &Object) -> Result<Vec<Rgb>, DataError> {
     let colors_path = path.key("colors");
     match object.get("colors") {
         None | Some(Value::Null) => Ok(Vec::new()),
@@ -200,21 +196,15 @@ fn colors(path: &Path<'_>, object: &Map<String, Value>) -> Result<Vec<Rgb>, Data
 
 /// `#rgb` or `#rrggbb`.
 pub fn parse_hex_color(text: &str) -> Option<Rgb> {
-    let hex = text.strip_prefix('#')?;
-    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let channel = |s: &str| u8::from_str_radix(s, 16).ok();
-    match hex.len() {
-        3 => {
-            let mut c = hex.chars().map(|ch| channel(&format!("{ch}{ch}")));
-            Some(Rgb(c.next()??, c.next()??, c.next()??))
-        }
-        6 => Some(Rgb(
-            channel(&hex[0..2])?,
-            channel(&hex[2..4])?,
-            channel(&hex[4..6])?,
-        )),
+    let digits = text
+        .strip_prefix('#')?
+        .chars()
+        .map(|c| c.to_digit(16))
+        .collect::<Option<Vec<u32>>>()?;
+    let channel = |high: u32, low: u32| u8::try_from(high << 4 | low).ok();
+    match digits[..] {
+        [r, g, b] => Some(Rgb(channel(r, r)?, channel(g, g)?, channel(b, b)?)),
+        [r1, r2, g1, g2, b1, b2] => Some(Rgb(channel(r1, r2)?, channel(g1, g2)?, channel(b1, b2)?)),
         _ => None,
     }
 }
@@ -277,7 +267,7 @@ impl RawSeries {
     }
 }
 
-fn table(path: &Path<'_>, mut object: Map<String, Value>) -> Result<DataShape, DataError> {
+fn table(path: &Path<'_>, mut object: Object) -> Result<DataShape, DataError> {
     let columns_path = path.key("columns");
     let columns: Vec<String> =
         take_array(path, &mut object, "columns", "an array of column names")?
@@ -316,18 +306,17 @@ fn table(path: &Path<'_>, mut object: Map<String, Value>) -> Result<DataShape, D
     Ok(DataShape::Table { columns, rows })
 }
 
-/// `object[key]`, taken out of `object` (null left in its place): taking
-/// instead of `BTreeMap::remove` keeps the B-tree's rebalancing code (about
-/// 4 KB) out of the WebAssembly engine, and every key is taken once.
-fn take(object: &mut Map<String, Value>, key: &str) -> Option<Value> {
-    object.get_mut(key).map(Value::take)
+/// `object[key]`, taken out of `object` (null left in its place): the
+/// data arrays move into the card instead of being copied.
+fn take(object: &mut Object, key: &str) -> Option<Value> {
+    object.take(key)
 }
 
 /// `object[key]` as an array, taken out of `object`; absent or not an
 /// array is an error at `path.key`.
 fn take_array(
     path: &Path<'_>,
-    object: &mut Map<String, Value>,
+    object: &mut Object,
     key: &str,
     what: &str,
 ) -> Result<Vec<Value>, DataError> {
@@ -335,5 +324,24 @@ fn take_array(
         Some(Value::Array(items)) => Ok(items),
         Some(other) => Err(DataError::expected(&path.key(key), what, &other)),
         None => Err(DataError::new(&path.key(key), "is required")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colours_of_three_and_six_digits() {
+        assert_eq!(parse_hex_color("#fff"), Some(Rgb(255, 255, 255)));
+        assert_eq!(parse_hex_color("#1f77b4"), Some(Rgb(0x1f, 0x77, 0xb4)));
+        assert_eq!(parse_hex_color("#1F77B4"), Some(Rgb(0x1f, 0x77, 0xb4)));
+        assert_eq!(parse_hex_color("#a0C"), Some(Rgb(0xaa, 0x00, 0xcc)));
+        for bad in [
+            "", "#", "fff", "#ff", "#ffff", "#1f77b4a", "#ggg", "#ééé", "#+ff", "# ff", "#ff ",
+            "#٣٣٣",
+        ] {
+            assert_eq!(parse_hex_color(bad), None, "{bad}");
+        }
     }
 }
