@@ -43,8 +43,8 @@ fn rgb(c: Color) -> RGBColor {
     RGBColor(c.0, c.1, c.2)
 }
 
-fn fail<E: std::fmt::Debug>(error: E) -> DrawError {
-    DrawError::Backend(format!("{error:?}"))
+fn fail<E: std::fmt::Display>(error: E) -> DrawError {
+    DrawError::Backend(error.to_string())
 }
 
 fn round(v: f64) -> i32 {
@@ -204,7 +204,7 @@ impl<DB: DrawingBackend> Replay<'_, DB> {
             Baseline::Middle => VPos::Center,
             Baseline::Bottom => VPos::Bottom,
         };
-        // plotters-canvas sets the font at the size given, in pixels (only
+        // The canvas backend sets the font at the size given, in pixels (only
         // plotters' SVG backend divides by 1.24), so the scene's CSS size
         // times the device scale is the canvas size: the canvas and the SVG
         // writer then draw text alike (tests/e2e/agreement.test.mjs).

@@ -6,6 +6,7 @@
 //! "2.68" (not "2.67"), and huge or tiny values never print as "1e21" or
 //! "0.30000000000000004".
 
+use super::shortest::{shortest, Decimal};
 use super::MINUS;
 
 /// Shown for a missing value (NaN): an en dash.
@@ -147,7 +148,7 @@ impl NumberFormat {
         };
         let style = if max_abs >= 1e15 {
             Style::Scientific {
-                step_last_digit: decompose(step).map(|d| d.exponent),
+                step_last_digit: shortest(step).map(|d| d.exponent),
             }
         } else if max_abs >= 1e4 {
             let tier = if max_abs >= 1e12 {
@@ -210,7 +211,7 @@ impl NumberFormat {
             return self.units.wrap(value < 0.0, "∞");
         }
         let negative = value < 0.0;
-        let Some(decimal) = decompose(value) else {
+        let Some(decimal) = shortest(value) else {
             return self.units.wrap(false, "0");
         };
         let zero = self.units.wrap(false, "0");
@@ -256,7 +257,7 @@ fn plain_style(step: f64, max_abs: f64) -> Style {
     match decimals_for(step, max_abs, 0) {
         decimals if decimals <= 6 => Style::Plain { decimals },
         _ => Style::Scientific {
-            step_last_digit: decompose(step).map(|d| d.exponent),
+            step_last_digit: shortest(step).map(|d| d.exponent),
         },
     }
 }
@@ -265,43 +266,12 @@ fn plain_style(step: f64, max_abs: f64) -> Style {
 /// digits of it (for steps that are not nice). Without a step: 3 significant
 /// digits of `max_abs / 10^shift`.
 fn decimals_for(step: f64, max_abs: f64, shift: i32) -> u32 {
-    let Some(d) = decompose(step).or_else(|| decompose(max_abs)) else {
+    let Some(d) = shortest(step).or_else(|| shortest(max_abs)) else {
         return 0;
     };
     let exact = shift.saturating_sub(d.exponent).max(0);
     let three_digits = (2 + shift).saturating_sub(d.leading_exponent()).max(0);
     exact.min(three_digits) as u32
-}
-
-/// A positive decimal `digits × 10^exponent`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Decimal {
-    digits: u64,
-    exponent: i32,
-}
-
-/// |value| as its shortest round-trip decimal digits; `None` for zero and
-/// non-finite values.
-fn decompose(value: f64) -> Option<Decimal> {
-    if !value.is_finite() || value == 0.0 {
-        return None;
-    }
-    let text = format!("{:e}", value.abs());
-    let (mantissa, exponent) = text.split_once('e')?;
-    let exponent: i32 = exponent.parse().ok()?;
-    let (int, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut digits: u64 = 0;
-    for b in int.bytes().chain(fraction.bytes()) {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        digits = digits.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-    }
-    let fraction_len = i32::try_from(fraction.len()).ok()?;
-    Some(Decimal {
-        digits,
-        exponent: exponent.checked_sub(fraction_len)?,
-    })
 }
 
 impl Decimal {
@@ -433,7 +403,7 @@ pub fn format_exact(value: f64, units: Option<&str>) -> String {
         return format_value(value, units);
     }
     let units = Units::parse(units);
-    match decompose(value).and_then(|decimal| decimal.round_to(-6)) {
+    match shortest(value).and_then(|decimal| decimal.round_to(-6)) {
         Some(0) | None => units.wrap(false, "0"),
         Some(n) => units.wrap(value < 0.0, &render(n, 6, true, true)),
     }
@@ -456,7 +426,7 @@ pub fn format_value(value: f64, units: Option<&str>) -> String {
         return units.wrap(value < 0.0, "∞");
     }
     let negative = value < 0.0;
-    let Some(decimal) = decompose(value) else {
+    let Some(decimal) = shortest(value) else {
         return units.wrap(false, "0");
     };
     let abs = value.abs();
@@ -764,23 +734,23 @@ mod tests {
     }
 
     #[test]
-    fn decompose_and_round() {
+    fn shortest_and_round() {
         assert_eq!(
-            decompose(1_255_000.0),
+            shortest(1_255_000.0),
             Some(Decimal {
                 digits: 1255,
                 exponent: 3
             })
         );
         assert_eq!(
-            decompose(-0.1),
+            shortest(-0.1),
             Some(Decimal {
                 digits: 1,
                 exponent: -1
             })
         );
-        assert_eq!(decompose(0.0), None);
-        assert_eq!(decompose(f64::NAN), None);
+        assert_eq!(shortest(0.0), None);
+        assert_eq!(shortest(f64::NAN), None);
         let d = Decimal {
             digits: 1255,
             exponent: 3,
