@@ -8,13 +8,13 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
 use zdr_chart::draw::HitMap;
 use zdr_chart::{Chart, Theme};
 
 use crate::accessible::Description;
+use crate::canvas_backend::CanvasBackend;
 use crate::color_scheme::ColorScheme;
 use crate::error::EngineError;
 use crate::settings::Callbacks;
@@ -262,10 +262,9 @@ impl CanvasState {
         if self.canvas.height() != key.backing.1 {
             self.canvas.set_height(key.backing.1);
         }
-        let backend =
-            CanvasBackend::with_canvas_object(self.canvas.clone()).ok_or(EngineError::Draw {
-                reason: "the canvas has no 2d context (too large, or out of memory?)".into(),
-            })?;
+        let backend = CanvasBackend::new(self.canvas.clone()).ok_or(EngineError::Draw {
+            reason: "the canvas has no 2d context (too large, or out of memory?)".into(),
+        })?;
         let area = backend.into_drawing_area();
         // Device pixels per CSS pixel as actually allocated, after rounding and capping.
         let scale = f64::from(key.backing.0) / width;

@@ -35,6 +35,7 @@
 
 mod accessible;
 mod canvas;
+mod canvas_backend;
 mod color_scheme;
 mod error;
 mod settings;

@@ -168,11 +168,33 @@ fn show(
         };
         spot.min(room - size).max(0.0)
     };
-    style.set_property("left", &format!("{}px", place(x, w, width).round()))?;
-    style.set_property("top", &format!("{}px", place(y, h, height).round()))?;
+    style.set_property("left", &px(place(x, w, width)))?;
+    style.set_property("top", &px(place(y, h, height)))?;
     Ok(())
+}
+
+/// Whole CSS pixels as an integer: an `f64` formatted with `{}` would link
+/// core's float formatting into the module.
+fn px(v: f64) -> String {
+    // A saturating cast: offsets are far below i64's range, NaN gives 0.
+    format!("{}px", v.round() as i64)
 }
 
 fn hide(tip: &HtmlElement) {
     let _ = tip.style().set_property("display", "none");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::px;
+
+    #[test]
+    fn offsets_are_whole_pixels_as_before() {
+        for v in [0.0f64, 12.4, 12.5, 99.0, 1234.6, -0.2] {
+            // The text `{}` gave the rounded f64 (CSS reads "-0px" as "0px").
+            let before = format!("{}px", v.round()).replace("-0px", "0px");
+            assert_eq!(px(v), before);
+        }
+        assert_eq!(px(f64::NAN), "0px");
+    }
 }

@@ -150,9 +150,7 @@ pub fn decode_to_shell(fields: &Fields) -> Option<ShellInbox> {
             id,
             message: format!(
                 "the widget speaks postMessage protocol version {}, this service speaks version {VERSION}; use matching versions",
-                fields
-                    .version
-                    .map_or_else(|| "(none)".to_owned(), |v| v.to_string())
+                version_text(fields.version)
             ),
         });
     }
@@ -251,6 +249,17 @@ fn prefix(value: &JsValue, max: u32) -> Option<String> {
 fn whole_u32(value: Option<f64>) -> Option<u32> {
     let value = value?;
     (value.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&value)).then_some(value as u32)
+}
+
+/// The version a message claimed, for the refusal. A version is a whole
+/// number; anything else is named, not written out: an `f64` written with
+/// `{}` would link core's float formatting (about 20 KB) into the engine.
+fn version_text(version: Option<f64>) -> String {
+    match (version, whole_u32(version)) {
+        (None, _) => "(none)".to_owned(),
+        (_, Some(whole)) => crate::text::decimal(whole),
+        (Some(_), None) => "(not a whole number)".to_owned(),
+    }
 }
 
 /// At most [`MAX_MESSAGE_CHARS`] characters, control characters dropped,
@@ -441,6 +450,27 @@ mod tests {
         assert!(matches!(
             decode_to_shell(&other_version),
             Some(ShellInbox::Refused { id: 6, message }) if message.contains("version 2")
+        ));
+    }
+
+    #[test]
+    fn a_refused_version_is_named() {
+        assert_eq!(version_text(None), "(none)");
+        assert_eq!(version_text(Some(2.0)), "2");
+        assert_eq!(version_text(Some(4_294_967_295.0)), "4294967295");
+        for odd in [1.5, -1.0, 1e300, f64::NAN, f64::INFINITY] {
+            assert_eq!(version_text(Some(odd)), "(not a whole number)");
+        }
+        let refused = Fields {
+            id: Some(7.0),
+            version: Some(0.5),
+            visualization_data: Some("{}".into()),
+            ..fields(VIZDATA)
+        };
+        assert!(matches!(
+            decode_to_shell(&refused),
+            Some(ShellInbox::Refused { id: 7, message })
+                if message.contains("protocol version (not a whole number), this service speaks version 1")
         ));
     }
 

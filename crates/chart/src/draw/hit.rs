@@ -185,7 +185,7 @@ impl HitShape {
                     return false;
                 }
                 let sweep = end - start;
-                sweep >= TAU || (crate::math::atan2(dy, dx) - start).rem_euclid(TAU) <= sweep
+                sweep >= TAU || turn_from(*start, crate::math::atan2(dy, dx)) <= sweep
             }
             HitShape::Polygon { bounds, rings } => {
                 in_rect(bounds, x, y) && rings.iter().any(|ring| in_ring(ring, x, y))
@@ -236,6 +236,24 @@ impl HitShape {
                         .all(|(x, y)| x.is_finite() && y.is_finite())
             }
         }
+    }
+}
+
+/// `(angle - start).rem_euclid(TAU)`, the angle past `start` in [0, TAU),
+/// without `%` on floats: that is libm's `fmod`, which brings a u128
+/// division (about 2 KB) into the engine for this one line. Bit for bit
+/// the same while |angle - start| < 2 TAU (atan2 minus a scene angle in
+/// [0, TAU] always is); beyond, at most a rounding apart.
+fn turn_from(start: f64, angle: f64) -> f64 {
+    let a = angle - start;
+    let r = a - TAU * (a / TAU).floor();
+    // Rounding can leave r just outside [0, TAU): one turn puts it back.
+    if r < 0.0 {
+        r + TAU
+    } else if r >= TAU {
+        r - TAU
+    } else {
+        r
     }
 }
 
@@ -382,6 +400,41 @@ mod tests {
     use std::f64::consts::{FRAC_PI_2, PI};
 
     use super::*;
+
+    #[test]
+    fn turns_match_rem_euclid() {
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let edges = [0.0, -0.0, TAU, -TAU, PI, -PI, 2.0 * TAU, -2.0 * TAU + 1e-12];
+        for a in edges
+            .into_iter()
+            .chain((0..100_000).map(|_| (next() * 3.0 - 2.0) * TAU))
+        {
+            if a > -2.0 * TAU && a < 2.0 * TAU {
+                // Bit for bit, but for the sign of a zero (-0.0 <= sweep as 0.0 is).
+                let (ours, exact) = (turn_from(0.0, a), a.rem_euclid(TAU));
+                assert!(ours.to_bits() == exact.to_bits() || ours == exact, "{a}");
+            }
+        }
+        for a in [1e3, -1e3, 12_345.678, -9.9e9, 1e15] {
+            let (ours, exact) = (turn_from(0.0, a), a.rem_euclid(TAU));
+            assert!((0.0..TAU).contains(&ours), "{a}: {ours}");
+            // a - TAU × floor(a / TAU) loses what a's magnitude rounds away.
+            let tolerance = a.abs() * 4.0 * f64::EPSILON;
+            assert!(
+                (ours - exact).abs() <= tolerance,
+                "{a}: {ours} against {exact}"
+            );
+        }
+        assert!(turn_from(0.0, f64::NAN).is_nan());
+        assert!(turn_from(f64::INFINITY, 1.0).is_nan());
+        assert_eq!(turn_from(FRAC_PI_2, 0.0), 1.5 * PI);
+    }
 
     fn mark(shape: HitShape, label: &str) -> Mark {
         Mark {

@@ -182,7 +182,9 @@ impl Painter {
         self.push(Item::Sector {
             center: point(center),
             outer,
-            inner: finite(inner).clamp(0.0, outer),
+            // Not `clamp`: with a bound known only at run time it keeps its
+            // "min > max" panic message, which links core's float formatting.
+            inner: finite(inner).max(0.0).min(outer),
             start,
             end: end.min(start + std::f64::consts::TAU),
             fill: color,

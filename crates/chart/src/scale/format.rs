@@ -6,6 +6,7 @@
 //! "2.68" (not "2.67"), and huge or tiny values never print as "1e21" or
 //! "0.30000000000000004".
 
+use super::shortest::{shortest, Decimal};
 use super::MINUS;
 
 /// Shown for a missing value (NaN): an en dash.
@@ -147,7 +148,7 @@ impl NumberFormat {
         };
         let style = if max_abs >= 1e15 {
             Style::Scientific {
-                step_last_digit: decompose(step).map(|d| d.exponent),
+                step_last_digit: shortest(step).map(|d| d.exponent),
             }
         } else if max_abs >= 1e4 {
             let tier = if max_abs >= 1e12 {
@@ -210,7 +211,7 @@ impl NumberFormat {
             return self.units.wrap(value < 0.0, "∞");
         }
         let negative = value < 0.0;
-        let Some(decimal) = decompose(value) else {
+        let Some(decimal) = shortest(value) else {
             return self.units.wrap(false, "0");
         };
         let zero = self.units.wrap(false, "0");
@@ -256,7 +257,7 @@ fn plain_style(step: f64, max_abs: f64) -> Style {
     match decimals_for(step, max_abs, 0) {
         decimals if decimals <= 6 => Style::Plain { decimals },
         _ => Style::Scientific {
-            step_last_digit: decompose(step).map(|d| d.exponent),
+            step_last_digit: shortest(step).map(|d| d.exponent),
         },
     }
 }
@@ -265,43 +266,12 @@ fn plain_style(step: f64, max_abs: f64) -> Style {
 /// digits of it (for steps that are not nice). Without a step: 3 significant
 /// digits of `max_abs / 10^shift`.
 fn decimals_for(step: f64, max_abs: f64, shift: i32) -> u32 {
-    let Some(d) = decompose(step).or_else(|| decompose(max_abs)) else {
+    let Some(d) = shortest(step).or_else(|| shortest(max_abs)) else {
         return 0;
     };
     let exact = shift.saturating_sub(d.exponent).max(0);
     let three_digits = (2 + shift).saturating_sub(d.leading_exponent()).max(0);
     exact.min(three_digits) as u32
-}
-
-/// A positive decimal `digits × 10^exponent`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Decimal {
-    digits: u64,
-    exponent: i32,
-}
-
-/// |value| as its shortest round-trip decimal digits; `None` for zero and
-/// non-finite values.
-fn decompose(value: f64) -> Option<Decimal> {
-    if !value.is_finite() || value == 0.0 {
-        return None;
-    }
-    let text = format!("{:e}", value.abs());
-    let (mantissa, exponent) = text.split_once('e')?;
-    let exponent: i32 = exponent.parse().ok()?;
-    let (int, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let mut digits: u64 = 0;
-    for b in int.bytes().chain(fraction.bytes()) {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        digits = digits.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-    }
-    let fraction_len = i32::try_from(fraction.len()).ok()?;
-    Some(Decimal {
-        digits,
-        exponent: exponent.checked_sub(fraction_len)?,
-    })
 }
 
 impl Decimal {
@@ -325,20 +295,22 @@ impl Decimal {
     }
 
     /// The value in units of 10^position, rounded half up; `None` when it
-    /// does not fit in a u128.
+    /// does not fit in a u128. Divides only in u64: a u128 division links
+    /// compiler_builtins' 1 KB `u128_div_rem` into the engine.
     fn round_to(self, position: i32) -> Option<u128> {
         let shift = i64::from(self.exponent) - i64::from(position);
-        let digits = u128::from(self.digits);
         if shift >= 0 {
             let power = 10u128.checked_pow(u32::try_from(shift).ok()?)?;
-            digits.checked_mul(power)
-        } else if shift < -20 {
-            // digits < 10^17, so the value is below a thousandth of a unit.
-            Some(0)
+            u128::from(self.digits).checked_mul(power)
         } else {
-            let power = 10u128.checked_pow(u32::try_from(-shift).ok()?)?;
-            let (quotient, remainder) = (digits / power, digits % power);
-            Some(quotient + u128::from(remainder * 2 >= power))
+            // From 10^20 on the power exceeds 2 × digits (digits < 2^64):
+            // the value is below half a unit.
+            let Some(power) = 10u64.checked_pow(u32::try_from(-shift).ok()?) else {
+                return Some(0);
+            };
+            let (quotient, remainder) = (self.digits / power, self.digits % power);
+            // remainder >= power / 2, without overflowing 2 × remainder.
+            Some(u128::from(quotient) + u128::from(remainder >= power - remainder))
         }
     }
 
@@ -349,10 +321,11 @@ impl Decimal {
         let mut position = leading.checked_sub(significant as i32 - 1)?;
         let mut n = self.round_to(position)?;
         if n >= 10u128.pow(significant) {
-            // 9.99 → 10.0: one more digit in front.
+            // 9.99 → 10.0: one more digit in front. Rounding up from below
+            // 10^significant lands on it exactly, so n / 10 is 10^(significant - 1).
             leading = leading.checked_add(1)?;
             position = position.checked_add(1)?;
-            n /= 10;
+            n = 10u128.pow(significant - 1);
         }
         Some((n, position, leading))
     }
@@ -375,35 +348,48 @@ pub fn group_thousands(digits: &str) -> String {
 /// `n / 10^decimals` with thousands separators (when `grouping`), the
 /// fraction zero-padded, or with trailing zeros dropped when `trim`.
 fn render(n: u128, decimals: u32, grouping: bool, trim: bool) -> String {
-    let power = 10u128.checked_pow(decimals).unwrap_or(u128::MAX);
-    let (int, fraction) = (n / power, n % power);
-    let digits = digits_of(int, 1);
+    let decimals = decimals as usize;
+    // At least one digit before the point: the split below is in range.
+    let all = digits_of(n, decimals.saturating_add(1));
+    let (int, fraction) = all.split_at(all.len() - decimals);
     let mut out = if grouping {
-        group_thousands(&digits)
+        group_thousands(int)
     } else {
-        digits
+        int.to_owned()
     };
-    if decimals > 0 {
-        let mut fraction = digits_of(fraction, decimals as usize);
-        if trim {
-            fraction.truncate(fraction.trim_end_matches('0').len());
-        }
-        if !fraction.is_empty() {
-            out.push('.');
-            out.push_str(&fraction);
-        }
+    let fraction = if trim {
+        fraction.trim_end_matches('0')
+    } else {
+        fraction
+    };
+    if !fraction.is_empty() {
+        out.push('.');
+        out.push_str(fraction);
     }
     out
 }
 
 /// `n` in decimal digits, zero-padded to at least `width`: u128's own
 /// `Display` is 1.3 KB of the WebAssembly engine that nothing else needs.
-fn digits_of(mut n: u128, width: usize) -> String {
-    let mut reversed = Vec::with_capacity(40);
-    while n > 0 || reversed.len() < width.max(1) {
-        // n % 10 < 10: one ASCII digit.
-        reversed.push(b'0' + (n % 10) as u8);
-        n /= 10;
+/// Divided by ten as four 32-bit limbs, each step a u64 division, since a
+/// u128 division would link compiler_builtins' `u128_div_rem`.
+fn digits_of(n: u128, width: usize) -> String {
+    let mut limbs = [
+        (n >> 96) as u32,
+        (n >> 64) as u32,
+        (n >> 32) as u32,
+        n as u32,
+    ];
+    let mut reversed = Vec::with_capacity(width.max(40));
+    while limbs != [0; 4] || reversed.len() < width.max(1) {
+        let mut remainder = 0u64;
+        for limb in &mut limbs {
+            let current = (remainder << 32) | u64::from(*limb);
+            // remainder < 10, so current < 10 × 2^32 and the quotient fits a limb.
+            *limb = (current / 10) as u32;
+            remainder = current % 10;
+        }
+        reversed.push(b'0' + remainder as u8);
     }
     reversed.iter().rev().map(|&d| char::from(d)).collect()
 }
@@ -433,7 +419,7 @@ pub fn format_exact(value: f64, units: Option<&str>) -> String {
         return format_value(value, units);
     }
     let units = Units::parse(units);
-    match decompose(value).and_then(|decimal| decimal.round_to(-6)) {
+    match shortest(value).and_then(|decimal| decimal.round_to(-6)) {
         Some(0) | None => units.wrap(false, "0"),
         Some(n) => units.wrap(value < 0.0, &render(n, 6, true, true)),
     }
@@ -456,7 +442,7 @@ pub fn format_value(value: f64, units: Option<&str>) -> String {
         return units.wrap(value < 0.0, "∞");
     }
     let negative = value < 0.0;
-    let Some(decimal) = decompose(value) else {
+    let Some(decimal) = shortest(value) else {
         return units.wrap(false, "0");
     };
     let abs = value.abs();
@@ -494,6 +480,64 @@ pub fn format_value(value: f64, units: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounding_without_u128_division_matches_it() {
+        // The u128 arithmetic round_to and render used before.
+        let reference = |digits: u64, shift: i64| -> Option<u128> {
+            let digits = u128::from(digits);
+            if shift >= 0 {
+                digits.checked_mul(10u128.checked_pow(u32::try_from(shift).ok()?)?)
+            } else if shift < -38 {
+                Some(0)
+            } else {
+                let power = 10u128.pow(u32::try_from(-shift).ok()?);
+                Some(digits / power + u128::from(digits % power * 2 >= power))
+            }
+        };
+        let samples = [
+            1,
+            5,
+            9,
+            15,
+            45,
+            49_999,
+            50_000,
+            1255,
+            99_999_999_999_999_999,
+            12_345_678_901_234_567,
+            u64::MAX,
+            u64::MAX / 2,
+            u64::MAX / 2 + 1,
+            9_223_372_036_854_775_808,
+        ];
+        for digits in samples {
+            for shift in -45..45 {
+                let d = Decimal {
+                    digits,
+                    exponent: 0,
+                };
+                let ours = d.round_to(-shift);
+                assert_eq!(
+                    ours,
+                    reference(digits, i64::from(shift)),
+                    "{digits} {shift}"
+                );
+                if let Some(n) = ours {
+                    for decimals in [0u32, 1, 2, 6, 20, 45] {
+                        let power = 10u128.checked_pow(decimals).unwrap_or(u128::MAX);
+                        let (int, fraction) = (n / power, n % power);
+                        let before = if decimals == 0 {
+                            format!("{int}")
+                        } else {
+                            format!("{int}.{fraction:0width$}", width = decimals as usize)
+                        };
+                        assert_eq!(render(n, decimals, false, false), before, "{n} {decimals}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn digits_of_is_padded_display() {
@@ -764,23 +808,23 @@ mod tests {
     }
 
     #[test]
-    fn decompose_and_round() {
+    fn shortest_and_round() {
         assert_eq!(
-            decompose(1_255_000.0),
+            shortest(1_255_000.0),
             Some(Decimal {
                 digits: 1255,
                 exponent: 3
             })
         );
         assert_eq!(
-            decompose(-0.1),
+            shortest(-0.1),
             Some(Decimal {
                 digits: 1,
                 exponent: -1
             })
         );
-        assert_eq!(decompose(0.0), None);
-        assert_eq!(decompose(f64::NAN), None);
+        assert_eq!(shortest(0.0), None);
+        assert_eq!(shortest(f64::NAN), None);
         let d = Decimal {
             digits: 1255,
             exponent: 3,

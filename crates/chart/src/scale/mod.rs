@@ -6,6 +6,7 @@
 //! function returns more than [`MAX_TICKS`] ticks.
 
 pub mod format;
+pub mod shortest;
 pub mod ticks;
 pub mod time;
 
