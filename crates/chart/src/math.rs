@@ -32,6 +32,9 @@ mod imp {
     pub fn log2(x: f64) -> f64 {
         Math::log2(x)
     }
+    pub fn parse_decimal(text: &str) -> f64 {
+        js_sys::parse_float(text)
+    }
 }
 
 #[cfg(not(all(feature = "js-math", target_arch = "wasm32")))]
@@ -57,6 +60,15 @@ mod imp {
     pub fn log2(x: f64) -> f64 {
         x.log2()
     }
+    pub fn parse_decimal(text: &str) -> f64 {
+        text.parse().unwrap_or(f64::NAN)
+    }
 }
 
 pub use imp::{acos, atan2, cos, log10, log2, powf, sin};
+
+/// The nearest double to a decimal number's text (JSON grammar, checked by
+/// the caller), infinity past `f64::MAX`. In the engine it is the page's
+/// `parseFloat` instead of Rust's decimal-to-float tables; both round
+/// correctly, so they agree bit for bit.
+pub use imp::parse_decimal;

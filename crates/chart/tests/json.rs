@@ -4,8 +4,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 //! zdr_chart::json against serde_json, which it replaces: the same documents
-//! accepted with the same values (numbers bit for bit), the same documents
-//! refused with the same message at the same line and column.
+//! accepted with the same values (numbers bit for bit as `str::parse` reads
+//! them: correctly rounded, which serde_json without `float_roundtrip` is
+//! not always), the same documents refused with the same message at the same
+//! line and column.
 
 use proptest::prelude::*;
 use zdr_chart::json::{self, Number, Value};
@@ -32,37 +34,91 @@ fn to_serde(value: &Value) -> serde_json::Value {
     }
 }
 
-/// Every number of the tree, as bits, in document order (serde_json's
-/// `Value` equality compares floats with `==`, blind to -0.0).
-fn number_bits(value: &serde_json::Value, out: &mut Vec<(bool, bool, u64)>) {
-    match value {
-        serde_json::Value::Number(n) => out.push((
-            n.is_u64(),
-            n.is_i64(),
-            n.as_f64().unwrap_or(f64::NAN).to_bits(),
-        )),
-        serde_json::Value::Array(items) => items.iter().for_each(|v| number_bits(v, out)),
-        serde_json::Value::Object(map) => map.values().for_each(|v| number_bits(v, out)),
-        _ => {}
+/// Floats within a few units in the last place: serde_json without
+/// `float_roundtrip` is not always correctly rounded, ours is (checked
+/// bit for bit against `str::parse` by [`numbers_correctly_rounded`]), so
+/// the trees are compared for structure, kinds and keys, floats nearly.
+fn alike(ours: &serde_json::Value, theirs: &serde_json::Value) -> bool {
+    use serde_json::Value as S;
+    match (ours, theirs) {
+        (S::Number(a), S::Number(b)) => {
+            if a.is_u64() != b.is_u64() || a.is_i64() != b.is_i64() {
+                return false;
+            }
+            let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
+            a.to_bits() == b.to_bits()
+                || (a.is_sign_negative() == b.is_sign_negative()
+                    && (a - b).abs() <= a.abs().max(b.abs()) * 1e-15 + 1e-321)
+        }
+        (S::Array(a), S::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| alike(a, b))
+        }
+        (S::Object(a), S::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, a), (kb, b))| ka == kb && alike(a, b))
+        }
+        _ => ours == theirs,
     }
 }
 
-/// Same outcome as serde_json: the same value, or the same error text.
+/// Every number token of an accepted document, read alone, is the correctly
+/// rounded double of its text, as `str::parse` reads it (integers too, as
+/// doubles), sign of zero included.
+fn numbers_correctly_rounded(text: &str) -> Result<(), String> {
+    let bytes = text.as_bytes();
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            i += 1;
+        } else if b == b'"' {
+            in_string = true;
+            i += 1;
+        } else if b == b'-' || b.is_ascii_digit() {
+            let start = i;
+            while i < bytes.len()
+                && matches!(bytes[i], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+            {
+                i += 1;
+            }
+            let token = &text[start..i];
+            let expected: f64 = token.parse().map_err(|e| format!("{token:?}: {e}"))?;
+            match json::parse(token) {
+                Ok(Value::Number(n)) if n.as_f64().to_bits() == expected.to_bits() => {}
+                other => {
+                    return Err(format!(
+                        "{token:?}: read {other:?}, correctly rounded {expected:e}"
+                    ))
+                }
+            }
+        } else {
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Same outcome as serde_json: the same value (floats correctly rounded,
+/// which serde_json's are not always), or the same error text.
 fn same_as_serde_json(text: &str) -> Result<(), String> {
     let theirs = serde_json::from_str::<serde_json::Value>(text);
     let ours = json::parse(text);
     match (ours, theirs) {
         (Ok(ours), Ok(theirs)) => {
             let ours = to_serde(&ours);
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            number_bits(&ours, &mut a);
-            number_bits(&theirs, &mut b);
-            if ours != theirs || a != b {
+            if !alike(&ours, &theirs) {
                 return Err(format!(
                     "{text:?}: read {ours} where serde_json reads {theirs}"
                 ));
             }
-            Ok(())
+            numbers_correctly_rounded(text)
         }
         (Err(ours), Err(theirs)) if ours.to_string() == theirs.to_string() => Ok(()),
         (ours, theirs) => Err(format!(
@@ -72,6 +128,42 @@ fn same_as_serde_json(text: &str) -> Result<(), String> {
             theirs.map(|v| v.to_string()).map_err(|e| e.to_string())
         )),
     }
+}
+
+/// Where serde_json (without `float_roundtrip`) is one ulp off, ours is the
+/// correctly rounded double, as `str::parse` and the page's `parseFloat`.
+#[test]
+fn numbers_off_the_fast_path_are_correctly_rounded() {
+    for text in [
+        "6258198606689440e-175",
+        "433887102787473603e44",
+        "767239501880428249e-298",
+        "-1523854765561379636e-198",
+        "863725189728969700e-273",
+    ] {
+        let theirs: f64 = serde_json::from_str(text).unwrap();
+        let expected: f64 = text.parse().unwrap();
+        assert_ne!(
+            theirs.to_bits(),
+            expected.to_bits(),
+            "{text}: no longer a case where they differ"
+        );
+        let Value::Number(ours) = json::parse(text).unwrap() else {
+            panic!("{text}")
+        };
+        assert_eq!(ours.as_f64().to_bits(), expected.to_bits(), "{text}");
+    }
+    // Overflow is still an error, underflow still zero with its sign.
+    assert!(json::parse("1e309").is_err());
+    assert!(json::parse("-17976931348623159e292").is_err());
+    assert_eq!(
+        json::parse("1e-400").unwrap(),
+        Value::Number(Number::Float(0.0))
+    );
+    let Value::Number(n) = json::parse("-1e-400").unwrap() else {
+        panic!("-1e-400")
+    };
+    assert_eq!(n.as_f64().to_bits(), (-0.0f64).to_bits());
 }
 
 #[test]
@@ -297,7 +389,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
 
     #[test]
-    fn numbers_are_the_same_doubles(text in decimal_text()) {
+    fn numbers_are_correctly_rounded_doubles(text in decimal_text()) {
         prop_assert!(same_as_serde_json(&text).is_ok(), "{}", same_as_serde_json(&text).unwrap_err());
     }
 

@@ -36,3 +36,44 @@ fn the_pages_math_agrees_with_rust() {
         );
     }
 }
+
+/// Numbers off the reader's exact fast path are read by the page's
+/// parseFloat: it must round as Rust's `str::parse` (the host's reading)
+/// does, bit for bit, including where serde_json's old method was one ulp off.
+#[wasm_bindgen_test]
+fn the_pages_parse_float_agrees_with_rust_bit_for_bit() {
+    let mut texts = vec![
+        "6258198606689440e-175".to_owned(),
+        "433887102787473603e44".to_owned(),
+        "767239501880428249e-298".to_owned(),
+        "2.2250738585072011e-308".to_owned(),
+        "4.9406564584124654e-324".to_owned(),
+        "1.7976931348623157e308".to_owned(),
+        "123456789012345678901234567890.5e-3".to_owned(),
+        "0.1e-400".to_owned(),
+        "1e400".to_owned(),
+    ];
+    let mut seed: u64 = 7;
+    for _ in 0..2000 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let exponent = (seed >> 40) % 640;
+        texts.push(format!("{}.{}e-{exponent}", seed >> 44, seed % 100_000_007));
+        texts.push(format!("{}e{}", seed >> 1, exponent / 2));
+    }
+    for text in &texts {
+        let rust: f64 = text.parse().unwrap_or(f64::NAN);
+        assert_eq!(
+            math::parse_decimal(text).to_bits(),
+            rust.to_bits(),
+            "{text}"
+        );
+        match zdr_chart::json::parse(text) {
+            Ok(zdr_chart::json::Value::Number(n)) => {
+                assert_eq!(n.as_f64().to_bits(), rust.to_bits(), "{text}")
+            }
+            other => assert!(rust.is_infinite(), "{text}: {other:?}"),
+        }
+    }
+}

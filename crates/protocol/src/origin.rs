@@ -35,8 +35,11 @@ pub fn is_origin(text: &str) -> bool {
             None => return false,
         },
         None => {
+            // split_at_checked, not split_at: `find` always lands on a char
+            // boundary, but split_at's panic path would link core's char Debug
+            // and unicode tables into the engine.
             let end = rest.find(':').unwrap_or(rest.len());
-            let (host, after) = rest.split_at(end);
+            let (host, after) = rest.split_at_checked(end).unwrap_or((rest, ""));
             let reg_name = !host.is_empty()
                 && host.bytes().all(|b| {
                     b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'_')

@@ -97,6 +97,9 @@ pub struct Reader<'a> {
     text: &'a str,
     index: usize,
     remaining_depth: u8,
+    /// Where the number being read starts (after any minus sign), for the
+    /// conversions that need its text.
+    number_start: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -105,6 +108,7 @@ impl<'a> Reader<'a> {
             text,
             index: 0,
             remaining_depth: MAX_DEPTH,
+            number_start: 0,
         }
     }
 
@@ -395,6 +399,7 @@ impl<'a> Reader<'a> {
 
     /// A number, its minus sign (if any) read.
     fn number(&mut self, positive: bool) -> Result<Number, JsonError> {
+        self.number_start = self.index;
         let Some(first) = self.next_byte() else {
             return Err(self.error(ErrorCode::EofWhileParsingValue));
         };
@@ -532,7 +537,8 @@ impl<'a> Reader<'a> {
     }
 
     fn scaled(&self, positive: bool, significand: u64, exponent: i32) -> Result<f64, JsonError> {
-        number::from_parts(positive, significand, exponent)
+        let text = self.text.get(self.number_start..self.index).unwrap_or("");
+        number::from_parts(positive, significand, exponent, text)
             .ok_or_else(|| self.error(ErrorCode::NumberOutOfRange))
     }
 }

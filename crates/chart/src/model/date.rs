@@ -42,7 +42,9 @@ pub fn parse_date(text: &str) -> Option<(f64, DatePrecision)> {
     if !matches!(bytes.get(10), Some(b'T' | b't' | b' ')) {
         return None;
     }
-    let seconds = parse_time(&text[11..])?;
+    // `get`, not `[11..]`: byte 10 is ASCII so this never fails, but the
+    // indexing panic path would link core's char Debug and unicode tables.
+    let seconds = parse_time(text.get(11..)?)?;
     Some((
         epoch_seconds(year, month, day, 0) + seconds,
         DatePrecision::Time,

@@ -349,9 +349,13 @@ pub fn group_thousands(digits: &str) -> String {
 /// fraction zero-padded, or with trailing zeros dropped when `trim`.
 fn render(n: u128, decimals: u32, grouping: bool, trim: bool) -> String {
     let decimals = decimals as usize;
-    // At least one digit before the point: the split below is in range.
+    // At least one digit before the point: the split below is in range
+    // (checked all the same: split_at's panic path would link core's char
+    // Debug and unicode tables into the engine).
     let all = digits_of(n, decimals.saturating_add(1));
-    let (int, fraction) = all.split_at(all.len() - decimals);
+    let (int, fraction) = all
+        .split_at_checked(all.len().saturating_sub(decimals))
+        .unwrap_or((&all, ""));
     let mut out = if grouping {
         group_thousands(int)
     } else {

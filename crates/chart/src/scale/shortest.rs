@@ -128,10 +128,15 @@ pub fn plain(value: f64) -> String {
         out.push_str(&digits);
         out.push_str(&"0".repeat(exponent.unsigned_abs() as usize));
     } else if point > 0 {
-        let (int, fraction) = digits.split_at(point.unsigned_abs() as usize);
-        out.push_str(int);
-        out.push('.');
-        out.push_str(fraction);
+        // Char by char rather than split_at, whose panic path would link
+        // core's char Debug and unicode tables into the engine.
+        let point = point.unsigned_abs() as usize;
+        for (at, digit) in digits.chars().enumerate() {
+            if at == point {
+                out.push('.');
+            }
+            out.push(digit);
+        }
     } else {
         out.push_str("0.");
         out.push_str(&"0".repeat(point.unsigned_abs() as usize));
