@@ -5,22 +5,17 @@ use super::frame::{LegendEntry, Marker};
 use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::label;
 use crate::model::Categorical;
 use crate::shown::{bins, finite_range};
 
 /// A value label over (or under, for negatives) a bar, when it fits.
-fn value_label(
-    ctx: &Ctx<'_>,
-    axes: &Axes,
-    value: f64,
-    (x, w): (f64, f64),
-) -> Result<(), DrawError> {
+fn value_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, (x, w): (f64, f64)) {
     let shown = label::value(value, ctx.units());
     let size = ctx.sizes.small;
     if text::width(&shown, size, Weight::Regular) > w + 6.0 {
-        return Ok(());
+        return;
     }
     let y = axes.y_at(value);
     let (y, baseline) = if value < 0.0 {
@@ -57,11 +52,11 @@ fn bar_hit(ctx: &Ctx<'_>, r: Rect, c: &Categorical, ci: usize, si: usize, v: f64
 }
 
 /// bar and grouped_bar: one bar per series side by side in each category.
-pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
+pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
         &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
-    )?;
+    );
     let (lo, hi) = finite_range(c.series.iter().flat_map(|s| s.values.iter().copied()));
     let axes = ctx.axes(
         body,
@@ -75,7 +70,7 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
             zero: true,
             units: ctx.units(),
         },
-    )?;
+    );
     let groups = c.series.len().max(1);
     let mut slots = Vec::new();
     for (ci, _) in c.categories.iter().enumerate() {
@@ -90,7 +85,7 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
             let gap = if groups > 1 && inner > 6.0 { 1.0 } else { 0.0 };
             let bx = x + inner * si as f64;
             let r = bar_rect(&axes, bx, inner - gap, 0.0, v);
-            ctx.p.rect(r, ctx.theme.color(si))?;
+            ctx.p.rect(r, ctx.theme.color(si));
             bar_hit(ctx, r, c, ci, si, v);
             slots.push((v, (bx, inner - gap)));
         }
@@ -98,10 +93,9 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
     // Labels only when every bar can carry one: a few readable numbers.
     if slots.len() <= 24 {
         for (v, slot) in slots {
-            value_label(ctx, &axes, v, slot)?;
+            value_label(ctx, &axes, v, slot);
         }
     }
-    Ok(())
 }
 
 /// Past this many segments a stacked card draws no seams: they would
@@ -109,11 +103,11 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
 const MAX_SEAMS: usize = 1_000;
 
 /// stacked_bar: positives stack up from zero, negatives down.
-pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
+pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
         &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
-    )?;
+    );
     let sums: Vec<(f64, f64)> = (0..c.categories.len())
         .map(|ci| {
             c.series.iter().fold((0.0, 0.0), |(neg, pos), s| {
@@ -138,7 +132,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
             zero: true,
             units: ctx.units(),
         },
-    )?;
+    );
     let seams = c.series.len() * c.categories.len() <= MAX_SEAMS;
     for ci in 0..c.categories.len() {
         let (x, w) = axes.x_band(ci);
@@ -157,7 +151,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
                 (from, pos)
             };
             let r = bar_rect(&axes, x, w, from, to);
-            ctx.p.rect(r, ctx.theme.color(si))?;
+            ctx.p.rect(r, ctx.theme.color(si));
             bar_hit(ctx, r, c, ci, si, v);
             // A background-coloured seam separates the segments of bars
             // big enough to show it, in stacks few enough to need it.
@@ -167,22 +161,21 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawErr
                     &[(r.x, seam_y), (r.right(), seam_y)],
                     ctx.theme.background,
                     1.0,
-                )?;
+                );
             }
         }
         if c.categories.len() <= 24 {
             if let Some((_, total)) = sums.get(ci) {
                 if *total > 0.0 {
-                    value_label(ctx, &axes, *total, (x, w))?;
+                    value_label(ctx, &axes, *total, (x, w));
                 }
             }
         }
     }
-    Ok(())
 }
 
 /// waterfall: each value moves a running total; a final bar shows the total.
-pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
+pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let deltas: Vec<f64> = c
         .series
         .first()
@@ -204,7 +197,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawE
         LegendEntry::new("Decrease", ctx.theme.decrease, Marker::Square),
         LegendEntry::new("Total", ctx.theme.total, Marker::Square),
     ];
-    let body = ctx.legend(body, &legend)?;
+    let body = ctx.legend(body, &legend);
     let axes = ctx.axes(
         body,
         AxisSpec::Band {
@@ -217,7 +210,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawE
             zero: true,
             units: ctx.units(),
         },
-    )?;
+    );
     let last = steps.len().saturating_sub(1);
     for (i, &(from, to)) in steps.iter().enumerate() {
         let (x, w) = axes.x_band(i);
@@ -229,7 +222,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawE
             ctx.theme.decrease
         };
         let r = bar_rect(&axes, x, w, from, to);
-        ctx.p.rect(r, color)?;
+        ctx.p.rect(r, color);
         ctx.hit(|| Mark {
             shape: HitShape::Rect(r),
             series: None,
@@ -248,7 +241,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawE
         let (nx, _) = axes.x_band(i + 1);
         if i < last && nx - (x + w) >= 2.0 {
             let y = axes.y_at(to);
-            ctx.p.line(&[(x + w, y), (nx, y)], ctx.theme.axis, 1.0)?;
+            ctx.p.line(&[(x + w, y), (nx, y)], ctx.theme.axis, 1.0);
         }
         if steps.len() <= 24 {
             let shown = if i < last {
@@ -264,18 +257,17 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawE
                     Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
                     Align::Middle,
                     Baseline::Bottom,
-                )?;
+                );
             }
         }
     }
-    Ok(())
 }
 
 /// histogram: counts of the values in nice-width bins.
-pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawError> {
+pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) {
     let (edges, counts) = bins(values, (body.w / 8.0) as usize);
     let (Some(&first), Some(&last)) = (edges.first(), edges.last()) else {
-        return Ok(());
+        return;
     };
     let max = counts.iter().copied().max().unwrap_or(0) as f64;
     let y_title = ctx.config.y_label.as_deref().or(Some("Count"));
@@ -300,7 +292,7 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawEr
             x_title: ctx.config.x_label.as_deref(),
             y_title,
         },
-    )?;
+    );
     ctx.p.set_plot(axes.plot);
     for (i, &count) in counts.iter().enumerate() {
         let (Some(&a), Some(&b)) = (edges.get(i), edges.get(i + 1)) else {
@@ -312,7 +304,7 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawEr
         let (x0, x1) = (axes.x_at(a), axes.x_at(b));
         let gap = if x1 - x0 > 4.0 { 1.0 } else { 0.0 };
         let r = bar_rect(&axes, x0 + gap / 2.0, x1 - x0 - gap, 0.0, count as f64);
-        ctx.p.rect(r, ctx.theme.color(0))?;
+        ctx.p.rect(r, ctx.theme.color(0));
         ctx.hit(|| Mark {
             shape: HitShape::Rect(r),
             series: None,
@@ -320,5 +312,4 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) -> Result<(), DrawEr
             value: Text::Ready(label::count(count)),
         });
     }
-    Ok(())
 }

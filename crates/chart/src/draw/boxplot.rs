@@ -4,12 +4,12 @@ use super::axis::AxisSpec;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::theme::mix;
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::label;
 use crate::model::BoxStats;
 use crate::shown::finite_range;
 
-pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) {
     let (lo, hi) = finite_range(boxes.iter().flat_map(|b| {
         [b.low_whisker, b.high_whisker]
             .into_iter()
@@ -27,7 +27,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawErr
             zero: false,
             units: ctx.units(),
         },
-    )?;
+    );
     let color = ctx.theme.color(0);
     let fill = mix(color, ctx.theme.background, 0.75);
     let mut rings = 0usize;
@@ -40,20 +40,20 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawErr
         if w < COMPACT_BELOW {
             // Too narrow for caps, an outline and a median to be told
             // apart: the whisker span and the box, two marks instead of seven.
-            ctx.p.line(&[(cx, y_hi), (cx, y_lo)], color, 1.0)?;
-            ctx.p.rect(r, color)?;
+            ctx.p.line(&[(cx, y_hi), (cx, y_lo)], color, 1.0);
+            ctx.p.rect(r, color);
         } else {
             let cap = w * 0.25;
-            ctx.p.line(&[(cx, y_hi), (cx, y_q3)], color, 1.5)?;
-            ctx.p.line(&[(cx, y_q1), (cx, y_lo)], color, 1.5)?;
+            ctx.p.line(&[(cx, y_hi), (cx, y_q3)], color, 1.5);
+            ctx.p.line(&[(cx, y_q1), (cx, y_lo)], color, 1.5);
             ctx.p
-                .line(&[(cx - cap, y_hi), (cx + cap, y_hi)], color, 1.5)?;
+                .line(&[(cx - cap, y_hi), (cx + cap, y_hi)], color, 1.5);
             ctx.p
-                .line(&[(cx - cap, y_lo), (cx + cap, y_lo)], color, 1.5)?;
-            ctx.p.rect(r, fill)?;
-            ctx.p.outline(r, color, 1.5)?;
+                .line(&[(cx - cap, y_lo), (cx + cap, y_lo)], color, 1.5);
+            ctx.p.rect(r, fill);
+            ctx.p.outline(r, color, 1.5);
             let y_med = axes.y_at(b.median);
-            ctx.p.line(&[(x, y_med), (x + w, y_med)], color, 3.0)?;
+            ctx.p.line(&[(x, y_med), (x + w, y_med)], color, 3.0);
         }
         // The whole glyph, whiskers included, answers for the box.
         let glyph = Rect::new(x, y_hi.min(y_lo), w, (y_lo - y_hi).abs());
@@ -72,7 +72,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawErr
             }
             last_y = at.1;
             rings += 1;
-            ctx.p.ring(at, 3.0, color, 1.25)?;
+            ctx.p.ring(at, 3.0, color, 1.25);
             ctx.hit(|| Mark {
                 shape: HitShape::Point { x: at.0, y: at.1 },
                 series: None,
@@ -81,7 +81,6 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) -> Result<(), DrawErr
             });
         }
     }
-    Ok(())
 }
 
 /// Boxes narrower than this many pixels are drawn as a line and a bar.

@@ -6,7 +6,6 @@ use crate::scene::Color;
 use super::painter::{Align, Baseline, Font, Painter, Rect};
 use super::text::{self, Weight};
 use super::theme::Theme;
-use super::DrawError;
 use crate::model::VizConfig;
 
 /// Type sizes and spacing, chosen from the drawing's width.
@@ -67,12 +66,7 @@ impl LegendEntry {
 }
 
 /// Draws title, subtitle and source; returns the rectangle between them.
-pub fn draw_frame(
-    p: &Painter,
-    theme: &Theme,
-    sizes: &Sizes,
-    config: &VizConfig,
-) -> Result<Rect, DrawError> {
+pub fn draw_frame(p: &Painter, theme: &Theme, sizes: &Sizes, config: &VizConfig) -> Rect {
     let outer =
         Rect::new(0.0, 0.0, p.width, p.height).inset(sizes.pad, sizes.pad, sizes.pad, sizes.pad);
     let mut y = outer.y;
@@ -84,7 +78,7 @@ pub fn draw_frame(
             Font::new(sizes.title, Weight::Bold, theme.text),
             Align::Start,
             Baseline::Top,
-        )?;
+        );
         y += sizes.title * 1.25;
     }
     if let Some(subtitle) = config.subtitle.as_deref().filter(|s| !s.trim().is_empty()) {
@@ -96,7 +90,7 @@ pub fn draw_frame(
                 Font::new(sizes.subtitle, Weight::Regular, theme.muted),
                 Align::Start,
                 Baseline::Top,
-            )?;
+            );
             y += sizes.subtitle * 1.3;
         }
     }
@@ -114,11 +108,11 @@ pub fn draw_frame(
             Font::new(sizes.small, Weight::Regular, theme.muted),
             Align::Start,
             Baseline::Bottom,
-        )?;
+        );
         bottom -= sizes.small * 1.3 + 8.0;
     }
     let top = if title_lines.is_empty() { y } else { y + 12.0 };
-    Ok(Rect::new(outer.x, top, outer.w, bottom - top))
+    Rect::new(outer.x, top, outer.w, bottom - top)
 }
 
 /// Lays the entries out in rows at the top of `body` (at most three rows,
@@ -129,9 +123,9 @@ pub fn draw_legend(
     sizes: &Sizes,
     body: Rect,
     entries: &[LegendEntry],
-) -> Result<Rect, DrawError> {
+) -> Rect {
     if entries.is_empty() {
-        return Ok(body);
+        return body;
     }
     let size = sizes.tick;
     let swatch = size * 0.9;
@@ -153,7 +147,7 @@ pub fn draw_legend(
                     Font::new(size, Weight::Regular, theme.muted),
                     Align::Start,
                     Baseline::Middle,
-                )?;
+                );
                 break;
             }
             rows += 1;
@@ -162,11 +156,9 @@ pub fn draw_legend(
         }
         let cy = y + row_h / 2.0;
         match entry.marker {
-            Marker::Square => {
-                p.rect(Rect::new(x, cy - swatch / 2.0, swatch, swatch), entry.color)?
-            }
-            Marker::Line => p.rect(Rect::new(x - 1.0, cy - 1.5, swatch + 2.0, 3.0), entry.color)?,
-            Marker::Dot => p.circle((x + swatch / 2.0, cy), swatch / 2.0, entry.color)?,
+            Marker::Square => p.rect(Rect::new(x, cy - swatch / 2.0, swatch, swatch), entry.color),
+            Marker::Line => p.rect(Rect::new(x - 1.0, cy - 1.5, swatch + 2.0, 3.0), entry.color),
+            Marker::Dot => p.circle((x + swatch / 2.0, cy), swatch / 2.0, entry.color),
         }
         p.text(
             &label,
@@ -174,25 +166,19 @@ pub fn draw_legend(
             Font::new(size, Weight::Regular, theme.text),
             Align::Start,
             Baseline::Middle,
-        )?;
+        );
         x += w + gap;
     }
     let used = rows as f64 * row_h + 8.0;
-    Ok(Rect::new(body.x, body.y + used, body.w, body.h - used))
+    Rect::new(body.x, body.y + used, body.w, body.h - used)
 }
 
 /// The message shown where a chart would be when there is nothing to draw.
-pub fn draw_empty(
-    p: &Painter,
-    theme: &Theme,
-    sizes: &Sizes,
-    body: Rect,
-    message: &str,
-) -> Result<(), DrawError> {
+pub fn draw_empty(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, message: &str) {
     let (cx, cy) = body.center();
     let t = text::ellipsize(message, sizes.subtitle, Weight::Regular, body.w);
     // A faint dashed-looking box says "the chart goes here".
-    p.outline(body.inset(2.0, 2.0, 2.0, 2.0), theme.grid, 1.0)?;
+    p.outline(body.inset(2.0, 2.0, 2.0, 2.0), theme.grid, 1.0);
     p.text(
         &t,
         (cx, cy),

@@ -6,18 +6,12 @@ use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::label;
 
-pub fn draw(
-    ctx: &Ctx<'_>,
-    body: Rect,
-    xs: &[String],
-    ys: &[String],
-    values: &[f64],
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, xs: &[String], ys: &[String], values: &[f64]) {
     let scale = ColorScale::new(ctx.theme, values.iter().copied());
-    let body = draw_color_legend(ctx, body, &scale)?;
+    let body = draw_color_legend(ctx, body, &scale);
     let axes = ctx.axes(
         body,
         AxisSpec::Band {
@@ -28,14 +22,14 @@ pub fn draw(
             labels: ys.to_vec(),
             padding: 0.0,
         },
-    )?;
+    );
     let columns = xs.len();
     if columns == 0 || ys.is_empty() {
-        return Ok(());
+        return;
     }
     // Empty cells are the plot's background, drawn once: a sparse grid
     // costs what its values cost, not what its area would.
-    ctx.p.rect(axes.plot, ctx.theme.faint)?;
+    ctx.p.rect(axes.plot, ctx.theme.faint);
     let per_block = |count: usize, length: f64| {
         let fit = ((length / MIN_CELL).floor() as usize).max(1);
         count.div_ceil(fit).max(1)
@@ -63,7 +57,7 @@ pub fn draw(
             let gap = if w > 6.0 && h > 6.0 { 1.0 } else { 0.0 };
             let cell = Rect::new(x, y, w - gap, h - gap);
             let fill = scale.color(v);
-            ctx.p.rect(cell, fill)?;
+            ctx.p.rect(cell, fill);
             let shown = label::value(v, ctx.units());
             if coarse.as_mut().is_none_or(|c| c.first(cell.center())) {
                 ctx.hit(|| Mark {
@@ -81,11 +75,10 @@ pub fn draw(
                     Font::new(size, Weight::Regular, ctx.theme.text_on(fill)),
                     Align::Middle,
                     Baseline::Middle,
-                )?;
+                );
             }
         }
     }
-    Ok(())
 }
 
 /// Cells narrower or shorter than this many pixels are merged into blocks
@@ -114,7 +107,7 @@ fn draw_blocks(
     ys: &[String],
     values: &[f64],
     (kx, ky): (usize, usize),
-) -> Result<(), DrawError> {
+) {
     let (columns, rows) = (xs.len(), ys.len());
     let (bx, by) = (columns.div_ceil(kx), rows.div_ceil(ky));
     let mut sums = vec![(0.0f64, 0u32); bx * by];
@@ -140,7 +133,7 @@ fn draw_blocks(
         let (y_end, h_end) = axes.y_band(r1);
         let block = Rect::new(x, y, x_end + w_end - x, y_end + h_end - y);
         let mean = sum / f64::from(count);
-        ctx.p.rect(block, scale.color(mean))?;
+        ctx.p.rect(block, scale.color(mean));
         ctx.hit(|| Mark {
             shape: HitShape::Rect(block),
             series: None,
@@ -148,5 +141,4 @@ fn draw_blocks(
             value: Text::Value(mean),
         });
     }
-    Ok(())
 }

@@ -5,7 +5,7 @@ use super::axis::AxisSpec;
 use super::frame::Marker;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
 use crate::shown::xy_extent;
@@ -13,14 +13,9 @@ use crate::shown::xy_extent;
 /// Dots drawn for points at most, beside the lines themselves.
 const MAX_MARKERS: usize = 1_000;
 
-pub fn draw(
-    ctx: &Ctx<'_>,
-    body: Rect,
-    series: &[Series],
-    precision: DatePrecision,
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecision) {
     let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Line);
-    let body = ctx.legend(body, &legend)?;
+    let body = ctx.legend(body, &legend);
 
     let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
     // Zero belongs on the axis when the data sit near it anyway; otherwise
@@ -39,7 +34,7 @@ pub fn draw(
             zero,
             units: ctx.units(),
         },
-    )?;
+    );
 
     let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
     let (dom_lo, dom_hi) = match &axes.x {
@@ -55,7 +50,7 @@ pub fn draw(
         let (xs, ys) = min_max_columns(&s.xs, &s.ys, dom_lo, dom_hi, columns);
         let sparse = few && xs.len() <= 60 && (xs.len() as f64) < axes.plot.w / 10.0;
         let mut run: Vec<(f64, f64)> = Vec::new();
-        let flush = |run: &mut Vec<(f64, f64)>| -> Result<(), DrawError> {
+        let flush = |run: &mut Vec<(f64, f64)>| {
             match run.len() {
                 0 => {}
                 // A lone point between gaps would vanish as a line; past
@@ -63,31 +58,30 @@ pub fn draw(
                 1 => {
                     if let Some(&p) = run.first().filter(|_| lone.get() < MAX_MARKERS) {
                         lone.set(lone.get() + 1);
-                        ctx.p.circle(p, 2.5, color)?;
+                        ctx.p.circle(p, 2.5, color);
                     }
                 }
-                _ => ctx.p.line(run, color, 2.0)?,
+                _ => ctx.p.line(run, color, 2.0),
             }
             run.clear();
-            Ok(())
         };
         for (&x, &y) in xs.iter().zip(&ys) {
             if !x.is_finite() {
                 continue;
             }
             if !y.is_finite() {
-                flush(&mut run)?;
+                flush(&mut run);
                 continue;
             }
             run.push((axes.x_at(x), axes.y_at(y)));
         }
-        flush(&mut run)?;
+        flush(&mut run);
         if sparse {
             for (&x, &y) in xs.iter().zip(&ys) {
                 if x.is_finite() && y.is_finite() {
                     let at = (axes.x_at(x), axes.y_at(y));
-                    ctx.p.circle(at, 3.5, ctx.theme.background)?;
-                    ctx.p.circle(at, 2.5, color)?;
+                    ctx.p.circle(at, 3.5, ctx.theme.background);
+                    ctx.p.circle(at, 2.5, color);
                 }
             }
         }
@@ -118,5 +112,4 @@ pub fn draw(
             }
         }
     }
-    Ok(())
 }

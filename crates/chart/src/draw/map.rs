@@ -6,14 +6,14 @@ use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::geo::{atlas, guess_atlas, Atlas, Region};
 use crate::model::Categorical;
 
 /// Antarctica fills a sixth of a world map and rarely carries data.
 const ANTARCTICA: u16 = 10;
 
-pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let which = guess_atlas(&c.categories);
     let map = atlas(which);
     let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
@@ -31,7 +31,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
         }
     }
     let scale = ColorScale::new(ctx.theme, by_region.iter().flatten().copied());
-    let mut body = draw_color_legend(ctx, body, &scale)?;
+    let mut body = draw_color_legend(ctx, body, &scale);
     if !unknown.is_empty() {
         let note = format!("Not on the map: {}", unknown.join(", "));
         let note = text::ellipsize(&note, ctx.sizes.small, Weight::Regular, body.w);
@@ -41,7 +41,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
             Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
             Align::Start,
             Baseline::Bottom,
-        )?;
+        );
         body = body.inset(0.0, 0.0, ctx.sizes.small * 1.3 + 6.0, 0.0);
     }
 
@@ -57,7 +57,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
         .map(|(r, _)| r.bbox)
         .reduce(|a, b| (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3)))
     else {
-        return Ok(());
+        return;
     };
     let (bw, bh) = (f64::from(x1 - x0).max(1.0), f64::from(y1 - y0).max(1.0));
     let k = (body.w / bw).min(body.h / bh);
@@ -86,7 +86,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
                 .iter()
                 .map(|&(x, y)| (ox + f64::from(x) * k, oy + f64::from(y) * k))
                 .collect();
-            ctx.p.polygon(&points, fill)?;
+            ctx.p.polygon(&points, fill);
             if value.is_some() && ctx.recording() {
                 rings.push(points.iter().map(|&(x, y)| (x as f32, y as f32)).collect());
             }
@@ -94,7 +94,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
             if let Some(&first) = closed.first() {
                 closed.push(first);
             }
-            ctx.p.line(&closed, ctx.theme.background, 0.5)?;
+            ctx.p.line(&closed, ctx.theme.background, 0.5);
         }
         if let Some(v) = value {
             let (bx0, by0, bx1, by1) = region.bbox;
@@ -112,5 +112,4 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
             });
         }
     }
-    Ok(())
 }

@@ -67,7 +67,7 @@ impl Chart {
         } else {
             Recorder::off()
         };
-        self.layout(Painter::new(width, height, 1.0), theme, hits)
+        Ok(self.layout(Painter::new(width, height, 1.0), theme, hits))
     }
 
     /// Draws the whole card (frame, legend, marks) filling `area`.
@@ -107,29 +107,31 @@ impl Chart {
         let scale = painter::device_scale(scale);
         let (w, h) = area.dim_in_pixel();
         let p = Painter::new(f64::from(w) / scale, f64::from(h) / scale, scale);
-        let mut scene = self.layout(p, theme, hits)?;
+        let mut scene = self.layout(p, theme, hits);
         crate::paint::plotters::paint(&scene, area, scale)?;
         Ok(std::mem::take(&mut scene.hits))
     }
 
-    fn layout(&self, p: Painter, theme: &Theme, hits: Recorder) -> Result<Scene, DrawError> {
-        self.lay_out(&p, theme, &hits)?;
-        Ok(Scene {
+    /// Infallible: recording a display list cannot fail, so the card code
+    /// carries no error paths (only painting onto a backend can fail).
+    fn layout(&self, p: Painter, theme: &Theme, hits: Recorder) -> Scene {
+        self.lay_out(&p, theme, &hits);
+        Scene {
             width: p.width,
             height: p.height,
             background: theme.background,
             plot: p.plot(),
             items: p.finish(),
             hits: hits.finish(),
-        })
+        }
     }
 
-    fn lay_out(&self, p: &Painter, theme: &Theme, hits: &Recorder) -> Result<(), DrawError> {
+    fn lay_out(&self, p: &Painter, theme: &Theme, hits: &Recorder) {
         let sizes = Sizes::for_width(p.width);
-        let body = frame::draw_frame(p, theme, &sizes, &self.config)?;
+        let body = frame::draw_frame(p, theme, &sizes, &self.config);
         if body.w < 20.0 || body.h < 20.0 {
             // No room for a chart: the title alone is the honest answer.
-            return Ok(());
+            return;
         }
         if is_empty(&self.card) {
             return frame::draw_empty(p, theme, &sizes, body, "No data to show");
@@ -168,12 +170,12 @@ impl Chart {
 }
 
 #[cfg(feature = "geo")]
-fn draw_map(ctx: &Ctx<'_>, body: Rect, c: &crate::model::Categorical) -> Result<(), DrawError> {
+fn draw_map(ctx: &Ctx<'_>, body: Rect, c: &crate::model::Categorical) {
     map::draw(ctx, body, c)
 }
 
 #[cfg(not(feature = "geo"))]
-fn draw_map(ctx: &Ctx<'_>, body: Rect, _c: &crate::model::Categorical) -> Result<(), DrawError> {
+fn draw_map(ctx: &Ctx<'_>, body: Rect, _c: &crate::model::Categorical) {
     frame::draw_empty(
         ctx.p,
         ctx.theme,
@@ -215,24 +217,19 @@ impl Ctx<'_> {
     }
 
     /// Axes titled by the card's `x_label` and `y_label`.
-    pub fn axes(
-        &self,
-        body: Rect,
-        x: axis::AxisSpec<'_>,
-        y: axis::AxisSpec<'_>,
-    ) -> Result<axis::Axes, DrawError> {
+    pub fn axes(&self, body: Rect, x: axis::AxisSpec<'_>, y: axis::AxisSpec<'_>) -> axis::Axes {
         let spec = axis::AxesSpec {
             x,
             y,
             x_title: self.config.x_label.as_deref(),
             y_title: self.config.y_label.as_deref(),
         };
-        let axes = axis::draw_axes(self.p, self.theme, self.sizes, body, &spec)?;
+        let axes = axis::draw_axes(self.p, self.theme, self.sizes, body, &spec);
         self.p.set_plot(axes.plot);
-        Ok(axes)
+        axes
     }
 
-    pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Result<Rect, DrawError> {
+    pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Rect {
         frame::draw_legend(self.p, self.theme, self.sizes, body, entries)
     }
 

@@ -7,8 +7,6 @@ use std::cell::{Cell, RefCell};
 pub use crate::scene::{Align, Baseline, Font, Rect};
 use crate::scene::{Color, Item, Stroke};
 
-use super::DrawError;
-
 pub struct Painter {
     items: RefCell<Vec<Item>>,
     plot: Cell<Option<Rect>>,
@@ -94,17 +92,16 @@ impl Painter {
         self.items.into_inner()
     }
 
-    fn push(&self, item: Item) -> Result<(), DrawError> {
+    fn push(&self, item: Item) {
         self.items.borrow_mut().push(item);
-        Ok(())
     }
 
-    pub fn rect(&self, r: Rect, color: Color) -> Result<(), DrawError> {
+    pub fn rect(&self, r: Rect, color: Color) {
         let r = rect(r);
         // An empty rectangle is nothing; a tiny one stays, and painters
         // show it as at least a sliver.
         if r.w <= 0.0 || r.h <= 0.0 {
-            return Ok(());
+            return;
         }
         self.push(Item::Rect {
             rect: r,
@@ -112,16 +109,16 @@ impl Painter {
         })
     }
 
-    pub fn outline(&self, r: Rect, color: Color, width: f64) -> Result<(), DrawError> {
+    pub fn outline(&self, r: Rect, color: Color, width: f64) {
         self.push(Item::Outline {
             rect: rect(r),
             stroke: stroke(color, width),
         })
     }
 
-    pub fn line(&self, points: &[(f64, f64)], color: Color, width: f64) -> Result<(), DrawError> {
+    pub fn line(&self, points: &[(f64, f64)], color: Color, width: f64) {
         if points.len() < 2 {
-            return Ok(());
+            return;
         }
         self.push(Item::Path {
             points: points.iter().copied().map(point).collect(),
@@ -131,9 +128,9 @@ impl Painter {
 
     // Only maps fill polygons (pie slices are sectors).
     #[cfg_attr(not(feature = "geo"), allow(dead_code))]
-    pub fn polygon(&self, points: &[(f64, f64)], color: Color) -> Result<(), DrawError> {
+    pub fn polygon(&self, points: &[(f64, f64)], color: Color) {
         if points.len() < 3 {
-            return Ok(());
+            return;
         }
         self.push(Item::Polygon {
             points: points.iter().copied().map(point).collect(),
@@ -141,7 +138,7 @@ impl Painter {
         })
     }
 
-    pub fn circle(&self, center: (f64, f64), radius: f64, color: Color) -> Result<(), DrawError> {
+    pub fn circle(&self, center: (f64, f64), radius: f64, color: Color) {
         self.push(Item::Circle {
             center: point(center),
             radius: finite(radius).max(0.0),
@@ -150,13 +147,7 @@ impl Painter {
         })
     }
 
-    pub fn ring(
-        &self,
-        center: (f64, f64),
-        radius: f64,
-        color: Color,
-        width: f64,
-    ) -> Result<(), DrawError> {
+    pub fn ring(&self, center: (f64, f64), radius: f64, color: Color, width: f64) {
         self.push(Item::Circle {
             center: point(center),
             radius: finite(radius).max(0.0),
@@ -173,10 +164,10 @@ impl Painter {
         (inner, outer): (f64, f64),
         (start, end): (f64, f64),
         color: Color,
-    ) -> Result<(), DrawError> {
+    ) {
         let (start, end) = (finite(start), finite(end));
         if end <= start {
-            return Ok(());
+            return;
         }
         let outer = finite(outer).max(0.0);
         self.push(Item::Sector {
@@ -199,7 +190,7 @@ impl Painter {
         font: Font,
         align: Align,
         baseline: Baseline,
-    ) -> Result<(), DrawError> {
+    ) {
         self.text_turned(content, at, font, align, baseline, false)
     }
 
@@ -212,9 +203,9 @@ impl Painter {
         align: Align,
         baseline: Baseline,
         vertical: bool,
-    ) -> Result<(), DrawError> {
+    ) {
         if content.is_empty() {
-            return Ok(());
+            return;
         }
         self.push(Item::Text {
             text: content.to_string(),

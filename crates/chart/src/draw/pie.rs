@@ -9,12 +9,12 @@ use super::frame::{LegendEntry, Marker};
 use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::label::{self, percent};
 use crate::model::Categorical;
 use crate::shown::slices;
 
-pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let slices = slices(c);
     let total: f64 = slices.iter().map(|s| s.value).sum();
     let colors: Vec<Color> = (0..slices.len()).map(|i| ctx.theme.color(i)).collect();
@@ -47,7 +47,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
             ctx.p.rect(
                 Rect::new(x, cy - size * 0.45, size * 0.9, size * 0.9),
                 e.color,
-            )?;
+            );
             let label = text::ellipsize(&e.label, size, Weight::Regular, legend_w - size - 6.0);
             ctx.p.text(
                 &label,
@@ -55,18 +55,18 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
                 Font::new(size, Weight::Regular, ctx.theme.text),
                 Align::Start,
                 Baseline::Middle,
-            )?;
+            );
         }
         Rect::new(body.x, body.y, body.w - legend_w - 24.0, body.h)
     } else {
-        ctx.legend(body, &entries)?
+        ctx.legend(body, &entries)
     };
 
     ctx.p.set_plot(pie_area);
     let (cx, cy) = pie_area.center();
     let radius = (pie_area.w.min(pie_area.h) / 2.0 - 4.0).max(4.0);
     if total <= 0.0 || !total.is_finite() {
-        return Ok(());
+        return;
     }
     // Canvas angles (0 at three o'clock, clockwise), as the hit map keeps
     // them; the scene counts from twelve o'clock.
@@ -76,7 +76,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
         let sweep = s.value / total * TAU;
         let start = angle + FRAC_PI_2;
         ctx.p
-            .sector((cx, cy), (0.0, radius), (start, start + sweep), color)?;
+            .sector((cx, cy), (0.0, radius), (start, start + sweep), color);
         edges.push(angle);
         let share = s.value / total;
         ctx.hit(|| Mark {
@@ -106,7 +106,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
                     Font::new(ctx.sizes.tick, Weight::Bold, ctx.theme.text_on(color)),
                     Align::Middle,
                     Baseline::Middle,
-                )?;
+                );
             }
         }
         angle += sweep;
@@ -124,8 +124,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) -> Result<(), DrawError>
                 ],
                 ctx.theme.background,
                 1.5,
-            )?;
+            );
         }
     }
-    Ok(())
 }

@@ -5,7 +5,7 @@ use crate::scene::Color;
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::Weight;
 use super::theme::Theme;
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::scale::format_value;
 use crate::shown::finite_range;
 
@@ -60,7 +60,7 @@ impl ColorScale {
 
 /// A gradient bar with its end values, at the top of `body`; returns the
 /// rest of the body.
-pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Result<Rect, DrawError> {
+pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Rect {
     let size = ctx.sizes.small;
     let width = body.w.min(220.0);
     let bar_h = 8.0;
@@ -72,7 +72,7 @@ pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Resul
         ctx.p.rect(
             Rect::new(body.x + step_w * k as f64, body.y, step_w + 0.5, bar_h),
             scale.color(v),
-        )?;
+        );
     }
     let font = Font::new(size, Weight::Regular, ctx.theme.muted);
     let label_y = body.y + bar_h + 3.0;
@@ -83,7 +83,7 @@ pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Resul
         font,
         Align::Start,
         Baseline::Top,
-    )?;
+    );
     if scale.is_diverging() {
         ctx.p.text(
             &format_value(0.0, units),
@@ -91,7 +91,7 @@ pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Resul
             font,
             Align::Middle,
             Baseline::Top,
-        )?;
+        );
     }
     ctx.p.text(
         &format_value(scale.hi, units),
@@ -99,7 +99,7 @@ pub fn draw_color_legend(ctx: &Ctx<'_>, body: Rect, scale: &ColorScale) -> Resul
         font,
         Align::End,
         Baseline::Top,
-    )?;
+    );
     let used = bar_h + 3.0 + size * 1.3 + 10.0;
-    Ok(Rect::new(body.x, body.y + used, body.w, body.h - used))
+    Rect::new(body.x, body.y + used, body.w, body.h - used)
 }

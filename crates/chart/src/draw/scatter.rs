@@ -5,7 +5,7 @@ use super::axis::AxisSpec;
 use super::frame::Marker;
 use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::Rect;
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::model::Series;
 use crate::reduce::thin_points;
 use crate::shown::xy_extent;
@@ -16,9 +16,9 @@ const DENSE_RIMS: usize = 1_000;
 /// Dots drawn in one card at most (about 75 bytes each in SVG).
 const MAX_DOTS: usize = 4_000;
 
-pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
     let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Dot);
-    let body = ctx.legend(body, &legend)?;
+    let body = ctx.legend(body, &legend);
     let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
     let axes = ctx.axes(
         body,
@@ -34,7 +34,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) -> Result<(), DrawErro
             zero: false,
             units: ctx.units(),
         },
-    )?;
+    );
     let (xd, yd) = match (&axes.x, &axes.y) {
         (super::axis::Scale::Linear(x), super::axis::Scale::Linear(y)) => {
             ((x.lo, x.hi), (y.lo, y.hi))
@@ -68,9 +68,9 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) -> Result<(), DrawErro
             }
             // A rim in the background colour keeps overlapping points apart.
             if rim {
-                ctx.p.circle(at, radius + 1.0, ctx.theme.background)?;
+                ctx.p.circle(at, radius + 1.0, ctx.theme.background);
             }
-            ctx.p.circle(at, radius, color)?;
+            ctx.p.circle(at, radius, color);
             if coarse.as_mut().is_none_or(|c| c.first(at)) {
                 ctx.hit(|| Mark {
                     shape: HitShape::Point { x: at.0, y: at.1 },
@@ -81,5 +81,4 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) -> Result<(), DrawErro
             }
         }
     }
-    Ok(())
 }

@@ -3,7 +3,7 @@
 
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::shown::display;
 
 /// A cell reads as a number: digits with optional sign, separators,
@@ -28,12 +28,7 @@ fn cell(row: &[String], c: usize) -> &str {
 /// The narrowest column drawn, in pixels (about five characters).
 const MIN_COLUMN: f64 = 56.0;
 
-pub fn draw(
-    ctx: &Ctx<'_>,
-    body: Rect,
-    columns: &[String],
-    rows: &[Vec<String>],
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, columns: &[String], rows: &[Vec<String>]) {
     ctx.p.set_plot(body);
     let size = ctx.sizes.tick;
     let row_h = (size * 2.1).round();
@@ -87,7 +82,7 @@ pub fn draw(
         })
         .collect();
 
-    let draw_row = |y: f64, row: &[String], font: Font| -> Result<(), DrawError> {
+    let draw_row = |y: f64, row: &[String], font: Font| {
         let mut x = body.x;
         for (c, w) in widths.iter().enumerate() {
             // Half a pixel of slack: a column sized to its text must not cut it.
@@ -109,10 +104,9 @@ pub fn draw(
                 font,
                 align,
                 Baseline::Middle,
-            )?;
+            );
             x += w;
         }
-        Ok(())
     };
 
     let table_w: f64 = widths.iter().sum();
@@ -120,12 +114,12 @@ pub fn draw(
         body.y,
         columns,
         Font::new(size, Weight::Bold, ctx.theme.text),
-    )?;
+    );
     ctx.p.line(
         &[(body.x, body.y + row_h), (body.x + table_w, body.y + row_h)],
         ctx.theme.axis,
         1.0,
-    )?;
+    );
     let more = rows.len() - shown;
     // The last visible line tells how many rows and columns were left out.
     let note = more > 0 || hidden_columns > 0;
@@ -138,9 +132,9 @@ pub fn draw(
         let y = body.y + row_h * (i as f64 + 1.0);
         if i % 2 == 1 {
             ctx.p
-                .rect(Rect::new(body.x, y, table_w, row_h), ctx.theme.faint)?;
+                .rect(Rect::new(body.x, y, table_w, row_h), ctx.theme.faint);
         }
-        draw_row(y, row, Font::new(size, Weight::Regular, ctx.theme.text))?;
+        draw_row(y, row, Font::new(size, Weight::Regular, ctx.theme.text));
     }
     let hidden = rows.len() - shown;
     if hidden > 0 || hidden_columns > 0 {
@@ -162,9 +156,8 @@ pub fn draw(
             Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
             Align::Start,
             Baseline::Middle,
-        )?;
+        );
     }
-    Ok(())
 }
 
 #[cfg(test)]

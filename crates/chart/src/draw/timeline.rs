@@ -3,17 +3,12 @@
 use super::axis::AxisSpec;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
-use super::{Ctx, DrawError};
+use super::Ctx;
 use crate::label;
 use crate::model::{DatePrecision, TimelineItem};
 use crate::shown::finite_range;
 
-pub fn draw(
-    ctx: &Ctx<'_>,
-    body: Rect,
-    items: &[TimelineItem],
-    precision: DatePrecision,
-) -> Result<(), DrawError> {
+pub fn draw(ctx: &Ctx<'_>, body: Rect, items: &[TimelineItem], precision: DatePrecision) {
     let (lo, hi) = finite_range(items.iter().flat_map(|i| [i.start, i.end]));
     let axes = ctx.axes(
         body,
@@ -22,7 +17,7 @@ pub fn draw(
             labels: items.iter().map(|i| i.label.clone()).collect(),
             padding: 0.3,
         },
-    )?;
+    );
     for (i, item) in items.iter().enumerate() {
         if !item.start.is_finite() || !item.end.is_finite() {
             continue;
@@ -32,7 +27,7 @@ pub fn draw(
         // Zero-length items (milestones) still show as a short mark.
         let w = (x1 - x0).abs().max(3.0);
         let bar = Rect::new(x0.min(x1), y, w, h);
-        ctx.p.rect(bar, ctx.theme.color(0))?;
+        ctx.p.rect(bar, ctx.theme.color(0));
         ctx.hit(|| Mark {
             shape: HitShape::Rect(bar),
             series: None,
@@ -40,5 +35,4 @@ pub fn draw(
             value: Text::Ready(label::date_span(item.start, item.end, precision)),
         });
     }
-    Ok(())
 }

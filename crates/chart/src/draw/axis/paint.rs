@@ -4,19 +4,12 @@ use crate::draw::frame::Sizes;
 use crate::draw::painter::{Align, Baseline, Font, Painter, Rect};
 use crate::draw::text::{self, Weight};
 use crate::draw::theme::Theme;
-use crate::draw::DrawError;
 
 use super::choose::{continuous_ticks, BandLabels, Scale};
 use super::measure::AxesLayout;
 
 /// Paints `layout`, measured for `body`.
-pub fn paint(
-    p: &Painter,
-    theme: &Theme,
-    sizes: &Sizes,
-    body: Rect,
-    layout: &AxesLayout,
-) -> Result<(), DrawError> {
+pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &AxesLayout) {
     let AxesLayout {
         axes,
         x_title,
@@ -28,10 +21,10 @@ pub fn paint(
     let tick_font = Font::new(sizes.tick, Weight::Regular, theme.muted);
     let title_font = Font::new(sizes.tick, Weight::Bold, theme.muted);
     if let Some((t, at)) = y_title {
-        p.text(t, *at, title_font, Align::Start, Baseline::Top)?;
+        p.text(t, *at, title_font, Align::Start, Baseline::Top);
     }
     if let Some((t, at)) = x_title {
-        p.text(t, *at, title_font, Align::Middle, Baseline::Bottom)?;
+        p.text(t, *at, title_font, Align::Middle, Baseline::Bottom);
     }
 
     // Grid and y labels.
@@ -51,7 +44,7 @@ pub fn paint(
                     Font::new(sizes.tick, Weight::Regular, theme.text),
                     Align::End,
                     Baseline::Middle,
-                )?;
+                );
             }
         }
         scale => {
@@ -62,14 +55,14 @@ pub fn paint(
                     continue;
                 }
                 let color = if *v == 0.0 { theme.axis } else { theme.grid };
-                p.line(&[(plot.x, y), (plot.right(), y)], color, 1.0)?;
+                p.line(&[(plot.x, y), (plot.right(), y)], color, 1.0);
                 p.text(
                     label,
                     (plot.x - 8.0, y),
                     tick_font,
                     Align::End,
                     Baseline::Middle,
-                )?;
+                );
             }
         }
     }
@@ -96,7 +89,7 @@ pub fn paint(
                             Font::new(sizes.tick, Weight::Regular, theme.text),
                             Align::Middle,
                             Baseline::Top,
-                        )?;
+                        );
                     }
                     BandLabels::Vertical { every, length } => {
                         if i % every != 0 {
@@ -110,7 +103,7 @@ pub fn paint(
                             Align::End,
                             Baseline::Middle,
                             true,
-                        )?;
+                        );
                     }
                 }
             }
@@ -123,18 +116,18 @@ pub fn paint(
                     continue;
                 }
                 if matches!(axes.y, Scale::Band(_)) {
-                    p.line(&[(x, plot.y), (x, plot.bottom())], theme.grid, 1.0)?;
+                    p.line(&[(x, plot.y), (x, plot.bottom())], theme.grid, 1.0);
                 } else {
                     p.line(
                         &[(x, plot.bottom()), (x, plot.bottom() + 4.0)],
                         theme.axis,
                         1.0,
-                    )?;
+                    );
                 }
                 if overhangs(x, label, sizes, body) {
                     continue;
                 }
-                p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top)?;
+                p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top);
             }
         }
     }
@@ -146,10 +139,9 @@ pub fn paint(
                 &[(plot.x, plot.bottom()), (plot.right(), plot.bottom())],
                 theme.axis,
                 1.0,
-            )?;
+            );
         }
     }
-    Ok(())
 }
 
 /// A centred label at `x` reaching past the card's padding would be cut
