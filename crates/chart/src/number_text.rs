@@ -5,9 +5,9 @@
 //! which already carries the JSON reader's for every number of the data.
 //! Text that Rust's grammar accepts is rewritten into JSON's (no `+`, no
 //! leading zeros, digits on both sides of the point) and read by
-//! [`crate::json`]: the same numbers, at most one unit in the last place
-//! apart on the rare long or extreme inputs where the two conversions round
-//! differently.
+//! [`crate::json`]: the same numbers, correctly rounded by both (the
+//! reader's slow path is the page's `parseFloat` in the engine, `str::parse`
+//! natively).
 
 /// The number `text` spells in Rust's `f64` grammar (`+1`, `.5`, `5.`,
 /// `1e-3`, `inf`, `NaN`); `None` for anything else, as `str::parse` does.

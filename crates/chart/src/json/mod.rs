@@ -6,7 +6,7 @@
 //! were about 30 KB of the WebAssembly engine): objects keep their keys
 //! sorted, and a repeated key's last value wins.
 
-mod number;
+pub(crate) mod number;
 mod reader;
 
 pub use number::Number;

@@ -51,26 +51,30 @@ pub(crate) fn from_parts(
     exponent: i32,
     text: &str,
 ) -> Option<f64> {
-    let f = match POW10.get(exponent.unsigned_abs() as usize) {
-        // Clinger's fast path: a significand under 2^53 and a power of ten
-        // up to 1e22 are both exact doubles, so one IEEE operation rounds
-        // correctly. Ordinary data ends here and never leaves Rust.
-        Some(&power) if significand < 1 << 53 => {
-            if exponent >= 0 {
-                significand as f64 * power
-            } else {
-                significand as f64 / power
-            }
-        }
-        // Correctly rounded too (the page's parseFloat in the engine, Rust's
-        // parse natively), so host and engine agree bit for bit, without the
-        // 2.5 KB table of every power of ten up to 1e308.
-        _ => crate::math::parse_decimal(text),
-    };
+    // Correctly rounded either way (the page's parseFloat in the engine,
+    // Rust's parse natively), so host and engine agree bit for bit, without
+    // the 2.5 KB table of every power of ten up to 1e308.
+    let f = exact(significand, exponent).unwrap_or_else(|| crate::math::parse_decimal(text));
     if !f.is_finite() {
         return None;
     }
     Some(if positive { f } else { -f })
+}
+
+/// `significand × 10^exponent` when one IEEE operation gives it correctly
+/// rounded (Clinger's fast path: a significand under 2^53 and a power of ten
+/// up to 1e22 are both exact doubles); `None` otherwise. Ordinary data ends
+/// here and never leaves Rust.
+pub(crate) fn exact(significand: u64, exponent: i32) -> Option<f64> {
+    let power = *POW10.get(exponent.unsigned_abs() as usize)?;
+    if significand >= 1 << 53 {
+        return None;
+    }
+    Some(if exponent >= 0 {
+        significand as f64 * power
+    } else {
+        significand as f64 / power
+    })
 }
 
 /// Written as serde_json writes it: integers in full, floats as the

@@ -29,11 +29,6 @@ const TINY: f64 = 1e-200;
 const RESOLUTION: f64 = 1e-10;
 /// Tick indices beyond this are refused (the step is too fine to enumerate).
 const MAX_INDEX: f64 = 1e14;
-/// Exactly representable powers of ten.
-const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
-    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-];
 
 /// Ticks covering `[lo, hi]`, at most `max_ticks` of them (0 and 1 count as
 /// 2, more than [`MAX_TICKS`] as [`MAX_TICKS`]).
@@ -195,18 +190,16 @@ fn try_step(lo: f64, hi: f64, mantissa: i64, exponent: i32, count: usize) -> Opt
 }
 
 /// The double closest to `n × 10^exponent` (one rounding) when n < 2^53 and
-/// |exponent| <= 22; beyond that serde_json's reading of the decimal, at most
-/// one unit in the last place from it (see `number_text`).
+/// |exponent| <= 22; beyond that the JSON reader's reading of the decimal,
+/// also correctly rounded (see `number_text`).
 pub(crate) fn decimal(n: i64, exponent: i32) -> f64 {
     if n == 0 {
         return 0.0;
     }
-    let power = POW10.get(exponent.unsigned_abs() as usize).copied();
-    match power {
-        // n is exact below 2^53, 10^k is exact up to 10^22: one rounding.
-        Some(p) if n.unsigned_abs() < (1 << 53) && exponent >= 0 => n as f64 * p,
-        Some(p) if n.unsigned_abs() < (1 << 53) => n as f64 / p,
-        _ => crate::number_text::parse_f64(&format!("{n}e{exponent}")).unwrap_or(f64::NAN),
+    match crate::json::number::exact(n.unsigned_abs(), exponent) {
+        Some(f) if n < 0 => -f,
+        Some(f) => f,
+        None => crate::number_text::parse_f64(&format!("{n}e{exponent}")).unwrap_or(f64::NAN),
     }
 }
 
