@@ -12,8 +12,8 @@
 //
 // Needs pkg/ (bash scripts/build.sh); the compared libraries come from node_modules
 // (devDependencies chart.js, uplot, echarts): a missing one is left out with a note.
-// Prints a markdown report and writes it to test-results/benchmarks.md. The method
-// is in docs/benchmarks.md.
+// Prints a markdown report and writes it to test-results/benchmarks.md (the raw figures
+// to benchmarks.json). The method is in docs/benchmarks.md.
 //
 // Only 127.0.0.1 is ever contacted: the page and every library are served by
 // scripts/dev-server.mjs on loopback, and the browser aborts any other request.
@@ -326,6 +326,8 @@ async function main() {
     });
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     writeFileSync(OUT, report);
+    // The raw figures, for a later look at what a median hides.
+    writeFileSync(OUT.replace(/\.md$/, '.json'), JSON.stringify({ columnar, results, memory }, null, 1));
     process.stdout.write(report);
     process.stderr.write(`bench: written to ${OUT}\n`);
   } finally {
@@ -436,7 +438,7 @@ function write({ present, notes, columnar, foreign, snap, results, labels, memor
 
   out('## Where the time goes (medians)');
   out();
-  out('convert: the user\'s conversion into the library\'s input (0 when it takes the data as it is); call: the library\'s synchronous call (zdr-embed: `render`/`update`, which stringifies the data, copies the text into wasm and reads it there); rest: its draw and the rasterization.');
+  out('convert: the user\'s conversion into the library\'s input (0 when it takes the data as it is); call: the library\'s synchronous call (zdr-embed: `render`/`update`, which stringifies the data, copies the text into wasm and reads it there); rest: what follows the call, per run (its draw in a frame or a hook, and the rasterization).');
   out();
   out(`| case | ${libs.map((l) => `${NAMES[l]}: convert / call / rest`).join(' | ')} |`);
   out(`|---|${libs.map(() => '---:').join('|')}|`);
@@ -444,8 +446,10 @@ function write({ present, notes, columnar, foreign, snap, results, labels, memor
     out(`| ${row.label} | ${libs.map((l) => {
       const c = get(row, l, 'convert');
       if (!c?.length) return 'n/a';
-      const k = median(get(row, l, 'call'));
-      return `${ms(median(c))} / ${ms(k)} / ${ms(median(get(row, l, 'busy')) - median(c) - k)}`;
+      const k = get(row, l, 'call');
+      // Per run, then the median: a difference of medians can come out negative.
+      const rest = get(row, l, 'busy').map((b, i) => b - c[i] - k[i]);
+      return `${ms(median(c))} / ${ms(median(k))} / ${ms(median(rest))}`;
     }).join(' | ')} |`);
   }
   out();
