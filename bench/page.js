@@ -369,13 +369,15 @@ const echartsLib = {
 
 const SCRIPTS = {
   chartjs: ['/vendor/chart.js/chart.umd.min.js'],
-  uplot: ['/vendor/uplot/uPlot.iife.min.js'],
+  uplot: ['/vendor/uplot/uPlot.iife.min.js', '/vendor/uplot/uPlot.min.css'],
   echarts: ['/vendor/echarts/echarts.min.js'],
 };
 const loadScript = (src) =>
   new Promise((ok, fail) => {
-    const s = document.createElement('script');
-    s.src = src;
+    const css = src.endsWith('.css');
+    const s = document.createElement(css ? 'link' : 'script');
+    if (css) Object.assign(s, { rel: 'stylesheet', href: src });
+    else s.src = src;
     s.onload = ok;
     s.onerror = () => fail(new Error(`could not load ${src}`));
     document.head.appendChild(s);
