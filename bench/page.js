@@ -1,49 +1,47 @@
-// The benchmark page: zdr-embed (local mode) against Chart.js, uPlot and ECharts,
-// all loaded by the same page (bench/page.html), driven one measurement at a time
-// by scripts/bench-browser.mjs through `window.bench`.
+// The benchmark page: ONE library per page (`page.html?lib=zdr|chartjs|uplot|echarts`),
+// a fresh browser context for every measurement, driven by scripts/bench-browser.mjs
+// through `window.bench`. The method is in docs/benchmarks.md; in short:
 //
-// Every measurement starts in a task of its own (after a full GC) and times, with
-// performance.now():
-//
-// - busy: main-thread time of the library's own work, from the call to the end of
-//   its draw, without the idle wait for the next animation frame. For a library
-//   that draws inside a frame callback (zdr-embed always; ECharts and Chart.js on
-//   resize), the call's synchronous part plus the frame callback's part (measured
-//   from a frame callback registered just before the library's own). Chromium
-//   rasterizes canvas drawing lazily, so right after the draw one pixel is read
-//   back (getImageData), which makes it rasterize then; that time is included
-//   (and reported alone as `raster`).
-// - frame: latency until the pixels are ready for the frame that shows them. For a
-//   draw made synchronously in a task (Chart.js, uPlot, ECharts on first draw and
-//   update) that is the next animation frame (`await requestAnimationFrame`); for a
-//   draw made inside a frame callback (zdr-embed: onLoad; resizes of zdr-embed,
-//   Chart.js and ECharts) or in the frame's resize-observer step (uPlot on resize),
-//   the end of that draw and its rasterization.
-import init, { render } from '/zdr/zdr_embed.js';
-
-const wasm = await init();
+// - Before the timed region: the library is loaded (zdr-embed: `await init()` and
+//   `await preload()`, so the engine module is fetched and compiled), and the user's
+//   data is built: the same typed arrays (`Float64Array` epoch-ms x and y) for every
+//   library, or for the point-object cases each library's own point objects.
+// - The timed region starts at the user's call and includes the conversion the user
+//   must do from that data into the library's input, then the library's call, then
+//   its draw, then the rasterization of its canvas (one pixel read back with
+//   getImageData: Chromium records canvas drawing and rasterizes it lazily).
+// - Two clocks: `pixels` = until the pixels exist for the frame that shows them (a
+//   draw made synchronously in the task: the next animation frame; a draw made in a
+//   frame callback, as zdr-embed's: the end of that draw); `busy` = main-thread work
+//   only (the same without the idle wait for the frame).
+const params = new URLSearchParams(location.search);
+const LIB = params.get('lib');
 
 export const W = 640; // container width, CSS px
-export const W2 = 520; // width after the resize
 export const H = 400; // container height
-const UPLOT_H = 340; // uPlot's height is its canvas only; its title and legend are DOM above and below
+const UPLOT_H = 340; // uPlot's height is its canvas only; its title and legend are DOM around it
 const COLORS = ['#4e79a7', '#f28e2b'];
 const T0 = Date.UTC(2024, 0, 1);
 const MINUTE = 60_000;
+const TITLE = 'Benchmark';
 
 const now = () => performance.now();
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const nextFrame = () => new Promise((ok) => requestAnimationFrame(() => ok(now())));
 
-// ---------------------------------------------------------------- data
+// ---------------------------------------------------------------- scenarios
 
+// input: 'typed' (Float64Array columns, each library converts inside the timed region)
+// or 'points' (each library's own point objects, built before it).
 export const SCENARIOS = {
-  'line-1k': { kind: 'line', series: 1, n: 1_000, label: 'Line, 1 series × 1,000 points' },
-  'line-2x10k': { kind: 'line', series: 2, n: 10_000, label: 'Line, 2 series × 10,000 points' },
-  'line-100k': { kind: 'line', series: 1, n: 100_000, label: 'Line, 1 series × 100,000 points' },
-  'line-1m': { kind: 'line', series: 1, n: 1_000_000, label: 'Line, 1 series × 1,000,000 points' },
-  'bar-2k': { kind: 'bar', n: 2_000, label: 'Bar, 2,000 bars' },
-  'scatter-10k': { kind: 'scatter', n: 10_000, label: 'Scatter, 10,000 points' },
+  'line-1k': { kind: 'line', n: 1_000, input: 'typed', label: 'Line 1k, typed arrays' },
+  'line-100k': { kind: 'line', n: 100_000, input: 'typed', label: 'Line 100k, typed arrays' },
+  'line-1m': { kind: 'line', n: 1_000_000, input: 'typed', label: 'Line 1M, typed arrays' },
+  'line-100k-pts': { kind: 'line', n: 100_000, input: 'points', label: 'Line 100k, point objects' },
+  'line-1m-pts': { kind: 'line', n: 1_000_000, input: 'points', label: 'Line 1M, point objects' },
+  'scatter-100k': { kind: 'scatter', n: 100_000, input: 'points', label: 'Scatter 100k, point objects' },
+  'bar-1k': { kind: 'bar', n: 1_000, input: 'typed', label: 'Bar 1k, labels + typed array' },
+  'update-1m': { kind: 'line', n: 1_000_000, input: 'typed', update: true, label: 'Line 1M, typed arrays: first draw, then update()' },
 };
 
 function mulberry32(seed) {
@@ -57,22 +55,18 @@ function mulberry32(seed) {
 }
 const round2 = (v) => Math.round(v * 100) / 100;
 
-/** The numbers of one data set (variant 1: first draw, variant 2: the update). */
+/** The user's numbers (variant 1: first draw, 2: the update): typed arrays. */
 function source(sc, variant) {
   const r = mulberry32(variant * 7919 + sc.n);
   const { n } = sc;
   if (sc.kind === 'line') {
     const xs = new Float64Array(n);
-    for (let i = 0; i < n; i++) xs[i] = T0 + i * MINUTE;
-    const ys = [];
-    for (let k = 0; k < sc.series; k++) {
-      const y = new Float64Array(n);
-      let v = 500 + 100 * k;
-      for (let i = 0; i < n; i++) {
-        v += (r() - 0.5) * 4;
-        y[i] = round2(v);
-      }
-      ys.push(y);
+    const ys = new Float64Array(n);
+    let v = 500;
+    for (let i = 0; i < n; i++) {
+      xs[i] = T0 + i * MINUTE;
+      v += (r() - 0.5) * 4;
+      ys[i] = round2(v);
     }
     return { xs, ys };
   }
@@ -95,124 +89,107 @@ function source(sc, variant) {
 }
 
 /** "2024-01-01T00:00" (UTC), the minute form of the data format's dates. */
-function isoMinute(ms) {
-  return new Date(ms).toISOString().slice(0, 16);
-}
-function formatTick(ms) {
-  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-}
+const isoMinute = (ms) => new Date(ms).toISOString().slice(0, 16);
+const formatTick = (ms) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
-const TITLE = 'Benchmark';
+// ---------------------------------------------------------------- zdr-embed
 
-// ---------------------------------------------------------------- libraries
-
-/** zdr-embed, local mode: its input is the visualization_data object. */
-const zdr = {
-  name: 'zdr-embed',
-  supports: () => true,
-  input(sc, src) {
-    if (sc.kind === 'line') {
-      return {
-        viz_config: { title: TITLE, viz_component_type: 'timeseries', x_label: 'Time', y_label: 'Value' },
-        data: {
-          series: src.ys.map((y, k) => {
-            const points = new Array(sc.n);
-            for (let i = 0; i < sc.n; i++) points[i] = { x: isoMinute(src.xs[i]), y: y[i] };
-            return { name: `Series ${k + 1}`, points };
-          }),
-        },
-      };
-    }
-    if (sc.kind === 'bar') {
-      return {
-        viz_config: { title: TITLE, viz_component_type: 'bar', x_label: 'Category', y_label: 'Value' },
-        data: src.labels.map((x, i) => ({ x, y: src.ys[i] })),
-      };
-    }
-    const data = new Array(sc.n);
-    for (let i = 0; i < sc.n; i++) data[i] = { x: src.xs[i], y: src.ys[i] };
-    return {
-      viz_config: { title: TITLE, viz_component_type: 'scatter', x_label: 'Height', y_label: 'Weight' },
-      data,
-    };
-  },
-  create(el, input) {
-    const h = {};
-    const drawn = new Promise((ok, fail) => Object.assign(h, { ok, fail }));
-    h.handle = render({
-      containerId: el.id,
-      mode: 'local',
-      visualizationData: input,
-      width: '100%',
-      height: `${H}px`,
-      darkMode: false,
-      onLoad: () => h.ok(now()),
-      onError: (error) => h.fail(error),
-    });
-    return { h, drawn };
-  },
-  update(h, input) {
-    const drawn = new Promise((ok, fail) => Object.assign(h, { ok, fail }));
-    h.handle.update(input);
-    return drawn;
-  },
-  resize: null, // its own ResizeObserver, then a draw in the next animation frame
-  destroy(h) {
-    h.handle.destroy();
-  },
+const VIZ = {
+  line: { title: TITLE, viz_component_type: 'timeseries', x_label: 'Time', y_label: 'Value' },
+  bar: { title: TITLE, viz_component_type: 'bar', x_label: 'Category', y_label: 'Value' },
+  scatter: { title: TITLE, viz_component_type: 'scatter', x_label: 'Height', y_label: 'Weight' },
 };
 
-/** Chart.js 4 (UMD build, every controller registered), animation off. */
+/** Typed arrays -> the spec's point objects (today's only way for a timeseries: ISO dates). */
+function zdrTypedViaPoints(sc, src) {
+  const { n } = sc;
+  const data = new Array(n);
+  if (sc.kind === 'line') for (let i = 0; i < n; i++) data[i] = { x: isoMinute(src.xs[i]), y: src.ys[i] };
+  else if (sc.kind === 'bar') for (let i = 0; i < n; i++) data[i] = { x: src.labels[i], y: src.ys[i] };
+  else for (let i = 0; i < n; i++) data[i] = { x: src.xs[i], y: src.ys[i] };
+  return { viz_config: VIZ[sc.kind], data };
+}
+
+/** Typed arrays -> the columnar shape (issue 15): no conversion at all. */
+function zdrTypedAsColumns(sc, src) {
+  const viz = sc.kind === 'line' ? { ...VIZ.line, x_time: 'epoch_ms' } : VIZ[sc.kind];
+  return { viz_config: viz, data: { x: sc.kind === 'bar' ? src.labels : src.xs, y: src.ys } };
+}
+
+// The row "zdr-embed" converts typed arrays with this one function: when the
+// columnar shape is the way to go, this line becomes `= zdrTypedAsColumns`.
+const ZDR_TYPED = zdrTypedViaPoints;
+
+/** The spec's point objects, as a service user holds them (built before the timed region). */
+function zdrPoints(sc, src) {
+  return zdrTypedViaPoints(sc, src).data;
+}
+
+function zdrLib(fromTyped) {
+  return {
+    fromTyped,
+    points: zdrPoints,
+    fromPoints: (sc, pts) => ({ viz_config: VIZ[sc.kind], data: pts }),
+    create(el, input) {
+      const h = {};
+      const drawn = new Promise((ok, fail) => Object.assign(h, { ok, fail }));
+      h.handle = zdr.render({
+        containerId: el.id,
+        mode: 'local',
+        visualizationData: input,
+        width: '100%',
+        height: `${H}px`,
+        darkMode: false,
+        onLoad: () => h.ok(now()),
+        onError: (error) => h.fail(error),
+      });
+      return { h, drawn };
+    },
+    update(h, input) {
+      const drawn = new Promise((ok, fail) => Object.assign(h, { ok, fail }));
+      h.handle.update(input);
+      return drawn;
+    },
+    destroy: (h) => h.handle.destroy(),
+  };
+}
+
+// ---------------------------------------------------------------- Chart.js
+
+/** Chart.js 4 (UMD build), animation off, its performance guide's options for big line data. */
 const chartjs = {
-  name: 'Chart.js',
-  supports: () => true,
-  input(sc, src) {
-    if (sc.kind === 'line') {
-      // parsing: false wants the internal format: {x, y} objects with numbers, sorted by x.
-      return {
-        series: src.ys.map((y) => {
-          const points = new Array(sc.n);
-          for (let i = 0; i < sc.n; i++) points[i] = { x: src.xs[i], y: y[i] };
-          return points;
-        }),
-      };
-    }
+  // parsing: false wants its internal format: {x, y} objects of numbers, sorted by x.
+  fromTyped(sc, src) {
     if (sc.kind === 'bar') return { labels: src.labels, values: Array.from(src.ys) };
-    const points = new Array(sc.n);
-    for (let i = 0; i < sc.n; i++) points[i] = { x: src.xs[i], y: src.ys[i] };
-    return { points };
+    return { points: chartjs.points(sc, src) };
   },
+  points(sc, src) {
+    const pts = new Array(sc.n);
+    for (let i = 0; i < sc.n; i++) pts[i] = { x: src.xs[i], y: src.ys[i] };
+    return pts;
+  },
+  fromPoints: (sc, pts) => ({ points: pts }),
   config(sc, input) {
     const common = {
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
-      plugins: { title: { display: true, text: TITLE } },
+      plugins: { title: { display: true, text: TITLE }, legend: { display: false } },
     };
     const axis = (text, extra) => ({ title: { display: true, text }, ...extra });
     if (sc.kind === 'line') {
       return {
         type: 'line',
-        data: {
-          datasets: input.series.map((data, k) => ({
-            label: `Series ${k + 1}`,
-            data,
-            borderColor: COLORS[k],
-            backgroundColor: COLORS[k],
-            borderWidth: 1,
-          })),
-        },
+        data: { datasets: [{ label: 'Series 1', data: input.points, borderColor: COLORS[0], backgroundColor: COLORS[0], borderWidth: 1 }] },
         options: {
           ...common,
-          // The options of Chart.js's own performance guide for large line data.
           parsing: false,
           normalized: true,
           spanGaps: true,
           elements: { point: { radius: 0 }, line: { tension: 0 } },
           plugins: { ...common.plugins, decimation: { enabled: true, algorithm: 'min-max' } },
           scales: {
-            // A linear axis of epoch milliseconds with formatted ticks: the `time` axis
-            // would need a date adapter (another package).
+            // A linear axis of epoch ms with formatted ticks: `time` needs a date adapter package.
             x: axis('Time', { type: 'linear', ticks: { callback: (v) => formatTick(v) } }),
             y: axis('Value'),
           },
@@ -235,51 +212,48 @@ const chartjs = {
   create(el, input, sc) {
     const canvas = document.createElement('canvas');
     el.appendChild(canvas);
-    const chart = new Chart(canvas, chartjs.config(sc, input));
-    return { h: chart, drawn: now() };
+    return { h: new Chart(canvas, chartjs.config(sc, input)), drawn: now() };
   },
   update(chart, input, sc) {
-    const sets = chart.data.datasets;
-    if (sc.kind === 'line') input.series.forEach((data, k) => (sets[k].data = data));
-    else if (sc.kind === 'bar') sets[0].data = input.values;
-    else sets[0].data = input.points;
+    chart.data.datasets[0].data = sc.kind === 'bar' ? input.values : input.points;
     chart.update('none');
     return now();
   },
-  resize: null, // responsive: its own ResizeObserver, then a draw in the next animation frame
-  destroy(chart) {
-    chart.destroy();
-  },
+  destroy: (chart) => chart.destroy(),
 };
 
-/** uPlot 1.6 (IIFE build): line, bars (paths.bars) and scatter (mode 2, paths.points). */
+// ---------------------------------------------------------------- uPlot
+
+/** uPlot 1.6 (IIFE build): takes typed arrays as they are (ms: 1 = x in epoch ms). */
 const uplot = {
-  name: 'uPlot',
-  supports: () => true,
-  input(sc, src) {
-    if (sc.kind === 'line') {
-      // Plain arrays, as in uPlot's documentation (typed arrays work too).
-      const secs = new Array(sc.n);
-      for (let i = 0; i < sc.n; i++) secs[i] = src.xs[i] / 1000;
-      return { data: [secs, ...src.ys.map((y) => Array.from(y))] };
-    }
+  fromTyped(sc, src) {
     if (sc.kind === 'bar') {
-      return { labels: src.labels, data: [Array.from(src.ys, (_, i) => i), Array.from(src.ys)] };
+      const idx = new Float64Array(sc.n);
+      for (let i = 0; i < sc.n; i++) idx[i] = i;
+      return { labels: src.labels, data: [idx, src.ys] };
     }
-    return { data: [null, [Array.from(src.xs), Array.from(src.ys)]] };
+    return { data: sc.kind === 'line' ? [src.xs, src.ys] : [null, [src.xs, src.ys]] };
+  },
+  // uPlot has no point-object input: it is given Chart.js's {x, y} objects and the
+  // user splits them into arrays inside the timed region.
+  points: (sc, src) => chartjs.points(sc, src),
+  fromPoints(sc, pts) {
+    const xs = new Float64Array(sc.n);
+    const ys = new Float64Array(sc.n);
+    for (let i = 0; i < sc.n; i++) {
+      xs[i] = pts[i].x;
+      ys[i] = pts[i].y;
+    }
+    return { data: sc.kind === 'line' ? [xs, ys] : [null, [xs, ys]] };
   },
   opts(sc, input, h) {
-    const common = {
-      width: W,
-      height: UPLOT_H,
-      title: TITLE,
-      hooks: { draw: [() => h.ok?.(now())] },
-    };
+    const common = { width: W, height: UPLOT_H, title: TITLE, legend: { show: false }, hooks: { draw: [() => h.ok?.(now())] } };
     if (sc.kind === 'line') {
       return {
         ...common,
+        ms: 1,
         scales: { x: { time: true } },
-        series: [{}, ...input.data.slice(1).map((_, k) => ({ label: `Series ${k + 1}`, stroke: COLORS[k], width: 1 }))],
+        series: [{}, { label: 'Series 1', stroke: COLORS[0], width: 1 }],
         axes: [{ label: 'Time' }, { label: 'Value' }],
       };
     }
@@ -288,27 +262,14 @@ const uplot = {
       return {
         ...common,
         scales: { x: { time: false, range: (u, min, max) => [min - 0.5, max + 0.5] } },
-        series: [
-          {},
-          {
-            label: 'Value',
-            fill: COLORS[0],
-            stroke: COLORS[0],
-            paths: uPlot.paths.bars({ size: [0.8, Infinity] }),
-            points: { show: false },
-          },
-        ],
-        axes: [
-          { label: 'Category', values: (u, splits) => splits.map((s) => labels[s] ?? '') },
-          { label: 'Value' },
-        ],
+        series: [{}, { label: 'Value', fill: COLORS[0], stroke: COLORS[0], paths: uPlot.paths.bars({ size: [0.8, Infinity] }), points: { show: false } }],
+        axes: [{ label: 'Category', values: (u, splits) => splits.map((s) => labels[s] ?? '') }, { label: 'Value' }],
       };
     }
     return {
       ...common,
       mode: 2,
       scales: { x: { time: false } },
-      legend: { live: false },
       series: [
         {},
         {
@@ -317,10 +278,7 @@ const uplot = {
           fill: COLORS[0],
           paths: uPlot.paths.points(),
           points: { size: 4, width: 0 },
-          facets: [
-            { scale: 'x', auto: true },
-            { scale: 'y', auto: true },
-          ],
+          facets: [{ scale: 'x', auto: true }, { scale: 'y', auto: true }],
         },
       ],
       axes: [{ label: 'Height' }, { label: 'Weight' }],
@@ -340,52 +298,31 @@ const uplot = {
     h.u.setData(input.data);
     return drawn;
   },
-  // No resize observer of its own: the page calls setSize, here from a ResizeObserver.
-  resize(h, width) {
-    const drawn = uplot.expect(h);
-    h.u.setSize({ width, height: UPLOT_H });
-    return drawn;
-  },
-  destroy(h) {
-    h.u.destroy();
-  },
+  destroy: (h) => h.u.destroy(),
 };
 
-/** ECharts (full build, canvas renderer), animation off. */
+// ---------------------------------------------------------------- ECharts
+
+/** ECharts (full build, canvas renderer), animation off; its data: [x, y] pairs. */
 const echartsLib = {
-  name: 'ECharts',
-  supports: () => true,
-  input(sc, src) {
-    if (sc.kind === 'line') {
-      return {
-        series: src.ys.map((y) => {
-          const data = new Array(sc.n);
-          for (let i = 0; i < sc.n; i++) data[i] = [src.xs[i], y[i]];
-          return data;
-        }),
-      };
-    }
+  fromTyped(sc, src) {
     if (sc.kind === 'bar') return { labels: src.labels, values: Array.from(src.ys) };
-    const data = new Array(sc.n);
-    for (let i = 0; i < sc.n; i++) data[i] = [src.xs[i], src.ys[i]];
-    return { series: [data] };
+    return { pairs: echartsLib.points(sc, src) };
   },
+  points(sc, src) {
+    const pairs = new Array(sc.n);
+    for (let i = 0; i < sc.n; i++) pairs[i] = [src.xs[i], src.ys[i]];
+    return pairs;
+  },
+  fromPoints: (sc, pairs) => ({ pairs }),
   option(sc, input) {
     const common = { animation: false, title: { text: TITLE }, tooltip: { trigger: sc.kind === 'line' ? 'axis' : 'item' } };
     if (sc.kind === 'line') {
       return {
         ...common,
-        legend: input.series.length > 1 ? {} : undefined,
         xAxis: { type: 'time', name: 'Time' },
         yAxis: { type: 'value', name: 'Value', scale: true },
-        series: input.series.map((data, k) => ({
-          type: 'line',
-          name: `Series ${k + 1}`,
-          data,
-          showSymbol: false,
-          sampling: 'minmax',
-          lineStyle: { width: 1 },
-        })),
+        series: [{ type: 'line', name: 'Series 1', data: input.pairs, showSymbol: false, sampling: 'minmax', lineStyle: { width: 1 } }],
       };
     }
     if (sc.kind === 'bar') {
@@ -401,7 +338,7 @@ const echartsLib = {
       xAxis: { type: 'value', name: 'Height', scale: true },
       yAxis: { type: 'value', name: 'Weight', scale: true },
       // large: one path for all symbols; progressive: 0: in one go, not 400 points a frame.
-      series: [{ type: 'scatter', name: 'Points', data: input.series[0], symbolSize: 4, large: true, progressive: 0 }],
+      series: [{ type: 'scatter', name: 'Points', data: input.pairs, symbolSize: 4, large: true, progressive: 0 }],
     };
   },
   /** Runs `op`; the draw is over when zrender has nothing left to paint (else at 'finished'). */
@@ -423,33 +360,82 @@ const echartsLib = {
     return { h: chart, drawn: echartsLib.run(chart, () => chart.setOption(echartsLib.option(sc, input))) };
   },
   update(chart, input, sc) {
-    const series =
-      sc.kind === 'bar' ? [{ data: input.values }] : input.series.map((data) => ({ data }));
-    return echartsLib.run(chart, () => chart.setOption({ series }));
+    return echartsLib.run(chart, () => chart.setOption({ series: [{ data: sc.kind === 'bar' ? input.values : input.pairs }] }));
   },
-  // No resize observer of its own: the page calls resize(), here from a ResizeObserver.
-  resize(chart) {
-    return echartsLib.run(chart, () => chart.resize());
-  },
-  destroy(chart) {
-    chart.dispose();
-  },
+  destroy: (chart) => chart.dispose(),
 };
 
-export const LIBS = { zdr, chartjs, uplot, echarts: echartsLib };
+// ---------------------------------------------------------------- loading (not timed)
+
+const SCRIPTS = {
+  chartjs: ['/vendor/chart.js/chart.umd.min.js'],
+  uplot: ['/vendor/uplot/uPlot.iife.min.js', '/vendor/uplot/uPlot.min.css'],
+  echarts: ['/vendor/echarts/echarts.min.js'],
+};
+const loadScript = (src) =>
+  new Promise((ok, fail) => {
+    const css = src.endsWith('.css');
+    const s = document.createElement(css ? 'link' : 'script');
+    if (css) Object.assign(s, { rel: 'stylesheet', href: src });
+    else s.src = src;
+    s.onload = ok;
+    s.onerror = () => fail(new Error(`could not load ${src}`));
+    document.head.appendChild(s);
+  });
+
+let zdr = null; // the package's entry module
+let engineExports = null; // the engine module's wasm exports (its memory)
+let columnar = { supported: false, note: 'not tried' };
+
+async function loadZdr() {
+  zdr = await import('/zdr/zdr_embed.js');
+  await zdr.default();
+  await zdr.preload();
+  // The engine's glue, imported by the same URL the entry imports it from, is the
+  // same module instance; its init() returns the instantiated exports once done.
+  try {
+    const glue = await import('/zdr/engine/zdr_engine.js');
+    const exports = await glue.default();
+    if (exports?.memory instanceof WebAssembly.Memory) engineExports = exports;
+  } catch {
+    engineExports = null;
+  }
+  columnar = await probeColumnar();
+}
+
+/** Does the built engine read the columnar shape? It must draw the same card as the points do. */
+async function probeColumnar() {
+  const sc = { kind: 'line', n: 3 };
+  const src = { xs: Float64Array.of(T0, T0 + MINUTE, T0 + 2 * MINUTE), ys: Float64Array.of(1, 3, 2) };
+  const svg = async (input) => {
+    const el = box();
+    const lib = zdrLib(null);
+    try {
+      const { h, drawn } = lib.create(el, input);
+      await drawn;
+      const text = await h.handle.toSVG();
+      lib.destroy(h);
+      return text;
+    } finally {
+      el.remove();
+    }
+  };
+  try {
+    const cols = await svg(zdrTypedAsColumns(sc, src));
+    const pts = await svg(zdrTypedViaPoints(sc, src));
+    return cols === pts
+      ? { supported: true, note: 'draws the same SVG as the point objects' }
+      : { supported: true, note: 'draws, but its SVG differs from the point objects\' one' };
+  } catch (error) {
+    return { supported: false, note: String(error?.message ?? error).slice(0, 200) };
+  }
+}
+
+const LIBS = { zdr: zdrLib(ZDR_TYPED), zdrcol: zdrLib(zdrTypedAsColumns), chartjs, uplot, echarts: echartsLib };
 
 // ---------------------------------------------------------------- measuring
 
-let current = null; // { name, sc, inputs: { lib: [input1, input2] } }
 let serial = 0;
-
-async function settle() {
-  if (typeof gc === 'function') gc();
-  await sleep(30);
-  // Start in a fresh task.
-  await new Promise((ok) => setTimeout(ok, 0));
-}
-
 function box() {
   const el = document.createElement('div');
   el.className = 'box';
@@ -458,12 +444,7 @@ function box() {
   return el;
 }
 
-/** One timed call. `call` returns { h?, drawn } (drawn: a time, or a promise of one). */
-/**
- * Chromium records canvas 2D calls and rasterizes them later (when the frame is
- * painted). Reading one pixel back makes it rasterize now, so that cost is counted
- * for every library alike. Returns the time it took.
- */
+/** Reads one pixel of each canvas back: Chromium rasterizes now what it would at paint. */
 function rasterize(el) {
   const r0 = now();
   for (const canvas of el.querySelectorAll('canvas')) {
@@ -472,12 +453,24 @@ function rasterize(el) {
   return now() - r0;
 }
 
-async function timed(el, call) {
+async function settle() {
+  if (typeof gc === 'function') gc();
+  await sleep(30);
+  await new Promise((ok) => setTimeout(ok, 0)); // start in a fresh task
+}
+
+/**
+ * One timed user call: `convert()` (the user's conversion), then `call(input)`,
+ * which returns { h?, drawn } (drawn: a time, or a promise of one).
+ */
+async function timed(el, convert, call) {
   await settle();
   let pre = null;
   requestAnimationFrame(() => (pre = now())); // runs before any frame callback the call registers
   const t0 = now();
-  const result = call();
+  const input = convert();
+  const tc = now();
+  const result = call(input);
   const t1 = now();
   const drawn = await result.drawn;
   const raster = rasterize(el);
@@ -485,163 +478,112 @@ async function timed(el, call) {
   const shown = inFrame ? now() : await nextFrame();
   return {
     h: result.h,
-    sync: t1 - t0,
+    convert: tc - t0,
+    call: t1 - tc,
     raster,
     busy: (inFrame ? t1 - t0 + (drawn - pre) : drawn - t0) + raster,
-    frame: shown - t0,
+    pixels: shown - t0,
   };
 }
 
-/** A width change of the container; the library redraws from a ResizeObserver. */
-function timedResize(lib, h, el, observers, width) {
-  return new Promise((ok, fail) => {
-    const state = { pre: null, call0: null, call1: null };
-    const finish = (drawn) => {
-      observers.armed = null;
-      const inFrame = state.pre !== null && drawn >= state.pre;
-      const start = state.call0 ?? state.pre; // auto-resizing libraries: their work is in the frame
-      const sync = state.call0 === null ? 0 : state.call1 - state.call0;
-      const raster = rasterize(el);
-      ok({
-        raster,
-        busy: (inFrame ? sync + (drawn - state.pre) : drawn - start) + raster,
-        frame: drawn + raster - tw,
-      });
-    };
-    observers.armed = {
-      pre: () => requestAnimationFrame(() => (state.pre = now())),
-      post: () => {
-        try {
-          if (lib.resize) {
-            state.call0 = now();
-            const drawn = lib.resize(h, width);
-            state.call1 = now();
-            Promise.resolve(drawn).then(finish, fail);
-          } else {
-            // Registered after the library's own frame callback: runs when its draw is done.
-            requestAnimationFrame(() => finish(now()));
-          }
-        } catch (error) {
-          fail(error);
-        }
-      },
-    };
-    // The width changes at the start of a frame, where a window resize is handled.
-    let tw;
-    requestAnimationFrame(() => {
-      tw = now();
-      el.style.width = `${width}px`;
-    });
-  });
+const strip = ({ h, ...rest }) => rest;
+
+/** The user's data for a scenario, as the page holds it before the call. */
+function userData(name, libName, variant) {
+  const sc = SCENARIOS[name];
+  const src = source(sc, variant);
+  return sc.input === 'points' ? LIBS[libName].points(sc, src) : src;
+}
+function converter(name, libName, data) {
+  const sc = SCENARIOS[name];
+  const lib = LIBS[libName];
+  return sc.input === 'points' ? () => lib.fromPoints(sc, data) : () => lib.fromTyped(sc, data);
 }
 
-/** A whole cycle for one library: first draw, update, resize; then destroy. */
-async function measure(libName) {
+/** One run: the first draw (and for an update scenario, one update after it). */
+async function run(name, libName) {
+  const sc = SCENARIOS[name];
   const lib = LIBS[libName];
-  const { sc, inputs } = current;
-  const [input1, input2] = inputs[libName];
   const el = box();
-  // Observers around the library's own: `pre` before it, `post` after it (creation order).
-  const observers = { armed: null };
-  const pre = new ResizeObserver(() => observers.armed?.pre());
-  pre.observe(el);
+  const data1 = userData(name, libName, 1);
+  const data2 = sc.update ? userData(name, libName, 2) : null;
+  const out = {};
   let h;
   try {
-    const first = await timed(el, () => lib.create(el, input1, sc));
+    const first = await timed(el, converter(name, libName, data1), (input) => lib.create(el, input, sc));
     h = first.h;
-    const post = new ResizeObserver(() => observers.armed?.post());
-    post.observe(el);
-    await sleep(50); // initial observer callbacks and any follow-up frames
-    const update = await timed(el, () => ({ h, drawn: lib.update(h, input2, sc) }));
-    await settle();
-    const resize = await timedResize(lib, h, el, observers, W2);
-    post.disconnect();
-    const out = { first: strip(first), update: strip(update), resize };
-    if (libName === 'zdr') {
-      // What the widget does first in render()/update(): JSON.stringify of the data.
-      await settle();
-      const s0 = now();
-      const text = JSON.stringify(input1);
-      out.stringify = now() - s0;
-      out.jsonBytes = text.length;
-      // A stand-in for the copy of the text into WebAssembly memory (wasm-bindgen encodes UTF-8).
-      const e0 = now();
-      new TextEncoder().encode(text);
-      out.encode = now() - e0;
+    out.first = strip(first);
+    if (sc.update) {
+      await sleep(50);
+      out.update = strip(await timed(el, converter(name, libName, data2), (input) => ({ h, drawn: lib.update(h, input, sc) })));
     }
     return out;
   } finally {
-    pre.disconnect();
     if (h) lib.destroy(h);
     el.remove();
   }
 }
-const strip = ({ sync, raster, busy, frame }) => ({ sync, raster, busy, frame });
 
-/** Builds both data sets of a scenario in every library's input format (not timed in `measure`). */
-async function prepare(name, libNames, variants = 2) {
-  current = null;
-  if (typeof gc === 'function') gc();
+/** Draws the scenario's first data set and keeps the chart (memory). */
+async function drawKeep(name, libName) {
   const sc = SCENARIOS[name];
-  const sources = [source(sc, 1), source(sc, 2)].slice(0, variants);
-  const inputs = {};
-  const convert = {};
-  for (const l of libNames) {
-    const t0 = now();
-    inputs[l] = sources.map((src) => LIBS[l].input(sc, src));
-    convert[l] = (now() - t0) / variants;
-  }
-  current = { name, sc, inputs };
-  return { convert };
-}
-
-/** Draws one data set and keeps it (for the memory measurement). */
-async function drawAndKeep(libName) {
   const lib = LIBS[libName];
-  const el = box();
-  const [input1] = current.inputs[libName];
-  const result = lib.create(el, input1, current.sc);
+  const data = [userData(name, libName, 1), userData(name, libName, 2)];
+  const result = lib.create(box(), converter(name, libName, data[0])(), sc);
   await result.drawn;
   await nextFrame();
-  current.kept = result.h;
-  return true;
+  kept = { name, libName, h: result.h, data };
+  return wasmBytes();
 }
 
-function screenshotBox(libName) {
+/** `count` updates of the kept chart, alternating its two data sets, each converted anew. */
+async function updateKept(count) {
+  const { name, libName, h, data } = kept;
+  const sc = SCENARIOS[name];
+  for (let i = 1; i <= count; i++) {
+    await LIBS[libName].update(h, converter(name, libName, data[i % 2])(), sc);
+    await nextFrame();
+  }
+  return wasmBytes();
+}
+let kept = null;
+
+/** Draws the first data set and leaves it on screen (screenshots). */
+async function show(name, libName) {
+  const sc = SCENARIOS[name];
   const lib = LIBS[libName];
   const el = box();
-  const [input1] = current.inputs[libName];
-  const result = lib.create(el, input1, current.sc);
-  return Promise.resolve(result.drawn).then(async () => {
-    await nextFrame();
-    window.__shot = { lib, h: result.h, el };
-    return el.id;
-  });
-}
-function dropShot() {
-  const { lib, h, el } = window.__shot;
-  lib.destroy(h);
-  el.remove();
-  window.__shot = null;
+  const result = lib.create(el, converter(name, libName, userData(name, libName, 1))(), sc);
+  await result.drawn;
+  await nextFrame();
+  return el.id;
 }
 
-/** Median interval between animation frames over `count` frames. */
-async function frameInterval(count = 61) {
+const wasmBytes = () => (engineExports ? engineExports.memory.buffer.byteLength : null);
+
+async function frameInterval(count = 31) {
   const times = [];
   for (let i = 0; i < count; i++) times.push(await nextFrame());
   const d = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
   return d[Math.floor(d.length / 2)];
 }
 
-window.bench = {
-  frameInterval,
-  SCENARIOS,
-  prepare,
-  measure,
-  drawAndKeep,
-  screenshotBox,
-  dropShot,
-  wasmMemoryBytes: () => wasm.memory.buffer.byteLength,
-  versions: () => ({ chartjs: Chart.version, uplot: null, echarts: echarts.version }),
-};
-window.benchReady = true;
+try {
+  if (!(LIB in LIBS)) throw new Error(`unknown library ${LIB}`);
+  if (LIB === 'zdr' || LIB === 'zdrcol') await loadZdr();
+  else for (const src of SCRIPTS[LIB]) await loadScript(src);
+  window.bench = {
+    SCENARIOS,
+    run,
+    drawKeep,
+    updateKept,
+    show,
+    frameInterval,
+    wasmBytes,
+    columnar: () => columnar,
+    versions: () => ({ chartjs: window.Chart?.version, echarts: window.echarts?.version }),
+  };
+  window.benchReady = true;
+} catch (error) {
+  window.benchError = String(error?.stack ?? error);
+}

@@ -1,23 +1,28 @@
-// Benchmark: zdr-embed's local mode against Chart.js, uPlot and ECharts, side by
-// side in one headless Chromium page (bench/page.html, bench/page.js).
+// Benchmark: zdr-embed's local mode against Chart.js, uPlot and ECharts in one
+// headless Chromium run, measured the way a page load sees it (issue 15): a FRESH
+// browser context and page for every measurement (cold code, no warm JIT, wasm
+// memory not grown), one library per page (bench/page.html?lib=…, bench/page.js),
+// the libraries interleaved, and the timed region from the user's call, with the
+// conversion of the user's data into the library's input, to pixels.
 //
-//   node scripts/bench-browser.mjs            # the full run (a few minutes)
-//   node scripts/bench-browser.mjs --quick    # fewer repetitions, to try changes
-//   node scripts/bench-browser.mjs --shots    # also a PNG of each chart in test-results/bench-shots/
+//   node scripts/bench-browser.mjs            # the full run (7–10 minutes)
+//   node scripts/bench-browser.mjs --quick    # 2 repetitions, 5 updates: to try changes
+//   node scripts/bench-browser.mjs --shots    # also PNGs of each chart in test-results/bench-shots/
+//   node scripts/bench-browser.mjs --only line-1m,update-1m   # some scenarios only (no memory)
 //
-// Needs pkg/ (bash scripts/build.sh) and the compared libraries in node_modules
-// (devDependencies chart.js, uplot, echarts). Prints a markdown report and writes
-// it to test-results/benchmarks.md. The method is in docs/benchmarks.md.
+// Needs pkg/ (bash scripts/build.sh); the compared libraries come from node_modules
+// (devDependencies chart.js, uplot, echarts): a missing one is left out with a note.
+// Prints a markdown report and writes it to test-results/benchmarks.md (the raw figures
+// to benchmarks.json). The method is in docs/benchmarks.md.
 //
 // Only 127.0.0.1 is ever contacted: the page and every library are served by
 // scripts/dev-server.mjs on loopback, and the browser aborts any other request.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as Z, gzipSync } from 'node:zlib';
-
 
 import { CHROMIUM, launch } from '../tests/e2e/browser.mjs';
 import { startServer } from './dev-server.mjs';
@@ -26,22 +31,31 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const NM = join(ROOT, 'node_modules');
 const QUICK = process.argv.includes('--quick');
 const SHOTS = process.argv.includes('--shots');
+const ONLY = (() => {
+  const i = process.argv.indexOf('--only');
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1].split(',') : null;
+})();
 const OUT = join(ROOT, 'test-results', 'benchmarks.md');
 
-const LIBS = ['zdr', 'chartjs', 'uplot', 'echarts'];
-const NAMES = { zdr: 'zdr-embed', chartjs: 'Chart.js', uplot: 'uPlot', echarts: 'ECharts' };
-const OTHERS = LIBS.slice(1);
-// [scenario, measured repetitions]; one more warm-up repetition runs first and is dropped.
+// zdrcol: zdr-embed given the columnar shape (run only when the built engine reads it).
+const ALL_LIBS = ['zdr', 'zdrcol', 'chartjs', 'uplot', 'echarts'];
+const NAMES = { zdr: 'zdr-embed', zdrcol: 'zdr-embed columnar', chartjs: 'Chart.js', uplot: 'uPlot', echarts: 'ECharts' };
+// [scenario, measured repetitions]: each repetition is a fresh page per library.
 const PLAN = [
-  ['line-1k', 15],
-  ['line-2x10k', 11],
-  ['bar-2k', 11],
-  ['scatter-10k', 11],
-  ['line-100k', 9],
-  ['line-1m', 7],
-].map(([name, reps]) => [name, QUICK ? 2 : reps]);
-const WARMUP = 1;
-const MEMORY_CASES = ['line-100k', 'line-1m'];
+  ['line-1k', 9],
+  ['line-100k', 7],
+  ['line-1m', 5],
+  ['line-100k-pts', 7],
+  ['line-1m-pts', 5],
+  ['scatter-100k', 7],
+  ['bar-1k', 9],
+  ['update-1m', 5],
+]
+  .filter(([name]) => !ONLY || ONLY.includes(name))
+  .map(([name, reps]) => [name, QUICK ? 2 : reps]);
+const MEMORY_CASE = 'line-1m';
+const UPDATES = QUICK ? 5 : 20;
+const SHOT_CASES = ['line-100k', 'scatter-100k', 'bar-1k'];
 
 // ------------------------------------------------------------------ files
 
@@ -50,22 +64,35 @@ const VENDOR = {
   uplot: { pkg: 'uplot', dir: 'uplot/dist', files: ['uPlot.iife.min.js', 'uPlot.min.css'] },
   echarts: { pkg: 'echarts', dir: 'echarts/dist', files: ['echarts.min.js'] },
 };
+const ZDR_FILES = ['zdr_embed.js', 'service/zdr_embed_service.js', 'service/zdr_embed_service_bg.wasm', 'engine/zdr_engine.js', 'engine/zdr_engine_bg.wasm'];
 
-function need() {
-  const missing = [];
-  for (const f of ['pkg/zdr_embed.js', 'pkg/zdr_embed_bg.wasm']) {
-    if (!existsSync(join(ROOT, f))) missing.push(`${f} (run: bash scripts/build.sh)`);
-  }
-  for (const { pkg, dir, files } of Object.values(VENDOR)) {
-    for (const f of files) if (!existsSync(join(NM, dir, f))) missing.push(`node_modules/${dir}/${f} (npm install ${pkg})`);
-  }
+/** The libraries present; zdr-embed itself must be built. */
+function available() {
+  const missing = ZDR_FILES.filter((f) => !existsSync(join(ROOT, 'pkg', f)));
   if (missing.length) {
-    console.error(`bench-browser: missing\n  ${missing.join('\n  ')}`);
+    console.error(`bench-browser: missing ${missing.map((f) => `pkg/${f}`).join(', ')} (run: bash scripts/build.sh)`);
     process.exit(1);
   }
+  const libs = ['zdr', 'zdrcol'];
+  const notes = [];
+  for (const [lib, { pkg, dir, files }] of Object.entries(VENDOR)) {
+    const gone = files.filter((f) => !existsSync(join(NM, dir, f)));
+    if (gone.length) {
+      const note = `${NAMES[lib]} left out: node_modules/${dir}/${gone.join(', ')} not found (npm install ${pkg})`;
+      console.error(`bench-browser: ${note}`);
+      notes.push(note);
+    } else libs.push(lib);
+  }
+  return { libs, notes };
 }
 
-const version = (pkg) => JSON.parse(readFileSync(join(NM, pkg, 'package.json'), 'utf8')).version;
+const version = (pkg) => {
+  try {
+    return JSON.parse(readFileSync(join(NM, pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'missing';
+  }
+};
 
 function sizes(path) {
   const raw = readFileSync(path);
@@ -154,7 +181,7 @@ function ticks() {
 // ------------------------------------------------------------------ run
 
 async function main() {
-  need();
+  const { libs: present, notes } = available();
   const started = Date.now();
   const loadBefore = loadavg();
   const idleBefore = await cpuIdle();
@@ -162,18 +189,12 @@ async function main() {
 
   // A snapshot of the package, so a rebuild during the run cannot mix two builds.
   const snap = mkdtempSync(join(tmpdir(), 'zdr-bench-'));
-  for (const f of ['zdr_embed.js', 'zdr_embed_bg.wasm']) copyFileSync(join(ROOT, 'pkg', f), join(snap, f));
-  const wasmHash = createHash('sha256').update(readFileSync(join(snap, 'zdr_embed_bg.wasm'))).digest('hex');
+  for (const f of ZDR_FILES) cpSync(join(ROOT, 'pkg', f), join(snap, f));
+  const engineHash = createHash('sha256').update(readFileSync(join(snap, 'engine/zdr_engine_bg.wasm'))).digest('hex');
 
-  const server = await startServer({
-    extraMounts: {
-      '/bench/': join(ROOT, 'bench'),
-      '/zdr/': snap,
-      '/vendor/chart.js/': join(NM, VENDOR.chartjs.dir),
-      '/vendor/uplot/': join(NM, VENDOR.uplot.dir),
-      '/vendor/echarts/': join(NM, VENDOR.echarts.dir),
-    },
-  });
+  const mounts = { '/bench/': join(ROOT, 'bench'), '/zdr/': snap };
+  for (const [lib, { dir }] of Object.entries(VENDOR)) if (present.includes(lib)) mounts[`/vendor/${dir.split('/')[0]}/`] = join(NM, dir);
+  const server = await startServer({ extraMounts: mounts });
   // The end-to-end tests' browser, plus what measuring needs: no throttling
   // of background timers, exact heap figures and a callable gc().
   const browser = await launch([
@@ -182,90 +203,102 @@ async function main() {
     '--enable-precise-memory-info',
     '--js-flags=--expose-gc',
   ]);
-  const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
   const blocked = [];
-  await context.route(
-    (url) => url.hostname !== '127.0.0.1',
-    (route) => {
-      blocked.push(route.request().url());
-      return route.abort();
-    },
-  );
   const pageErrors = [];
-  const open = async () => {
-    const page = await context.newPage();
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
-    await page.goto(`${server.origin}/bench/page.html`);
-    await page.waitForFunction(() => window.benchReady === true, null, { timeout: 30_000 });
-    return page;
+  /** A fresh context and page with one library loaded; `use(page, context)`, then closed. */
+  const fresh = async (lib, use) => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+    try {
+      await context.route(
+        (url) => url.hostname !== '127.0.0.1',
+        (route) => {
+          blocked.push(route.request().url());
+          return route.abort();
+        },
+      );
+      const page = await context.newPage();
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
+      await page.goto(`${server.origin}/bench/page.html?lib=${lib}`);
+      await page.waitForFunction(() => window.benchReady === true || window.benchError, null, { timeout: 60_000 });
+      const error = await page.evaluate(() => window.benchError);
+      if (error) throw new Error(`${NAMES[lib]}: the page did not load: ${error}`);
+      const out = await use(page, context);
+      if (pageErrors.length) throw new Error(`page error (${NAMES[lib]}): ${pageErrors.join('; ')}`);
+      return out;
+    } finally {
+      await context.close();
+    }
   };
 
-  const results = {}; // scenario -> lib -> { first: {busy:[], frame:[], sync:[]}, update, resize } ; zdr extras
-  const convert = {};
-  const labels = {};
+  const results = {}; // scenario -> lib -> { first: {metric: []}, update: {metric: []} }
+  let labels = {};
+  let columnar;
+  let frameMs;
   try {
-    // ---- timings: one page, every case, libraries interleaved and rotated
-    const page = await open();
-    const frameMs = await page.evaluate(() => window.bench.frameInterval());
-    Object.assign(labels, await page.evaluate(() => Object.fromEntries(
-      Object.entries(window.bench.SCENARIOS).map(([k, v]) => [k, v.label]))));
+    ({ labels, columnar, frameMs } = await fresh('zdr', async (page) => ({
+      labels: await page.evaluate(() => Object.fromEntries(Object.entries(window.bench.SCENARIOS).map(([k, v]) => [k, v.label]))),
+      columnar: await page.evaluate(() => window.bench.columnar()),
+      frameMs: await page.evaluate(() => window.bench.frameInterval()),
+    })));
+    process.stderr.write(`bench: columnar shape ${columnar.supported ? 'read' : 'not read'} by this build (${columnar.note})\n`);
+    const libsFor = (name) =>
+      present.filter((l) => l !== 'zdrcol' || (columnar.supported && !name.endsWith('-pts') && !name.startsWith('scatter')));
+
+    // ---- memory (first: it fails early if it fails): a fresh page per library,
+    // the 1M-point line drawn, then updated
+    const memory = {};
+    if (!ONLY) {
+      for (const l of libsFor(MEMORY_CASE)) {
+        memory[l] = await fresh(l, async (page, context) => {
+          const cdp = await context.newCDPSession(page);
+          const heap = async () => {
+            await cdp.send('HeapProfiler.collectGarbage');
+            await cdp.send('HeapProfiler.collectGarbage');
+            return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+          };
+          const m = { heap0: await heap(), wasm0: await page.evaluate(() => window.bench.wasmBytes()) };
+          m.wasm1 = await page.evaluate(([n, lib]) => window.bench.drawKeep(n, lib), [MEMORY_CASE, l]);
+          m.heap1 = await heap();
+          m.wasm2 = await page.evaluate((count) => window.bench.updateKept(count), UPDATES);
+          m.heap2 = await heap();
+          await cdp.detach();
+          return m;
+        });
+      }
+      process.stderr.write('bench: memory done\n');
+    }
+
+    // ---- timings: a fresh page per run, libraries interleaved, order rotated
     for (const [name, reps] of PLAN) {
       const t0 = Date.now();
-      const prepared = await page.evaluate(([n, libs]) => window.bench.prepare(n, libs), [name, LIBS]);
-      convert[name] = prepared.convert;
+      const libs = libsFor(name);
       const r = (results[name] = {});
-      for (const l of LIBS) {
-        r[l] = { first: series(), update: series(), resize: series(), stringify: [], encode: [], jsonBytes: 0 };
-      }
-      for (let rep = 0; rep < WARMUP + reps; rep++) {
-        const order = LIBS.map((_, i) => LIBS[(i + rep) % LIBS.length]);
-        for (const l of order) {
-          const m = await page.evaluate((lib) => window.bench.measure(lib), l);
-          if (pageErrors.length) throw new Error(`page error (${name}, ${l}): ${pageErrors.join('; ')}`);
-          if (rep < WARMUP) continue;
-          for (const op of ['first', 'update', 'resize']) {
-            for (const k of Object.keys(r[l][op])) if (m[op][k] !== undefined) r[l][op][k].push(m[op][k]);
-          }
-          if (m.stringify !== undefined) {
-            r[l].stringify.push(m.stringify);
-            r[l].encode.push(m.encode);
-            r[l].jsonBytes = m.jsonBytes;
+      for (const l of libs) r[l] = { first: series(), update: series() };
+      for (let rep = 0; rep < reps; rep++) {
+        for (const l of libs.map((_, i) => libs[(i + rep) % libs.length])) {
+          const m = await fresh(l, (page) => page.evaluate(([n, lib]) => window.bench.run(n, lib), [name, l]));
+          for (const op of ['first', 'update']) {
+            if (m[op]) for (const k of Object.keys(r[l][op])) r[l][op][k].push(m[op][k]);
           }
         }
       }
-      if (SHOTS) await shots(page, name);
       process.stderr.write(`bench: ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     }
-    const chromiumVersion = browser.version();
-    await page.close();
 
-    // ---- memory: a fresh page per library, the 1M-point line kept on screen
-    const memory = {};
-    for (const name of MEMORY_CASES) {
-      memory[name] = {};
-      for (const l of LIBS) {
-        const p = await open();
-        const cdp = await context.newCDPSession(p);
-        const heap = async () => {
-          await cdp.send('HeapProfiler.collectGarbage');
-          await cdp.send('HeapProfiler.collectGarbage');
-          return (await cdp.send('Runtime.getHeapUsage')).usedSize;
-        };
-        const wasmBytes = () => p.evaluate(() => window.bench.wasmMemoryBytes());
-        const m = { base: await heap(), wasm0: await wasmBytes() };
-        await p.evaluate(([n, lib]) => window.bench.prepare(n, [lib], 1), [name, l]);
-        m.withData = await heap();
-        await p.evaluate((lib) => window.bench.drawAndKeep(lib), l);
-        m.withChart = await heap();
-        m.wasm1 = await wasmBytes();
-        memory[name][l] = m;
-        await cdp.detach();
-        await p.close();
-        if (pageErrors.length) throw new Error(`page error (memory, ${name}, ${l}): ${pageErrors.join('; ')}`);
+    if (SHOTS) {
+      const dir = join(ROOT, 'test-results', 'bench-shots');
+      mkdirSync(dir, { recursive: true });
+      for (const name of SHOT_CASES) {
+        for (const l of libsFor(name)) {
+          await fresh(l, async (page) => {
+            const id = await page.evaluate(([n, lib]) => window.bench.show(n, lib), [name, l]);
+            await page.locator(`#${id}`).screenshot({ path: join(dir, `${name}-${l}.png`) });
+          });
+        }
       }
+      process.stderr.write(`bench: screenshots in ${dir}\n`);
     }
-    process.stderr.write('bench: memory done\n');
     if (blocked.length) throw new Error(`requests other than 127.0.0.1 were blocked: ${blocked.join(', ')}`);
 
     const ticksAfter = ticks();
@@ -275,15 +308,17 @@ async function main() {
           (ticksAfter.total - ticksBefore.total)
         : null;
     const report = write({
+      present,
+      notes,
+      columnar,
       foreign,
       snap,
       results,
-      convert,
       labels,
       memory,
-      chromiumVersion,
+      chromiumVersion: browser.version(),
       frameMs,
-      wasmHash,
+      engineHash,
       loadBefore,
       loadAfter: loadavg(),
       idleBefore,
@@ -291,6 +326,8 @@ async function main() {
     });
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     writeFileSync(OUT, report);
+    // The raw figures, for a later look at what a median hides.
+    writeFileSync(OUT.replace(/\.md$/, '.json'), JSON.stringify({ columnar, results, memory }, null, 1));
     process.stdout.write(report);
     process.stderr.write(`bench: written to ${OUT}\n`);
   } finally {
@@ -300,149 +337,154 @@ async function main() {
   }
 }
 
-const series = () => ({ busy: [], frame: [], sync: [], raster: [] });
-
-async function shots(page, name) {
-  const dir = join(ROOT, 'test-results', 'bench-shots');
-  mkdirSync(dir, { recursive: true });
-  for (const l of LIBS) {
-    const id = await page.evaluate((lib) => window.bench.screenshotBox(lib), l);
-    await page.locator(`#${id}`).screenshot({ path: join(dir, `${name}-${l}.png`) });
-    await page.evaluate(() => window.bench.dropShot());
-  }
-}
+const series = () => ({ pixels: [], busy: [], convert: [], call: [], raster: [] });
 
 // ------------------------------------------------------------------ report
 
-function write({ foreign, snap, results, convert, labels, memory, chromiumVersion, frameMs, wasmHash, loadBefore, loadAfter, idleBefore, seconds }) {
+function write({ present, notes, columnar, foreign, snap, results, labels, memory, chromiumVersion, frameMs, engineHash, loadBefore, loadAfter, idleBefore, seconds }) {
   const cpu = cpus();
   const lines = [];
   const out = (s = '') => lines.push(s);
-  out('# zdr-embed local mode vs Chart.js, uPlot and ECharts');
+  const libs = present.filter((l) => l !== 'zdrcol' || columnar.supported);
+  const others = libs.filter((l) => !l.startsWith('zdr'));
+  // One row per first draw, plus one for the update of an update scenario.
+  const rows = [];
+  for (const [name] of PLAN) {
+    rows.push({ name, label: labels[name], op: 'first' });
+    if (name.startsWith('update')) rows.push({ name, label: 'Line 1M, typed arrays: update() with new data of the same size', op: 'update' });
+  }
+  const get = (row, l, metric) => results[row.name]?.[l]?.[row.op]?.[metric];
+
+  out('# zdr-embed local mode vs Chart.js, uPlot and ECharts, from the user\'s call to pixels');
   out();
-  out(`- Run: ${new Date().toISOString()}, ${seconds.toFixed(0)} s; \`node scripts/bench-browser.mjs${QUICK ? ' --quick' : ''}\``);
+  out(`- Run: ${new Date().toISOString()}, ${seconds.toFixed(0)} s; \`node scripts/bench-browser.mjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}\``);
   out(`- Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores; load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} before, ${loadAfter.map((v) => v.toFixed(2)).join(' ')} after; CPU idle over 3 s before the run: ${idleBefore === null ? 'unknown' : `${(idleBefore * 100).toFixed(0)} %`}; other processes on the machine during the run: ${foreign === null ? 'unknown' : `${(foreign * 100).toFixed(0)} % of all cores`}`);
   out(`- Browser: headless Chromium ${chromiumVersion} (${CHROMIUM}), software rendering (--disable-gpu), devicePixelRatio 1, animation frames every ${frameMs.toFixed(1)} ms (median); Node ${process.version}`);
-  out(`- Libraries: zdr-embed ${version('..')} (pkg/zdr_embed_bg.wasm: ${int(readFileSync(join(snap, 'zdr_embed_bg.wasm')).length)} B, sha256 ${wasmHash.slice(0, 12)}…), Chart.js ${version('chart.js')}, uPlot ${version('uplot')}, ECharts ${version('echarts')}`);
-  out(`- Chart: a 640 × 400 CSS px container; resize: to 520 px wide. Repetitions per case: ${PLAN.map(([n, r]) => `${n} ${r}`).join(', ')} (after ${WARMUP} warm-up, libraries interleaved, order rotated)`);
+  out(`- Libraries: zdr-embed ${version('..')} (engine ${int(readFileSync(join(snap, 'engine/zdr_engine_bg.wasm')).length)} B, sha256 ${engineHash.slice(0, 12)}…), Chart.js ${version('chart.js')}, uPlot ${version('uplot')}, ECharts ${version('echarts')}`);
+  for (const note of notes) out(`- ${note}`);
+  out(`- Columnar shape (\`data: {x: Float64Array, y: Float64Array}\`, \`viz_config.x_time: "epoch_ms"\`): ${columnar.supported ? `read by this build (${columnar.note}); the row "zdr-embed columnar" uses it` : `not read by this build, so "n/a" (the probe said: ${columnar.note})`}`);
+  out(`- Every measurement: a new browser context and page with one library loaded (zdr-embed: \`await init(); await preload()\`), the user's data built, then one timed call. Repetitions (fresh pages per library, libraries interleaved, order rotated): ${PLAN.map(([n, r]) => `${n} ${r}`).join(', ')}. Chart: 640 × 400 CSS px.`);
   out();
-  out('Times in milliseconds, **median / p90**. Ratios: zdr-embed median ÷ the other library\'s median (below 1: zdr-embed is faster).');
+  out('Times in milliseconds, **median / p90**; ratios of medians (below 1: zdr-embed is faster).');
   out();
-  const OPS = [
-    ['first', 'First draw', 'from the call (render / new Chart / new uPlot / echarts.init + setOption) to the end of the draw'],
-    ['update', 'Redraw on update', 'new data of the same size (handle.update / chart.update("none") / setData / setOption)'],
-    ['resize', 'Redraw on resize', 'container width 640 → 520 px, set at the start of a frame (in a requestAnimationFrame callback, where a window resize is handled), redrawn from a ResizeObserver (zdr-embed and Chart.js: their own; uPlot: setSize, ECharts: resize(), called from one); measured from the width change'],
-  ];
-  const METRICS = [
-    ['busy', 'main-thread work, without the idle wait for the next frame'],
-    ['frame', 'until the pixels are ready for the frame that shows them'],
-  ];
-  for (const [op, title, what] of OPS) {
-    out(`## ${title}`);
+
+  const ratioCols = [];
+  for (const l of others) ratioCols.push([`zdr ÷ ${NAMES[l]}`, 'zdr', l]);
+  if (libs.includes('zdrcol') && libs.includes('uplot')) ratioCols.push(['columnar ÷ uPlot', 'zdrcol', 'uplot']);
+  if (libs.includes('zdrcol') && libs.includes('chartjs')) ratioCols.push(['columnar ÷ Chart.js', 'zdrcol', 'chartjs']);
+  const table = (metric) => {
+    out(`| case | ${libs.map((l) => NAMES[l]).join(' | ')} | ${ratioCols.map(([h]) => h).join(' | ')} |`);
+    out(`|---|${libs.map(() => '---:').join('|')}|${ratioCols.map(() => '---:').join('|')}|`);
+    for (const row of rows) {
+      out(`| ${row.label} | ${libs.map((l) => cell(get(row, l, metric))).join(' | ')} | ${ratioCols.map(([, a, b]) => ratio(get(row, a, metric), get(row, b, metric))).join(' | ')} |`);
+    }
     out();
-    out(`${what}.`);
-    out();
-    for (const [metric, meaning] of METRICS) {
-      out(`**${metric}**: ${meaning}.`);
-      out();
-      out(`| case | ${LIBS.map((l) => NAMES[l]).join(' | ')} | ${OTHERS.map((l) => `zdr ÷ ${NAMES[l]}`).join(' | ')} |`);
-      out(`|---|${LIBS.map(() => '---:').join('|')}|${OTHERS.map(() => '---:').join('|')}|`);
-      for (const [name] of PLAN) {
-        const r = results[name];
-        const v = (l) => r[l][op][metric];
-        out(`| ${labels[name]} | ${LIBS.map((l) => cell(v(l))).join(' | ')} | ${OTHERS.map((l) => ratio(v('zdr'), v(l))).join(' | ')} |`);
-      }
-      out();
+  };
+  out('## To pixels');
+  out();
+  out('From the user\'s call (the conversion of the data into the library\'s input included) until the pixels exist for the frame that shows them.');
+  out();
+  table('pixels');
+  out('## Main-thread work');
+  out();
+  out('The same region without the idle wait for the next animation frame.');
+  out();
+  table('busy');
+
+  out('## Targets of issue 15');
+  out();
+  const med = (row, l) => median(get(row, l, 'pixels') ?? []);
+  const zdrBest = (row) => (libs.includes('zdrcol') && get(row, 'zdrcol', 'pixels')?.length ? 'zdrcol' : 'zdr');
+  const rowOf = (name, op = 'first') => rows.find((r) => r.name === name && r.op === op);
+  const target = [];
+  const vs = (name, other, limit) => {
+    const row = rowOf(name);
+    if (!row || !libs.includes(other)) return;
+    const z = zdrBest(row);
+    const v = med(row, z) / med(row, other);
+    target.push([`${row.label}: ${NAMES[z]} ÷ ${NAMES[other]}`, `≤ ${limit.toFixed(1)}×`, Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a', v <= limit]);
+  };
+  vs('line-100k', 'uplot', 1.0);
+  vs('line-1m', 'uplot', 1.0);
+  vs('line-100k-pts', 'chartjs', 1.5);
+  vs('line-1m-pts', 'chartjs', 1.5);
+  vs('scatter-100k', 'chartjs', 1.0);
+  const bar = rowOf('bar-1k');
+  if (bar && others.length) {
+    const best = Math.min(...others.map((l) => med(bar, l)));
+    const v = med(bar, zdrBest(bar)) / best;
+    target.push([`${bar.label}: ${NAMES[zdrBest(bar)]} ÷ the fastest other`, '≤ 1.0× (fastest)', `${v.toFixed(2)}×`, v <= 1]);
+  }
+  const up = rowOf('update-1m', 'update');
+  if (up) {
+    for (const z of libs.filter((l) => l.startsWith('zdr'))) {
+      const v = med(up, z) / med(rowOf('update-1m'), z);
+      target.push([`Line 1M: ${NAMES[z]} update() ÷ its first draw`, '≤ 0.5×', Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a', v <= 0.5]);
     }
   }
+  for (const z of libs.filter((l) => l.startsWith('zdr'))) {
+    const m = memory[z];
+    if (!m || m.wasm1 == null) continue;
+    target.push([`${NAMES[z]}: engine wasm memory after drawing the 1M line`, '< 64 MB', mib(m.wasm1), m.wasm1 < 64e6]);
+    target.push([`${NAMES[z]}: growth over ${UPDATES} updates of the same size`, '0', mib(m.wasm2 - m.wasm1), m.wasm2 === m.wasm1]);
+  }
+  out('| target | limit | measured | met |');
+  out('|---|---:|---:|:---:|');
+  for (const [what, limit, v, ok] of target) out(`| ${what} | ${limit} | ${v} | ${ok ? 'yes' : 'no'} |`);
+  out();
+  out('For the other libraries, for comparison: update ÷ first draw (1M line) ' +
+    others.map((l) => `${NAMES[l]} ${ratio(get(up ?? {}, l, 'pixels'), get(rowOf('update-1m') ?? {}, l, 'pixels'))}`).join(', ') + '.');
+  out();
 
-  out('## zdr-embed: where the first draw goes');
+  out('## Where the time goes (medians)');
   out();
-  out('`render()` runs synchronously: `JSON.stringify` of the data (in JavaScript), the copy of the text into');
-  out('WebAssembly memory, the parse and check of the JSON by zdr-chart (Rust), and the DOM (wrapper, canvas, the');
-  out('hidden data table). The draw itself (reduction of long series, layout, plotters on the canvas) runs in the');
-  out('next animation frame. `JSON.stringify` is timed on its own, on the same object, right after each cycle.');
+  out('convert: the user\'s conversion into the library\'s input (0 when it takes the data as it is); call: the library\'s synchronous call (zdr-embed: `render`/`update`, which stringifies the data, copies the text into wasm and reads it there); rest: what follows the call, per run (its draw in a frame or a hook, and the rasterization).');
   out();
-  out('The UTF-8 copy is estimated by `TextEncoder.encode` of the same text (wasm-bindgen copies with the same encoder).');
-  out();
-  out('| case | JSON text | JSON.stringify | UTF-8 copy (est.) | render() call | render() − stringify − copy: Rust parse, check, DOM | draw in the frame | busy total |');
-  out('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const [name] of PLAN) {
-    const z = results[name].zdr;
-    const draw = z.first.busy.map((b, i) => b - z.first.sync[i]);
-    const rest = z.first.sync.map((s, i) => s - z.stringify[i] - z.encode[i]);
-    out(`| ${labels[name]} | ${int(z.jsonBytes)} chars | ${cell(z.stringify)} | ${cell(z.encode)} | ${cell(z.first.sync)} | ${cell(rest)} | ${cell(draw)} | ${cell(z.first.busy)} |`);
+  out(`| case | ${libs.map((l) => `${NAMES[l]}: convert / call / rest`).join(' | ')} |`);
+  out(`|---|${libs.map(() => '---:').join('|')}|`);
+  for (const row of rows) {
+    out(`| ${row.label} | ${libs.map((l) => {
+      const c = get(row, l, 'convert');
+      if (!c?.length) return 'n/a';
+      const k = get(row, l, 'call');
+      // Per run, then the median: a difference of medians can come out negative.
+      const rest = get(row, l, 'busy').map((b, i) => b - c[i] - k[i]);
+      return `${ms(median(c))} / ${ms(median(k))} / ${ms(median(rest))}`;
+    }).join(' | ')} |`);
   }
   out();
 
-  out('## Rasterization alone (included in busy)');
-  out();
-  out('The getImageData read-back right after the draw: what Chromium would otherwise do when it paints the frame.');
-  out();
-  out(`| case | ${LIBS.map((l) => `${NAMES[l]}: first / update / resize`).join(' | ')} |`);
-  out(`|---|${LIBS.map(() => '---:').join('|')}|`);
-  for (const [name] of PLAN) {
-    const r = results[name];
-    out(`| ${labels[name]} | ${LIBS.map((l) => ['first', 'update', 'resize'].map((op) => ms(median(r[l][op].raster))).join(' / ')).join(' | ')} |`);
+  if (Object.keys(memory).length) {
+    out('## Memory, 1M-point line');
+    out();
+    out(`A fresh page per library: the 1M-point line drawn from the typed arrays (converted as above), then ${UPDATES} updates with new data of the same size (two data sets alternating, each converted anew). wasm: the byte length of the engine module\'s \`WebAssembly.Memory\` (its glue\'s \`init()\`, called again by the page, returns the exports the package instantiated); it never shrinks, so it is the peak. JS heap: CDP \`Runtime.getHeapUsage\` after two forced garbage collections, the page keeping its data and the chart; typed-array backing stores are outside it.`);
+    out();
+    out('| library | wasm: ready → after the draw → after the updates | JS heap: ready → after the draw → after the updates |');
+    out('|---|---:|---:|');
+    for (const [l, m] of Object.entries(memory)) {
+      const wasm = m.wasm1 == null ? '—' : `${mib(m.wasm0)} → ${mib(m.wasm1)} → ${mib(m.wasm2)}`;
+      out(`| ${NAMES[l]} | ${wasm} | ${mib(m.heap0)} → ${mib(m.heap1)} → ${mib(m.heap2)} |`);
+    }
+    out();
   }
-  out();
-
-  out('## Preparing each library\'s input (not included in the times above)');
-  out();
-  out('Every library is timed from its own natural input, built before the timing from the same numbers: zdr-embed');
-  out('the `visualization_data` object (dates as `"2024-01-01T00:00"` strings, `{x, y}` points), Chart.js `{x, y}`');
-  out('objects with epoch milliseconds (`parsing: false`) or labels + values for bars, uPlot columns (plain arrays of');
-  out('numbers, x in epoch seconds), ECharts `[x, y]` arrays or labels + values. Building one data set from');
-  out('`Float64Array` columns costs, in ms (one run):');
-  out();
-  out(`| case | ${LIBS.map((l) => NAMES[l]).join(' | ')} |`);
-  out(`|---|${LIBS.map(() => '---:').join('|')}|`);
-  for (const [name] of PLAN) out(`| ${labels[name]} | ${LIBS.map((l) => ms(convert[name][l])).join(' | ')} |`);
-  out();
 
   out('## Size: what a page downloads');
   out();
   out('gzip at level 9, brotli at quality 11 (Node zlib). Minified builds as shipped in each npm package.');
   out();
   const groups = [
-    // The files the page loaded (the snapshot of pkg/ taken at the start).
-    ['zdr-embed', 'ES module + wasm', [[snap, 'zdr_embed.js'], [snap, 'zdr_embed_bg.wasm']]],
-    ['zdr-embed', 'drop-in script (wasm inside, base64)', [['pkg', 'zdr_embed_widget.js']]],
-    ['Chart.js', 'UMD build, everything registered', [['node_modules/chart.js/dist', 'chart.umd.min.js']]],
-    ['uPlot', 'IIFE build + CSS', [['node_modules/uplot/dist', 'uPlot.iife.min.js'], ['node_modules/uplot/dist', 'uPlot.min.css']]],
-    ['ECharts', 'full build', [['node_modules/echarts/dist', 'echarts.min.js']]],
-    ['ECharts', '"common" build (line, bar, pie, scatter, …)', [['node_modules/echarts/dist', 'echarts.common.min.js']]],
-  ];
-  const totals = groups.map(([lib, what, files]) => {
+    ['zdr-embed', 'entry + service module (what init() loads)', [[snap, 'zdr_embed.js'], [snap, 'service/zdr_embed_service.js'], [snap, 'service/zdr_embed_service_bg.wasm']]],
+    ['zdr-embed', 'engine module (what preload() or the first local card loads)', [[snap, 'engine/zdr_engine.js'], [snap, 'engine/zdr_engine_bg.wasm']]],
+    ['Chart.js', 'UMD build, everything registered', [['node_modules/chart.js/dist', 'chart.umd.min.js']], 'chartjs'],
+    ['uPlot', 'IIFE build + CSS', [['node_modules/uplot/dist', 'uPlot.iife.min.js'], ['node_modules/uplot/dist', 'uPlot.min.css']], 'uplot'],
+    ['ECharts', 'full build', [['node_modules/echarts/dist', 'echarts.min.js']], 'echarts'],
+  ].filter(([, , , lib]) => !lib || present.includes(lib));
+  out('| library | files | raw | gzip -9 | brotli |');
+  out('|---|---|---:|---:|---:|');
+  for (const [lib, what, files] of groups) {
     const s = files.map(([d, f]) => sizes(resolve(ROOT, d, f)));
     const sum = (k) => s.reduce((a, b) => a + b[k], 0);
-    return { lib, what, files: files.map(([, f]) => f).join(' + '), raw: sum('raw'), gzip: sum('gzip'), brotli: sum('brotli') };
-  });
-  const zdrTotal = totals[0];
-  out('| library | files | raw | gzip -9 | brotli | zdr-embed (module + wasm) ÷ this, gzip |');
-  out('|---|---|---:|---:|---:|---:|');
-  for (const t of totals) {
-    out(`| ${t.lib} (${t.what}) | ${t.files} | ${int(t.raw)} B | ${int(t.gzip)} B | ${int(t.brotli)} B | ${(zdrTotal.gzip / t.gzip).toFixed(2)}× |`);
-  }
-  out();
-
-  out('## Memory with the chart on screen');
-  out();
-  out('A fresh page per library and case (all four libraries loaded in each). JS heap: CDP `Runtime.getHeapUsage`');
-  out('after two forced garbage collections. wasm: the byte length of zdr-embed\'s exported `WebAssembly.Memory`');
-  out('(`init()` returns the module\'s exports); it grows and never shrinks, so it is the peak of the draw. "+ data"');
-  out('is the input in the library\'s own format; "+ chart" is what the chart keeps on top of it (the page keeps');
-  out('its data referenced). Canvas backing stores are outside both.');
-  out();
-  out('| case | library | JS heap: page | + data | + chart | wasm memory: after init → after draw | JS heap + wasm growth |');
-  out('|---|---|---:|---:|---:|---:|---:|');
-  for (const name of MEMORY_CASES) {
-    for (const l of LIBS) {
-      const m = memory[name][l];
-      const wasmCell = l === 'zdr' ? `${mib(m.wasm0)} → ${mib(m.wasm1)}` : '—';
-      const total = m.withChart + (l === 'zdr' ? m.wasm1 - m.wasm0 : 0);
-      out(`| ${labels[name]} | ${NAMES[l]} | ${mib(m.base)} | ${mib(m.withData - m.base)} | ${mib(m.withChart - m.withData)} | ${wasmCell} | ${mib(total)} |`);
-    }
+    out(`| ${lib} (${what}) | ${files.map(([, f]) => f).join(' + ')} | ${int(sum('raw'))} B | ${int(sum('gzip'))} B | ${int(sum('brotli'))} B |`);
   }
   out();
   return lines.join('\n') + '\n';
