@@ -13,7 +13,20 @@ pub struct Chart {
 }
 
 impl Chart {
+    /// Timeseries and scatter cards are read straight from the text into
+    /// their columns; other cards, and any document with an error, through
+    /// the tree of [`VisualizationData`] (which words every error).
     pub fn from_json(text: &str) -> Result<Chart, DataError> {
+        match crate::model::read_streaming(text) {
+            Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
+            None => Chart::from_data(&VisualizationData::from_json(text)?),
+        }
+    }
+
+    /// [`Chart::from_json`] always through the tree: the reader the
+    /// streaming one is tested against.
+    #[doc(hidden)]
+    pub fn from_json_tree(text: &str) -> Result<Chart, DataError> {
         Chart::from_data(&VisualizationData::from_json(text)?)
     }
 

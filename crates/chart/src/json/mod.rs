@@ -177,6 +177,12 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     Ok(value)
 }
 
+/// Reads the one value at byte `index` of a document already checked
+/// whole (an offset from [`Reader::offset`]) into a tree.
+pub fn parse_at(text: &str, index: usize) -> Result<Value, JsonError> {
+    read_value(&mut Reader::at(text, index))
+}
+
 /// Recursion is bounded by the reader's depth limit.
 fn read_value(reader: &mut Reader<'_>) -> Result<Value, JsonError> {
     Ok(match reader.value()? {

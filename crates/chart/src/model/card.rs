@@ -534,7 +534,7 @@ fn check_categories(
     Ok(())
 }
 
-fn series_name(name: &str, index: usize) -> String {
+pub(super) fn series_name(name: &str, index: usize) -> String {
     if name.is_empty() {
         if index == 0 {
             "Value".into()

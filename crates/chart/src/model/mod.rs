@@ -8,6 +8,7 @@ mod error;
 mod json_text;
 mod kind;
 pub mod limits;
+mod stream;
 
 use crate::json::{Object, Value};
 
@@ -112,6 +113,13 @@ impl VisualizationData {
     pub fn card(&self) -> Result<Card, DataError> {
         Card::read(self.kind(), &self.data)
     }
+}
+
+/// The configuration, type and card of `text` read without a tree of the
+/// data, where that is possible; `None` leaves the text to
+/// [`VisualizationData::from_json`].
+pub(crate) fn read_streaming(text: &str) -> Option<Result<(VizConfig, CardKind, Card), DataError>> {
+    stream::read(text)
 }
 
 impl VizConfig {
