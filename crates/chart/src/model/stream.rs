@@ -16,23 +16,35 @@ use std::borrow::Cow;
 use crate::json::{self, Reader, Token};
 
 use super::card::{series_name, Card, Series};
-use super::date::{epoch_seconds, parse_date, DatePrecision};
-use super::{CardKind, Path, VizConfig, MAX_SERIES};
+use super::date::{epoch_seconds, from_epoch_ms, parse_date, DatePrecision};
+use super::{CardKind, Columns, Path, VizConfig, MAX_SERIES};
 
 /// The card of `text`, or `None` to leave it to the tree reader.
-pub(crate) fn read(text: &str) -> Option<Result<(VizConfig, CardKind, Card), super::DataError>> {
+/// `columns` are only looked at here; the caller takes them afterwards.
+pub(crate) fn read(
+    text: &str,
+    columns: Option<&Columns>,
+) -> Option<Result<(VizConfig, CardKind, Card), super::DataError>> {
     let (config_at, data_at) = top_level(text)?;
     let config_value = json::parse_at(text, config_at).ok()?;
     let config = match VizConfig::from_value(&Path::Root.key("viz_config"), &config_value) {
         Ok(config) => config,
         Err(error) => return Some(Err(error)),
     };
-    let series = point_arrays(text, data_at)?;
-    let facts = facts(text, &series)?;
-    let kind = config.kind.unwrap_or_else(|| facts.kind(series.len()));
+    let mut used = Vec::new();
+    let series = series_list(text, data_at, columns, &mut used)?;
+    let facts = facts(text, columns, &series)?;
+    let kind = config
+        .kind
+        .unwrap_or_else(|| match facts.kind(series.len()) {
+            CardKind::Scatter if config.epoch_ms => CardKind::Timeseries,
+            kind => kind,
+        });
     let card = match kind {
-        CardKind::Timeseries => read_timeseries(text, &series, &facts.points)?,
-        CardKind::Scatter => read_scatter(text, &series, &facts.points)?,
+        CardKind::Timeseries => {
+            read_timeseries(text, columns, &series, &facts.points, config.epoch_ms)?
+        }
+        CardKind::Scatter => read_scatter(text, columns, &series, &facts.points)?,
         _ => return None,
     };
     Some(Ok((config, kind, card)))
@@ -46,41 +58,84 @@ fn top_level(text: &str) -> Option<(usize, usize)> {
     if reader.value().ok()? != Token::Object {
         return None;
     }
-    let (mut config, mut data) = (None, None);
-    let mut first = true;
-    while let Some(key) = reader.has_key(first).ok()? {
-        first = false;
-        let at = reader.offset();
-        match &*key {
-            "viz_config" => config = Some(at),
-            "data" => data = Some(at),
-            _ => {}
-        }
-        reader.skip().ok()?;
-    }
+    let [config, data] = keys_of(&mut reader, ["viz_config", "data"])?;
     reader.finish().ok()?;
     Some((config?, data?))
 }
 
-/// Each series as its name as given ("" for `data: [...]`) and where its
-/// array of points starts.
-fn point_arrays(text: &str, data_at: usize) -> Option<Vec<(String, usize)>> {
-    let mut reader = Reader::at(text, data_at);
-    match reader.value().ok()? {
-        Token::Array => return Some(vec![(String::new(), data_at)]),
-        Token::Object => {}
-        _ => return None,
-    }
-    let mut series_at = None;
+/// Where the values of one array of a series come from.
+#[derive(Clone, Copy)]
+enum Column {
+    /// An array in the text, starting here.
+    Text(usize),
+    /// A column passed beside the text.
+    Passed(usize),
+}
+
+/// Where the points of a series come from.
+enum Source {
+    /// An array of point objects starting here.
+    Points(usize),
+    /// Parallel arrays: x and y (either may be absent), which of [`KEYS`]
+    /// are given, and their common length.
+    Columns {
+        x: Option<Column>,
+        y: Option<Column>,
+        having: [bool; 6],
+        len: usize,
+    },
+}
+
+/// Where the values of the keys in `wanted` start in the object whose
+/// `{` was just read (a repeated key's last); the rest are skipped.
+fn keys_of<const N: usize>(
+    reader: &mut Reader<'_>,
+    wanted: [&str; N],
+) -> Option<[Option<usize>; N]> {
+    let mut found = [None; N];
     let mut first = true;
     while let Some(key) = reader.has_key(first).ok()? {
         first = false;
-        if key == "series" {
-            series_at = Some(reader.offset());
+        if let Some(slot) = wanted
+            .iter()
+            .position(|w| *w == key)
+            .and_then(|at| found.get_mut(at))
+        {
+            *slot = Some(reader.offset());
         }
         reader.skip().ok()?;
     }
-    let mut reader = Reader::at(text, series_at?);
+    Some(found)
+}
+
+/// Each series as its name as given ("" for `data: [...]` and `data: {x,
+/// y}`) and where its points come from.
+fn series_list(
+    text: &str,
+    data_at: usize,
+    columns: Option<&Columns>,
+    used: &mut Vec<usize>,
+) -> Option<Vec<(String, Source)>> {
+    let mut reader = Reader::at(text, data_at);
+    match reader.value().ok()? {
+        Token::Array => return Some(vec![(String::new(), Source::Points(data_at))]),
+        Token::Object => {}
+        _ => return None,
+    }
+    let [series, table_columns, rows, x, y, value, label, start, end] = keys_of(
+        &mut reader,
+        [
+            "series", "columns", "rows", "x", "y", "value", "label", "start", "end",
+        ],
+    )?;
+    let Some(series_at) = series else {
+        if table_columns.is_some() || rows.is_some() {
+            return None;
+        }
+        let source = column_source(text, columns, used, [x, y, value, label, start, end])?;
+        return Some(vec![(String::new(), source)]);
+    };
+    let mut reader = Reader::at(text, series_at);
     if reader.value().ok()? != Token::Array {
         return None;
     }
@@ -90,30 +145,96 @@ fn point_arrays(text: &str, data_at: usize) -> Option<Vec<(String, usize)>> {
         if list.len() == MAX_SERIES || reader.value().ok()? != Token::Object {
             return None;
         }
-        let (mut name_at, mut points_at) = (None, None);
-        let mut first = true;
-        while let Some(key) = reader.has_key(first).ok()? {
-            first = false;
-            match &*key {
-                "name" => name_at = Some(reader.offset()),
-                "points" => points_at = Some(reader.offset()),
-                _ => {}
-            }
-            reader.skip().ok()?;
-        }
+        let [name_at, points_at, x, y, value, label, start, end] = keys_of(
+            &mut reader,
+            ["name", "points", "x", "y", "value", "label", "start", "end"],
+        )?;
         let name = match name_at.map(|at| Reader::at(text, at).value()) {
             None | Some(Ok(Token::Null)) => format!("Series {}", list.len() + 1),
             Some(Ok(Token::String(name))) => name.into_owned(),
             Some(Ok(Token::Number(n))) => n.to_string(),
             Some(_) => return None,
         };
-        let points_at = points_at?;
-        if Reader::at(text, points_at).value().ok()? != Token::Array {
-            return None;
-        }
-        list.push((name, points_at));
+        let source = match points_at {
+            Some(points_at) => {
+                if Reader::at(text, points_at).value().ok()? != Token::Array {
+                    return None;
+                }
+                Source::Points(points_at)
+            }
+            None => column_source(text, columns, used, [x, y, value, label, start, end])?,
+        };
+        list.push((name, source));
     }
     Some(list)
+}
+
+/// Parallel arrays starting at these offsets (in the order of
+/// [`super::COLUMN_KEYS`]), checked as the tree reader checks them.
+fn column_source(
+    text: &str,
+    columns: Option<&Columns>,
+    used: &mut Vec<usize>,
+    offsets: [Option<usize>; 6],
+) -> Option<Source> {
+    if offsets.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut len = None;
+    let mut found = [None; 6];
+    for (slot, at) in found.iter_mut().zip(offsets) {
+        let Some(at) = at else { continue };
+        let (column, count) = column_of(text, columns, used, at)?;
+        if *len.get_or_insert(count) != count {
+            return None;
+        }
+        *slot = Some(column);
+    }
+    let [x, y, value, _, start, end] = found;
+    Some(Source::Columns {
+        x,
+        y,
+        // In the order of KEYS: x, y, value, values, start, end.
+        having: [x, y, value, None, start, end].map(|column| column.is_some()),
+        len: len.unwrap_or(0),
+    })
+}
+
+/// The array or `{"$column": N}` starting at `at`, and its length.
+fn column_of(
+    text: &str,
+    columns: Option<&Columns>,
+    used: &mut Vec<usize>,
+    at: usize,
+) -> Option<(Column, usize)> {
+    let mut reader = Reader::at(text, at);
+    match reader.value().ok()? {
+        Token::Array => {
+            let mut count = 0;
+            while reader.has_element(count == 0).ok()? {
+                count += 1;
+                reader.skip().ok()?;
+            }
+            Some((Column::Text(at), count))
+        }
+        Token::Object => {
+            let columns = columns?;
+            let key = reader.has_key(true).ok()??;
+            let Token::Number(crate::json::Number::PosInt(n)) = reader.value().ok()? else {
+                return None;
+            };
+            if key != "$column" || reader.has_key(false).ok()?.is_some() {
+                return None;
+            }
+            let n = usize::try_from(n).ok()?;
+            if used.contains(&n) {
+                return None;
+            }
+            used.push(n);
+            Some((Column::Passed(n), columns.peek(n)?.len()))
+        }
+        _ => None,
+    }
 }
 
 /// A field of a point as the readers need it.
@@ -196,30 +317,21 @@ impl Facts {
 }
 
 /// Counts the points and gathers [`Facts`]; `None` if a point is not an object.
-fn facts(text: &str, series: &[(String, usize)]) -> Option<Facts> {
+fn facts(text: &str, columns: Option<&Columns>, series: &[(String, Source)]) -> Option<Facts> {
     let mut facts = Facts::default();
-    for &(_, at) in series {
+    for (_, source) in series {
         let mut count = 0;
-        points(text, at, |reader| {
-            count += 1;
-            let mut present = [false; 6];
-            let mut x = Field::Absent;
-            let mut first = true;
-            while let Some(key) = reader.has_key(first).ok()? {
-                first = false;
-                if let Some(bit) = KEYS.iter().position(|k| *k == key) {
-                    if let Some(seen) = present.get_mut(bit) {
-                        *seen = true;
-                    }
-                }
-                if key == "x" {
-                    x = field(reader)?;
-                } else {
-                    reader.skip().ok()?;
-                }
+        if let Source::Columns { having, len, .. } = source {
+            for (total, has) in facts.having.iter_mut().zip(having) {
+                *total += if *has { *len } else { 0 };
             }
-            for (having, seen) in facts.having.iter_mut().zip(present) {
-                *having += usize::from(seen);
+        }
+        each_point(text, columns, source, |present, x, _| {
+            count += 1;
+            if let Some(present) = present {
+                for (having, seen) in facts.having.iter_mut().zip(present) {
+                    *having += usize::from(seen);
+                }
             }
             match x {
                 Field::Absent | Field::Null => {}
@@ -240,41 +352,109 @@ fn facts(text: &str, series: &[(String, usize)]) -> Option<Facts> {
     Some(facts)
 }
 
-/// Calls `point` with the reader inside each point object of the array at
-/// `at` (its `{` read); `None` if one is not an object or `point` says so.
-fn points<'a>(
-    text: &'a str,
-    at: usize,
-    mut point: impl FnMut(&mut Reader<'a>) -> Option<()>,
-) -> Option<()> {
-    let mut reader = Reader::at(text, at);
-    if reader.value().ok()? != Token::Array {
-        return None;
-    }
-    let mut first = true;
-    while reader.has_element(first).ok()? {
-        first = false;
-        if reader.value().ok()? != Token::Object {
-            return None;
+/// The values of one array, one at a time.
+enum Values<'a, 'c> {
+    Absent,
+    Text(Reader<'a>, bool),
+    Passed(std::slice::Iter<'c, f64>),
+}
+
+impl<'a> Values<'a, '_> {
+    fn next(&mut self) -> Option<Field<'a>> {
+        match self {
+            Values::Absent => Some(Field::Absent),
+            Values::Text(reader, first) => {
+                if !reader.has_element(*first).ok()? {
+                    return None;
+                }
+                *first = false;
+                field(reader)
+            }
+            Values::Passed(values) => values.next().map(|&n| {
+                if n.is_nan() {
+                    Field::Null
+                } else {
+                    Field::Number(n)
+                }
+            }),
         }
-        point(&mut reader)?;
+    }
+}
+
+fn values<'a, 'c>(
+    text: &'a str,
+    columns: Option<&'c Columns>,
+    column: Option<Column>,
+) -> Option<Values<'a, 'c>> {
+    Some(match column {
+        None => Values::Absent,
+        Some(Column::Text(at)) => {
+            let mut reader = Reader::at(text, at);
+            if reader.value().ok()? != Token::Array {
+                return None;
+            }
+            Values::Text(reader, true)
+        }
+        Some(Column::Passed(n)) => Values::Passed(columns?.peek(n)?.iter()),
+    })
+}
+
+/// Calls `point` with each point's keys of [`KEYS`] (for point objects),
+/// x and y; `None` if a point is not an object or `point` says so.
+fn each_point<'a>(
+    text: &'a str,
+    columns: Option<&Columns>,
+    source: &Source,
+    mut point: impl FnMut(Option<[bool; 6]>, Field<'a>, Field<'a>) -> Option<()>,
+) -> Option<()> {
+    match *source {
+        Source::Points(at) => {
+            let mut reader = Reader::at(text, at);
+            if reader.value().ok()? != Token::Array {
+                return None;
+            }
+            let mut first = true;
+            while reader.has_element(first).ok()? {
+                first = false;
+                if reader.value().ok()? != Token::Object {
+                    return None;
+                }
+                let (present, x, y) = point_fields(&mut reader)?;
+                point(Some(present), x, y)?;
+            }
+        }
+        Source::Columns { x, y, len, .. } => {
+            let (mut xs, mut ys) = (values(text, columns, x)?, values(text, columns, y)?);
+            for _ in 0..len {
+                point(None, xs.next()?, ys.next()?)?;
+            }
+        }
     }
     Some(())
 }
 
-/// The point's x and y (the last of a repeated key, as the tree keeps it).
-fn x_and_y<'a>(reader: &mut Reader<'a>) -> Option<(Field<'a>, Field<'a>)> {
+/// Which of [`KEYS`] the point object has, and its x and y (the last of a
+/// repeated key, as the tree keeps it).
+fn point_fields<'a>(reader: &mut Reader<'a>) -> Option<([bool; 6], Field<'a>, Field<'a>)> {
+    let mut present = [false; 6];
     let (mut x, mut y) = (Field::Absent, Field::Absent);
     let mut first = true;
     while let Some(key) = reader.has_key(first).ok()? {
         first = false;
+        if let Some(seen) = KEYS
+            .iter()
+            .position(|k| *k == key)
+            .and_then(|at| present.get_mut(at))
+        {
+            *seen = true;
+        }
         match &*key {
             "x" => x = field(reader)?,
             "y" => y = field(reader)?,
             _ => reader.skip().ok()?,
         }
     }
-    Some((x, y))
+    Some((present, x, y))
 }
 
 /// A number, or NaN for null or absent (a gap).
@@ -286,17 +466,25 @@ fn number_or_gap(field: &Field<'_>) -> Option<f64> {
     }
 }
 
-fn read_timeseries(text: &str, series: &[(String, usize)], counts: &[usize]) -> Option<Card> {
+fn read_timeseries(
+    text: &str,
+    columns: Option<&Columns>,
+    series: &[(String, Source)],
+    counts: &[usize],
+    epoch_ms: bool,
+) -> Option<Card> {
     let mut precision = DatePrecision::Year;
     let mut out = Vec::with_capacity(series.len());
-    for (s, ((name, at), &count)) in series.iter().zip(counts).enumerate() {
+    for (s, ((name, source), &count)) in series.iter().zip(counts).enumerate() {
         let mut xs = Vec::with_capacity(count);
         let mut ys = Vec::with_capacity(count);
-        points(text, *at, |reader| {
-            let (x, y) = x_and_y(reader)?;
+        each_point(text, columns, source, |_, x, y| {
             let (x, p) = match x {
-                Field::Text(text) => parse_date(&text)?,
-                Field::Number(year) if year.fract() == 0.0 && (0.0..=9999.0).contains(&year) => {
+                Field::Number(ms) if epoch_ms => from_epoch_ms(ms)?,
+                Field::Text(text) if !epoch_ms => parse_date(&text)?,
+                Field::Number(year)
+                    if !epoch_ms && year.fract() == 0.0 && (0.0..=9999.0).contains(&year) =>
+                {
                     (epoch_seconds(year as u32, 1, 1, 0), DatePrecision::Year)
                 }
                 _ => return None,
@@ -323,16 +511,20 @@ fn read_timeseries(text: &str, series: &[(String, usize)], counts: &[usize]) -> 
     })
 }
 
-fn read_scatter(text: &str, series: &[(String, usize)], counts: &[usize]) -> Option<Card> {
+fn read_scatter(
+    text: &str,
+    columns: Option<&Columns>,
+    series: &[(String, Source)],
+    counts: &[usize],
+) -> Option<Card> {
     let mut out = Vec::with_capacity(series.len());
-    for (s, ((name, at), &count)) in series.iter().zip(counts).enumerate() {
+    for (s, ((name, source), &count)) in series.iter().zip(counts).enumerate() {
         let mut xy = Series {
             name: series_name(name, s),
             xs: Vec::with_capacity(count),
             ys: Vec::with_capacity(count),
         };
-        points(text, *at, |reader| {
-            let (x, y) = x_and_y(reader)?;
+        each_point(text, columns, source, |_, x, y| {
             let x = match x {
                 Field::Text(text) => {
                     crate::number_text::parse_f64(text.trim()).filter(|n| n.is_finite())?
