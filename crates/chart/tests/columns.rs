@@ -255,3 +255,25 @@ fn misused_columns_are_errors_naming_the_path() {
         assert!(error.starts_with(start), "{error}\nwanted {start}");
     }
 }
+
+#[test]
+fn the_columnar_examples_read_as_their_types() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples");
+    for (name, kind, points) in [
+        ("timeseries_columns", CardKind::Timeseries, [24, 24]),
+        ("scatter_columns", CardKind::Scatter, [20, 0]),
+    ] {
+        let text = std::fs::read_to_string(root.join(format!("{name}.json"))).unwrap();
+        let chart = read(&text).unwrap();
+        assert_eq!(chart.kind, kind, "{name}");
+        let lens: Vec<usize> = xy(&chart).iter().map(|(xs, _)| xs.len()).collect();
+        assert_eq!(lens[..], points[..lens.len()], "{name}");
+        // The type is inferred the same when left out.
+        let untyped = text.replace(
+            &format!("\"viz_component_type\": \"{}\",", kind.as_str()),
+            "",
+        );
+        assert_ne!(untyped, text);
+        assert_eq!(read(&untyped).unwrap().kind, kind, "{name}");
+    }
+}

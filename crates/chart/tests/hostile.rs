@@ -790,8 +790,8 @@ fn examples() -> Vec<String> {
     texts.sort();
     assert_eq!(
         texts.len(),
-        CardKind::ALL.len(),
-        "one example per card type"
+        CardKind::ALL.len() + 2,
+        "one example per card type, and the columnar timeseries and scatter"
     );
     texts
 }

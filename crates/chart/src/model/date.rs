@@ -136,7 +136,9 @@ pub(crate) fn from_epoch_ms(ms: f64) -> Option<(f64, DatePrecision)> {
         return None;
     }
     let seconds = ms / 1000.0;
-    let precision = if seconds.rem_euclid(86_400.0) == 0.0 {
+    // floor, not rem_euclid: an f64 remainder is a kilobyte of the engine.
+    let days = seconds / 86_400.0;
+    let precision = if days == days.floor() {
         DatePrecision::Day
     } else {
         DatePrecision::Time

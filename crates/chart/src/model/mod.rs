@@ -411,64 +411,57 @@ fn columns_to_points(
     object: &mut Object,
     mut columns: Option<&mut Columns>,
 ) -> Result<Vec<Value>, DataError> {
-    let mut found: Vec<(&str, Vec<Value>)> = Vec::new();
-    for key in COLUMN_KEYS {
+    let mut found: [Vec<Value>; 6] = Default::default();
+    let mut first: Option<(&str, usize)> = None;
+    for (key, slot) in COLUMN_KEYS.iter().zip(found.iter_mut()) {
         let key_path = path.key(key);
-        let items = match take(object, key) {
-            None => continue,
-            Some(Value::Array(items)) => items,
-            Some(Value::Object(reference)) if reference.contains_key("$column") => {
-                match columns.as_deref_mut() {
-                    Some(columns) => columns
-                        .take(&key_path, &reference)?
-                        .into_iter()
-                        .map(|n| match crate::json::Number::from_f64(n) {
-                            Some(n) => Value::Number(n),
-                            None => Value::Null,
-                        })
-                        .collect(),
-                    None => {
-                        return Err(DataError::expected(
-                            &key_path,
-                            "an array of values",
-                            &Value::Object(reference),
-                        ))
-                    }
-                }
+        let items = match (take(object, key), columns.as_deref_mut()) {
+            (None, _) => continue,
+            (Some(Value::Array(items)), _) => items,
+            (Some(Value::Object(reference)), Some(columns))
+                if reference.contains_key("$column") =>
+            {
+                columns
+                    .take(&key_path, &reference)?
+                    .into_iter()
+                    .map(|n| crate::json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+                    .collect()
             }
-            Some(other) => {
+            (Some(other), _) => {
                 return Err(DataError::expected(&key_path, "an array of values", &other))
             }
         };
-        if let Some((first, first_items)) = found.first() {
-            if items.len() != first_items.len() {
-                return Err(DataError::new(
-                    &key_path,
-                    format!(
-                        "has {} values, but {} has {}: the arrays of a series must be as long as each other",
-                        items.len(),
-                        path.key(first),
-                        first_items.len()
-                    ),
-                ));
+        let (first_key, len) = *first.get_or_insert((key, items.len()));
+        if items.len() != len {
+            return Err(DataError::new(
+                &key_path,
+                format!(
+                    "has {} values, but {} has {len}: the arrays of a series must be as long as each other",
+                    items.len(),
+                    path.key(first_key),
+                ),
+            ));
+        }
+        *slot = items;
+    }
+    // The keys in sorted order, as an object keeps them: end, label,
+    // start, value, x, y.
+    const SORTED: [usize; 6] = [5, 3, 4, 2, 0, 1];
+    let len = first.map_or(0, |(_, len)| len);
+    let mut points = Vec::with_capacity(len);
+    for i in 0..len {
+        let mut entries = Vec::new();
+        for at in SORTED {
+            if let (Some(key), Some(value)) = (
+                COLUMN_KEYS.get(at),
+                found.get_mut(at).and_then(|items| items.get_mut(i)),
+            ) {
+                entries.push(((*key).to_owned(), std::mem::take(value)));
             }
         }
-        found.push((key, items));
+        points.push(Value::Object(Object::from_entries(entries)));
     }
-    let len = found.first().map_or(0, |(_, items)| items.len());
-    let mut found: Vec<_> = found
-        .into_iter()
-        .map(|(key, items)| (key, items.into_iter()))
-        .collect();
-    Ok((0..len)
-        .map(|_| {
-            let entries = found
-                .iter_mut()
-                .filter_map(|(key, items)| items.next().map(|value| ((*key).to_owned(), value)))
-                .collect();
-            Value::Object(Object::from_entries(entries))
-        })
-        .collect())
+    Ok(points)
 }
 
 fn table(path: &Path<'_>, mut object: Object) -> Result<DataShape, DataError> {

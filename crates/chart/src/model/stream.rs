@@ -58,7 +58,7 @@ fn top_level(text: &str) -> Option<(usize, usize)> {
     if reader.value().ok()? != Token::Object {
         return None;
     }
-    let [config, data] = keys_of(&mut reader, ["viz_config", "data"])?;
+    let [config, data, ..] = keys_of(&mut reader, &["viz_config", "data"])?;
     reader.finish().ok()?;
     Some((config?, data?))
 }
@@ -86,13 +86,11 @@ enum Source {
     },
 }
 
-/// Where the values of the keys in `wanted` start in the object whose
-/// `{` was just read (a repeated key's last); the rest are skipped.
-fn keys_of<const N: usize>(
-    reader: &mut Reader<'_>,
-    wanted: [&str; N],
-) -> Option<[Option<usize>; N]> {
-    let mut found = [None; N];
+/// Where the values of the keys in `wanted` (at most 9) start in the
+/// object whose `{` was just read (a repeated key's last); the rest are
+/// skipped. One function for every caller: the engine is small.
+fn keys_of(reader: &mut Reader<'_>, wanted: &[&str]) -> Option<[Option<usize>; 9]> {
+    let mut found = [None; 9];
     let mut first = true;
     while let Some(key) = reader.has_key(first).ok()? {
         first = false;
@@ -124,7 +122,7 @@ fn series_list(
     }
     let [series, table_columns, rows, x, y, value, label, start, end] = keys_of(
         &mut reader,
-        [
+        &[
             "series", "columns", "rows", "x", "y", "value", "label", "start", "end",
         ],
     )?;
@@ -145,9 +143,9 @@ fn series_list(
         if list.len() == MAX_SERIES || reader.value().ok()? != Token::Object {
             return None;
         }
-        let [name_at, points_at, x, y, value, label, start, end] = keys_of(
+        let [name_at, points_at, x, y, value, label, start, end, _] = keys_of(
             &mut reader,
-            ["name", "points", "x", "y", "value", "label", "start", "end"],
+            &["name", "points", "x", "y", "value", "label", "start", "end"],
         )?;
         let name = match name_at.map(|at| Reader::at(text, at).value()) {
             None | Some(Ok(Token::Null)) => format!("Series {}", list.len() + 1),
@@ -326,7 +324,7 @@ fn facts(text: &str, columns: Option<&Columns>, series: &[(String, Source)]) -> 
                 *total += if *has { *len } else { 0 };
             }
         }
-        each_point(text, columns, source, |present, x, _| {
+        each_point(text, columns, source, &mut |present, x, _| {
             count += 1;
             if let Some(present) = present {
                 for (having, seen) in facts.having.iter_mut().zip(present) {
@@ -405,7 +403,7 @@ fn each_point<'a>(
     text: &'a str,
     columns: Option<&Columns>,
     source: &Source,
-    mut point: impl FnMut(Option<[bool; 6]>, Field<'a>, Field<'a>) -> Option<()>,
+    point: &mut dyn FnMut(Option<[bool; 6]>, Field<'a>, Field<'a>) -> Option<()>,
 ) -> Option<()> {
     match *source {
         Source::Points(at) => {
@@ -478,7 +476,7 @@ fn read_timeseries(
     for (s, ((name, source), &count)) in series.iter().zip(counts).enumerate() {
         let mut xs = Vec::with_capacity(count);
         let mut ys = Vec::with_capacity(count);
-        each_point(text, columns, source, |_, x, y| {
+        each_point(text, columns, source, &mut |_, x, y| {
             let (x, p) = match x {
                 Field::Number(ms) if epoch_ms => from_epoch_ms(ms)?,
                 Field::Text(text) if !epoch_ms => parse_date(&text)?,
@@ -524,7 +522,7 @@ fn read_scatter(
             xs: Vec::with_capacity(count),
             ys: Vec::with_capacity(count),
         };
-        each_point(text, columns, source, |_, x, y| {
+        each_point(text, columns, source, &mut |_, x, y| {
             let x = match x {
                 Field::Text(text) => {
                     crate::number_text::parse_f64(text.trim()).filter(|n| n.is_finite())?
