@@ -29,7 +29,7 @@ impl Chart {
     /// it. Each column is used at most once.
     pub fn from_json_with_columns(text: &str, columns: Vec<Vec<f64>>) -> Result<Chart, DataError> {
         let mut columns = Columns::new(columns);
-        match crate::model::read_streaming(text, Some(&columns)) {
+        match crate::model::read_streaming(text, Some(&mut columns)) {
             Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
             None => Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?),
         }

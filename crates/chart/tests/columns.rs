@@ -218,6 +218,21 @@ fn passed_columns_stand_for_arrays() {
     )
     .unwrap();
     assert_eq!(xy(&scatter), vec![(vec![1.0], vec![3.0])]);
+    // Infinities are missing values, as the tree reads them.
+    let text = post("", r#"{"x": {"$column": 0}, "y": {"$column": 1}}"#);
+    let columns = vec![
+        vec![1.0, f64::INFINITY, 3.0],
+        vec![4.0, 5.0, f64::NEG_INFINITY],
+    ];
+    let scatter = Chart::from_json_with_columns(&text, columns).unwrap();
+    assert_eq!(xy(&scatter), vec![(vec![1.0], vec![4.0])]);
+    let text = post(
+        ", \"x_time\": \"epoch_ms\"",
+        r#"{"x": {"$column": 0}, "y": {"$column": 1}}"#,
+    );
+    let columns = vec![vec![2000.0, 1000.0], vec![f64::INFINITY, 7.0]];
+    let series = Chart::from_json_with_columns(&text, columns).unwrap();
+    assert_eq!(format!("{:?}", xy(&series)), "[([1.0, 2.0], [7.0, NaN])]");
 }
 
 #[test]

@@ -89,6 +89,10 @@ impl Columns {
         self.0.get(index)?.as_deref()
     }
 
+    pub(crate) fn take_column(&mut self, index: usize) -> Option<Vec<f64>> {
+        self.0.get_mut(index)?.take()
+    }
+
     /// Column `N` of `{"$column": N}` at `path`, taken out.
     pub(crate) fn take(&mut self, path: &Path<'_>, object: &Object) -> Result<Vec<f64>, DataError> {
         let count = self.0.len();
@@ -199,7 +203,7 @@ impl VisualizationData {
 /// [`VisualizationData::from_json`].
 pub(crate) fn read_streaming(
     text: &str,
-    columns: Option<&Columns>,
+    columns: Option<&mut Columns>,
 ) -> Option<Result<(VizConfig, CardKind, Card), DataError>> {
     stream::read(text, columns)
 }

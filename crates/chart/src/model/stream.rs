@@ -19,12 +19,14 @@ use super::card::{series_name, Card, Series};
 use super::date::{epoch_seconds, from_epoch_ms, parse_date, DatePrecision};
 use super::{CardKind, Columns, Path, VizConfig, MAX_SERIES};
 
-/// The card of `text`, or `None` to leave it to the tree reader.
-/// `columns` are only looked at here; the caller takes them afterwards.
+/// The card of `text`, or `None` to leave it to the tree reader. Columns
+/// passed beside the text are moved into the card only once it has been
+/// read without error (else the tree reader still has them all).
 pub(crate) fn read(
     text: &str,
-    columns: Option<&Columns>,
+    passed: Option<&mut Columns>,
 ) -> Option<Result<(VizConfig, CardKind, Card), super::DataError>> {
+    let columns = passed.as_deref();
     let (config_at, data_at) = top_level(text)?;
     let config_value = json::parse_at(text, config_at).ok()?;
     let config = match VizConfig::from_value(&Path::Root.key("viz_config"), &config_value) {
@@ -40,14 +42,120 @@ pub(crate) fn read(
             CardKind::Scatter if config.epoch_ms => CardKind::Timeseries,
             kind => kind,
         });
-    let card = match kind {
-        CardKind::Timeseries => {
-            read_timeseries(text, columns, &series, &facts.points, config.epoch_ms)?
-        }
-        CardKind::Scatter => read_scatter(text, columns, &series, &facts.points)?,
+    let mut moves = Vec::new();
+    let mut card = match kind {
+        CardKind::Timeseries => read_timeseries(
+            text,
+            columns,
+            &series,
+            &facts.points,
+            config.epoch_ms,
+            &mut moves,
+        )?,
+        CardKind::Scatter => read_scatter(text, columns, &series, &facts.points, &mut moves)?,
         _ => return None,
     };
+    if let (Some(passed), Card::Timeseries { series, .. } | Card::Scatter(series)) =
+        (passed, &mut card)
+    {
+        move_columns(
+            passed,
+            series,
+            &moves,
+            config.epoch_ms && kind == CardKind::Timeseries,
+            kind == CardKind::Timeseries,
+        );
+    }
     Some(Ok((config, kind, card)))
+}
+
+/// A series whose x (and y, if any) are columns passed beside the text:
+/// `(series, x column, y column)`.
+type Move = (usize, usize, Option<usize>);
+
+fn passed_pair(s: usize, source: &Source) -> Option<Move> {
+    match source {
+        Source::Columns {
+            x: Some(Column::Passed(x)),
+            y: None,
+            ..
+        } => Some((s, *x, None)),
+        Source::Columns {
+            x: Some(Column::Passed(x)),
+            y: Some(Column::Passed(y)),
+            ..
+        } => Some((s, *x, Some(*y))),
+        _ => None,
+    }
+}
+
+/// Moves the checked columns into their series: x made seconds in place
+/// (timeseries), points missing x or y dropped in place (scatter).
+fn move_columns(
+    passed: &mut Columns,
+    series: &mut [Series],
+    moves: &[Move],
+    epoch_ms: bool,
+    timeseries: bool,
+) {
+    for &(s, x, y) in moves {
+        let (Some(out), Some(mut xs)) = (series.get_mut(s), passed.take_column(x)) else {
+            continue;
+        };
+        let mut ys = y
+            .and_then(|y| passed.take_column(y))
+            .unwrap_or_else(|| vec![f64::NAN; xs.len()]);
+        if timeseries {
+            for x in &mut xs {
+                *x = date_of(Field::Number(*x), epoch_ms).map_or(f64::NAN, |(x, _)| x);
+            }
+            for y in &mut ys {
+                if !y.is_finite() {
+                    *y = f64::NAN;
+                }
+            }
+            sort_by_x(&mut xs, &mut ys);
+        } else {
+            let mut kept = 0;
+            for i in 0..xs.len() {
+                let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) else {
+                    break;
+                };
+                if x.is_finite() && y.is_finite() {
+                    if let (Some(to_x), Some(to_y)) = (xs.get_mut(kept), ys.get_mut(kept)) {
+                        (*to_x, *to_y) = (x, y);
+                    }
+                    kept += 1;
+                }
+            }
+            xs.truncate(kept);
+            ys.truncate(kept);
+        }
+        (out.xs, out.ys) = (xs, ys);
+    }
+}
+
+/// A timeseries x as seconds and its precision: a date string, or a whole
+/// year; with `epoch_ms`, milliseconds only.
+fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
+    match x {
+        Field::Number(ms) if epoch_ms => from_epoch_ms(ms),
+        Field::Text(text) if !epoch_ms => parse_date(&text),
+        Field::Number(year)
+            if !epoch_ms && year.fract() == 0.0 && (0.0..=9999.0).contains(&year) =>
+        {
+            Some((epoch_seconds(year as u32, 1, 1, 0), DatePrecision::Year))
+        }
+        _ => None,
+    }
+}
+
+fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
+    if !xs.windows(2).all(|w| w[0] <= w[1]) {
+        let order = crate::order::ranked(xs, false);
+        *xs = crate::order::rearranged(xs, &order);
+        *ys = crate::order::rearranged(ys, &order);
+    }
 }
 
 /// Checks the whole text as the tree reader would and finds where the
@@ -368,11 +476,12 @@ impl<'a> Values<'a, '_> {
                 *first = false;
                 field(reader)
             }
+            // As the tree reads them: anything not finite is missing.
             Values::Passed(values) => values.next().map(|&n| {
-                if n.is_nan() {
-                    Field::Null
-                } else {
+                if n.is_finite() {
                     Field::Number(n)
+                } else {
+                    Field::Null
                 }
             }),
         }
@@ -470,33 +579,28 @@ fn read_timeseries(
     series: &[(String, Source)],
     counts: &[usize],
     epoch_ms: bool,
+    moves: &mut Vec<Move>,
 ) -> Option<Card> {
     let mut precision = DatePrecision::Year;
     let mut out = Vec::with_capacity(series.len());
     for (s, ((name, source), &count)) in series.iter().zip(counts).enumerate() {
-        let mut xs = Vec::with_capacity(count);
-        let mut ys = Vec::with_capacity(count);
+        // Passed columns are only checked here, and moved in afterwards.
+        let moved = passed_pair(s, source);
+        let capacity = if moved.is_some() { 0 } else { count };
+        let mut xs = Vec::with_capacity(capacity);
+        let mut ys = Vec::with_capacity(capacity);
         each_point(text, columns, source, &mut |_, x, y| {
-            let (x, p) = match x {
-                Field::Number(ms) if epoch_ms => from_epoch_ms(ms)?,
-                Field::Text(text) if !epoch_ms => parse_date(&text)?,
-                Field::Number(year)
-                    if !epoch_ms && year.fract() == 0.0 && (0.0..=9999.0).contains(&year) =>
-                {
-                    (epoch_seconds(year as u32, 1, 1, 0), DatePrecision::Year)
-                }
-                _ => return None,
-            };
+            let (x, p) = date_of(x, epoch_ms)?;
             precision = precision.max(p);
-            xs.push(x);
-            ys.push(number_or_gap(&y)?);
+            let y = number_or_gap(&y)?;
+            if moved.is_none() {
+                xs.push(x);
+                ys.push(y);
+            }
             Some(())
         })?;
-        if !xs.windows(2).all(|w| w[0] <= w[1]) {
-            let order = crate::order::ranked(&xs, false);
-            xs = crate::order::rearranged(&xs, &order);
-            ys = crate::order::rearranged(&ys, &order);
-        }
+        moves.extend(moved);
+        sort_by_x(&mut xs, &mut ys);
         out.push(Series {
             name: series_name(name, s),
             xs,
@@ -514,14 +618,22 @@ fn read_scatter(
     columns: Option<&Columns>,
     series: &[(String, Source)],
     counts: &[usize],
+    moves: &mut Vec<Move>,
 ) -> Option<Card> {
     let mut out = Vec::with_capacity(series.len());
     for (s, ((name, source), &count)) in series.iter().zip(counts).enumerate() {
         let mut xy = Series {
             name: series_name(name, s),
-            xs: Vec::with_capacity(count),
-            ys: Vec::with_capacity(count),
+            ..Series::default()
         };
+        // Every number or gap a passed column holds is a scatter value.
+        if let Some(moved) = passed_pair(s, source) {
+            moves.push(moved);
+            out.push(xy);
+            continue;
+        }
+        xy.xs.reserve_exact(count);
+        xy.ys.reserve_exact(count);
         each_point(text, columns, source, &mut |_, x, y| {
             let x = match x {
                 Field::Text(text) => {
