@@ -97,9 +97,18 @@ fn large_cards_peak_at_about_their_columns() {
         .unwrap_or(200_000);
     // Two columns of f64.
     let columns = 16 * points;
+    let columnar = {
+        let list = |f: &dyn Fn(usize) -> String| (0..points).map(f).collect::<Vec<_>>().join(",");
+        format!(
+            r#"{{"viz_config": {{"title": "Load", "x_time": "epoch_ms"}}, "data": {{"x": [{}], "y": [{}]}}}}"#,
+            list(&|i| (1_700_000_000_000u64 + 60_000 * i as u64).to_string()),
+            list(&|i| ((i * 7919) % 1000).to_string()),
+        )
+    };
     for (name, text) in [
         ("timeseries", timeseries(points)),
         ("scatter", scatter(points)),
+        ("columnar epoch-ms timeseries", columnar),
     ] {
         let (tree_peak, tree_seconds, tree) = measure(|| Chart::from_json_tree(&text));
         drop(tree);
