@@ -86,6 +86,13 @@ impl Object {
         Object { entries }
     }
 
+    /// Entries already sorted by key, each key once: kept as given, so
+    /// [`Object::from_entries`] stays the parser's alone (and inlined there).
+    pub(crate) fn from_sorted(entries: Vec<(String, Value)>) -> Self {
+        debug_assert!(entries.windows(2).all(|pair| pair[0].0 < pair[1].0));
+        Object { entries }
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.position(key)
             .ok()

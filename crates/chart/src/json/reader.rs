@@ -222,7 +222,14 @@ impl<'a> Reader<'a> {
     /// Reads past the next value, checking it as [`super::parse`] would,
     /// without keeping anything of it. Recursion is bounded by the depth limit.
     pub fn skip(&mut self) -> Result<(), JsonError> {
-        match self.value()? {
+        let token = self.value()?;
+        self.skip_contents(&token)
+    }
+
+    /// Reads past the contents of the array or object whose `[` or `{`
+    /// gave `token` (nothing for any other token).
+    pub fn skip_contents(&mut self, token: &Token<'_>) -> Result<(), JsonError> {
+        match token {
             Token::Array => {
                 let mut first = true;
                 while self.has_element(first)? {

@@ -10,6 +10,7 @@ use super::limits::{
     MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
     MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
 };
+use super::stream::Field;
 use super::{CardKind, DataError, DataShape, RawSeries};
 
 /// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
@@ -595,34 +596,20 @@ fn date_value(
     epoch_ms: bool,
 ) -> Result<(f64, DatePrecision), DataError> {
     let value = point.required(key)?;
-    if epoch_ms {
-        return value
-            .as_f64()
-            .and_then(super::date::from_epoch_ms)
-            .ok_or_else(|| {
-                expected(
-                    point.loc.field(key),
-                    "milliseconds since 1970-01-01T00:00Z between years 0 and 9999 (viz_config.x_time is \"epoch_ms\")",
-                    value,
-                )
-            });
-    }
-    let parsed = match value {
-        Value::String(text) => parse_date(text),
-        Value::Number(_) => number(value)
-            .filter(|n| n.fract() == 0.0 && (0.0..=9999.0).contains(n))
-            .map(|year| {
-                (
-                    super::date::epoch_seconds(year as u32, 1, 1, 0),
-                    DatePrecision::Year,
-                )
-            }),
-        _ => None,
+    // The streaming reader's rules, so both readers read dates alike.
+    let field = match value {
+        Value::String(text) => Field::Text(text.as_str().into()),
+        Value::Number(n) => Field::Number(n.as_f64()),
+        _ => Field::Other,
     };
-    parsed.ok_or_else(|| {
+    super::stream::date_of(field, epoch_ms).ok_or_else(|| {
         expected(
             point.loc.field(key),
-            "a date such as \"2024-05-01\", \"2024-05\", \"2024\" or \"2024-05-01T12:00:00Z\"",
+            if epoch_ms {
+                "milliseconds since 1970-01-01T00:00Z between years 0 and 9999 (viz_config.x_time is \"epoch_ms\")"
+            } else {
+                "a date such as \"2024-05-01\", \"2024-05\", \"2024\" or \"2024-05-01T12:00:00Z\""
+            },
             value,
         )
     })
@@ -632,17 +619,16 @@ fn read_timeseries(series: &[(String, Points<'_>)], epoch_ms: bool) -> Result<Ca
     let mut precision = DatePrecision::Year;
     let mut out = Vec::with_capacity(series.len());
     for (s, (name, points)) in series.iter().enumerate() {
-        let mut pairs = Vec::with_capacity(points.len());
+        let mut xs = Vec::with_capacity(points.len());
+        let mut ys = Vec::with_capacity(points.len());
         for point in points {
             let (x, p) = date_value(&point, "x", epoch_ms)?;
             precision = precision.max(p);
-            pairs.push((x, point.number_or_gap("y")?));
+            xs.push(x);
+            ys.push(point.number_or_gap("y")?);
         }
-        if !pairs.windows(2).all(|w| w[0].0 <= w[1].0) {
-            let xs: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-            pairs = crate::order::rearranged(&pairs, &crate::order::ranked(&xs, false));
-        }
-        let (xs, ys) = pairs.into_iter().unzip();
+        // The streaming reader's sort: one instance of it in the engine.
+        super::stream::sort_by_x(&mut xs, &mut ys);
         out.push(Series {
             name: series_name(name, s),
             xs,
@@ -1030,38 +1016,27 @@ pub fn infer_kind(shape: &DataShape) -> CardKind {
             };
         }
     };
-    let objects: Vec<&Object> = first_points.iter().filter_map(|p| p.as_object()).collect();
-    let all_have = |key: &str| !objects.is_empty() && objects.iter().all(|o| o.contains_key(key));
-    if all_have("start") && all_have("end") {
-        return CardKind::Timeline;
+    // The streaming reader's rules, so both readers infer alike.
+    let mut facts = super::stream::Facts::default();
+    let mut objects = 0;
+    for object in first_points.iter().filter_map(|p| p.as_object()) {
+        objects += 1;
+        for (having, key) in facts.having.iter_mut().zip(super::stream::KEYS) {
+            *having += usize::from(object.contains_key(key));
+        }
+        match object.get("x") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(_)) => {
+                facts.xs += 1;
+                facts.numeric_xs += 1;
+            }
+            Some(Value::String(text)) => {
+                facts.xs += 1;
+                facts.dated_xs += usize::from(parse_date(text).is_some());
+            }
+            Some(_) => facts.xs += 1,
+        }
     }
-    if all_have("value") && all_have("x") && all_have("y") {
-        return CardKind::Heatmap;
-    }
-    if all_have("values") {
-        return CardKind::Boxplot;
-    }
-    if objects.iter().all(|o| !o.contains_key("x")) && all_have("y") {
-        return CardKind::Histogram;
-    }
-    let xs: Vec<&Value> = objects
-        .iter()
-        .filter_map(|o| o.get("x"))
-        .filter(|x| !x.is_null())
-        .collect();
-    if !xs.is_empty()
-        && xs
-            .iter()
-            .all(|x| x.as_str().is_some_and(|t| parse_date(t).is_some()))
-    {
-        return CardKind::Timeseries;
-    }
-    if !xs.is_empty() && xs.iter().all(|x| x.is_number()) {
-        return CardKind::Scatter;
-    }
-    if series_count > 1 {
-        CardKind::GroupedBar
-    } else {
-        CardKind::Bar
-    }
+    facts.points.push(objects);
+    facts.kind(series_count)
 }

@@ -463,7 +463,7 @@ fn columns_to_points(
                 entries.push(((*key).to_owned(), std::mem::take(value)));
             }
         }
-        points.push(Value::Object(Object::from_entries(entries)));
+        points.push(Value::Object(Object::from_sorted(entries)));
     }
     Ok(points)
 }

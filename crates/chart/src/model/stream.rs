@@ -137,7 +137,7 @@ fn move_columns(
 
 /// A timeseries x as seconds and its precision: a date string, or a whole
 /// year; with `epoch_ms`, milliseconds only.
-fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
+pub(super) fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
     match x {
         Field::Number(ms) if epoch_ms => from_epoch_ms(ms),
         Field::Text(text) if !epoch_ms => parse_date(&text),
@@ -150,7 +150,7 @@ fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
     }
 }
 
-fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
+pub(super) fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
     if !xs.windows(2).all(|w| w[0] <= w[1]) {
         let order = crate::order::ranked(xs, false);
         *xs = crate::order::rearranged(xs, &order);
@@ -345,7 +345,7 @@ fn column_of(
 
 /// A field of a point as the readers need it.
 #[derive(Default)]
-enum Field<'a> {
+pub(super) enum Field<'a> {
     #[default]
     Absent,
     Null,
@@ -361,44 +361,32 @@ fn field<'a>(reader: &mut Reader<'a>) -> Option<Field<'a>> {
         Token::Null => Field::Null,
         Token::Number(n) => Field::Number(n.as_f64()),
         Token::String(text) => Field::Text(text),
-        Token::Bool(_) => Field::Other,
-        Token::Array => {
-            let mut first = true;
-            while reader.has_element(first).ok()? {
-                first = false;
-                reader.skip().ok()?;
-            }
-            Field::Other
-        }
-        Token::Object => {
-            let mut first = true;
-            while reader.has_key(first).ok()?.is_some() {
-                first = false;
-                reader.skip().ok()?;
-            }
+        other => {
+            reader.skip_contents(&other).ok()?;
             Field::Other
         }
     })
 }
 
 /// The keys whose presence type inference asks about, as bits.
-const KEYS: [&str; 6] = ["x", "y", "value", "values", "start", "end"];
+pub(super) const KEYS: [&str; 6] = ["x", "y", "value", "values", "start", "end"];
 
 /// What type inference needs to know of the points, and how many each series has.
 #[derive(Default)]
-struct Facts {
-    points: Vec<usize>,
+pub(super) struct Facts {
+    pub(super) points: Vec<usize>,
     /// Points having each of [`KEYS`] (null or not).
-    having: [usize; 6],
+    pub(super) having: [usize; 6],
     /// Points whose x is not null; of them, dates and numbers.
-    xs: usize,
-    dated_xs: usize,
-    numeric_xs: usize,
+    pub(super) xs: usize,
+    pub(super) dated_xs: usize,
+    pub(super) numeric_xs: usize,
 }
 
 impl Facts {
-    /// [`super::card::infer_kind`]'s answer for the same points.
-    fn kind(&self, series_count: usize) -> CardKind {
+    /// The card type these points look like (the tree reader's
+    /// [`super::card::infer_kind`] counts its objects into one too).
+    pub(super) fn kind(&self, series_count: usize) -> CardKind {
         let objects: usize = self.points.iter().sum();
         let all_have = |key: usize| objects > 0 && self.having[key] == objects;
         let [x, y, value, values, start, end] = [0, 1, 2, 3, 4, 5];
