@@ -64,8 +64,11 @@ test('every field of the schema has a description', () => {
 const exampleDir = join(ROOT, 'docs/examples');
 const examples = readdirSync(exampleDir).filter((name) => name.endsWith('.json')).sort();
 
+// One per card type, and the columnar shape of some (name_columns.json).
 test('there is one example per card type', () => {
-  assert.deepEqual(examples.map((name) => name.replace(/\.json$/, '')).sort(), [...TYPES].sort());
+  const perType = examples.filter((name) => !name.endsWith('_columns.json'));
+  assert.deepEqual(perType.map((name) => name.replace(/\.json$/, '')).sort(), [...TYPES].sort());
+  assert.deepEqual(examples.filter((name) => name.endsWith('_columns.json')), ['scatter_columns.json', 'timeseries_columns.json']);
 });
 
 for (const name of examples) {
@@ -148,6 +151,22 @@ const accepted = {
     viz_config: { title: 't' },
     data: { series: [], columns: 'ignored', rows: 'ignored' },
   },
+  'one series as parallel arrays': {
+    viz_config: { title: 't' },
+    data: { x: [1, 2, null], y: [3, null, 4] },
+  },
+  'series of arrays and of points': {
+    viz_config: { title: 't', viz_component_type: 'timeseries' },
+    data: { series: [{ name: 'a', x: ['2024', '2025'], y: [1, 2] }, { points: [{ x: '2024', y: 3 }] }] },
+  },
+  'epoch milliseconds as timeseries points': {
+    viz_config: { title: 't', viz_component_type: 'timeseries', x_time: 'epoch_ms' },
+    data: [{ x: 1717200000000, y: 1 }],
+  },
+  'epoch milliseconds as timeline points': {
+    viz_config: { title: 't', viz_component_type: 'timeline', x_time: 'epoch_ms' },
+    data: [{ label: 'a', start: 0, end: 86400000 }],
+  },
 };
 
 for (const [name, doc] of Object.entries(accepted)) {
@@ -214,6 +233,18 @@ const refused = {
   'a table card of 201 columns': [
     { viz_config: { title: 't', viz_component_type: 'table' }, data: { columns: Array.from({ length: 201 }, (_, i) => `c${i}`), rows: [] } },
     '/data/columns',
+  ],
+  'an x_time other than epoch_ms': [
+    { viz_config: { title: 't', x_time: 'iso' }, data: [] },
+    '/viz_config/x_time',
+  ],
+  'a column that is not an array': [
+    { viz_config: { title: 't' }, data: { x: 3, y: [1] } },
+    '/data/x',
+  ],
+  'a series with neither points nor arrays': [
+    { viz_config: { title: 't' }, data: { series: [{ name: 'a' }] } },
+    '/data/series/0',
   ],
   'a table point of 201 keys': [
     { viz_config: { title: 't', viz_component_type: 'table' }, data: [Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, 1]))] },

@@ -24,6 +24,7 @@ fn config(title: &str) -> VizConfig {
         source: None,
         dark_mode: None,
         colors: Vec::new(),
+        epoch_ms: false,
     }
 }
 

@@ -2,7 +2,7 @@
 //! ([`crate::draw`]) and describing ([`crate::describe`]) both start here
 //! and know nothing of each other.
 
-use crate::model::{Card, CardKind, DataError, VisualizationData, VizConfig};
+use crate::model::{Card, CardKind, Columns, DataError, VisualizationData, VizConfig};
 
 /// A card ready to draw or describe.
 #[derive(Debug, Clone, PartialEq)]
@@ -13,7 +13,32 @@ pub struct Chart {
 }
 
 impl Chart {
+    /// Timeseries and scatter cards are read straight from the text into
+    /// their columns; other cards, and any document with an error, through
+    /// the tree of [`VisualizationData`] (which words every error).
     pub fn from_json(text: &str) -> Result<Chart, DataError> {
+        match crate::model::read_streaming(text, None) {
+            Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
+            None => Chart::from_data(&VisualizationData::from_json(text)?),
+        }
+    }
+
+    /// [`Chart::from_json`], where `{"$column": N}` in place of an array
+    /// of numbers stands for `columns[N]` (NaN a missing value): the
+    /// widget's typed arrays, passed beside the text, not written into
+    /// it. Each column is used at most once.
+    pub fn from_json_with_columns(text: &str, columns: Vec<Vec<f64>>) -> Result<Chart, DataError> {
+        let mut columns = Columns::new(columns);
+        match crate::model::read_streaming(text, Some(&mut columns)) {
+            Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
+            None => Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?),
+        }
+    }
+
+    /// [`Chart::from_json`] always through the tree: the reader the
+    /// streaming one is tested against.
+    #[doc(hidden)]
+    pub fn from_json_tree(text: &str) -> Result<Chart, DataError> {
         Chart::from_data(&VisualizationData::from_json(text)?)
     }
 

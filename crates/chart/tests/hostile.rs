@@ -22,6 +22,14 @@ use zdr_chart::Chart;
 /// draw the card to SVG (which must parse as XML) at a normal and a cramped
 /// size, in both themes.
 fn exercise(text: &str) {
+    // The streaming reader behind Chart::from_json answers exactly as the
+    // tree reader does: the same card, or the same error.
+    assert_eq!(
+        format!("{:?}", Chart::from_json(text)),
+        format!("{:?}", Chart::from_json_tree(text)),
+        "streaming and tree readers differ on {}",
+        preview(text)
+    );
     match VisualizationData::from_json(text) {
         Ok(data) => {
             let kind = data.kind();
@@ -782,8 +790,8 @@ fn examples() -> Vec<String> {
     texts.sort();
     assert_eq!(
         texts.len(),
-        CardKind::ALL.len(),
-        "one example per card type"
+        CardKind::ALL.len() + 2,
+        "one example per card type, and the columnar timeseries and scatter"
     );
     texts
 }

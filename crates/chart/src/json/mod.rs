@@ -86,6 +86,13 @@ impl Object {
         Object { entries }
     }
 
+    /// Entries already sorted by key, each key once: kept as given, so
+    /// [`Object::from_entries`] stays the parser's alone (and inlined there).
+    pub(crate) fn from_sorted(entries: Vec<(String, Value)>) -> Self {
+        debug_assert!(entries.windows(2).all(|pair| pair[0].0 < pair[1].0));
+        Object { entries }
+    }
+
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.position(key)
             .ok()
@@ -175,6 +182,12 @@ pub fn parse(text: &str) -> Result<Value, JsonError> {
     let value = read_value(&mut reader)?;
     reader.finish()?;
     Ok(value)
+}
+
+/// Reads the one value at byte `index` of a document already checked
+/// whole (an offset from [`Reader::offset`]) into a tree.
+pub fn parse_at(text: &str, index: usize) -> Result<Value, JsonError> {
+    read_value(&mut Reader::at(text, index))
 }
 
 /// Recursion is bounded by the reader's depth limit.

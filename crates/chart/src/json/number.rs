@@ -19,6 +19,11 @@ pub enum Number {
 }
 
 impl Number {
+    /// A finite `f64` as a number; NaN and infinities are not numbers in JSON.
+    pub fn from_f64(n: f64) -> Option<Number> {
+        n.is_finite().then_some(Number::Float(n))
+    }
+
     pub fn as_f64(self) -> f64 {
         match self {
             Number::PosInt(n) => n as f64,

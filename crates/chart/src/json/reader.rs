@@ -204,6 +204,51 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A reader of the value that starts at byte `index` of `text` (an
+    /// offset [`Reader::offset`] gave), to read again a part of a document
+    /// already checked whole.
+    pub fn at(text: &'a str, index: usize) -> Self {
+        Reader {
+            index,
+            ..Reader::new(text)
+        }
+    }
+
+    /// Where the next value starts (or whitespace before it).
+    pub fn offset(&self) -> usize {
+        self.index
+    }
+
+    /// Reads past the next value, checking it as [`super::parse`] would,
+    /// without keeping anything of it. Recursion is bounded by the depth limit.
+    pub fn skip(&mut self) -> Result<(), JsonError> {
+        let token = self.value()?;
+        self.skip_contents(&token)
+    }
+
+    /// Reads past the contents of the array or object whose `[` or `{`
+    /// gave `token` (nothing for any other token).
+    pub fn skip_contents(&mut self, token: &Token<'_>) -> Result<(), JsonError> {
+        match token {
+            Token::Array => {
+                let mut first = true;
+                while self.has_element(first)? {
+                    first = false;
+                    self.skip()?;
+                }
+            }
+            Token::Object => {
+                let mut first = true;
+                while self.has_key(first)?.is_some() {
+                    first = false;
+                    self.skip()?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Only whitespace may follow the one value of a document.
     pub fn finish(&mut self) -> Result<(), JsonError> {
         match self.whitespace() {

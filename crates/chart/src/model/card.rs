@@ -10,6 +10,7 @@ use super::limits::{
     MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
     MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
 };
+use super::stream::Field;
 use super::{CardKind, DataError, DataShape, RawSeries};
 
 /// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
@@ -92,6 +93,8 @@ pub struct TimelineItem {
 enum Loc {
     Point(usize),
     SeriesPoint(usize, usize),
+    /// Element `i` of the arrays of `data` (no series) or `data.series[s]`.
+    Column(Option<usize>, usize),
     Cell(usize, usize),
     /// A timeline table row: the columns of label, start and end.
     TimelineRow(usize, [usize; 3]),
@@ -116,6 +119,10 @@ impl Loc {
             Loc::Point(i) => return finish(&data.index(i).key(key)),
             Loc::SeriesPoint(s, i) => {
                 return finish(&data.key("series").index(s).key("points").index(i).key(key))
+            }
+            Loc::Column(None, i) => return finish(&data.key(key).index(i)),
+            Loc::Column(Some(s), i) => {
+                return finish(&data.key("series").index(s).key(key).index(i))
             }
             // Table rows become points whose x is the first cell.
             Loc::Cell(r, _) if key == "x" => (r, 0),
@@ -144,6 +151,9 @@ impl Loc {
                 .index(i)
                 .to_string(),
             Loc::Cell(r, c) => data.key("rows").index(r).index(c).to_string(),
+            // Made from the arrays: always an object.
+            Loc::Column(None, _) => data.to_string(),
+            Loc::Column(Some(s), _) => data.key("series").index(s).to_string(),
             Loc::TimelineRow(r, _) => data.key("rows").index(r).to_string(),
         }
     }
@@ -273,20 +283,39 @@ fn series_points(shape: &DataShape) -> Vec<(String, Points<'_>)> {
             Points::Objects {
                 points,
                 series: None,
+                columnar: false,
+            },
+        )],
+        DataShape::Columns(points) => vec![(
+            String::new(),
+            Points::Objects {
+                points,
+                series: None,
+                columnar: true,
             },
         )],
         DataShape::Series(series) => series
             .iter()
             .enumerate()
-            .map(|(s, RawSeries { name, points })| {
-                (
-                    name.clone(),
-                    Points::Objects {
+            .map(
+                |(
+                    s,
+                    RawSeries {
+                        name,
                         points,
-                        series: Some(s),
+                        columnar,
                     },
-                )
-            })
+                )| {
+                    (
+                        name.clone(),
+                        Points::Objects {
+                            points,
+                            series: Some(s),
+                            columnar: *columnar,
+                        },
+                    )
+                },
+            )
             .collect(),
         DataShape::Table { columns, rows } => columns
             .iter()
@@ -305,6 +334,7 @@ enum Points<'a> {
     Objects {
         points: &'a [Value],
         series: Option<usize>,
+        columnar: bool,
     },
     /// One value column of a table, with the first column as x.
     Column {
@@ -324,10 +354,15 @@ impl<'a> Points<'a> {
     fn get(self, i: usize) -> Option<PointRef<'a>> {
         static EMPTY: Object = Object::new();
         match self {
-            Points::Objects { points, series } => points.get(i).map(|value| PointRef {
-                loc: match series {
-                    Some(s) => Loc::SeriesPoint(s, i),
-                    None => Loc::Point(i),
+            Points::Objects {
+                points,
+                series,
+                columnar,
+            } => points.get(i).map(|value| PointRef {
+                loc: match (series, columnar) {
+                    (series, true) => Loc::Column(series, i),
+                    (Some(s), false) => Loc::SeriesPoint(s, i),
+                    (None, false) => Loc::Point(i),
                 },
                 fields: Fields::Object(value.as_object().unwrap_or(&EMPTY)),
             }),
@@ -395,6 +430,7 @@ fn check_objects(shape: &DataShape) -> Result<(), DataError> {
     };
     match shape {
         DataShape::Points(points) => check(points, &Loc::Point),
+        DataShape::Columns(_) => Ok(()),
         DataShape::Series(series) => series
             .iter()
             .enumerate()
@@ -407,7 +443,7 @@ fn check_objects(shape: &DataShape) -> Result<(), DataError> {
 /// legend can tell apart, before any series is read.
 fn check_series_count(shape: &DataShape) -> Result<(), DataError> {
     let (path, count) = match shape {
-        DataShape::Points(_) => return Ok(()),
+        DataShape::Points(_) | DataShape::Columns(_) => return Ok(()),
         DataShape::Series(series) => ("data.series", series.len()),
         DataShape::Table { columns, .. } => ("data.columns", columns.len().saturating_sub(1)),
     };
@@ -422,11 +458,17 @@ fn check_series_count(shape: &DataShape) -> Result<(), DataError> {
 
 impl Card {
     pub fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
+        Card::read_with(kind, shape, false)
+    }
+
+    /// [`Card::read`]; `epoch_ms`: numbers as dates are milliseconds since
+    /// 1970 (`viz_config.x_time: "epoch_ms"`), not years.
+    pub fn read_with(kind: CardKind, shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
         check_objects(shape)?;
         match kind {
             CardKind::Table => read_table(shape),
             CardKind::Heatmap => read_heatmap(shape),
-            CardKind::Timeline => read_timeline(shape),
+            CardKind::Timeline => read_timeline(shape, epoch_ms),
             // Their series are pooled: no legend, no cap on series.
             CardKind::Boxplot => read_boxplot(&series_points(shape)),
             CardKind::Histogram => read_histogram(&series_points(shape)),
@@ -434,7 +476,7 @@ impl Card {
                 check_series_count(shape)?;
                 let series = series_points(shape);
                 match kind {
-                    CardKind::Timeseries => read_timeseries(&series),
+                    CardKind::Timeseries => read_timeseries(&series, epoch_ms),
                     CardKind::Scatter => read_scatter(&series),
                     _ => read_categorical(kind, &series),
                 }
@@ -534,7 +576,7 @@ fn check_categories(
     Ok(())
 }
 
-fn series_name(name: &str, index: usize) -> String {
+pub(super) fn series_name(name: &str, index: usize) -> String {
     if name.is_empty() {
         if index == 0 {
             "Value".into()
@@ -546,45 +588,47 @@ fn series_name(name: &str, index: usize) -> String {
     }
 }
 
-/// A date string, or a whole number read as a year.
-fn date_value(point: &PointRef<'_>, key: &str) -> Result<(f64, DatePrecision), DataError> {
+/// A date string, or a whole number read as a year; with `epoch_ms`, a
+/// number of milliseconds since 1970 and nothing else.
+fn date_value(
+    point: &PointRef<'_>,
+    key: &str,
+    epoch_ms: bool,
+) -> Result<(f64, DatePrecision), DataError> {
     let value = point.required(key)?;
-    let parsed = match value {
-        Value::String(text) => parse_date(text),
-        Value::Number(_) => number(value)
-            .filter(|n| n.fract() == 0.0 && (0.0..=9999.0).contains(n))
-            .map(|year| {
-                (
-                    super::date::epoch_seconds(year as u32, 1, 1, 0),
-                    DatePrecision::Year,
-                )
-            }),
-        _ => None,
+    // The streaming reader's rules, so both readers read dates alike.
+    let field = match value {
+        Value::String(text) => Field::Text(text.as_str().into()),
+        Value::Number(n) => Field::Number(n.as_f64()),
+        _ => Field::Other,
     };
-    parsed.ok_or_else(|| {
+    super::stream::date_of(field, epoch_ms).ok_or_else(|| {
         expected(
             point.loc.field(key),
-            "a date such as \"2024-05-01\", \"2024-05\", \"2024\" or \"2024-05-01T12:00:00Z\"",
+            if epoch_ms {
+                "milliseconds since 1970-01-01T00:00Z between years 0 and 9999 (viz_config.x_time is \"epoch_ms\")"
+            } else {
+                "a date such as \"2024-05-01\", \"2024-05\", \"2024\" or \"2024-05-01T12:00:00Z\""
+            },
             value,
         )
     })
 }
 
-fn read_timeseries(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
+fn read_timeseries(series: &[(String, Points<'_>)], epoch_ms: bool) -> Result<Card, DataError> {
     let mut precision = DatePrecision::Year;
     let mut out = Vec::with_capacity(series.len());
     for (s, (name, points)) in series.iter().enumerate() {
-        let mut pairs = Vec::with_capacity(points.len());
+        let mut xs = Vec::with_capacity(points.len());
+        let mut ys = Vec::with_capacity(points.len());
         for point in points {
-            let (x, p) = date_value(&point, "x")?;
+            let (x, p) = date_value(&point, "x", epoch_ms)?;
             precision = precision.max(p);
-            pairs.push((x, point.number_or_gap("y")?));
+            xs.push(x);
+            ys.push(point.number_or_gap("y")?);
         }
-        if !pairs.windows(2).all(|w| w[0].0 <= w[1].0) {
-            let xs: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-            pairs = crate::order::rearranged(&pairs, &crate::order::ranked(&xs, false));
-        }
-        let (xs, ys) = pairs.into_iter().unzip();
+        // The streaming reader's sort: one instance of it in the engine.
+        super::stream::sort_by_x(&mut xs, &mut ys);
         out.push(Series {
             name: series_name(name, s),
             xs,
@@ -796,13 +840,13 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
     Ok(Card::Heatmap { xs, ys, values })
 }
 
-fn read_timeline(shape: &DataShape) -> Result<Card, DataError> {
+fn read_timeline(shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
     let mut precision = DatePrecision::Year;
     let mut items = Vec::new();
     let mut push = |point: &PointRef<'_>| -> Result<(), DataError> {
         let label = point.label("label")?;
-        let (start, p1) = date_value(point, "start")?;
-        let (end, p2) = date_value(point, "end")?;
+        let (start, p1) = date_value(point, "start", epoch_ms)?;
+        let (end, p2) = date_value(point, "end", epoch_ms)?;
         if end < start {
             return Err(error(point.loc.field("end"), "is before \"start\""));
         }
@@ -888,7 +932,7 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
                     .collect(),
             })
         }
-        DataShape::Points(points) => {
+        DataShape::Points(points) | DataShape::Columns(points) => {
             // Keys in first-seen order, found by hash, and given up on as
             // soon as there are too many: every point may bring new ones.
             let mut columns = Labels::default();
@@ -945,7 +989,7 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
 /// What the data looks like, when `viz_component_type` does not say.
 pub fn infer_kind(shape: &DataShape) -> CardKind {
     let (first_points, series_count): (Vec<&Value>, usize) = match shape {
-        DataShape::Points(points) => (points.iter().collect(), 1),
+        DataShape::Points(points) | DataShape::Columns(points) => (points.iter().collect(), 1),
         DataShape::Series(series) => (
             series.iter().flat_map(|s| s.points.iter()).collect(),
             series.len(),
@@ -972,38 +1016,27 @@ pub fn infer_kind(shape: &DataShape) -> CardKind {
             };
         }
     };
-    let objects: Vec<&Object> = first_points.iter().filter_map(|p| p.as_object()).collect();
-    let all_have = |key: &str| !objects.is_empty() && objects.iter().all(|o| o.contains_key(key));
-    if all_have("start") && all_have("end") {
-        return CardKind::Timeline;
+    // The streaming reader's rules, so both readers infer alike.
+    let mut facts = super::stream::Facts::default();
+    let mut objects = 0;
+    for object in first_points.iter().filter_map(|p| p.as_object()) {
+        objects += 1;
+        for (having, key) in facts.having.iter_mut().zip(super::stream::KEYS) {
+            *having += usize::from(object.contains_key(key));
+        }
+        match object.get("x") {
+            None | Some(Value::Null) => {}
+            Some(Value::Number(_)) => {
+                facts.xs += 1;
+                facts.numeric_xs += 1;
+            }
+            Some(Value::String(text)) => {
+                facts.xs += 1;
+                facts.dated_xs += usize::from(parse_date(text).is_some());
+            }
+            Some(_) => facts.xs += 1,
+        }
     }
-    if all_have("value") && all_have("x") && all_have("y") {
-        return CardKind::Heatmap;
-    }
-    if all_have("values") {
-        return CardKind::Boxplot;
-    }
-    if objects.iter().all(|o| !o.contains_key("x")) && all_have("y") {
-        return CardKind::Histogram;
-    }
-    let xs: Vec<&Value> = objects
-        .iter()
-        .filter_map(|o| o.get("x"))
-        .filter(|x| !x.is_null())
-        .collect();
-    if !xs.is_empty()
-        && xs
-            .iter()
-            .all(|x| x.as_str().is_some_and(|t| parse_date(t).is_some()))
-    {
-        return CardKind::Timeseries;
-    }
-    if !xs.is_empty() && xs.iter().all(|x| x.is_number()) {
-        return CardKind::Scatter;
-    }
-    if series_count > 1 {
-        CardKind::GroupedBar
-    } else {
-        CardKind::Bar
-    }
+    facts.points.push(objects);
+    facts.kind(series_count)
 }

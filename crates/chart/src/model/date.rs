@@ -127,6 +127,25 @@ fn days_in_month(year: u32, month: u32) -> u32 {
     }
 }
 
+/// Milliseconds since 1970 as seconds, within the years dates may have
+/// (0 to 9999); to the day when every one is a midnight, else to the second.
+pub(crate) fn from_epoch_ms(ms: f64) -> Option<(f64, DatePrecision)> {
+    const FIRST: f64 = -62_167_219_200_000.0;
+    const LAST: f64 = 253_402_300_799_999.0;
+    if !(FIRST..=LAST).contains(&ms) {
+        return None;
+    }
+    let seconds = ms / 1000.0;
+    // floor, not rem_euclid: an f64 remainder is a kilobyte of the engine.
+    let days = seconds / 86_400.0;
+    let precision = if days == days.floor() {
+        DatePrecision::Day
+    } else {
+        DatePrecision::Time
+    };
+    Some((seconds, precision))
+}
+
 /// Days from civil, in seconds.
 pub fn epoch_seconds(year: u32, month: u32, day: u32, seconds: u32) -> f64 {
     (days_from_civil(i64::from(year), month, day) * 86_400 + i64::from(seconds)) as f64

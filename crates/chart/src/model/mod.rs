@@ -8,6 +8,7 @@ mod error;
 mod json_text;
 mod kind;
 pub mod limits;
+mod stream;
 
 use crate::json::{Object, Value};
 
@@ -38,18 +39,24 @@ pub struct VizConfig {
     pub dark_mode: Option<bool>,
     /// Series colours overriding the palette, as `#rrggbb`.
     pub colors: Vec<Rgb>,
+    /// `x_time: "epoch_ms"`: numbers given as timeseries x and timeline
+    /// start/end are milliseconds since 1970-01-01T00:00Z, not years.
+    pub epoch_ms: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rgb(pub u8, pub u8, pub u8);
 
-/// The three accepted shapes of `data`.
+/// The accepted shapes of `data`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DataShape {
     /// `data: [{x, y}, ...]`: one series (the spec's shape).
     Points(Vec<Value>),
     /// `data: {series: [{name, points: [...]}, ...]}`.
     Series(Vec<RawSeries>),
+    /// `data: {x: [...], y: [...]}`: one series given as parallel
+    /// arrays, made into point objects of the keys given.
+    Columns(Vec<Value>),
     /// `data: {columns: [...], rows: [[...], ...]}`.
     Table {
         columns: Vec<String>,
@@ -61,22 +68,95 @@ pub enum DataShape {
 pub struct RawSeries {
     pub name: String,
     pub points: Vec<Value>,
+    /// Given as parallel arrays (`{name, x: [...], y: [...]}`): errors
+    /// name `x[3]`, not `points[3].x`.
+    pub columnar: bool,
+}
+
+/// The keys a series may give as parallel arrays instead of points.
+pub const COLUMN_KEYS: [&str; 6] = ["x", "y", "value", "label", "start", "end"];
+
+/// Columns passed beside the text ([`crate::Chart::from_json_with_columns`]),
+/// each taken at most once by a `{"$column": N}` in place of an array.
+pub(crate) struct Columns(Vec<Option<Vec<f64>>>);
+
+impl Columns {
+    pub(crate) fn new(columns: Vec<Vec<f64>>) -> Self {
+        Columns(columns.into_iter().map(Some).collect())
+    }
+
+    pub(crate) fn peek(&self, index: usize) -> Option<&[f64]> {
+        self.0.get(index)?.as_deref()
+    }
+
+    pub(crate) fn take_column(&mut self, index: usize) -> Option<Vec<f64>> {
+        self.0.get_mut(index)?.take()
+    }
+
+    /// Column `N` of `{"$column": N}` at `path`, taken out.
+    pub(crate) fn take(&mut self, path: &Path<'_>, object: &Object) -> Result<Vec<f64>, DataError> {
+        let count = self.0.len();
+        let index = match (object.len(), object.get("$column")) {
+            (1, Some(Value::Number(crate::json::Number::PosInt(n)))) => *n,
+            (1, Some(other)) => {
+                return Err(DataError::expected(
+                    &path.key("$column"),
+                    &format!("a column number below {count}"),
+                    other,
+                ))
+            }
+            _ => {
+                return Err(DataError::new(
+                    path,
+                    "expected an array, or {\"$column\": N} alone",
+                ))
+            }
+        };
+        let slot = usize::try_from(index)
+            .ok()
+            .and_then(|at| self.0.get_mut(at));
+        match slot {
+            Some(slot) => slot.take().ok_or_else(|| {
+                DataError::new(
+                    &path.key("$column"),
+                    format!("column {index} is already used; each column can be used once"),
+                )
+            }),
+            None => Err(DataError::new(
+                &path.key("$column"),
+                format!("column {index} was not passed: there are {count} columns"),
+            )),
+        }
+    }
 }
 
 impl VisualizationData {
     /// Parses JSON text, as posted in the `visualization_data` form field.
     pub fn from_json(text: &str) -> Result<Self, DataError> {
+        Self::from_json_in(text, None)
+    }
+
+    /// [`VisualizationData::from_json`], with columns passed beside the
+    /// text for `{"$column": N}` (none: such an object is just an object).
+    pub(crate) fn from_json_in(
+        text: &str,
+        columns: Option<&mut Columns>,
+    ) -> Result<Self, DataError> {
         let value = crate::json::parse(text).map_err(|error| DataError {
             path: "visualization_data".into(),
             message: format!("is not valid JSON: {error}"),
         })?;
-        Self::from_owned(value)
+        Self::from_owned_in(value, columns)
     }
 
     /// Reads a parsed document, moving its data arrays into the card
     /// rather than copying them: the tree is the largest thing a post
     /// costs, and it is held once.
     pub fn from_owned(value: Value) -> Result<Self, DataError> {
+        Self::from_owned_in(value, None)
+    }
+
+    fn from_owned_in(value: Value, columns: Option<&mut Columns>) -> Result<Self, DataError> {
         let root = Path::Root;
         let mut object = match value {
             Value::Object(object) => object,
@@ -95,7 +175,7 @@ impl VisualizationData {
         };
         let data_path = root.key("data");
         let data = match take(&mut object, "data") {
-            Some(data) => DataShape::from_owned(&data_path, data)?,
+            Some(data) => DataShape::from_owned(&data_path, data, columns)?,
             None => return Err(DataError::new(&data_path, "is required")),
         };
         Ok(VisualizationData { config, data })
@@ -103,15 +183,29 @@ impl VisualizationData {
 
     /// The card type: `viz_component_type`, or what the data looks like.
     pub fn kind(&self) -> CardKind {
-        self.config
-            .kind
-            .unwrap_or_else(|| card::infer_kind(&self.data))
+        self.config.kind.unwrap_or_else(|| {
+            match card::infer_kind(&self.data) {
+                // Numbers declared to be times.
+                CardKind::Scatter if self.config.epoch_ms => CardKind::Timeseries,
+                kind => kind,
+            }
+        })
     }
 
     /// Reads the data as the card type needs it.
     pub fn card(&self) -> Result<Card, DataError> {
-        Card::read(self.kind(), &self.data)
+        Card::read_with(self.kind(), &self.data, self.config.epoch_ms)
     }
+}
+
+/// The configuration, type and card of `text` read without a tree of the
+/// data, where that is possible; `None` leaves the text to
+/// [`VisualizationData::from_json`].
+pub(crate) fn read_streaming(
+    text: &str,
+    columns: Option<&mut Columns>,
+) -> Option<Result<(VizConfig, CardKind, Card), DataError>> {
+    stream::read(text, columns)
 }
 
 impl VizConfig {
@@ -140,6 +234,18 @@ impl VizConfig {
             })?),
             Some(other) => return Err(DataError::expected(&kind_path, "a string", other)),
         };
+        let time_path = path.key("x_time");
+        let epoch_ms = match object.get("x_time") {
+            None | Some(Value::Null) => false,
+            Some(Value::String(name)) if name == "epoch_ms" => true,
+            Some(other @ Value::String(_)) => {
+                return Err(DataError::new(
+                    &time_path,
+                    format!("must be \"epoch_ms\", found {}", describe(other)),
+                ))
+            }
+            Some(other) => return Err(DataError::expected(&time_path, "a string", other)),
+        };
         let dark_path = path.key("dark_mode");
         let dark_mode = match object.get("dark_mode") {
             None | Some(Value::Null) => None,
@@ -156,6 +262,7 @@ impl VizConfig {
             source: optional_string(path, object, "source")?,
             dark_mode,
             colors: colors(path, object)?,
+            epoch_ms,
         })
     }
 }
@@ -210,7 +317,11 @@ pub fn parse_hex_color(text: &str) -> Option<Rgb> {
 }
 
 impl DataShape {
-    fn from_owned(path: &Path<'_>, value: Value) -> Result<Self, DataError> {
+    fn from_owned(
+        path: &Path<'_>,
+        value: Value,
+        mut columns: Option<&mut Columns>,
+    ) -> Result<Self, DataError> {
         match value {
             Value::Array(points) => Ok(DataShape::Points(points)),
             Value::Object(mut object) if object.contains_key("series") => {
@@ -220,7 +331,12 @@ impl DataShape {
                         .into_iter()
                         .enumerate()
                         .map(|(index, item)| {
-                            RawSeries::from_owned(&series_path.index(index), index, item)
+                            RawSeries::from_owned(
+                                &series_path.index(index),
+                                index,
+                                item,
+                                columns.as_deref_mut(),
+                            )
                         })
                         .collect::<Result<_, _>>()
                         .map(DataShape::Series),
@@ -235,9 +351,12 @@ impl DataShape {
             Value::Object(object) if object.contains_key("columns") || object.contains_key("rows") => {
                 table(path, object)
             }
+            Value::Object(mut object) if has_columns(&object) => {
+                columns_to_points(path, &mut object, columns).map(DataShape::Columns)
+            }
             Value::Object(_) => Err(DataError::new(
                 path,
-                "must be an array of points, {\"series\": [...]} or {\"columns\": [...], \"rows\": [...]}",
+                "must be an array of points, {\"x\": [...], \"y\": [...]}, {\"series\": [...]} or {\"columns\": [...], \"rows\": [...]}",
             )),
             other => Err(DataError::expected(path, "an array or an object", &other)),
         }
@@ -245,7 +364,12 @@ impl DataShape {
 }
 
 impl RawSeries {
-    fn from_owned(path: &Path<'_>, index: usize, value: Value) -> Result<Self, DataError> {
+    fn from_owned(
+        path: &Path<'_>,
+        index: usize,
+        value: Value,
+        columns: Option<&mut Columns>,
+    ) -> Result<Self, DataError> {
         let mut object = match value {
             Value::Object(object) => object,
             other => {
@@ -262,9 +386,86 @@ impl RawSeries {
             Some(Value::Number(n)) => n.to_string(),
             Some(other) => return Err(DataError::expected(&path.key("name"), "a string", other)),
         };
+        if !object.contains_key("points") && has_columns(&object) {
+            let points = columns_to_points(path, &mut object, columns)?;
+            return Ok(RawSeries {
+                name,
+                points,
+                columnar: true,
+            });
+        }
         let points = take_array(path, &mut object, "points", "an array of points")?;
-        Ok(RawSeries { name, points })
+        Ok(RawSeries {
+            name,
+            points,
+            columnar: false,
+        })
     }
+}
+
+fn has_columns(object: &Object) -> bool {
+    COLUMN_KEYS.iter().any(|key| object.contains_key(key))
+}
+
+/// Parallel arrays as point objects of the keys given, each element what
+/// the same field of a point would hold. Every array is as long as the
+/// first (in the order of [`COLUMN_KEYS`]).
+fn columns_to_points(
+    path: &Path<'_>,
+    object: &mut Object,
+    mut columns: Option<&mut Columns>,
+) -> Result<Vec<Value>, DataError> {
+    let mut found: [Vec<Value>; 6] = Default::default();
+    let mut first: Option<(&str, usize)> = None;
+    for (key, slot) in COLUMN_KEYS.iter().zip(found.iter_mut()) {
+        let key_path = path.key(key);
+        let items = match (take(object, key), columns.as_deref_mut()) {
+            (None, _) => continue,
+            (Some(Value::Array(items)), _) => items,
+            (Some(Value::Object(reference)), Some(columns))
+                if reference.contains_key("$column") =>
+            {
+                columns
+                    .take(&key_path, &reference)?
+                    .into_iter()
+                    .map(|n| crate::json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+                    .collect()
+            }
+            (Some(other), _) => {
+                return Err(DataError::expected(&key_path, "an array of values", &other))
+            }
+        };
+        let (first_key, len) = *first.get_or_insert((key, items.len()));
+        if items.len() != len {
+            return Err(DataError::new(
+                &key_path,
+                format!(
+                    "has {} values, but {} has {len}: the arrays of a series must be as long as each other",
+                    items.len(),
+                    path.key(first_key),
+                ),
+            ));
+        }
+        *slot = items;
+    }
+    // The keys in sorted order, as an object keeps them: end, label,
+    // start, value, x, y.
+    const SORTED: [usize; 6] = [5, 3, 4, 2, 0, 1];
+    let len = first.map_or(0, |(_, len)| len);
+    let mut points = Vec::with_capacity(len);
+    for i in 0..len {
+        let mut entries = Vec::new();
+        for at in SORTED {
+            if let (Some(key), Some(value)) = (
+                COLUMN_KEYS.get(at),
+                found.get_mut(at).and_then(|items| items.get_mut(i)),
+            ) {
+                entries.push(((*key).to_owned(), std::mem::take(value)));
+            }
+        }
+        points.push(Value::Object(Object::from_sorted(entries)));
+    }
+    Ok(points)
 }
 
 fn table(path: &Path<'_>, mut object: Object) -> Result<DataShape, DataError> {
