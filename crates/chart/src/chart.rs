@@ -17,6 +17,9 @@ impl Chart {
     /// their columns; other cards, and any document with an error, through
     /// the tree of [`VisualizationData`] (which words every error).
     pub fn from_json(text: &str) -> Result<Chart, DataError> {
+        if !cfg!(feature = "stream") {
+            return Chart::from_json_tree(text);
+        }
         match crate::model::read_streaming(text, None) {
             Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
             None => Chart::from_data(&VisualizationData::from_json(text)?),
@@ -29,6 +32,9 @@ impl Chart {
     /// it. Each column is used at most once.
     pub fn from_json_with_columns(text: &str, columns: Vec<Vec<f64>>) -> Result<Chart, DataError> {
         let mut columns = Columns::new(columns);
+        if !cfg!(feature = "stream") {
+            return Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?);
+        }
         match crate::model::read_streaming(text, Some(&mut columns)) {
             Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
             None => Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?),
