@@ -71,7 +71,8 @@ const MAX_DRAIN: u64 = 64 * 1024 * 1024;
 #[derive(Debug)]
 pub struct Posted {
     kind: Kind,
-    bytes: Bytes,
+    /// A Vec, not Bytes: a urlencoded field is decoded in place in it.
+    bytes: Vec<u8>,
     /// The body's share of the host's body memory, given back with it.
     _held: Option<OwnedSemaphorePermit>,
 }
@@ -117,7 +118,7 @@ pub async fn read_body(
             drain(body, limit).await;
             return Err(FormError::TooLarge { limit });
         }
-        collect(body, rules).await
+        collect(body, rules, declared).await
     };
     let (bytes, held) =
         tokio::time::timeout(timeout, read)
@@ -139,9 +140,16 @@ pub async fn read_body(
 async fn collect(
     mut body: Body,
     rules: &BodyRules,
-) -> Result<(Bytes, Option<OwnedSemaphorePermit>), FormError> {
+    declared: Option<u64>,
+) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), FormError> {
     let limit = rules.limit;
-    let mut bytes = Vec::new();
+    // The declared length (at most the limit, and checked against it above)
+    // sized at once: grown by doubling, the buffer and its copy would be held
+    // together, up to three times the body.
+    let expected = declared
+        .and_then(|n| usize::try_from(n).ok())
+        .map_or(0, |n| n.min(limit));
+    let mut bytes = Vec::with_capacity(expected);
     let mut held: Option<OwnedSemaphorePermit> = None;
     while let Some(frame) = body.frame().await {
         let frame = frame.map_err(|e| FormError::Read(e.to_string()))?;
@@ -170,7 +178,7 @@ async fn collect(
         }
         bytes.extend_from_slice(&data);
     }
-    Ok((Bytes::from(bytes), held))
+    Ok((bytes, held))
 }
 
 /// Reads and forgets the rest of a refused body, up to [`MAX_DRAIN`] bytes
@@ -202,19 +210,79 @@ pub fn posted(content_type: &str, body: &[u8]) -> Result<Posted, FormError> {
     headers.insert(CONTENT_TYPE, value);
     Ok(Posted {
         kind: kind(&headers)?,
-        bytes: Bytes::copy_from_slice(body),
+        bytes: body.to_vec(),
         _held: None,
     })
 }
 
-fn field_of(kind: Kind, bytes: Bytes) -> Result<String, FormError> {
+fn field_of(kind: Kind, bytes: Vec<u8>) -> Result<String, FormError> {
     match kind {
-        Kind::UrlEncoded => form_urlencoded::parse(&bytes)
-            .find(|(name, _)| name == FIELD)
-            .map(|(_, value)| value.into_owned())
-            .ok_or(FormError::MissingField),
-        Kind::Multipart(boundary) => multipart_field(bytes, boundary),
+        Kind::UrlEncoded => urlencoded_field(bytes),
+        Kind::Multipart(boundary) => multipart_field(Bytes::from(bytes), boundary),
     }
+}
+
+/// The first `visualization_data` pair's value, as `form_urlencoded::parse`
+/// reads it (`+` is a space, `%XY` a byte, a bad escape stays as it is,
+/// invalid UTF-8 becomes U+FFFD), decoded in place in the body's own buffer:
+/// decoding only shrinks, so the field costs no memory beyond the body. A
+/// copy (`parse` then `into_owned`) held the body, the copy and the copy's
+/// growth at once.
+fn urlencoded_field(mut body: Vec<u8>) -> Result<String, FormError> {
+    let (start, end) = body
+        .split(|&b| b == b'&')
+        .scan(0, |at, pair| {
+            let start = *at;
+            *at += pair.len() + 1;
+            Some((start, pair))
+        })
+        .find_map(|(start, pair)| {
+            let name_len = pair.iter().position(|&b| b == b'=').unwrap_or(pair.len());
+            // An escaped name is at most three bytes per byte of the field's name.
+            let name = &pair[..name_len];
+            let named = name.len() <= 3 * FIELD.len()
+                && form_urlencoded::parse(name)
+                    .next()
+                    .map(|(n, _)| n)
+                    .as_deref()
+                    == Some(FIELD);
+            let value = (start + name_len + 1).min(start + pair.len());
+            named.then_some((value, start + pair.len()))
+        })
+        .ok_or(FormError::MissingField)?;
+    let written = decode_in_place(&mut body[start..end]);
+    body.truncate(start + written);
+    body.drain(..start);
+    // The text is held while the chart is read: not the whole body's capacity.
+    body.shrink_to_fit();
+    match String::from_utf8(body) {
+        Ok(text) => Ok(text),
+        Err(invalid) => Ok(String::from_utf8_lossy(invalid.as_bytes()).into_owned()),
+    }
+}
+
+/// Percent-decodes `bytes` into their own start; returns the decoded length.
+fn decode_in_place(bytes: &mut [u8]) -> usize {
+    let hex = |b: u8| char::from(b).to_digit(16);
+    let (mut read, mut write) = (0, 0);
+    while let Some(&byte) = bytes.get(read) {
+        let escaped = match (byte, bytes.get(read + 1), bytes.get(read + 2)) {
+            (b'%', Some(&high), Some(&low)) => hex(high).zip(hex(low)),
+            _ => None,
+        };
+        let (out, used) = match escaped {
+            // Two hex digits make at most 255.
+            Some((high, low)) => (u8::try_from(high * 16 + low).unwrap_or(byte), 3),
+            None if byte == b'+' => (b' ', 1),
+            None => (byte, 1),
+        };
+        if let Some(slot) = bytes.get_mut(write) {
+            *slot = out;
+        }
+        write += 1;
+        read += used;
+    }
+    write
 }
 
 /// multer is async, but over one chunk already in memory it never waits:
@@ -247,6 +315,28 @@ fn multipart_field(bytes: Bytes, boundary: String) -> Result<String, FormError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_field_is_decoded_in_place_exactly_as_form_urlencoded_reads_it() {
+        let cases: &[&[u8]] = &[
+            b"visualization_data=%7B%22a%22%3A1%7D",
+            b"a=1&visualization_data=x+y%20z&visualization_data=second",
+            b"visualization%5Fdata=%zz%4%41+%2B%",
+            b"&&visualization_data&x=1",
+            b"visualization_data==a=b",
+            b"visualization_data=%FF%FEok%C3%A9",
+            b"visualization_dat=1&xvisualization_data=2&visualization_data=3",
+            b"",
+            b"other=1",
+        ];
+        for &body in cases {
+            let expected = form_urlencoded::parse(body)
+                .find(|(name, _)| name == FIELD)
+                .map(|(_, value)| value.into_owned());
+            let got = urlencoded_field(body.to_vec()).ok();
+            assert_eq!(got, expected, "{}", String::from_utf8_lossy(body));
+        }
+    }
 
     #[test]
     fn bodies_in_memory_are_read_like_posted_ones() {
