@@ -165,14 +165,12 @@ fn the_host_holds_a_post_once_while_reading_and_decoding_it() {
 }
 
 #[test]
-#[ignore = "the chart reader's own share is 4.1x the body with main's serde_json tree reader; needs the streaming reader (issue 15, branch i15-reader)"]
 fn a_five_megabyte_post_peaks_within_three_times_its_body() {
     // About 5 MB urlencoded.
     check(130_000);
 }
 
 #[test]
-#[ignore = "the chart reader's own share is 4.1x the body with main's serde_json tree reader; needs the streaming reader (issue 15, branch i15-reader)"]
 fn a_million_point_post_peaks_within_three_times_its_body() {
     check(1_000_000);
 }
