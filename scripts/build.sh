@@ -25,9 +25,9 @@ minify() { # file [--module]
 }
 # wasm-pack writes a .gitignore of "*" into its output; npm pack would honour
 # it and leave the module out of the package.
-build() { # crate-dir out-dir(relative to the crate) out-name target
+build() { # crate-dir out-dir(relative to the crate) out-name target [cargo args]
   wasm-pack --quiet build "$1" --profile wasm-release --target "$4" --out-dir "$2" --out-name "$3" \
-    --no-opt --no-pack
+    --no-opt --no-pack "${@:5}"
   rm -f "$1/$2/.gitignore"
 }
 
@@ -48,12 +48,14 @@ node scripts/shorten-wasm-names.mjs pkg/service/zdr_embed_service_bg.wasm \
 if [ -f crates/engine/Cargo.toml ]; then
   say "wasm-pack build: the engine module (ES module)"
   # --out-dir is resolved from the crate's folder.
-  build crates/engine ../../pkg/engine zdr_engine web
+  build crates/engine ../../pkg/engine zdr_engine web -- --features allocator
   # The engine's budget: flattening and re-looping before -Oz, repeated until
   # nothing shrinks, is 1 KB gzip smaller than -Oz alone (20 s more); the
   # import and closure-shim names made short as for the service (3.4 KB).
   wasm-opt --flatten --rereloop -Oz --converge "${WASM_FEATURES[@]}" --strip-debug --strip-producers \
     pkg/engine/zdr_engine_bg.wasm -o pkg/engine/zdr_engine_bg.wasm
+  # js/columns.js (local mode's column extraction) into the glue: two files, as before.
+  node scripts/inline-snippets.mjs pkg/engine/zdr_engine.js
   minify pkg/engine/zdr_engine.js --module
   node scripts/shorten-wasm-names.mjs pkg/engine/zdr_engine_bg.wasm \
     pkg/engine/zdr_engine.js pkg/engine/zdr_engine_bg.wasm.d.ts

@@ -200,11 +200,11 @@ impl EmbedHandle {
 impl EmbedHandle {
     fn update_data(&self, data: &JsValue) -> Result<(), EmbedError> {
         zdr_protocol::failure::guard()?;
-        if with_embed(self.id, |_| ()).is_none() {
+        let Some(mode) = with_embed(self.id, |embed| embed.options.mode) else {
             return Err(EmbedError::Destroyed);
-        }
+        };
         // Getters in the data run here, before the registry is borrowed.
-        let payload = Payload::from_js(data)?;
+        let payload = Payload::from_js(data, mode != Mode::Local)?;
         // A getter in the new data may have called destroy() meanwhile.
         let mut retry = false;
         let outcome = with_embed(self.id, |embed| {

@@ -32,7 +32,7 @@ extern "C" {
     /// A card the engine draws in the page (`zdr_engine.LocalDrawing`).
     pub type LocalDrawing;
     #[wasm_bindgen(method, catch)]
-    pub fn update(this: &LocalDrawing, json: &js_sys::JsString) -> Result<(), JsValue>;
+    pub fn update(this: &LocalDrawing, data: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch)]
     pub fn destroy(this: &LocalDrawing) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch, js_name = toSVG)]

@@ -266,6 +266,7 @@ impl EmbedError {
             .and_then(|message| message.as_string());
         match (code.as_deref(), message) {
             (Some("invalid_data"), Some(reason)) => EmbedError::InvalidData { reason },
+            (Some("not_serialisable"), Some(reason)) => EmbedError::NotSerialisable { reason },
             (Some("instance_failed"), _) => EmbedError::InstanceFailed,
             (Some("destroyed"), _) => EmbedError::Destroyed,
             (_, Some(reason)) if code.is_some() => EmbedError::Draw { reason },

@@ -128,7 +128,7 @@ impl EmbedOptions {
             }
         };
         let data = member(options, "visualizationData", "visualizationData")?;
-        let payload = Payload::from_js(&data)?;
+        let payload = Payload::from_js(&data, mode != Mode::Local)?;
         let width = size(options, "width", DEFAULT_WIDTH)?;
         let height = if auto_height {
             if mode != Mode::Local && embed_mode == EmbedMode::Form {

@@ -7,21 +7,32 @@ use crate::js_value::{is_plain_object, member, wrong_type};
 
 const OPTION: &str = "visualizationData";
 
-/// The JSON text that is posted (or handed to the engine), and the card
-/// title for the frame's accessible name. Only the spec's shape is checked
-/// here: reading the data is the engine's work, or the service's.
+/// The data that is posted or handed to the engine, and the card title for
+/// the frame's accessible name. Only the spec's shape is checked here:
+/// reading the data is the engine's work, or the service's.
 #[derive(Clone)]
 pub struct Payload {
-    /// Kept a JS string: the data is never copied into the module's memory,
-    /// whatever its size; the form, the message and the engine all take it as is.
-    pub json: js_sys::JsString,
+    carried: Carried,
     pub title: Option<String>,
 }
 
+/// Kept in JS: the data is never copied into this module's memory, whatever its size.
+#[derive(Clone)]
+enum Carried {
+    /// Service and auto modes: the JSON text the form posts or the message
+    /// carries (and the engine reads, after an auto fallback).
+    Text(js_sys::JsString),
+    /// Local mode: the page's object, which the engine reads as columns
+    /// where it can (typed arrays, point objects): writing a million points
+    /// as JSON text costs more than drawing them.
+    Object(JsValue),
+}
+
 impl Payload {
-    /// Checks `{viz_config: object, data: object | array}` and serialises with
-    /// `JSON.stringify`, so the text is exactly what the page's own JSON would be.
-    pub fn from_js(data: &JsValue) -> Result<Self, EmbedError> {
+    /// Checks `{viz_config: object, data: object | array}`; with `as_text`,
+    /// serialises with `JSON.stringify` (typed arrays as arrays), so the text
+    /// is exactly what the page's own JSON would be.
+    pub fn from_js(data: &JsValue, as_text: bool) -> Result<Self, EmbedError> {
         if data.is_undefined() || data.is_null() {
             return Err(EmbedError::MissingOption { name: OPTION });
         }
@@ -60,10 +71,28 @@ impl Payload {
                 )
             })?)
         };
-        Ok(Payload {
-            json: stringify(data)?,
-            title,
-        })
+        let carried = if as_text {
+            Carried::Text(stringify(data)?)
+        } else {
+            Carried::Object(data.clone())
+        };
+        Ok(Payload { carried, title })
+    }
+
+    /// The JSON text, for a form or a message.
+    pub fn text(&self) -> Result<js_sys::JsString, EmbedError> {
+        match &self.carried {
+            Carried::Text(text) => Ok(text.clone()),
+            Carried::Object(data) => stringify(data),
+        }
+    }
+
+    /// What the engine reads: the text, or in local mode the page's object.
+    pub fn for_engine(&self) -> &JsValue {
+        match &self.carried {
+            Carried::Text(text) => text,
+            Carried::Object(data) => data,
+        }
     }
 }
 
@@ -79,8 +108,10 @@ fn required_member(object: &JsValue, key: &str, name: &'static str) -> Result<Js
 /// `JSON.stringify` throws on cycles and BigInts; a `toJSON` may return something
 /// that is not an object. Both are refused here, before anything is posted.
 fn stringify(data: &JsValue) -> Result<js_sys::JsString, EmbedError> {
-    let text = js_sys::JSON::stringify(data).map_err(|thrown| EmbedError::NotSerialisable {
-        reason: describe_thrown(&thrown),
+    let text = js_sys::JSON::stringify(&arrays_written(data)?).map_err(|thrown| {
+        EmbedError::NotSerialisable {
+            reason: describe_thrown(&thrown),
+        }
     })?;
     let json = text
         .dyn_into::<js_sys::JsString>()
@@ -93,4 +124,59 @@ fn stringify(data: &JsValue) -> Result<js_sys::JsString, EmbedError> {
         });
     }
     Ok(json)
+}
+
+/// `visualizationData` with the typed arrays of `data` and of its series as
+/// plain arrays (copies of the objects holding them; the page's stay as
+/// they are): JSON.stringify writes a Float64Array as `{"0": ...}`. A
+/// BigInt64Array's BigInts then make JSON.stringify throw, as they should.
+fn arrays_written(data: &JsValue) -> Result<JsValue, EmbedError> {
+    let inner = js_sys::Reflect::get(data, &"data".into()).unwrap_or_default();
+    Ok(match arrays_in(&inner) {
+        Some(copy) => with(data, &"data".into(), &copy).into(),
+        None => data.clone(),
+    })
+}
+
+fn arrays_in(object: &JsValue) -> Option<js_sys::Object> {
+    if !is_plain_object(object) {
+        return None;
+    }
+    let mut copy: Option<js_sys::Object> = None;
+    let object_ref: &js_sys::Object = object.unchecked_ref();
+    for key in js_sys::Object::keys(object_ref).iter() {
+        let value = js_sys::Reflect::get(object, &key).unwrap_or_default();
+        let replaced: Option<JsValue> = if js_sys::ArrayBuffer::is_view(&value) {
+            Some(js_sys::Array::from(&value).into())
+        } else if key.as_string().as_deref() == Some("series") && js_sys::Array::is_array(&value) {
+            let list: js_sys::Array = value.unchecked_into();
+            let mut series: Option<js_sys::Array> = None;
+            for (i, one) in list.iter().enumerate() {
+                if let Some(one) = arrays_in(&one) {
+                    series
+                        .get_or_insert_with(|| list.slice(0, list.length()))
+                        .set(i as u32, one.into());
+                }
+            }
+            series.map(Into::into)
+        } else {
+            None
+        };
+        if let Some(replaced) = replaced {
+            let copy =
+                copy.get_or_insert_with(|| with(object, &JsValue::UNDEFINED, &JsValue::UNDEFINED));
+            let _ = js_sys::Reflect::set(copy, &key, &replaced);
+        }
+    }
+    copy
+}
+
+/// A shallow copy of `object`, with `key` set to `value` unless `key` is undefined.
+fn with(object: &JsValue, key: &JsValue, value: &JsValue) -> js_sys::Object {
+    let copy = js_sys::Object::assign(&js_sys::Object::new(), object.unchecked_ref());
+    if !key.is_undefined() {
+        // An own data property of a fresh plain object: cannot fail.
+        let _ = js_sys::Reflect::set(&copy, key, value);
+    }
+    copy
 }

@@ -92,12 +92,13 @@ impl Surface for ServiceFrame {
             action: "post the form",
             reason: "the iframe is no longer in a document".into(),
         })?;
+        let json = payload.text()?;
         let post = Post {
             document: &document,
             container: &self.container,
             frame_name: &self.frame_name,
             address: &self.address,
-            json: &payload.json,
+            json: &json,
         };
         let pending = post.submit().map_err(|thrown| EmbedError::Dom {
             action: "post the form",

@@ -82,7 +82,7 @@ impl LocalSurface {
             // Own data properties of a fresh plain object: cannot fail.
             let _ = js_sys::Reflect::set(&settings, &key.into(), value);
         };
-        set("data", &options.payload.json);
+        set("data", options.payload.for_engine());
         set("width", &options.width.as_str().into());
         set("height", &options.height.as_str().into());
         if let Some(dark) = options.dark_mode {
@@ -120,7 +120,7 @@ impl Surface for LocalSurface {
         match &self.drawing {
             Some(mounted) => mounted
                 .drawing
-                .update(&payload.json)
+                .update(payload.for_engine())
                 .map_err(|thrown| EmbedError::from_engine(&thrown)),
             // The embed keeps the latest payload; it is drawn when the engine arrives.
             None => Ok(()),

@@ -149,9 +149,10 @@ impl Surface for MessageFrame {
             action: "send the data to the service's page",
             reason: "the frame is busy (called from inside a callback?)".into(),
         })?;
-        check_size(&payload.json)?;
+        let json = payload.text()?;
+        check_size(&json)?;
         channel.next_id = channel.next_id.wrapping_add(1);
-        channel.latest = Some((channel.next_id, payload.json.clone()));
+        channel.latest = Some((channel.next_id, json));
         // Before `ready` the data waits; only the latest is ever sent.
         if channel.ready {
             channel.send_latest()?;

@@ -2,7 +2,7 @@
 //! ([`crate::draw`]) and describing ([`crate::describe`]) both start here
 //! and know nothing of each other.
 
-use crate::model::{Card, CardKind, Columns, DataError, VisualizationData, VizConfig};
+use crate::model::{Card, CardKind, Columns, DataError, GivenSeries, VisualizationData, VizConfig};
 
 /// A card ready to draw or describe.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +39,19 @@ impl Chart {
             Some(read) => read.map(|(config, kind, card)| Chart { config, kind, card }),
             None => Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?),
         }
+    }
+
+    /// A timeseries or scatter card from `viz_config`'s JSON text and its
+    /// series handed over as columns ([`GivenSeries`]); `None` for anything
+    /// these do not read without error (another card type, a bad value):
+    /// read the whole as JSON text then, for its error.
+    pub fn from_columns(config: &str, series: Vec<GivenSeries>) -> Option<Chart> {
+        let config = crate::json::parse(config).ok()?;
+        crate::model::given::read(&config, series).map(|(config, kind, card)| Chart {
+            config,
+            kind,
+            card,
+        })
     }
 
     /// [`Chart::from_json`] always through the tree: the reader the

@@ -12,6 +12,10 @@ pub enum EngineError {
     #[error("{reason}")]
     Draw { reason: String },
 
+    /// The page's data object has no JSON form (a cycle, a BigInt, a throwing getter).
+    #[error("{reason}")]
+    NotSerialisable { reason: String },
+
     #[error("could not {action}: {reason}")]
     Dom {
         action: &'static str,
@@ -34,6 +38,7 @@ impl EngineError {
         match self {
             EngineError::InvalidData { .. } => "invalid_data",
             EngineError::Draw { .. } => "draw_failed",
+            EngineError::NotSerialisable { .. } => "not_serialisable",
             EngineError::Dom { .. } => "dom_failure",
             EngineError::Settings { .. } => "invalid_argument",
             EngineError::Destroyed => "destroyed",

@@ -17,7 +17,7 @@
 //!
 //! | field      | type                          | meaning |
 //! |------------|-------------------------------|---------|
-//! | `data`     | string, required              | the card's `visualization_data` as JSON text |
+//! | `data`     | string or object, required    | the card's `visualization_data`: JSON text, or the object (read as columns where it can be: `js/columns.js`) |
 //! | `width`    | CSS length string             | the card's width; default `"100%"` |
 //! | `height`   | CSS length string or `"auto"` | default `"100%"`; `"auto"`: the card takes an 8:5 shape from its width |
 //! | `darkMode` | boolean                       | dark or light; absent: `viz_config.dark_mode`, else the reader's `prefers-color-scheme`, followed live |
@@ -26,7 +26,8 @@
 //! | `onError`  | `(error: Error) => void`      | a draw that failed after `mountLocal` returned (logged without it) |
 //!
 //! Error codes: `invalid_data` (the message is the reader's reason, starting
-//! with the JSON path), `invalid_argument` (settings), `draw_failed`,
+//! with the JSON path), `not_serialisable` (a data object with no JSON form:
+//! a cycle, a BigInt), `invalid_argument` (settings), `draw_failed`,
 //! `dom_failure`, `destroyed`, `instance_failed` (after an internal error).
 //!
 //! The drawing owns everything it creates (nodes, listeners, the resize
@@ -37,19 +38,25 @@ mod accessible;
 mod canvas;
 mod canvas_backend;
 mod color_scheme;
+mod data;
 mod error;
 mod settings;
 mod shell;
 mod tooltip;
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
-use zdr_chart::Chart;
 
 pub use error::EngineError;
+
+// talc, not Rust's default dlmalloc: 3 KB smaller gzipped, which the
+// engine's 150 KB budget needs for local mode's column reader, and quick
+// to hand back and reuse the large column buffers an update frees.
+#[cfg(all(target_arch = "wasm32", feature = "allocator"))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 pub use shell::start_shell;
 
 use canvas::{CanvasSpec, LocalCanvas};
@@ -57,10 +64,20 @@ use settings::Settings;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SETTINGS: &'static str = r#"
+/** `visualization_data`: `viz_config` and `data` (see docs/data-format.md). */
+export interface VisualizationData {
+  viz_config: Record<string, unknown>;
+  data: unknown;
+}
+
 /** Settings of `mountLocal`. */
 export interface LocalSettings {
-  /** The card's `visualization_data` as JSON text. */
-  data: string;
+  /**
+   * The card's `visualization_data`: its JSON text, or the object itself
+   * (typed arrays and point objects are then read as columns, without a JSON
+   * text of all the data).
+   */
+  data: string | VisualizationData;
   /** CSS length; default "100%". */
   width?: string;
   /** CSS length or "auto" (an 8:5 card from its width); default "100%". */
@@ -91,7 +108,7 @@ pub fn mount_local(
 ) -> Result<LocalDrawing, JsValue> {
     zdr_protocol::failure::guard().map_err(EngineError::from)?;
     let settings = Settings::read(&settings)?;
-    let chart = read(&settings.data)?;
+    let chart = data::read(&settings.data)?;
     let document = container.owner_document().ok_or_else(|| EngineError::Dom {
         action: "draw the card",
         reason: "the container is not in a document".into(),
@@ -111,15 +128,6 @@ pub fn mount_local(
     })
 }
 
-/// Reads `visualization_data` JSON text into a chart.
-pub(crate) fn read(json: &str) -> Result<Rc<Chart>, EngineError> {
-    Chart::from_json(json)
-        .map(Rc::new)
-        .map_err(|error| EngineError::InvalidData {
-            reason: error.to_string(),
-        })
-}
-
 #[wasm_bindgen]
 impl LocalDrawing {
     /// The canvas; `null` after `destroy()`.
@@ -131,10 +139,14 @@ impl LocalDrawing {
             .map_or(JsValue::NULL, JsValue::from)
     }
 
-    /// Draws new data (JSON text) on the same canvas; throws if it cannot be read.
-    pub fn update(&self, json: &str) -> Result<(), JsValue> {
+    /// Draws new data (JSON text or the `visualizationData` object) on the
+    /// same canvas; throws if it cannot be read.
+    pub fn update(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | VisualizationData")] data: JsValue,
+    ) -> Result<(), JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
-        let chart = read(json)?;
+        let chart = data::read(&data)?;
         Ok(self.with(|canvas| canvas.show(chart))?)
     }
 

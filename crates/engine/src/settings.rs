@@ -14,8 +14,8 @@ const MAX_SIZE_CHARS: u32 = 256;
 const MAX_TITLE_CHARS: u32 = 1024;
 
 pub struct Settings {
-    /// The card's `visualization_data` JSON text.
-    pub data: String,
+    /// The card's `visualization_data`: JSON text, or the page's object.
+    pub data: JsValue,
     pub width: String,
     /// A CSS length, or [`AUTO_HEIGHT`].
     pub height: String,
@@ -67,9 +67,14 @@ impl Settings {
                 describe(settings)
             )));
         }
-        let data = field(settings, "data")?
-            .as_string()
-            .ok_or_else(|| problem("\"data\" must be the JSON text of the card's data".into()))?;
+        let data = field(settings, "data")?;
+        let readable = data.is_string() || (data.is_object() && !data.is_function());
+        if !readable {
+            return Err(problem(format!(
+                "\"data\" must be the card's data, as JSON text or an object, found {}",
+                describe(&data)
+            )));
+        }
         let height = text(settings, "height", "100%", MAX_SIZE_CHARS)?;
         Ok(Settings {
             data,

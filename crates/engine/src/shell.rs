@@ -161,7 +161,7 @@ impl Shell {
 
     /// Reads and draws data `id`; answers received or error.
     fn show(&mut self, id: u32, json: String) {
-        let shown = crate::read(&json).and_then(|chart| match &mut self.canvas {
+        let shown = crate::data::read_text(&json).and_then(|chart| match &mut self.canvas {
             Some(canvas) => canvas.show(chart),
             None => self.create_canvas(chart),
         });

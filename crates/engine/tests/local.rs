@@ -146,12 +146,12 @@ async fn update_redraws_and_refuses_bad_data_without_losing_the_card() {
     let canvas = canvas_of(&drawing);
     let before = checksum(&canvas);
     let error = drawing
-        .update("{\"viz_config\":{},\"data\":7}")
+        .update("{\"viz_config\":{},\"data\":7}".into())
         .err()
         .unwrap();
     assert_eq!(error_code(&error), "invalid_data");
     drawing
-        .update(&card_json("Sales", numbers(&[9.0, 1.0, 4.0, 7.0])))
+        .update(card_json("Sales", numbers(&[9.0, 1.0, 4.0, 7.0])).into())
         .unwrap_throw();
     wait_until(|| loads.count() == 2, "the update's draw").await;
     assert_ne!(checksum(&canvas), before, "new data, new pixels");
@@ -188,7 +188,7 @@ async fn destroy_removes_everything_stops_drawing_and_later_calls_say_destroyed(
     assert_eq!(loads.count(), 0, "no onLoad after destroy");
     assert!(drawing.canvas().is_null());
     assert_eq!(
-        error_code(&drawing.update(&json).err().unwrap()),
+        error_code(&drawing.update(json.as_str().into()).err().unwrap()),
         "destroyed"
     );
     assert_eq!(error_code(&drawing.to_svg().err().unwrap()), "destroyed");

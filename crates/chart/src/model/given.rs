@@ -1,0 +1,151 @@
+//! Timeseries and scatter cards from columns handed over whole: the
+//! engine's way in for the page's typed arrays and point objects (issue 15),
+//! with no JSON text of the data and no tree of it.
+//!
+//! Only what reads without error is read here, by the same rules as the two
+//! text readers (the same date, gap and sort functions); anything else
+//! answers `None`, and the caller reads the whole as JSON text, whose reader
+//! words every error with the page's own JSON paths.
+
+use crate::json::Value;
+
+use super::card::{series_name, Card, Series};
+use super::date::DatePrecision;
+use super::stream::{date_of, sort_by_x, Field};
+use super::{CardKind, Path, VizConfig, MAX_SERIES};
+
+/// The x values of a series as handed over.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GivenX {
+    /// Numbers; anything not finite is missing (as `null` in JSON).
+    Numbers(Vec<f64>),
+    /// Texts, a line each (one string: one copy into WebAssembly, not one a value).
+    Lines(String),
+}
+
+/// One series: its name as given (`None`: not given), x and y.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GivenSeries {
+    pub name: Option<String>,
+    pub x: GivenX,
+    /// Anything not finite is missing.
+    pub y: Vec<f64>,
+}
+
+/// `viz_config` (parsed) and the series: the card, or `None`.
+pub(crate) fn read(
+    config: &Value,
+    series: Vec<GivenSeries>,
+) -> Option<(VizConfig, CardKind, Card)> {
+    let config = VizConfig::from_value(&Path::Root.key("viz_config"), config).ok()?;
+    if series.len() > MAX_SERIES {
+        return None;
+    }
+    let kind = config.kind?;
+    let card = match kind {
+        CardKind::Timeseries => timeseries(series, config.epoch_ms)?,
+        CardKind::Scatter => scatter(series)?,
+        _ => return None,
+    };
+    Some((config, kind, card))
+}
+
+fn name_of(name: Option<String>, index: usize) -> String {
+    match name {
+        Some(name) => series_name(&name, index),
+        None => format!("Series {}", index + 1),
+    }
+}
+
+fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
+    let mut precision = DatePrecision::Year;
+    let mut series = Vec::with_capacity(given.len());
+    for (index, one) in given.into_iter().enumerate() {
+        let mut ys = one.y;
+        let mut xs = match one.x {
+            GivenX::Numbers(mut xs) => {
+                for x in &mut xs {
+                    let field = if x.is_finite() {
+                        Field::Number(*x)
+                    } else {
+                        Field::Null
+                    };
+                    let (seconds, p) = date_of(field, epoch_ms)?;
+                    precision = precision.max(p);
+                    *x = seconds;
+                }
+                xs
+            }
+            GivenX::Lines(text) => {
+                let mut xs = Vec::with_capacity(ys.len());
+                if !text.is_empty() || !ys.is_empty() {
+                    for line in text.split('\n') {
+                        let (seconds, p) = date_of(Field::Text(line.into()), epoch_ms)?;
+                        precision = precision.max(p);
+                        xs.push(seconds);
+                    }
+                }
+                xs
+            }
+        };
+        if xs.len() != ys.len() {
+            return None;
+        }
+        for y in &mut ys {
+            if !y.is_finite() {
+                *y = f64::NAN;
+            }
+        }
+        sort_by_x(&mut xs, &mut ys);
+        series.push(Series {
+            name: name_of(one.name, index),
+            xs,
+            ys,
+        });
+    }
+    Some(Card::Timeseries { series, precision })
+}
+
+fn scatter(given: Vec<GivenSeries>) -> Option<Card> {
+    let mut series = Vec::with_capacity(given.len());
+    for (index, one) in given.into_iter().enumerate() {
+        let mut ys = one.y;
+        let mut xs = match one.x {
+            GivenX::Numbers(xs) => xs,
+            GivenX::Lines(text) => {
+                let mut xs = Vec::with_capacity(ys.len());
+                if !text.is_empty() || !ys.is_empty() {
+                    for line in text.split('\n') {
+                        let x = crate::number_text::parse_f64(line.trim())?;
+                        xs.push(if x.is_finite() { x } else { return None });
+                    }
+                }
+                xs
+            }
+        };
+        if xs.len() != ys.len() {
+            return None;
+        }
+        // Points missing x or y are left out, in place.
+        let mut kept = 0;
+        for i in 0..xs.len() {
+            let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) else {
+                break;
+            };
+            if x.is_finite() && y.is_finite() {
+                if let (Some(to_x), Some(to_y)) = (xs.get_mut(kept), ys.get_mut(kept)) {
+                    (*to_x, *to_y) = (x, y);
+                }
+                kept += 1;
+            }
+        }
+        xs.truncate(kept);
+        ys.truncate(kept);
+        series.push(Series {
+            name: name_of(one.name, index),
+            xs,
+            ys,
+        });
+    }
+    Some(Card::Scatter(series))
+}
