@@ -1,0 +1,220 @@
+// End to end: local mode's column path (issue 15) draws exactly what the JSON
+// text path draws. The engine module of the packed package is handed each
+// document twice, as the page's object (read as columns by js/columns.js and
+// Chart::from_columns where it can) and as its JSON text (typed arrays written
+// as arrays), and the two toSVG() must be byte for byte the same, or both
+// must refuse with the same message. Then the widget itself: typed arrays in
+// local, form and postMessage modes, against the real zdr-host.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { launch } from './browser.mjs';
+import { startHost, stopHost } from './host.mjs';
+import { packPackage, ROOT } from './package.mjs';
+
+const WAIT = { timeout: 20_000 };
+const EXAMPLES = join(ROOT, 'docs/examples');
+
+let work, host, browser, page, context;
+
+before(async () => {
+  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
+  work = mkdtempSync(join(tmpdir(), 'zdr-columns-e2e-'));
+  const packageDir = packPackage(work);
+  const site = join(work, 'site');
+  mkdirSync(site);
+  writeFileSync(
+    join(site, 'columns.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<style>body { margin: 0 } .box { width: 640px; height: 400px }</style>
+<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
+</head><body><script type="module">
+  import initEngine, { mountLocal } from '/node_modules/zdr-embed/pkg/engine/zdr_engine.js';
+  import init, { render, preload } from 'zdr-embed';
+  await initEngine();
+  await init();
+  await preload();
+  const box = () => { const el = document.createElement('div'); el.className = 'box'; document.body.append(el); return el; };
+  const svgOf = (data) => {
+    const el = box();
+    try {
+      const drawing = mountLocal(el, { data, width: '640px', height: '400px', darkMode: false });
+      const svg = drawing.toSVG();
+      drawing.destroy();
+      return { svg };
+    } catch (error) {
+      return { error: String(error.message), code: error.code };
+    } finally {
+      el.remove();
+    }
+  };
+  // JSON text as a page would write it, typed arrays as arrays.
+  const text = (doc) => JSON.stringify(doc, (key, value) => ArrayBuffer.isView(value) ? Array.from(value) : value);
+  window.both = (doc) => ({ object: svgOf(doc), text: svgOf(text(doc)) });
+  window.svgOf = svgOf;
+  window.render = render;
+  window.ready = true;
+</script></body></html>`,
+  );
+  host = await startHost(['--www', site, '--package', packageDir]);
+  browser = await launch();
+  context = await browser.newContext({ deviceScaleFactor: 1, viewport: { width: 800, height: 600 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => console.error('page error:', error));
+  await page.goto(`${host.origin}/columns.html`);
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+});
+
+after(async () => {
+  await context?.close();
+  await browser?.close();
+  await stopHost(host);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** Draws `source` (a function of nothing, run in the page) both ways and compares. */
+async function same(source, label) {
+  const { object, text } = await page.evaluate(`window.both((${source})())`);
+  assert.deepEqual(object, text, label);
+  return object;
+}
+
+test('every example draws the same as an object and as JSON text', async () => {
+  const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+  assert.ok(files.length >= 13);
+  for (const file of files) {
+    const json = readFileSync(join(EXAMPLES, file), 'utf8');
+    const drawn = await same(`() => (${json})`, file);
+    assert.ok(drawn.svg?.startsWith('<svg'), `${file}: ${JSON.stringify(drawn).slice(0, 200)}`);
+  }
+});
+
+test('typed arrays, epoch ms, series and point objects: the same SVG both ways', async () => {
+  const cases = {
+    'points, ISO minutes': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' },
+      data: Array.from({ length: 500 }, (_, i) => ({ x: new Date(Date.UTC(2024, 0, 1) + i * 60000).toISOString().slice(0, 16), y: Math.sin(i / 20) })) })`,
+    'points, days, gaps and missing y': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' },
+      data: [{ x: '2024-01-03', y: 3 }, { x: '2024-01-01', y: null }, { x: '2024-01-02' }, { x: '2024-01-05', y: NaN }, { x: '2024-01-04', y: -0 }] })`,
+    'points, years as numbers': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' },
+      data: [{ x: 2020, y: 1 }, { x: 2022, y: 4 }, { x: 2021, y: 2 }] })`,
+    'columns, epoch ms Float64Array': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', x_time: 'epoch_ms', units: 'kWh' },
+      data: { x: Float64Array.from({ length: 2000 }, (_, i) => Date.UTC(2024, 5, 1) + i * 3.6e6), y: Float64Array.from({ length: 2000 }, (_, i) => (i % 97) - 40) } })`,
+    'columns, Float32Array and Int32Array': `() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' },
+      data: { x: Float32Array.of(1.5, 2.25, -0, 3), y: Int32Array.of(4, -2, 7, 0) } })`,
+    'columns with NaN and Infinity': `() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' },
+      data: { x: Float64Array.of(1, NaN, 3, 4), y: Float64Array.of(1, 2, Infinity, 5) } })`,
+    'series of typed arrays, named and not': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', x_time: 'epoch_ms' },
+      data: { series: [
+        { name: 'a', x: Float64Array.of(0, 8.64e7, 1.728e8), y: Float64Array.of(1, 2, 3) },
+        { x: Float64Array.of(0, 8.64e7), y: Float64Array.of(3, 1) },
+        { name: '', points: [{ x: 0, y: 2 }, { x: 8.64e7, y: 5 }] }] } })`,
+    'series with date strings as arrays': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' },
+      data: { series: [{ name: 'Sales', x: ['2024-01', '2024-02', '2024-03'], y: [1, null, 3] }] } })`,
+    'scatter points with numeric strings': `() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' },
+      data: [{ x: ' 1.5', y: 2 }, { x: '3', y: 4 }, { x: null, y: 1 }] })`,
+    'empty data': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [] })`,
+    'extra keys are ignored': `() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, other: 1,
+      data: [{ x: 1, y: 2, label: 'a' }, { x: 2, y: 3, size: 9 }] })`,
+  };
+  for (const [label, source] of Object.entries(cases)) {
+    const drawn = await same(source, label);
+    assert.ok(drawn.svg?.startsWith('<svg'), `${label}: ${JSON.stringify(drawn).slice(0, 300)}`);
+  }
+});
+
+test('refusals carry the same message both ways, with the page\'s own JSON path', async () => {
+  const cases = {
+    'a bad date': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [{ x: '2024-01-01', y: 1 }, { x: '2024-13-01', y: 2 }] })`, 'data[1].x'],
+    'a newline inside a date': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [{ x: '2024-01-01\\n2024-01-02', y: 1 }] })`, 'data[0].x'],
+    'x strings and numbers mixed': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [{ x: '2024-01-01', y: 1 }, { x: 2025, y: 2 }] })`, null],
+    'a string y': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [{ x: '2024', y: 'high' }] })`, 'data[0].y'],
+    'a null x in a timeseries': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [{ x: null, y: 1 }] })`, 'data[0].x'],
+    'columns of unequal length': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { x: Float64Array.of(1, 2), y: Float64Array.of(1) } })`, 'data'],
+    'NaN x in epoch ms': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', x_time: 'epoch_ms' }, data: { x: Float64Array.of(0, NaN), y: Float64Array.of(1, 2) } })`, 'data.x[1]'],
+    'a bad viz_config': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', colors: 5 }, data: { x: Float64Array.of(0), y: Float64Array.of(1) } })`, 'viz_config.colors'],
+  };
+  for (const [label, [source, path]] of Object.entries(cases)) {
+    const drawn = await same(source, label);
+    if (path === null) continue; // may draw or refuse; only the agreement counts
+    assert.equal(drawn.code, 'invalid_data', `${label}: ${JSON.stringify(drawn).slice(0, 300)}`);
+    assert.ok(drawn.error.startsWith(path), `${label}: ${drawn.error}`);
+  }
+  const big = await page.evaluate(`window.svgOf({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { x: BigInt64Array.of(1n), y: Float64Array.of(1) } })`);
+  assert.equal(big.code, 'not_serialisable');
+  assert.match(big.error, /visualizationData\.data\.x is a BigInt64Array/);
+});
+
+test('random timeseries and scatter documents: the same SVG or the same refusal both ways', async () => {
+  // 300 documents from a seeded generator, run in the page (the two paths are the page's).
+  const result = await page.evaluate(() => {
+    let seed = 15;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const pick = (list) => list[Math.floor(random() * list.length)];
+    const xs = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-05', '1999', '2024-01-01T12:30:00Z', '2024-01-01 08:00',
+      '2024-01-01T00:00+05:30', 2020, 1999.5, -3, 1.7e12, null, undefined, 'abc', ' 42 ', '1e3', '', NaN, Infinity, -0, true];
+    const ys = [1, -2.5, 0, -0, 1e300, 3.14159, null, undefined, NaN, Infinity, '5', false, [1]];
+    const failures = [];
+    let drawn = 0;
+    for (let i = 0; i < 300; i++) {
+      const kind = pick(['timeseries', 'scatter']);
+      const n = Math.floor(random() * 12);
+      const points = Array.from({ length: n }, () => {
+        const point = {};
+        const x = pick(xs), y = pick(ys);
+        if (x !== undefined || random() < 0.5) point.x = x;
+        if (y !== undefined || random() < 0.5) point.y = y;
+        return point;
+      });
+      const config = { title: 'T', viz_component_type: kind, ...(random() < 0.2 ? { x_time: 'epoch_ms' } : {}) };
+      const shape = pick(['points', 'columns', 'typed']);
+      const data = shape === 'points' ? points
+        : shape === 'columns' ? { x: points.map((p) => p.x ?? null), y: points.map((p) => p.y ?? null) }
+        : { x: Float64Array.from(points, (p) => (typeof p.x === 'number' ? p.x : NaN)),
+            y: Float64Array.from(points, (p) => (typeof p.y === 'number' ? p.y : NaN)) };
+      const doc = { viz_config: config, data };
+      const { object, text } = window.both(doc);
+      if (object.svg) drawn += 1;
+      if (JSON.stringify(object) !== JSON.stringify(text)) {
+        failures.push({ doc: JSON.stringify(doc, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)), object, text });
+      }
+    }
+    return { failures, drawn };
+  });
+  assert.deepEqual(result.failures.slice(0, 3), [], `${result.failures.length} of 300 differ`);
+  assert.ok(result.drawn >= 30 && result.drawn <= 270, `${result.drawn} of 300 drawn: both kinds of outcome are tried`);
+});
+
+test('the widget: typed arrays draw in local mode and post as JSON arrays in form and postMessage modes', async () => {
+  const outcomes = await page.evaluate(async (service) => {
+    const doc = () => ({
+      viz_config: { viz_component_type: 'timeseries', x_time: 'epoch_ms', title: 'Typed' },
+      data: { x: Float64Array.of(Date.UTC(2024, 0, 1), Date.UTC(2024, 0, 2), Date.UTC(2024, 0, 3)), y: Float32Array.of(1, 3, 2) },
+    });
+    const one = (options) => new Promise((ok) => {
+      const el = document.createElement('div');
+      el.id = `w${Math.random().toString(36).slice(2)}`;
+      el.className = 'box';
+      document.body.append(el);
+      const handle = window.render({ containerId: el.id, cardId: 'typed', serviceUrl: service, visualizationData: doc(),
+        width: '640px', height: '400px', ...options,
+        onLoad: (element) => ok({ handle, element }), onError: (error) => ok({ error: String(error.message) }) });
+    });
+    const local = await one({ mode: 'local' });
+    const localSvg = local.handle.toSVG();
+    local.handle.update(doc());
+    local.handle.destroy();
+    const form = await one({ mode: 'service' });
+    const formText = form.element?.contentDocument?.documentElement?.outerHTML ?? '';
+    form.handle?.destroy();
+    const message = await one({ mode: 'service', embedMode: 'postmessage' });
+    message.handle?.destroy();
+    return { localSvg, formError: form.error, formText, messageError: message.error };
+  }, host.origin);
+  assert.ok(outcomes.localSvg.includes('Typed'), 'local mode draws the typed arrays');
+  assert.equal(outcomes.formError, undefined);
+  assert.ok(outcomes.formText.includes('<svg') && outcomes.formText.includes('Typed'), outcomes.formText.slice(0, 300));
+  assert.equal(outcomes.messageError, undefined);
+});
