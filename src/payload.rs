@@ -108,7 +108,7 @@ fn required_member(object: &JsValue, key: &str, name: &'static str) -> Result<Js
 /// `JSON.stringify` throws on cycles and BigInts; a `toJSON` may return something
 /// that is not an object. Both are refused here, before anything is posted.
 fn stringify(data: &JsValue) -> Result<js_sys::JsString, EmbedError> {
-    let text = js_sys::JSON::stringify(&arrays_written(data)?).map_err(|thrown| {
+    let text = js_sys::JSON::stringify(&arrays_written(data)).map_err(|thrown| {
         EmbedError::NotSerialisable {
             reason: describe_thrown(&thrown),
         }
@@ -130,15 +130,23 @@ fn stringify(data: &JsValue) -> Result<js_sys::JsString, EmbedError> {
 /// plain arrays (copies of the objects holding them; the page's stay as
 /// they are): JSON.stringify writes a Float64Array as `{"0": ...}`. A
 /// BigInt64Array's BigInts then make JSON.stringify throw, as they should.
-fn arrays_written(data: &JsValue) -> Result<JsValue, EmbedError> {
+/// The two levels the columnar shape has, no deeper: page data must not
+/// choose how deep this module recurses. (The engine's `js/columns.js`
+/// does the same for local mode's JSON text: the two modules share no code.)
+fn arrays_written(data: &JsValue) -> JsValue {
     let inner = js_sys::Reflect::get(data, &"data".into()).unwrap_or_default();
-    Ok(match arrays_in(&inner) {
-        Some(copy) => with(data, &"data".into(), &copy).into(),
-        None => data.clone(),
-    })
+    let Some(copy) = arrays_in(&inner, true) else {
+        return data.clone();
+    };
+    let out = copy_of(data);
+    // An own data property of a fresh plain object: cannot fail.
+    let _ = js_sys::Reflect::set(&out, &"data".into(), &copy);
+    out.into()
 }
 
-fn arrays_in(object: &JsValue) -> Option<js_sys::Object> {
+/// A copy of `object` with its typed arrays as arrays (and, with
+/// `series`, those of its `series`), or `None` if it holds none.
+fn arrays_in(object: &JsValue, series: bool) -> Option<js_sys::Object> {
     if !is_plain_object(object) {
         return None;
     }
@@ -148,35 +156,31 @@ fn arrays_in(object: &JsValue) -> Option<js_sys::Object> {
         let value = js_sys::Reflect::get(object, &key).unwrap_or_default();
         let replaced: Option<JsValue> = if js_sys::ArrayBuffer::is_view(&value) {
             Some(js_sys::Array::from(&value).into())
-        } else if key.as_string().as_deref() == Some("series") && js_sys::Array::is_array(&value) {
+        } else if series
+            && key.as_string().as_deref() == Some("series")
+            && js_sys::Array::is_array(&value)
+        {
             let list: js_sys::Array = value.unchecked_into();
-            let mut series: Option<js_sys::Array> = None;
+            let mut copied: Option<js_sys::Array> = None;
             for (i, one) in list.iter().enumerate() {
-                if let Some(one) = arrays_in(&one) {
-                    series
+                if let Some(one) = arrays_in(&one, false) {
+                    copied
                         .get_or_insert_with(|| list.slice(0, list.length()))
                         .set(i as u32, one.into());
                 }
             }
-            series.map(Into::into)
+            copied.map(Into::into)
         } else {
             None
         };
         if let Some(replaced) = replaced {
-            let copy =
-                copy.get_or_insert_with(|| with(object, &JsValue::UNDEFINED, &JsValue::UNDEFINED));
+            let copy = copy.get_or_insert_with(|| copy_of(object));
             let _ = js_sys::Reflect::set(copy, &key, &replaced);
         }
     }
     copy
 }
 
-/// A shallow copy of `object`, with `key` set to `value` unless `key` is undefined.
-fn with(object: &JsValue, key: &JsValue, value: &JsValue) -> js_sys::Object {
-    let copy = js_sys::Object::assign(&js_sys::Object::new(), object.unchecked_ref());
-    if !key.is_undefined() {
-        // An own data property of a fresh plain object: cannot fail.
-        let _ = js_sys::Reflect::set(&copy, key, value);
-    }
-    copy
+fn copy_of(object: &JsValue) -> js_sys::Object {
+    js_sys::Object::assign(&js_sys::Object::new(), object.unchecked_ref())
 }

@@ -12,13 +12,12 @@
 // figures per card are saved to test-results/agreement/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { launch } from './browser.mjs';
-import { startHost, stopHost } from './host.mjs';
-import { packPackage, ROOT } from './package.mjs';
+import { hostSite, stopHost } from './host.mjs';
+import { ROOT } from './package.mjs';
 
 const WIDTH = 640;
 const HEIGHT = 400;
@@ -34,14 +33,8 @@ let work, host, browser, page, context;
 const figures = [];
 
 before(async () => {
-  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
-  work = mkdtempSync(join(tmpdir(), 'zdr-agreement-e2e-'));
-  const packageDir = packPackage(work);
-  const site = join(work, 'site');
-  mkdirSync(site);
-  writeFileSync(
-    join(site, 'agreement.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+  ({ work, host } = await hostSite('zdr-agreement-e2e-', {
+    'agreement.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <style>body { margin: 0 } #chart { width: ${WIDTH}px; height: ${HEIGHT}px }</style>
 <script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
 </head><body><div id="chart"></div><script type="module">
@@ -100,8 +93,7 @@ before(async () => {
   };
   window.ready = true;
 </script></body></html>`,
-  );
-  host = await startHost(['--www', site, '--package', packageDir]);
+  }));
   browser = await launch();
   context = await browser.newContext({ deviceScaleFactor: 1, viewport: { width: 800, height: 600 } });
   page = await context.newPage();

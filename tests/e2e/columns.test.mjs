@@ -7,13 +7,12 @@
 // local, form and postMessage modes, against the real zdr-host.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { launch } from './browser.mjs';
-import { startHost, stopHost } from './host.mjs';
-import { packPackage, ROOT } from './package.mjs';
+import { hostSite, stopHost } from './host.mjs';
+import { ROOT } from './package.mjs';
 
 const WAIT = { timeout: 20_000 };
 const EXAMPLES = join(ROOT, 'docs/examples');
@@ -21,14 +20,8 @@ const EXAMPLES = join(ROOT, 'docs/examples');
 let work, host, browser, page, context;
 
 before(async () => {
-  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
-  work = mkdtempSync(join(tmpdir(), 'zdr-columns-e2e-'));
-  const packageDir = packPackage(work);
-  const site = join(work, 'site');
-  mkdirSync(site);
-  writeFileSync(
-    join(site, 'columns.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+  ({ work, host } = await hostSite('zdr-columns-e2e-', {
+    'columns.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <style>body { margin: 0 } .box { width: 640px; height: 400px }</style>
 <script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
 </head><body><script type="module">
@@ -58,8 +51,7 @@ before(async () => {
   window.render = render;
   window.ready = true;
 </script></body></html>`,
-  );
-  host = await startHost(['--www', site, '--package', packageDir]);
+  }));
   browser = await launch();
   context = await browser.newContext({ deviceScaleFactor: 1, viewport: { width: 800, height: 600 } });
   page = await context.newPage();
@@ -134,6 +126,7 @@ test('refusals carry the same message both ways, with the page\'s own JSON path'
     'a null x in a timeseries': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [{ x: null, y: 1 }] })`, 'data[0].x'],
     'columns of unequal length': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { x: Float64Array.of(1, 2), y: Float64Array.of(1) } })`, 'data'],
     'NaN x in epoch ms': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', x_time: 'epoch_ms' }, data: { x: Float64Array.of(0, NaN), y: Float64Array.of(1, 2) } })`, 'data.x[1]'],
+    'past the series cap (201 series)': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { series: Array.from({ length: 201 }, () => ({ x: Float64Array.of(1), y: Float64Array.of(2) })) } })`, 'data.series: a card of 201 series'],
     'a bad viz_config': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', colors: 5 }, data: { x: Float64Array.of(0), y: Float64Array.of(1) } })`, 'viz_config.colors'],
   };
   for (const [label, [source, path]] of Object.entries(cases)) {
@@ -142,6 +135,9 @@ test('refusals carry the same message both ways, with the page\'s own JSON path'
     assert.equal(drawn.code, 'invalid_data', `${label}: ${JSON.stringify(drawn).slice(0, 300)}`);
     assert.ok(drawn.error.startsWith(path), `${label}: ${drawn.error}`);
   }
+  // At the cap, the column path draws it.
+  const atCap = await same(`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { series: Array.from({ length: 200 }, (_, i) => ({ x: Float64Array.of(i), y: Float64Array.of(i) })) } })`, '200 series');
+  assert.ok(atCap.svg?.startsWith('<svg'), JSON.stringify(atCap).slice(0, 200));
   const big = await page.evaluate(`window.svgOf({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { x: BigInt64Array.of(1n), y: Float64Array.of(1) } })`);
   assert.equal(big.code, 'not_serialisable');
   assert.match(big.error, /visualizationData\.data\.x is a BigInt64Array/);

@@ -3,12 +3,14 @@
 //
 // Builds nothing: the binary is $ZDR_HOST_BIN, or else target/release/zdr-host
 // or target/debug/zdr-host, whichever is newer.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { ROOT } from './package.mjs';
+import { packPackage, ROOT } from './package.mjs';
 
 export function hostBinary() {
   if (process.env.ZDR_HOST_BIN) return process.env.ZDR_HOST_BIN;
@@ -65,4 +67,21 @@ export async function stopHost(host) {
     setTimeout(() => fail(new Error('zdr-host did not stop within 10 s of SIGTERM')), 10_000).unref(),
   );
   return Promise.race([host.exited, timeout]);
+}
+
+/**
+ * A temporary folder `work` with the packed package (`packageDir`) and a
+ * folder `site` holding `pages` (file name -> text), served by a new zdr-host
+ * (`host`) at `/` and the package at `/node_modules/zdr-embed/`. The caller
+ * stops the host and removes `work`.
+ */
+export async function hostSite(prefix, pages) {
+  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const packageDir = packPackage(work);
+  const site = join(work, 'site');
+  mkdirSync(site);
+  for (const [name, text] of Object.entries(pages)) writeFileSync(join(site, name), text);
+  const host = await startHost(['--www', site, '--package', packageDir]);
+  return { work, packageDir, site, host };
 }

@@ -12,18 +12,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { startServer } from '../../scripts/dev-server.mjs';
 import { launch } from './browser.mjs';
-import { startHost, stopHost } from './host.mjs';
+import { hostSite, stopHost } from './host.mjs';
 import { instrument } from './instrument.mjs';
-import { packPackage, ROOT } from './package.mjs';
+import { ROOT } from './package.mjs';
 
 const WAIT = { timeout: 15_000 };
 const example = (name) => JSON.parse(readFileSync(join(ROOT, 'docs/examples', `${name}.json`), 'utf8'));
@@ -63,13 +62,9 @@ const THOUSAND = {
 let work, host, devServer, browser, hanging;
 
 before(async () => {
-  assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
-  work = mkdtempSync(join(tmpdir(), 'zdr-local-e2e-'));
-  const packageDir = packPackage(work);
-  const site = join(work, 'site');
-  mkdirSync(site);
+  let packageDir, site;
+  ({ work, packageDir, site, host } = await hostSite('zdr-local-e2e-', {}));
   writeSite(site);
-  host = await startHost(['--www', site, '--package', packageDir]);
   devServer = await startServer({ packageDir, extraMounts: { '/fixtures/': site } });
   hanging = await startHangingServer();
   browser = await launch();

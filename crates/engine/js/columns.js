@@ -21,15 +21,17 @@ const OTHER_SHAPES = ['columns', 'rows', 'value', 'values', 'label', 'start', 'e
 
 // [viz_config's JSON text, [[name, x, y], ...]] with x a Float64Array or a
 // string of lines and y a Float64Array; or undefined: read textOf(data).
-export function columnsOf(data) {
+// More than `maxSeries` series (the engine's cap) are never copied: the
+// text's reader refuses them.
+export function columnsOf(data, maxSeries) {
   if (!plain(data)) return undefined;
   const config = data.viz_config;
   if (!plain(config) || !READ_AS_COLUMNS.includes(config.viz_component_type)) return undefined;
-  const series = seriesOf(data.data);
+  const series = seriesOf(data.data, maxSeries);
   return series && [JSON.stringify(config), series];
 }
 
-function seriesOf(data) {
+function seriesOf(data, maxSeries) {
   if (Array.isArray(data)) {
     const one = pointColumns(data, '');
     return one && [one];
@@ -41,7 +43,8 @@ function seriesOf(data) {
     const one = parallel(data, '', 'visualizationData.data');
     return one && [one];
   }
-  if (!Array.isArray(list) || ['x', 'y', ...OTHER_SHAPES].some((key) => data[key] !== undefined)) {
+  if (!Array.isArray(list) || list.length > maxSeries ||
+      ['x', 'y', ...OTHER_SHAPES].some((key) => data[key] !== undefined)) {
     return undefined;
   }
   const series = [];
@@ -145,8 +148,10 @@ function plain(value) {
   return (proto === Object.prototype || proto === null) && typeof value.toJSON !== 'function';
 }
 
-// A copy of `data: {...}` with its typed arrays (and those of its series)
-// written as arrays; `data` itself if it holds none.
+// A copy of `data: {...}` with its typed arrays (and, with `path` ending in
+// `.data`, those of its series: the columnar shape's two levels, no deeper)
+// written as arrays; `data` itself if it holds none. The service module
+// does the same in Rust for form and postMessage modes.
 function arraysOf(data, path) {
   let copy = data;
   for (const key of Object.keys(data)) {
@@ -155,7 +160,7 @@ function arraysOf(data, path) {
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
       refuseBigInts(value, `${path}.${key}`);
       replaced = Array.from(value);
-    } else if (key === 'series' && Array.isArray(value)) {
+    } else if (key === 'series' && Array.isArray(value) && path.endsWith('.data')) {
       const series = value.map((one, i) => (plain(one) ? arraysOf(one, `${path}.series[${i}]`) : one));
       if (series.some((one, i) => one !== value[i])) replaced = series;
     }

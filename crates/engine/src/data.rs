@@ -13,7 +13,7 @@ use crate::error::EngineError;
 #[wasm_bindgen(module = "/js/columns.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = columnsOf)]
-    fn columns_of(data: &JsValue) -> Result<JsValue, JsValue>;
+    fn columns_of(data: &JsValue, max_series: usize) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = textOf)]
     fn text_of(data: &JsValue) -> Result<JsValue, JsValue>;
 }
@@ -32,7 +32,7 @@ pub(crate) fn read(data: &JsValue) -> Result<Rc<Chart>, EngineError> {
     if let Some(text) = data.as_string() {
         return read_text(&text);
     }
-    let columns = columns_of(data).map_err(not_serialisable)?;
+    let columns = columns_of(data, zdr_chart::model::MAX_SERIES).map_err(not_serialisable)?;
     // Any error at all is worded by the whole text's reader instead: the
     // columns' paths (`data.x[3]`) are not the page's (`data[3].x`).
     if let Some(chart) = read_columns(&columns) {

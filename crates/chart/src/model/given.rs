@@ -11,7 +11,7 @@ use crate::json::Value;
 
 use super::card::{series_name, Card, Series};
 use super::date::DatePrecision;
-use super::stream::{date_of, sort_by_x, Field};
+use super::stream::{date_of, drop_gaps, gaps_as_nan, sort_by_x, Field};
 use super::{CardKind, Path, VizConfig, MAX_SERIES};
 
 /// The x values of a series as handed over.
@@ -65,12 +65,11 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
         let mut xs = match one.x {
             GivenX::Numbers(mut xs) => {
                 for x in &mut xs {
-                    let field = if x.is_finite() {
-                        Field::Number(*x)
-                    } else {
-                        Field::Null
-                    };
-                    let (seconds, p) = date_of(field, epoch_ms)?;
+                    // Not finite: `null` in JSON, which no date is.
+                    if !x.is_finite() {
+                        return None;
+                    }
+                    let (seconds, p) = date_of(Field::Number(*x), epoch_ms)?;
                     precision = precision.max(p);
                     *x = seconds;
                 }
@@ -91,11 +90,7 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
         if xs.len() != ys.len() {
             return None;
         }
-        for y in &mut ys {
-            if !y.is_finite() {
-                *y = f64::NAN;
-            }
-        }
+        gaps_as_nan(&mut ys);
         sort_by_x(&mut xs, &mut ys);
         series.push(Series {
             name: name_of(one.name, index),
@@ -126,21 +121,7 @@ fn scatter(given: Vec<GivenSeries>) -> Option<Card> {
         if xs.len() != ys.len() {
             return None;
         }
-        // Points missing x or y are left out, in place.
-        let mut kept = 0;
-        for i in 0..xs.len() {
-            let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) else {
-                break;
-            };
-            if x.is_finite() && y.is_finite() {
-                if let (Some(to_x), Some(to_y)) = (xs.get_mut(kept), ys.get_mut(kept)) {
-                    (*to_x, *to_y) = (x, y);
-                }
-                kept += 1;
-            }
-        }
-        xs.truncate(kept);
-        ys.truncate(kept);
+        drop_gaps(&mut xs, &mut ys);
         series.push(Series {
             name: name_of(one.name, index),
             xs,

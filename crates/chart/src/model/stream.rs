@@ -109,27 +109,10 @@ fn move_columns(
             for x in &mut xs {
                 *x = date_of(Field::Number(*x), epoch_ms).map_or(f64::NAN, |(x, _)| x);
             }
-            for y in &mut ys {
-                if !y.is_finite() {
-                    *y = f64::NAN;
-                }
-            }
+            gaps_as_nan(&mut ys);
             sort_by_x(&mut xs, &mut ys);
         } else {
-            let mut kept = 0;
-            for i in 0..xs.len() {
-                let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) else {
-                    break;
-                };
-                if x.is_finite() && y.is_finite() {
-                    if let (Some(to_x), Some(to_y)) = (xs.get_mut(kept), ys.get_mut(kept)) {
-                        (*to_x, *to_y) = (x, y);
-                    }
-                    kept += 1;
-                }
-            }
-            xs.truncate(kept);
-            ys.truncate(kept);
+            drop_gaps(&mut xs, &mut ys);
         }
         (out.xs, out.ys) = (xs, ys);
     }
@@ -148,6 +131,33 @@ pub(super) fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecisio
         }
         _ => None,
     }
+}
+
+/// A timeseries y: anything not finite is a gap.
+pub(super) fn gaps_as_nan(ys: &mut [f64]) {
+    for y in ys {
+        if !y.is_finite() {
+            *y = f64::NAN;
+        }
+    }
+}
+
+/// A scatter's points missing x or y are left out, in place.
+pub(super) fn drop_gaps(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
+    let mut kept = 0;
+    for i in 0..xs.len() {
+        let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) else {
+            break;
+        };
+        if x.is_finite() && y.is_finite() {
+            if let (Some(to_x), Some(to_y)) = (xs.get_mut(kept), ys.get_mut(kept)) {
+                (*to_x, *to_y) = (x, y);
+            }
+            kept += 1;
+        }
+    }
+    xs.truncate(kept);
+    ys.truncate(kept);
 }
 
 pub(super) fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
