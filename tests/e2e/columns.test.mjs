@@ -143,7 +143,7 @@ test('refusals carry the same message both ways, with the page\'s own JSON path'
   assert.match(big.error, /visualizationData\.data\.x is a BigInt64Array/);
 });
 
-test('random timeseries and scatter documents: the same SVG or the same refusal both ways', async () => {
+test('600 random timeseries and scatter documents: the same SVG or the same refusal both ways', async () => {
   // 300 documents from a seeded generator, run in the page (the two paths are the page's).
   const result = await page.evaluate(() => {
     let seed = 15;
@@ -152,14 +152,21 @@ test('random timeseries and scatter documents: the same SVG or the same refusal 
     const xs = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-05', '1999', '2024-01-01T12:30:00Z', '2024-01-01 08:00',
       '2024-01-01T00:00+05:30', 2020, 1999.5, -3, 1.7e12, null, undefined, 'abc', ' 42 ', '1e3', '', NaN, Infinity, -0, true];
     const ys = [1, -2.5, 0, -0, 1e300, 3.14159, null, undefined, NaN, Infinity, '5', false, [1]];
+    // Date strings only: the page's date reader (isoDates) against the engine's, edges included.
+    const dates = ['2024-01-01', '2024-02-29', '2023-02-29', '2024-04-31', '2024-12', '2024-00', '0000', '9999-12-31',
+      '0000-01-01', '1600-02-29', '1900-02-29', '2024-01-01T00:00', '2024-01-01t23:59:59z', '2024-01-01 12:00:60',
+      '2024-01-01T24:00', '2024-01-01T10:60', '2024-01-01T10:00:00.5', '2024-01-01T10:00Z', '2024-01-01T10:00:00+02:00',
+      '2024-1-01', '2024-01-1', ' 2024', '2024-01-01T1:00', '2024-01-01X10:00', '2024-01-01T10:00:5', '２０２４'];
     const failures = [];
     let drawn = 0;
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 600; i++) {
       const kind = pick(['timeseries', 'scatter']);
       const n = Math.floor(random() * 12);
+      const onlyDates = random() < 0.5;
       const points = Array.from({ length: n }, () => {
         const point = {};
-        const x = pick(xs), y = pick(ys);
+        const x = onlyDates ? (random() < 0.9 ? pick(dates.slice(0, 12)) : pick(dates)) : pick(xs);
+        const y = onlyDates ? pick([1, 2.5, -3, null]) : pick(ys);
         if (x !== undefined || random() < 0.5) point.x = x;
         if (y !== undefined || random() < 0.5) point.y = y;
         return point;
@@ -179,8 +186,8 @@ test('random timeseries and scatter documents: the same SVG or the same refusal 
     }
     return { failures, drawn };
   });
-  assert.deepEqual(result.failures.slice(0, 3), [], `${result.failures.length} of 300 differ`);
-  assert.ok(result.drawn >= 30 && result.drawn <= 270, `${result.drawn} of 300 drawn: both kinds of outcome are tried`);
+  assert.deepEqual(result.failures.slice(0, 3), [], `${result.failures.length} of 600 differ`);
+  assert.ok(result.drawn >= 60 && result.drawn <= 540, `${result.drawn} of 600 drawn: both kinds of outcome are tried`);
 });
 
 test('the widget: typed arrays draw in local mode and post as JSON arrays in form and postMessage modes', async () => {

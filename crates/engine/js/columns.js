@@ -6,7 +6,7 @@
 // million points costs more than everything else a draw does. So a
 // timeseries or scatter card goes to the engine as viz_config's JSON text
 // and, per series, x and y as Float64Arrays (one copy each into its
-// memory) or x's date strings as one string, a line each
+// memory) or x's date strings as UTF-8 lines, one copy too
 // (zdr_chart::Chart::from_columns).
 //
 // Whatever this does not recognise exactly, it leaves to the JSON text of
@@ -19,28 +19,32 @@ const READ_AS_COLUMNS = ['timeseries', 'scatter'];
 // Keys that would make `data: {...}` another shape than parallel x and y.
 const OTHER_SHAPES = ['columns', 'rows', 'value', 'values', 'label', 'start', 'end', 'points'];
 
-// [viz_config's JSON text, [[name, x, y], ...]] with x a Float64Array or a
-// string of lines and y a Float64Array; or undefined: read textOf(data).
+// [viz_config's JSON text, [[name, x, y, precision], ...]] with x a
+// Float64Array (seconds when precision is given) or UTF-8 lines (a
+// Uint8Array) and y a Float64Array; or undefined: read textOf(data).
 // More than `maxSeries` series (the engine's cap) are never copied: the
 // text's reader refuses them.
 export function columnsOf(data, maxSeries) {
   if (!plain(data)) return undefined;
   const config = data.viz_config;
   if (!plain(config) || !READ_AS_COLUMNS.includes(config.viz_component_type)) return undefined;
-  const series = seriesOf(data.data, maxSeries);
+  // A timeseries's date strings are read here (isoDates); with x_time
+  // "epoch_ms" a string is an error, which the engine words.
+  const dates = config.viz_component_type === 'timeseries' && config.x_time == null;
+  const series = seriesOf(data.data, maxSeries, dates);
   return series && [JSON.stringify(config), series];
 }
 
-function seriesOf(data, maxSeries) {
+function seriesOf(data, maxSeries, dates) {
   if (Array.isArray(data)) {
-    const one = pointColumns(data, '');
+    const one = pointColumns(data, '', dates);
     return one && [one];
   }
   if (!plain(data)) return undefined;
   const list = data.series;
   if (list === undefined) {
     if (OTHER_SHAPES.some((key) => data[key] !== undefined)) return undefined;
-    const one = parallel(data, '', 'visualizationData.data');
+    const one = parallel(data, '', 'visualizationData.data', dates);
     return one && [one];
   }
   if (!Array.isArray(list) || list.length > maxSeries ||
@@ -54,37 +58,40 @@ function seriesOf(data, maxSeries) {
     const name = one.name;
     if (typeof name !== 'string' && name !== null && name !== undefined) return undefined;
     const given = one.points !== undefined
-      ? Array.isArray(one.points) && pointColumns(one.points, name ?? null)
+      ? Array.isArray(one.points) && pointColumns(one.points, name ?? null, dates)
       : !OTHER_SHAPES.some((key) => one[key] !== undefined) &&
-        parallel(one, name ?? null, `visualizationData.data.series[${i}]`);
+        parallel(one, name ?? null, `visualizationData.data.series[${i}]`, dates);
     if (!given) return undefined;
     series.push(given);
   }
   return series;
 }
 
-// `{x: [...], y: [...]}` (arrays or typed arrays) as [name, x, y].
-function parallel(object, name, path) {
-  const x = column(object.x, `${path}.x`, true);
-  const y = column(object.y, `${path}.y`, false);
+// `{x: [...], y: [...]}` (arrays or typed arrays) as [name, x, y, precision].
+function parallel(object, name, path, dates) {
+  const x = column(object.x, `${path}.x`, dates);
+  const y = column(object.y, `${path}.y`);
   return x !== undefined && y !== undefined && object.x.length === object.y.length
-    ? [name, x, y]
+    ? [name, x[0], y[0], x[1]]
     : undefined;
 }
 
-// An array or typed array as a Float64Array (numbers, null a gap) or, for
-// x, a string of lines (texts); undefined if it is neither.
-function column(array, path, texts) {
+// An array or typed array as [Float64Array] (numbers, null a gap) or, for
+// x (`dates` not undefined), texts as textColumn() gives them; undefined
+// if it is neither.
+function column(array, path, dates) {
   if (ArrayBuffer.isView(array)) {
     if (array instanceof DataView) return undefined;
-    refuseBigInts(array, path);
-    return array instanceof Float64Array ? array : Float64Array.from(array);
+    if (array instanceof BigInt64Array || array instanceof BigUint64Array) {
+      throw new TypeError(`${path} is a ${array.constructor.name}: BigInts have no JSON form`);
+    }
+    return [array instanceof Float64Array ? array : Float64Array.from(array)];
   }
   if (!Array.isArray(array)) return undefined;
   const n = array.length;
-  if (texts && n > 0 && typeof array[0] === 'string') {
+  if (dates !== undefined && n > 0 && typeof array[0] === 'string') {
     for (let i = 0; i < n; i++) if (typeof array[i] !== 'string') return undefined;
-    return array.join('\n');
+    return textColumn(array, dates);
   }
   const values = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -93,50 +100,38 @@ function column(array, path, texts) {
     else if (value === null) values[i] = NaN;
     else return undefined;
   }
-  return values;
+  return [values];
 }
 
-// `[{x, y}, ...]` as [name, x, y], or undefined.
-function pointColumns(points, name) {
+// `[{x, y}, ...]` as [name, x, y, precision], or undefined: y read here,
+// x gathered and read as an array of x is.
+function pointColumns(points, name, dates) {
   const n = points.length;
+  const xs = new Array(n);
   const ys = new Float64Array(n);
-  let xs;
-  let texts;
+  // plain() for each point, cheaper: a million points take this loop.
+  if (typeof Object.prototype.toJSON === 'function') return undefined;
   for (let i = 0; i < n; i++) {
     const point = points[i];
-    if (!plain(point)) return undefined;
-    const x = point.x;
+    if (typeof point !== 'object' || point === null || Object.getPrototypeOf(point) !== Object.prototype ||
+        point.toJSON !== undefined) {
+      return undefined;
+    }
     const y = point.y;
     if (typeof y === 'number') ys[i] = y;
     else if (y === null || y === undefined) ys[i] = NaN;
     else return undefined;
-    if (typeof x === 'string') {
-      if (xs !== undefined) return undefined;
-      if (texts === undefined) texts = new Array(n);
-      texts[i] = x;
-    } else if (typeof x === 'number' || x === null || x === undefined) {
-      if (texts !== undefined) return undefined;
-      if (xs === undefined) xs = new Float64Array(n);
-      xs[i] = typeof x === 'number' ? x : NaN;
-    } else {
-      return undefined;
-    }
+    // An absent x is a gap, as null is.
+    xs[i] = point.x ?? null;
   }
-  return [name, texts !== undefined ? texts.join('\n') : xs ?? new Float64Array(0), ys];
-}
-
-function refuseBigInts(array, path) {
-  if (array instanceof BigInt64Array || array instanceof BigUint64Array) {
-    throw new TypeError(
-      `${path} is a ${array.constructor.name}: BigInts have no JSON form; give a Float64Array`,
-    );
-  }
+  const x = column(xs, '', dates);
+  return x && [name, x[0], ys, x[1]];
 }
 
 // JSON.stringify of the whole, with typed arrays written as arrays.
 export function textOf(data) {
   if (plain(data) && plain(data.data)) {
-    data = { ...data, data: arraysOf(data.data, 'visualizationData.data') };
+    data = { ...data, data: arraysOf(data.data, true) };
   }
   return JSON.stringify(data);
 }
@@ -148,21 +143,109 @@ function plain(value) {
   return (proto === Object.prototype || proto === null) && typeof value.toJSON !== 'function';
 }
 
-// A copy of `data: {...}` with its typed arrays (and, with `path` ending in
-// `.data`, those of its series: the columnar shape's two levels, no deeper)
-// written as arrays; `data` itself if it holds none. The service module
-// does the same in Rust for form and postMessage modes.
-function arraysOf(data, path) {
+// x texts: with `dates`, [seconds, precision] when isoDates() reads them
+// all; else [UTF-8 lines], one native encoding and one copy into the engine
+// (a JS string would be copied a character at a time), read there.
+function textColumn(texts, dates) {
+  return (dates && isoDates(texts)) || [new TextEncoder().encode(texts.join('\n'))];
+}
+
+// The common ISO shapes of zdr_chart's model/date.rs, read as it reads
+// them: YYYY, YYYY-MM, YYYY-MM-DD and YYYY-MM-DD[T ]HH:MM[:SS][Z], within
+// its ranges (a leap second, a fraction or an offset answers undefined, and
+// the engine reads the texts). [seconds since 1970, precision]: 0 year, 1
+// month, 2 day, 3 time, the finest of them. The seconds are whole numbers
+// far below 2^53, so they equal the engine's exactly; tests/e2e/columns.test.mjs
+// holds the two readers to the same charts.
+function isoDates(texts) {
+  const n = texts.length;
+  const seconds = new Float64Array(n);
+  let finest = 0;
+  for (let i = 0; i < n; i++) {
+    const s = texts[i];
+    const len = s.length;
+    const year = digits(s, 0, 4);
+    let month = 1;
+    let day = 1;
+    let clock = 0;
+    let precision = 0;
+    if (year < 0) return undefined;
+    if (len > 4) {
+      month = digits(s, 5, 2);
+      if (s.charCodeAt(4) !== 45 || len < 7 || month < 1 || month > 12) return undefined;
+      precision = 1;
+    }
+    if (len > 7) {
+      day = digits(s, 8, 2);
+      // The month's length: day 1 of the next month (13: January) less day 1 of this one.
+      const length = daysFromCivil(year, month + 1, 1) - daysFromCivil(year, month, 1);
+      if (s.charCodeAt(7) !== 45 || len < 10 || day < 1 || day > length) return undefined;
+      precision = 2;
+    }
+    if (len > 10) {
+      const t = s.charCodeAt(10);
+      const hour = digits(s, 11, 2);
+      const minute = digits(s, 14, 2);
+      if ((t !== 84 && t !== 116 && t !== 32) || len < 16 || s.charCodeAt(13) !== 58 ||
+          hour < 0 || hour > 23 || minute < 0 || minute > 59) {
+        return undefined;
+      }
+      let at = 16;
+      let second = 0;
+      if (at < len && s.charCodeAt(at) === 58) {
+        second = digits(s, 17, 2);
+        if (second < 0 || second > 59) return undefined;
+        at = 19;
+      }
+      if (at < len) {
+        const z = s.charCodeAt(at);
+        if ((z !== 90 && z !== 122) || at + 1 !== len) return undefined;
+      }
+      clock = hour * 3600 + minute * 60 + second;
+      precision = 3;
+    }
+    seconds[i] = daysFromCivil(year, month, day) * 86400 + clock;
+    if (precision > finest) finest = precision;
+  }
+  return [seconds, finest];
+}
+
+// `count` decimal digits from `at`, or -1.
+function digits(s, at, count) {
+  let value = 0;
+  for (let k = at; k < at + count; k++) {
+    const d = s.charCodeAt(k) - 48;
+    if (!(d >= 0 && d <= 9)) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+// Howard Hinnant's days_from_civil, as date.rs has it.
+function daysFromCivil(year, month, day) {
+  const y = year - (month <= 2 ? 1 : 0);
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+// A copy of `data: {...}` with its typed arrays (and, with `series`, those
+// of its series: the columnar shape's two levels, no deeper) written as
+// arrays; `data` itself if it holds none. A BigInt64Array's BigInts then
+// make JSON.stringify throw. The service module does the same in Rust for
+// form and postMessage modes (src/payload.rs): the modules share no code.
+function arraysOf(data, series) {
   let copy = data;
   for (const key of Object.keys(data)) {
     const value = data[key];
     let replaced;
-    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-      refuseBigInts(value, `${path}.${key}`);
+    if (ArrayBuffer.isView(value)) {
       replaced = Array.from(value);
-    } else if (key === 'series' && Array.isArray(value) && path.endsWith('.data')) {
-      const series = value.map((one, i) => (plain(one) ? arraysOf(one, `${path}.series[${i}]`) : one));
-      if (series.some((one, i) => one !== value[i])) replaced = series;
+    } else if (series && key === 'series' && Array.isArray(value)) {
+      const list = value.map((one) => (plain(one) ? arraysOf(one) : one));
+      if (list.some((one, i) => one !== value[i])) replaced = list;
     }
     if (replaced !== undefined) {
       if (copy === data) copy = { ...data };

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
-use zdr_chart::model::{GivenSeries, GivenX};
+use zdr_chart::model::{DatePrecision, GivenSeries, GivenX};
 use zdr_chart::Chart;
 
 use crate::error::EngineError;
@@ -56,26 +56,37 @@ fn read_columns(found: &JsValue) -> Option<Rc<Chart>> {
     for one in given.iter() {
         let one: js_sys::Array = one.dyn_into().ok()?;
         let x = one.get(1);
+        let x = match (x.dyn_into::<js_sys::Uint8Array>(), one.get(3).as_f64()) {
+            // UTF-8 from the page's TextEncoder, copied in one go (a JS
+            // string would be copied a character at a time).
+            (Ok(lines), _) => GivenX::Lines(String::from_utf8(lines.to_vec()).ok()?),
+            // Date strings the page read: seconds, and how precisely they were written.
+            (Err(x), Some(precision)) => GivenX::Dates(numbers(x)?, precision_of(precision)?),
+            (Err(x), None) => GivenX::Numbers(numbers(x)?),
+        };
         series.push(GivenSeries {
             name: one.get(0).as_string(),
-            x: match x.as_string() {
-                Some(lines) => GivenX::Lines(lines),
-                None => GivenX::Numbers(numbers(x)?),
-            },
+            x,
             y: numbers(one.get(2))?,
         });
     }
     Chart::from_columns(&config, series).map(Rc::new)
 }
 
-/// A Float64Array copied into this module's memory in one go; JSON has no
-/// -0, so neither do the columns (both ways must draw the same).
+/// `isoDates`' precision code.
+fn precision_of(code: f64) -> Option<DatePrecision> {
+    Some(match code as u8 {
+        0 => DatePrecision::Year,
+        1 => DatePrecision::Month,
+        2 => DatePrecision::Day,
+        3 => DatePrecision::Time,
+        _ => return None,
+    })
+}
+
+/// A Float64Array copied into this module's memory in one go.
 fn numbers(array: JsValue) -> Option<Vec<f64>> {
-    let mut values = array.dyn_into::<js_sys::Float64Array>().ok()?.to_vec();
-    for value in &mut values {
-        *value += 0.0;
-    }
-    Some(values)
+    Some(array.dyn_into::<js_sys::Float64Array>().ok()?.to_vec())
 }
 
 fn not_serialisable(thrown: JsValue) -> EngineError {

@@ -21,6 +21,10 @@ pub enum GivenX {
     Numbers(Vec<f64>),
     /// Texts, a line each (one string: one copy into WebAssembly, not one a value).
     Lines(String),
+    /// A timeseries's date strings already read (by the page, with the
+    /// rules of [`super::parse_date`]): seconds since 1970 and the finest
+    /// precision they were written with.
+    Dates(Vec<f64>, DatePrecision),
 }
 
 /// One series: its name as given (`None`: not given), x and y.
@@ -69,12 +73,17 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
                     if !x.is_finite() {
                         return None;
                     }
-                    let (seconds, p) = date_of(Field::Number(*x), epoch_ms)?;
+                    let (seconds, p) = date_of(Field::Number(*x + 0.0), epoch_ms)?;
                     precision = precision.max(p);
                     *x = seconds;
                 }
                 xs
             }
+            GivenX::Dates(seconds, p) if !epoch_ms && seconds.iter().all(|x| x.is_finite()) => {
+                precision = precision.max(p);
+                seconds
+            }
+            GivenX::Dates(..) => return None,
             GivenX::Lines(text) => {
                 let mut xs = Vec::with_capacity(ys.len());
                 if !text.is_empty() || !ys.is_empty() {
@@ -104,9 +113,15 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
 fn scatter(given: Vec<GivenSeries>) -> Option<Card> {
     let mut series = Vec::with_capacity(given.len());
     for (index, one) in given.into_iter().enumerate() {
+        // JSON has no -0, so neither do the numbers here (a text's "-0" stays).
         let mut ys = one.y;
+        ys.iter_mut().for_each(|y| *y += 0.0);
         let mut xs = match one.x {
-            GivenX::Numbers(xs) => xs,
+            GivenX::Numbers(mut xs) => {
+                xs.iter_mut().for_each(|x| *x += 0.0);
+                xs
+            }
+            GivenX::Dates(..) => return None,
             GivenX::Lines(text) => {
                 let mut xs = Vec::with_capacity(ys.len());
                 if !text.is_empty() || !ys.is_empty() {

@@ -133,12 +133,11 @@ pub(super) fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecisio
     }
 }
 
-/// A timeseries y: anything not finite is a gap.
+/// A timeseries y of a passed column: anything not finite is a gap, and
+/// -0 is 0 (JSON has no -0, so neither do columns: both ways draw alike).
 pub(super) fn gaps_as_nan(ys: &mut [f64]) {
     for y in ys {
-        if !y.is_finite() {
-            *y = f64::NAN;
-        }
+        *y = if y.is_finite() { *y + 0.0 } else { f64::NAN };
     }
 }
 
