@@ -26,9 +26,21 @@ pub fn xy_extent(series: &[crate::model::Series]) -> ((f64, f64), (f64, f64)) {
     );
     for s in series {
         for (&a, &b) in s.xs.iter().zip(&s.ys) {
+            // Comparisons, not f64::min/max: both are finite here, and
+            // in WebAssembly min and max are calls (fmin, fmax).
             if a.is_finite() && b.is_finite() {
-                x = (x.0.min(a), x.1.max(a));
-                y = (y.0.min(b), y.1.max(b));
+                if a < x.0 {
+                    x.0 = a;
+                }
+                if a > x.1 {
+                    x.1 = a;
+                }
+                if b < y.0 {
+                    y.0 = b;
+                }
+                if b > y.1 {
+                    y.1 = b;
+                }
             }
         }
     }

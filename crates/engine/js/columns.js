@@ -6,7 +6,7 @@
 // million points costs more than everything else a draw does. So a
 // timeseries or scatter card goes to the engine as viz_config's JSON text
 // and, per series, x and y as Float64Arrays (one copy each into its
-// memory) or x's date strings as UTF-8 lines, one copy too
+// memory), a timeseries's ISO date strings read here into seconds
 // (zdr_chart::Chart::from_columns).
 //
 // Whatever this does not recognise exactly, it leaves to the JSON text of
@@ -19,9 +19,9 @@ const READ_AS_COLUMNS = ['timeseries', 'scatter'];
 // Keys that would make `data: {...}` another shape than parallel x and y.
 const OTHER_SHAPES = ['columns', 'rows', 'value', 'values', 'label', 'start', 'end', 'points'];
 
-// [viz_config's JSON text, [[name, x, y, precision], ...]] with x a
-// Float64Array (seconds when precision is given) or UTF-8 lines (a
-// Uint8Array) and y a Float64Array; or undefined: read textOf(data).
+// [viz_config's JSON text, [[name, x, y, precision], ...]] with x and y
+// Float64Arrays (x seconds since 1970 when precision is given); or
+// undefined: read textOf(data).
 // More than `maxSeries` series (the engine's cap) are never copied: the
 // text's reader refuses them.
 export function columnsOf(data, maxSeries) {
@@ -77,8 +77,8 @@ function parallel(object, name, path, dates) {
 }
 
 // An array or typed array as [Float64Array] (numbers, null a gap) or, for
-// x (`dates` not undefined), texts as textColumn() gives them; undefined
-// if it is neither.
+// x (`dates` true), date strings as isoDates() reads them; undefined if it
+// is neither.
 function column(array, path, dates) {
   if (ArrayBuffer.isView(array)) {
     if (array instanceof DataView) return undefined;
@@ -89,9 +89,9 @@ function column(array, path, dates) {
   }
   if (!Array.isArray(array)) return undefined;
   const n = array.length;
-  if (dates !== undefined && n > 0 && typeof array[0] === 'string') {
+  if (n > 0 && typeof array[0] === 'string') {
     for (let i = 0; i < n; i++) if (typeof array[i] !== 'string') return undefined;
-    return textColumn(array, dates);
+    return dates ? isoDates(array) : undefined;
   }
   const values = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -143,17 +143,11 @@ function plain(value) {
   return (proto === Object.prototype || proto === null) && typeof value.toJSON !== 'function';
 }
 
-// x texts: with `dates`, [seconds, precision] when isoDates() reads them
-// all; else [UTF-8 lines], one native encoding and one copy into the engine
-// (a JS string would be copied a character at a time), read there.
-function textColumn(texts, dates) {
-  return (dates && isoDates(texts)) || [new TextEncoder().encode(texts.join('\n'))];
-}
-
 // The common ISO shapes of zdr_chart's model/date.rs, read as it reads
 // them: YYYY, YYYY-MM, YYYY-MM-DD and YYYY-MM-DD[T ]HH:MM[:SS][Z], within
-// its ranges (a leap second, a fraction or an offset answers undefined, and
-// the engine reads the texts). [seconds since 1970, precision]: 0 year, 1
+// its ranges. Any other text (a leap second, a fraction, an offset, a
+// scatter's numbers as strings) answers undefined, and the engine reads the
+// JSON text of the whole. [seconds since 1970, precision]: 0 year, 1
 // month, 2 day, 3 time, the finest of them. The seconds are whole numbers
 // far below 2^53, so they equal the engine's exactly; tests/e2e/columns.test.mjs
 // holds the two readers to the same charts.
@@ -161,6 +155,11 @@ function isoDates(texts) {
   const n = texts.length;
   const seconds = new Float64Array(n);
   let finest = 0;
+  // The day number of the 1st and the length of the last month seen:
+  // consecutive dates mostly share their month.
+  let seen = -1;
+  let first = 0;
+  let length = 0;
   for (let i = 0; i < n; i++) {
     const s = texts[i];
     const len = s.length;
@@ -177,8 +176,12 @@ function isoDates(texts) {
     }
     if (len > 7) {
       day = digits(s, 8, 2);
-      // The month's length: day 1 of the next month (13: January) less day 1 of this one.
-      const length = daysFromCivil(year, month + 1, 1) - daysFromCivil(year, month, 1);
+      if (year * 16 + month !== seen) {
+        seen = year * 16 + month;
+        first = daysFromCivil(year, month, 1);
+        // Day 1 of the next month (13: January) less day 1 of this one.
+        length = daysFromCivil(year, month + 1, 1) - first;
+      }
       if (s.charCodeAt(7) !== 45 || len < 10 || day < 1 || day > length) return undefined;
       precision = 2;
     }
@@ -204,7 +207,9 @@ function isoDates(texts) {
       clock = hour * 3600 + minute * 60 + second;
       precision = 3;
     }
-    seconds[i] = daysFromCivil(year, month, day) * 86400 + clock;
+    // A year or a month: its first day, not the cached month's.
+    const days = precision < 2 ? daysFromCivil(year, month, 1) : first + day - 1;
+    seconds[i] = days * 86400 + clock;
     if (precision > finest) finest = precision;
   }
   return [seconds, finest];

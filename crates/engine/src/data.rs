@@ -56,13 +56,10 @@ fn read_columns(found: &JsValue) -> Option<Rc<Chart>> {
     for one in given.iter() {
         let one: js_sys::Array = one.dyn_into().ok()?;
         let x = one.get(1);
-        let x = match (x.dyn_into::<js_sys::Uint8Array>(), one.get(3).as_f64()) {
-            // UTF-8 from the page's TextEncoder, copied in one go (a JS
-            // string would be copied a character at a time).
-            (Ok(lines), _) => GivenX::Lines(String::from_utf8(lines.to_vec()).ok()?),
+        let x = match one.get(3).as_f64() {
             // Date strings the page read: seconds, and how precisely they were written.
-            (Err(x), Some(precision)) => GivenX::Dates(numbers(x)?, precision_of(precision)?),
-            (Err(x), None) => GivenX::Numbers(numbers(x)?),
+            Some(precision) => GivenX::Dates(numbers(x)?, precision_of(precision)?),
+            None => GivenX::Numbers(numbers(x)?),
         };
         series.push(GivenSeries {
             name: one.get(0).as_string(),

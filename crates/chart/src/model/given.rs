@@ -19,8 +19,6 @@ use super::{CardKind, Path, VizConfig, MAX_SERIES};
 pub enum GivenX {
     /// Numbers; anything not finite is missing (as `null` in JSON).
     Numbers(Vec<f64>),
-    /// Texts, a line each (one string: one copy into WebAssembly, not one a value).
-    Lines(String),
     /// A timeseries's date strings already read (by the page, with the
     /// rules of [`super::parse_date`]): seconds since 1970 and the finest
     /// precision they were written with.
@@ -84,17 +82,6 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
                 seconds
             }
             GivenX::Dates(..) => return None,
-            GivenX::Lines(text) => {
-                let mut xs = Vec::with_capacity(ys.len());
-                if !text.is_empty() || !ys.is_empty() {
-                    for line in text.split('\n') {
-                        let (seconds, p) = date_of(Field::Text(line.into()), epoch_ms)?;
-                        precision = precision.max(p);
-                        xs.push(seconds);
-                    }
-                }
-                xs
-            }
         };
         if xs.len() != ys.len() {
             return None;
@@ -113,7 +100,7 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
 fn scatter(given: Vec<GivenSeries>) -> Option<Card> {
     let mut series = Vec::with_capacity(given.len());
     for (index, one) in given.into_iter().enumerate() {
-        // JSON has no -0, so neither do the numbers here (a text's "-0" stays).
+        // JSON has no -0, so neither do the numbers here.
         let mut ys = one.y;
         ys.iter_mut().for_each(|y| *y += 0.0);
         let mut xs = match one.x {
@@ -122,16 +109,6 @@ fn scatter(given: Vec<GivenSeries>) -> Option<Card> {
                 xs
             }
             GivenX::Dates(..) => return None,
-            GivenX::Lines(text) => {
-                let mut xs = Vec::with_capacity(ys.len());
-                if !text.is_empty() || !ys.is_empty() {
-                    for line in text.split('\n') {
-                        let x = crate::number_text::parse_f64(line.trim())?;
-                        xs.push(if x.is_finite() { x } else { return None });
-                    }
-                }
-                xs
-            }
         };
         if xs.len() != ys.len() {
             return None;
