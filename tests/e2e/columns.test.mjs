@@ -27,7 +27,9 @@ before(async () => {
 </head><body><script type="module">
   import initEngine, { mountLocal } from '/node_modules/zdr-embed/pkg/engine/zdr_engine.js';
   import init, { render, preload } from 'zdr-embed';
-  await initEngine();
+  const engine = await initEngine();
+  window.engineMemory = () => engine.memory.buffer.byteLength;
+  window.mountLocal = mountLocal;
   await init();
   await preload();
   const box = () => { const el = document.createElement('div'); el.className = 'box'; document.body.append(el); return el; };
@@ -220,4 +222,53 @@ test('the widget: typed arrays draw in local mode and post as JSON arrays in for
   assert.equal(outcomes.formError, undefined);
   assert.ok(outcomes.formText.includes('<svg') && outcomes.formText.includes('Typed'), outcomes.formText.slice(0, 300));
   assert.equal(outcomes.messageError, undefined);
+});
+
+test('a million points: the engine holds one card of them, through 20 updates and a refused one', async () => {
+  const result = await page.evaluate(async () => {
+    const N = 1_000_000;
+    const MiB = () => window.engineMemory() / 1048576;
+    const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+    const data = (seed) => {
+      const x = new Float64Array(N);
+      const y = new Float64Array(N);
+      for (let i = 0; i < N; i++) {
+        x[i] = Date.UTC(2024, 0, 1) + i * 60_000;
+        y[i] = Math.sin(i / 5000 + seed);
+      }
+      return { viz_config: { title: 'Million', viz_component_type: 'timeseries', x_time: 'epoch_ms' }, data: { x, y } };
+    };
+    const sets = [data(0), data(1)];
+    const el = document.createElement('div');
+    el.className = 'box';
+    document.body.append(el);
+    const drawing = window.mountLocal(el, { data: sets[0], width: '640px', height: '400px', darkMode: false });
+    await frame();
+    const afterDraw = MiB();
+    for (let i = 1; i <= 20; i++) {
+      drawing.update(sets[i % 2]);
+      await frame();
+    }
+    const afterUpdates = MiB();
+    // A refused update (a timestamp that is not a number) leaves the card as it was.
+    const before = drawing.toSVG();
+    const bad = data(0);
+    bad.data.x[500_000] = NaN;
+    let refusal;
+    try {
+      drawing.update(bad);
+    } catch (error) {
+      refusal = error.message;
+    }
+    await frame();
+    const after = drawing.toSVG();
+    drawing.destroy();
+    el.remove();
+    return { afterDraw, afterUpdates, afterRefusal: MiB(), refusal, same: before === after };
+  });
+  assert.ok(result.afterDraw < 64, `${result.afterDraw.toFixed(1)} MiB after the draw`);
+  assert.ok(result.afterUpdates - result.afterDraw <= 2, `${result.afterDraw.toFixed(1)} -> ${result.afterUpdates.toFixed(1)} MiB over 20 updates`);
+  assert.match(result.refusal ?? '', /^data\.x\[500000\]/);
+  assert.ok(result.same, 'the refused update left the card as it was');
+  console.log(`engine memory: ${result.afterDraw.toFixed(1)} MiB after a 1M-point draw, ${result.afterUpdates.toFixed(1)} after 20 updates, ${result.afterRefusal.toFixed(1)} after a refused one (read as JSON text for its error)`);
 });

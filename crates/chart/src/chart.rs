@@ -42,12 +42,15 @@ impl Chart {
     }
 
     /// A timeseries or scatter card from `viz_config`'s JSON text and its
-    /// series handed over as columns ([`GivenSeries`]); `None` for anything
+    /// series handed over as columns ([`GivenSeries`]), asked of `series`
+    /// (once) only once `viz_config` reads as such a card; `None` for anything
     /// these do not read without error (another card type, a bad value):
     /// read the whole as JSON text then, for its error.
-    pub fn from_columns(config: &str, series: Vec<GivenSeries>) -> Option<Chart> {
-        let config = crate::json::parse(config).ok()?;
-        crate::model::given::read(&config, series).map(|(config, kind, card)| Chart {
+    pub fn from_columns(
+        config: &str,
+        series: &mut dyn FnMut() -> Vec<GivenSeries>,
+    ) -> Option<Chart> {
+        crate::model::given::read(config, series).map(|(config, kind, card)| Chart {
             config,
             kind,
             card,

@@ -15,7 +15,6 @@
 // the same chart, and every error is worded by the text's reader with the
 // page's own paths.
 
-const READ_AS_COLUMNS = ['timeseries', 'scatter'];
 // Keys that would make `data: {...}` another shape than parallel x and y.
 const OTHER_SHAPES = ['columns', 'rows', 'value', 'values', 'label', 'start', 'end', 'points'];
 
@@ -27,11 +26,29 @@ const OTHER_SHAPES = ['columns', 'rows', 'value', 'values', 'label', 'start', 'e
 export function columnsOf(data, maxSeries) {
   if (!plain(data)) return undefined;
   const config = data.viz_config;
-  if (!plain(config) || !READ_AS_COLUMNS.includes(config.viz_component_type)) return undefined;
+  if (!plain(config)) return undefined;
+  const timeseries = config.viz_component_type === 'timeseries';
+  if (!timeseries && config.viz_component_type !== 'scatter') return undefined;
   // A timeseries's date strings are read here (isoDates); with x_time
   // "epoch_ms" a string is an error, which the engine words.
-  const dates = config.viz_component_type === 'timeseries' && config.x_time == null;
+  const dates = timeseries && config.x_time == null;
   const series = seriesOf(data.data, maxSeries, dates);
+  // Checked here, before the engine lets go of the card it shows for new
+  // data: a timeseries's numbers must be what date.rs takes (whole years
+  // 0 to 9999, or with x_time "epoch_ms" milliseconds within those years);
+  // else the JSON text's reader words the refusal and the card stays.
+  const epoch = config.x_time === 'epoch_ms';
+  const datesRead = (xs) => {
+    for (const x of xs) {
+      if (epoch ? !(x >= -62167219200000 && x <= 253402300799999) : !(Number.isInteger(x) && x >= 0 && x <= 9999)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  if (series && timeseries && !series.every(([, x, , precision]) => precision !== undefined || datesRead(x))) {
+    return undefined;
+  }
   return series && [JSON.stringify(config), series];
 }
 

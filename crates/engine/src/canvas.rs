@@ -11,6 +11,7 @@ use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
 use zdr_chart::draw::HitMap;
+use zdr_chart::model::Card;
 use zdr_chart::{Chart, Theme};
 
 use crate::accessible::Description;
@@ -170,6 +171,22 @@ impl LocalCanvas {
         state.announce = true;
         state.schedule();
         Ok(())
+    }
+
+    /// Lets go of a timeseries's or scatter's points (the large data)
+    /// while new data are read; [`LocalCanvas::show`] follows at once.
+    /// Until then a draw would show the card without points (none can
+    /// happen: nothing in between runs page code).
+    pub fn release(&mut self) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            if let Some(Chart {
+                card: Card::Timeseries { series, .. } | Card::Scatter(series),
+                ..
+            }) = Rc::get_mut(&mut state.chart)
+            {
+                *series = Vec::new();
+            }
+        }
     }
 
     pub fn canvas(&self) -> Option<HtmlCanvasElement> {

@@ -5,7 +5,7 @@
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
-use zdr_chart::model::{DatePrecision, GivenSeries, GivenX};
+use zdr_chart::model::{DatePrecision, GivenSeries, GivenX, MAX_SERIES};
 use zdr_chart::Chart;
 
 use crate::error::EngineError;
@@ -29,14 +29,31 @@ pub(crate) fn read_text(json: &str) -> Result<Rc<Chart>, EngineError> {
 
 /// Reads the data as given: JSON text, or the page's object.
 pub(crate) fn read(data: &JsValue) -> Result<Rc<Chart>, EngineError> {
+    read_releasing(data, &|| ())
+}
+
+/// [`read`]; `release` is called once the page's columns are known to
+/// read (`columnsOf` checked their shape, lengths and dates, and
+/// `viz_config` reads), before they are copied: an update lets go of the
+/// card it shows then, so the module never holds two cards' columns at once
+/// (its memory never shrinks, so a peak would stay). A `dyn`, not generic: one copy of
+/// this in the module for `mountLocal` and `update` both.
+pub(crate) fn read_releasing(data: &JsValue, release: &dyn Fn()) -> Result<Rc<Chart>, EngineError> {
     if let Some(text) = data.as_string() {
         return read_text(&text);
     }
-    let columns = columns_of(data, zdr_chart::model::MAX_SERIES).map_err(not_serialisable)?;
+    let found = columns_of(data, MAX_SERIES).map_err(not_serialisable)?;
     // Any error at all is worded by the whole text's reader instead: the
     // columns' paths (`data.x[3]`) are not the page's (`data[3].x`).
-    if let Some(chart) = read_columns(&columns) {
-        return Ok(chart);
+    if let Some(Found { config, series }) = Found::from_js(&found) {
+        let mut series = Some(series);
+        let mut copied = || {
+            release();
+            copy(series.take().unwrap_or_default())
+        };
+        if let Some(chart) = Chart::from_columns(&config, &mut copied) {
+            return Ok(Rc::new(chart));
+        }
     }
     let text = text_of(data).map_err(not_serialisable)?;
     match text.as_string() {
@@ -47,27 +64,58 @@ pub(crate) fn read(data: &JsValue) -> Result<Rc<Chart>, EngineError> {
     }
 }
 
-/// `[config, series]` from `columnsOf`, read; `None` on anything else.
-fn read_columns(found: &JsValue) -> Option<Rc<Chart>> {
-    let found: &js_sys::Array = found.dyn_ref()?;
-    let config = found.get(0).as_string()?;
-    let given: js_sys::Array = found.get(1).dyn_into().ok()?;
-    let mut series = Vec::with_capacity(given.length() as usize);
-    for one in given.iter() {
-        let one: js_sys::Array = one.dyn_into().ok()?;
-        let x = one.get(1);
-        let x = match one.get(3).as_f64() {
-            // Date strings the page read: seconds, and how precisely they were written.
-            Some(precision) => GivenX::Dates(numbers(x)?, precision_of(precision)?),
-            None => GivenX::Numbers(numbers(x)?),
-        };
-        series.push(GivenSeries {
-            name: one.get(0).as_string(),
-            x,
-            y: numbers(one.get(2))?,
-        });
+/// What `columnsOf` found: `viz_config`'s text and the series, still in the page.
+struct Found {
+    config: String,
+    series: Vec<FoundSeries>,
+}
+
+struct FoundSeries {
+    name: Option<String>,
+    x: js_sys::Float64Array,
+    y: js_sys::Float64Array,
+    /// Set when x are dates the page read (seconds since 1970).
+    dates: Option<DatePrecision>,
+}
+
+impl Found {
+    fn from_js(found: &JsValue) -> Option<Found> {
+        let found: &js_sys::Array = found.dyn_ref()?;
+        let given: js_sys::Array = found.get(1).dyn_into().ok()?;
+        let mut series = Vec::with_capacity(given.length() as usize);
+        for one in given.iter() {
+            let one: js_sys::Array = one.dyn_into().ok()?;
+            let dates = match one.get(3).as_f64() {
+                Some(code) => Some(precision_of(code)?),
+                None => None,
+            };
+            series.push(FoundSeries {
+                name: one.get(0).as_string(),
+                x: one.get(1).dyn_into().ok()?,
+                y: one.get(2).dyn_into().ok()?,
+                dates,
+            });
+        }
+        Some(Found {
+            config: found.get(0).as_string()?,
+            series,
+        })
     }
-    Chart::from_columns(&config, series).map(Rc::new)
+}
+
+/// The columns copied into this module's memory, once each.
+fn copy(series: Vec<FoundSeries>) -> Vec<GivenSeries> {
+    series
+        .into_iter()
+        .map(|one| GivenSeries {
+            name: one.name,
+            x: match one.dates {
+                Some(precision) => GivenX::Dates(one.x.to_vec(), precision),
+                None => GivenX::Numbers(one.x.to_vec()),
+            },
+            y: one.y.to_vec(),
+        })
+        .collect()
 }
 
 /// `isoDates`' precision code.
@@ -79,11 +127,6 @@ fn precision_of(code: f64) -> Option<DatePrecision> {
         3 => DatePrecision::Time,
         _ => return None,
     })
-}
-
-/// A Float64Array copied into this module's memory in one go.
-fn numbers(array: JsValue) -> Option<Vec<f64>> {
-    Some(array.dyn_into::<js_sys::Float64Array>().ok()?.to_vec())
 }
 
 fn not_serialisable(thrown: JsValue) -> EngineError {

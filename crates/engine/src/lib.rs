@@ -146,7 +146,13 @@ impl LocalDrawing {
         #[wasm_bindgen(unchecked_param_type = "string | VisualizationData")] data: JsValue,
     ) -> Result<(), JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
-        let chart = data::read(&data)?;
+        let chart = data::read_releasing(&data, &|| {
+            // Destroyed or busy: the error comes from `show` below.
+            let _ = self.with(|canvas| {
+                canvas.release();
+                Ok(())
+            });
+        })?;
         Ok(self.with(|canvas| canvas.show(chart))?)
     }
 

@@ -7,8 +7,6 @@
 //! answers `None`, and the caller reads the whole as JSON text, whose reader
 //! words every error with the page's own JSON paths.
 
-use crate::json::Value;
-
 use super::card::{series_name, Card, Series};
 use super::date::DatePrecision;
 use super::stream::{date_of, drop_gaps, gaps_as_nan, sort_by_x, Field};
@@ -34,19 +32,28 @@ pub struct GivenSeries {
     pub y: Vec<f64>,
 }
 
-/// `viz_config` (parsed) and the series: the card, or `None`.
+/// `viz_config` (JSON text) and the series: the card, or `None`. The
+/// series are asked for only once `viz_config` reads as a card these read:
+/// a caller copies them then, and may let go of other data first.
 pub(crate) fn read(
-    config: &Value,
-    series: Vec<GivenSeries>,
+    config: &str,
+    series: &mut dyn FnMut() -> Vec<GivenSeries>,
 ) -> Option<(VizConfig, CardKind, Card)> {
-    let config = VizConfig::from_value(&Path::Root.key("viz_config"), config).ok()?;
-    if series.len() > MAX_SERIES {
-        return None;
-    }
+    let value = crate::json::parse(config).ok()?;
+    let config = VizConfig::from_value(&Path::Root.key("viz_config"), &value).ok()?;
     let kind = config.kind?;
     let card = match kind {
-        CardKind::Timeseries => timeseries(series, config.epoch_ms)?,
-        CardKind::Scatter => scatter(series)?,
+        CardKind::Timeseries | CardKind::Scatter => {
+            let series = series();
+            if series.len() > MAX_SERIES {
+                return None;
+            }
+            if kind == CardKind::Timeseries {
+                timeseries(series, config.epoch_ms)?
+            } else {
+                scatter(series)?
+            }
+        }
         _ => return None,
     };
     Some((config, kind, card))
