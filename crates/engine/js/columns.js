@@ -162,9 +162,8 @@ function plain(value) {
 
 // The common ISO shapes of zdr_chart's model/date.rs, read as it reads
 // them: YYYY, YYYY-MM, YYYY-MM-DD and YYYY-MM-DD[T ]HH:MM[:SS][Z], within
-// its ranges. Any other text (a leap second, a fraction, an offset, a
-// scatter's numbers as strings) answers undefined, and the engine reads the
-// JSON text of the whole. [seconds since 1970, precision]: 0 year, 1
+// its ranges. Any other text (a leap second, a fraction, an offset)
+// answers undefined, and the engine reads the JSON text of the whole. [seconds since 1970, precision]: 0 year, 1
 // month, 2 day, 3 time, the finest of them. The seconds are whole numbers
 // far below 2^53, so they equal the engine's exactly; tests/e2e/columns.test.mjs
 // holds the two readers to the same charts.
