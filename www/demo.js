@@ -359,6 +359,12 @@ darkBox.addEventListener('change', () => {
     startModes();
   }
   startAuto();
+  if (big) {
+    big.destroy();
+    big = null;
+    bigSeed -= 1;
+    drawBig();
+  }
 });
 
 // Exports of the local card: the same engine, as PNG (the canvas) or SVG.
@@ -375,3 +381,55 @@ $('png').addEventListener('click', async () => {
 $('svg').addEventListener('click', () => {
   download(`monthly-sales-${seed}.svg`, new Blob([salesCards[1].toSVG()], { type: 'image/svg+xml' }));
 });
+
+// ---- A million points from typed arrays (issue 15), on demand ----
+
+/** One reading a minute from 2024-01-01: a daily cycle on a random walk, as a page would hold it. */
+function minutes(count, seed) {
+  const x = new Float64Array(count);
+  const y = new Float64Array(count);
+  let walk = 0;
+  let state = seed * 2654435761 >>> 0 || 1;
+  for (let i = 0; i < count; i++) {
+    // xorshift32: the same readings for the same seed.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    walk += (state / 4294967296 - 0.5) * 0.3;
+    x[i] = Date.UTC(2024, 0, 1) + i * 60_000;
+    y[i] = 50 + 12 * Math.sin((2 * Math.PI * i) / 1440) + walk;
+  }
+  return {
+    viz_config: { title: `A million readings (${seed})`, viz_component_type: 'timeseries', x_time: 'epoch_ms', y_label: 'Value' },
+    data: { x, y },
+  };
+}
+
+let big = null;
+let bigSeed = 0;
+let bigStarted = 0;
+function drawBig() {
+  bigSeed += 1;
+  const data = minutes(1_000_000, bigSeed);
+  $('status-big').textContent = 'Drawing…';
+  bigStarted = performance.now();
+  if (big) return big.update(data);
+  big = render({
+    containerId: 'big',
+    mode: 'local',
+    visualizationData: data,
+    height: '320px',
+    ...themed(),
+    onLoad: () => {
+      $('status-big').textContent = `1,000,000 points drawn ${Math.round(performance.now() - bigStarted)} ms after the call`;
+      $('big-update').disabled = false;
+      $('big-draw').disabled = true;
+    },
+    onError: (error) => {
+      $('status-big').textContent = error.message;
+    },
+  });
+}
+$('big-draw').addEventListener('click', drawBig);
+$('big-update').addEventListener('click', drawBig);

@@ -309,3 +309,23 @@ test('the demo pages run under the host CSP with no console errors or violations
     await page.close();
   }
 });
+
+test('the demo draws a million points from typed arrays in the page, and draws another million over them', async () => {
+  const { page, problems } = await openPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${demoHost.origin}/index.html`);
+  await page.waitForSelector('html[data-ready]', WAIT);
+  const drawn = (title) => page.waitForFunction(
+    (title) => /^1,000,000 points drawn \d+ ms after the call$/.test(document.getElementById('status-big').textContent) &&
+      document.querySelector('#big canvas')?.getAttribute('aria-label')?.startsWith(title),
+    title,
+    WAIT,
+  );
+  await page.click('#big-draw');
+  await drawn('A million readings (1)');
+  await page.click('#big-update');
+  await drawn('A million readings (2)');
+  assert.equal(await page.locator('#big canvas').count(), 1, 'the update draws on the same canvas');
+  await page.locator('section.big').screenshot({ path: join(RESULTS, 'demo-million.png') });
+  assert.deepEqual(problems, [], 'no console errors or CSP violations');
+  await page.close();
+});
