@@ -46,6 +46,7 @@ fn walk(n: usize) -> Series {
         name: "walk".to_string(),
         xs,
         ys,
+        given: n,
     }
 }
 

@@ -10,6 +10,30 @@
 /// plots are mapped onto this many pixels (their cells grow accordingly).
 pub const MAX_SIDE: u32 = 8192;
 
+/// The equal parts of its dates a long line is kept in ([`kept_for_pixels`]):
+/// at least two per device pixel of a plot 4,096 device pixels wide.
+pub const KEPT_COLUMNS: usize = 8192;
+
+/// Lines of more points than this are kept for pixels when read.
+pub const KEPT_POINTS: usize = 4 * KEPT_COLUMNS;
+
+/// A sorted line of more than [`KEPT_POINTS`] points as its card keeps it:
+/// [`min_max_columns`] over [`KEPT_COLUMNS`] equal parts of its own x
+/// range. Drawing reduces it again to the plot's pixel columns; at two or
+/// more parts per column, what it draws differs from drawing every point by
+/// less than a pixel column, and it holds a million points in half a megabyte.
+/// Local mode's page-side reader (the engine's `js/columns.js`) does the same
+/// arithmetic before copying anything, and tests hold the two to the same
+/// chart.
+pub fn kept_for_pixels(xs: Vec<f64>, ys: Vec<f64>) -> (Vec<f64>, Vec<f64>) {
+    match (xs.first(), xs.last()) {
+        (Some(&lo), Some(&hi)) if xs.len().min(ys.len()) > KEPT_POINTS => {
+            min_max_columns(&xs, &ys, lo, hi, KEPT_COLUMNS)
+        }
+        _ => (xs, ys),
+    }
+}
+
 /// Min/max per pixel column ("M4"): for `xs` sorted ascending, keeps for each of `columns`
 /// equal-width buckets over `[x_lo, x_hi]` the first, min, max and last points, in x order
 /// (deduplicated), so the polyline drawn through the output covers exactly the pixels of the
@@ -263,12 +287,12 @@ impl Run {
     }
 
     fn flush(&mut self, xs: &[f64], ys: &[f64], out: &mut Polyline) {
-        let Some((mut indices, _, _)) = self.points.take() else {
+        let Some(([first, low, high, last], _, _)) = self.points.take() else {
             return;
         };
-        indices.sort_unstable();
+        // In x order: the first and last bound the others.
         let mut previous = None;
-        for i in indices {
+        for i in [first, low.min(high), low.max(high), last] {
             if previous != Some(i) {
                 if let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) {
                     out.push_point(x, y);
@@ -573,5 +597,56 @@ mod tests {
         // A plot wider than MAX_SIDE is capped, not allocated in full.
         let kept = thin_points(&xs, &ys, (-1.0, 1.0), (-1.0, 1.0), u32::MAX, u32::MAX, 1.0);
         assert!(kept.len() <= n);
+    }
+
+    #[test]
+    fn long_lines_are_kept_for_pixels() {
+        // At the threshold nothing changes.
+        let xs: Vec<f64> = (0..KEPT_POINTS).map(|i| i as f64).collect();
+        let ys = walk(KEPT_POINTS, 3);
+        assert_eq!(kept_for_pixels(xs.clone(), ys.clone()), (xs, ys));
+
+        let n = 1_000_000;
+        let xs: Vec<f64> = (0..n).map(|i| 1.7e9 + 60.0 * i as f64).collect();
+        let mut ys = walk(n, 5);
+        // A gap of a thousand points in the middle.
+        ys[500_000..501_000].fill(f64::NAN);
+        let (kx, ky) = kept_for_pixels(xs.clone(), ys.clone());
+        assert!(kx.len() <= KEPT_POINTS + 8, "{}", kx.len());
+        // The ends, the extremes and the gap are kept; every point is one of
+        // the line's, in order.
+        assert_eq!((kx[0], ky[0]), (xs[0], ys[0]));
+        assert_eq!((kx[kx.len() - 1], ky[ky.len() - 1]), (xs[n - 1], ys[n - 1]));
+        let finite = |v: &[f64]| {
+            v.iter()
+                .copied()
+                .filter(|y| y.is_finite())
+                .collect::<Vec<_>>()
+        };
+        let extremes = |v: &[f64]| {
+            let v = finite(v);
+            (
+                v.iter().copied().fold(f64::INFINITY, f64::min),
+                v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            )
+        };
+        assert_eq!(extremes(&ky), extremes(&ys));
+        assert!(kx.windows(2).all(|w| w[0] <= w[1]));
+        let at = |x: f64| ((x - 1.7e9) / 60.0) as usize;
+        assert!(kx
+            .iter()
+            .zip(&ky)
+            .all(|(&x, &y)| y.is_nan() || ys[at(x)] == y));
+        let gaps: Vec<f64> = kx
+            .iter()
+            .zip(&ky)
+            .filter(|(_, y)| y.is_nan())
+            .map(|(&x, _)| x)
+            .collect();
+        assert_eq!(gaps, [xs[500_000]]);
+        // 2,048 columns of four parts each (t * 8192 is 4 * (t * 2048) exactly):
+        // each shows the line's own first, lowest, highest and last value there.
+        let full = per_column(&xs, &ys, xs[0], xs[n - 1], 2048);
+        assert_eq!(per_column(&kx, &ky, xs[0], xs[n - 1], 2048), full);
     }
 }

@@ -135,6 +135,7 @@ fn large_and_long_data_stay_bounded() {
         name: name.repeat(30),
         xs: (0..n).map(|i| 1.7e9 + offset + 60.0 * i as f64).collect(),
         ys: (0..n).map(|i| (i % 1000) as f64 - 500.0).collect(),
+        given: n,
     };
     let chart = Chart {
         config: VizConfig {

@@ -325,6 +325,7 @@ fn walk(name: &str, n: usize, seed: u64) -> Series {
         name: name.into(),
         xs,
         ys,
+        given: n,
     }
 }
 
@@ -390,6 +391,7 @@ fn dense_scatters_and_heatmaps_keep_one_mark_per_few_pixels() {
         kind: CardKind::Scatter,
         card: Card::Scatter(vec![Series {
             name: "cloud".into(),
+            given: xs.len(),
             xs,
             ys,
         }]),

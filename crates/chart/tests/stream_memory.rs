@@ -20,6 +20,9 @@ use zdr_chart::Chart;
 #[global_allocator]
 static HEAP: PeakAlloc = PeakAlloc;
 
+/// The most points a long line keeps (four per part, and the two ends).
+const KEPT: usize = zdr_chart::reduce::KEPT_POINTS + 4;
+
 fn timeseries(points: usize) -> String {
     let mut text = String::from(
         r#"{"viz_config": {"title": "Load", "viz_component_type": "timeseries"}, "data": ["#,
@@ -76,13 +79,20 @@ fn passed_columns_are_moved_not_copied() {
         let (peak, _, chart) = measure(|| Chart::from_json_with_columns(text, vec![ys, xs]));
         match &chart.card {
             zdr_chart::model::Card::Timeseries { series, .. } => {
-                assert_eq!(series[0].xs.len(), points);
+                assert_eq!(series[0].given, points);
+                assert!(series[0].xs.len() <= KEPT);
                 assert!(series[0].xs.windows(2).all(|w| w[0] <= w[1]));
             }
             other => panic!("{other:?}"),
         }
-        // Sorting copies (and ranks) once; in order, nothing is copied.
-        let limit = if reversed { 5 * 8 * points } else { 64 * 1024 };
+        // Sorting copies (and ranks) once; in order, nothing is copied but
+        // the points kept for pixels.
+        let kept = 16 * KEPT;
+        let limit = if reversed {
+            5 * 8 * points
+        } else {
+            kept + 64 * 1024
+        };
         assert!(peak <= limit, "reversed {reversed}: peak {peak}");
     }
 }
@@ -124,8 +134,11 @@ fn large_cards_peak_at_about_their_columns() {
             seconds
         );
         match &chart.card {
-            zdr_chart::model::Card::Timeseries { series, .. }
-            | zdr_chart::model::Card::Scatter(series) => {
+            zdr_chart::model::Card::Timeseries { series, .. } => {
+                assert_eq!(series[0].given, points, "{name}");
+                assert!(series[0].xs.len() <= KEPT.min(points), "{name}");
+            }
+            zdr_chart::model::Card::Scatter(series) => {
                 assert_eq!(series[0].xs.len(), points, "{name}")
             }
             other => panic!("{name}: {other:?}"),

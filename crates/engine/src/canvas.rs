@@ -186,6 +186,8 @@ impl LocalCanvas {
             {
                 *series = Vec::new();
             }
+            // Its hit areas too: the new draw builds its own beside them.
+            state.hits = HitMap::default();
         }
     }
 

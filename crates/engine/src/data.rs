@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use zdr_chart::model::{DatePrecision, GivenSeries, GivenX, MAX_SERIES};
+use zdr_chart::reduce::KEPT_COLUMNS;
 use zdr_chart::Chart;
 
 use crate::error::EngineError;
@@ -13,7 +14,7 @@ use crate::error::EngineError;
 #[wasm_bindgen(module = "/js/columns.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = columnsOf)]
-    fn columns_of(data: &JsValue, max_series: usize) -> Result<JsValue, JsValue>;
+    fn columns_of(data: &JsValue, max_series: usize, columns: usize) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_name = textOf)]
     fn text_of(data: &JsValue) -> Result<JsValue, JsValue>;
 }
@@ -42,7 +43,7 @@ pub(crate) fn read_releasing(data: &JsValue, release: &dyn Fn()) -> Result<Rc<Ch
     if let Some(text) = data.as_string() {
         return read_text(&text);
     }
-    let found = columns_of(data, MAX_SERIES).map_err(not_serialisable)?;
+    let found = columns_of(data, MAX_SERIES, KEPT_COLUMNS).map_err(not_serialisable)?;
     // Any error at all is worded by the whole text's reader instead: the
     // columns' paths (`data.x[3]`) are not the page's (`data[3].x`).
     if let Some(Found { config, series }) = Found::from_js(&found) {
@@ -76,6 +77,8 @@ struct FoundSeries {
     y: js_sys::Float64Array,
     /// Set when x are dates the page read (seconds since 1970).
     dates: Option<DatePrecision>,
+    /// Set when the page kept a long line for pixels: the points with a value it had.
+    kept_from: Option<usize>,
 }
 
 impl Found {
@@ -94,6 +97,7 @@ impl Found {
                 x: one.get(1).dyn_into().ok()?,
                 y: one.get(2).dyn_into().ok()?,
                 dates,
+                kept_from: one.get(4).as_f64().map(|n| n as usize),
             });
         }
         Some(Found {
@@ -114,6 +118,7 @@ fn copy(series: Vec<FoundSeries>) -> Vec<GivenSeries> {
                 None => GivenX::Numbers(one.x.to_vec()),
             },
             y: one.y.to_vec(),
+            kept_from: one.kept_from,
         })
         .collect()
 }

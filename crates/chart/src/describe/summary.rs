@@ -216,15 +216,8 @@ fn categorical(c: &Categorical, units: Option<&str>) -> String {
 
 fn timeseries(series: &[Series], precision: DatePrecision, units: Option<&str>) -> String {
     let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
-    let counts: Vec<usize> = series
-        .iter()
-        .map(|s| {
-            s.xs.iter()
-                .zip(&s.ys)
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
-                .count()
-        })
-        .collect();
+    // As given: a long line keeps fewer points than it was given.
+    let counts: Vec<usize> = series.iter().map(|s| s.given).collect();
     let total: usize = counts.iter().sum();
     let same = counts.windows(2).all(|w| w.first() == w.last());
     let points = match (series.len(), same, counts.first()) {

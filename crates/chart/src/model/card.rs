@@ -62,6 +62,9 @@ pub struct Series {
     pub name: String,
     pub xs: Vec<f64>,
     pub ys: Vec<f64>,
+    /// How many points with a value were given. A line of more than
+    /// [`crate::reduce::KEPT_POINTS`] keeps fewer (what pixels can show).
+    pub given: usize,
 }
 
 pub type XYSeries = Series;
@@ -627,13 +630,8 @@ fn read_timeseries(series: &[(String, Points<'_>)], epoch_ms: bool) -> Result<Ca
             xs.push(x);
             ys.push(point.number_or_gap("y")?);
         }
-        // The streaming reader's sort: one instance of it in the engine.
-        super::stream::sort_by_x(&mut xs, &mut ys);
-        out.push(Series {
-            name: series_name(name, s),
-            xs,
-            ys,
-        });
+        // The streaming reader's: one instance of it in the engine.
+        out.push(super::stream::line(series_name(name, s), xs, ys, None));
     }
     Ok(Card::Timeseries {
         series: out,
@@ -667,6 +665,7 @@ fn read_scatter(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
                 xy.ys.push(y);
             }
         }
+        xy.given = xy.xs.len();
         out.push(xy);
     }
     Ok(Card::Scatter(out))

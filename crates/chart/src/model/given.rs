@@ -9,7 +9,7 @@
 
 use super::card::{series_name, Card, Series};
 use super::date::DatePrecision;
-use super::stream::{date_of, drop_gaps, gaps_as_nan, sort_by_x, Field};
+use super::stream::{date_of, drop_gaps, gaps_as_nan, line, Field};
 use super::{CardKind, Path, VizConfig, MAX_SERIES};
 
 /// The x values of a series as handed over.
@@ -30,6 +30,10 @@ pub struct GivenSeries {
     pub x: GivenX,
     /// Anything not finite is missing.
     pub y: Vec<f64>,
+    /// Set when the caller already kept a long timeseries for pixels, with
+    /// [`crate::reduce::kept_for_pixels`]'s arithmetic, from dates it read
+    /// itself ([`GivenX::Dates`]): how many points with a value it was given.
+    pub kept_from: Option<usize>,
 }
 
 /// `viz_config` (JSON text) and the series: the card, or `None`. The
@@ -71,7 +75,13 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
     let mut series = Vec::with_capacity(given.len());
     for (index, one) in given.into_iter().enumerate() {
         let mut ys = one.y;
-        let mut xs = match one.x {
+        // Only dates the caller read itself can have been kept (with
+        // "epoch_ms" too: its milliseconds were read as seconds).
+        let kept = match one.x {
+            GivenX::Dates(..) => one.kept_from,
+            GivenX::Numbers(_) => None,
+        };
+        let xs = match one.x {
             GivenX::Numbers(mut xs) => {
                 for x in &mut xs {
                     // Not finite: `null` in JSON, which no date is.
@@ -84,7 +94,9 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
                 }
                 xs
             }
-            GivenX::Dates(seconds, p) if !epoch_ms && seconds.iter().all(|x| x.is_finite()) => {
+            GivenX::Dates(seconds, p)
+                if (!epoch_ms || kept.is_some()) && seconds.iter().all(|x| x.is_finite()) =>
+            {
                 precision = precision.max(p);
                 seconds
             }
@@ -94,12 +106,7 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
             return None;
         }
         gaps_as_nan(&mut ys);
-        sort_by_x(&mut xs, &mut ys);
-        series.push(Series {
-            name: name_of(one.name, index),
-            xs,
-            ys,
-        });
+        series.push(line(name_of(one.name, index), xs, ys, kept));
     }
     Some(Card::Timeseries { series, precision })
 }
@@ -123,6 +130,7 @@ fn scatter(given: Vec<GivenSeries>) -> Option<Card> {
         drop_gaps(&mut xs, &mut ys);
         series.push(Series {
             name: name_of(one.name, index),
+            given: xs.len(),
             xs,
             ys,
         });

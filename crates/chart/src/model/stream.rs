@@ -110,11 +110,13 @@ fn move_columns(
                 *x = date_of(Field::Number(*x), epoch_ms).map_or(f64::NAN, |(x, _)| x);
             }
             gaps_as_nan(&mut ys);
-            sort_by_x(&mut xs, &mut ys);
+            let name = std::mem::take(&mut out.name);
+            *out = line(name, xs, ys, None);
         } else {
             drop_gaps(&mut xs, &mut ys);
+            out.given = xs.len();
+            (out.xs, out.ys) = (xs, ys);
         }
-        (out.xs, out.ys) = (xs, ys);
     }
 }
 
@@ -157,6 +159,35 @@ pub(super) fn drop_gaps(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
     }
     xs.truncate(kept);
     ys.truncate(kept);
+}
+
+/// A timeseries's series as its card holds it, whichever reader read it:
+/// sorted by date, and a long one kept to what pixels can show
+/// ([`crate::reduce::kept_for_pixels`]), so that a million points cost a
+/// card no more than 32,768 do, and every reader draws the same lines.
+/// `kept_from`: the caller kept it so already, from that many values.
+pub(super) fn line(
+    name: String,
+    mut xs: Vec<f64>,
+    mut ys: Vec<f64>,
+    kept_from: Option<usize>,
+) -> Series {
+    let given = match kept_from {
+        Some(given) => given,
+        None => {
+            sort_by_x(&mut xs, &mut ys);
+            // Every x is a date here: the values count.
+            let given = ys.iter().filter(|y| y.is_finite()).count();
+            (xs, ys) = crate::reduce::kept_for_pixels(xs, ys);
+            given
+        }
+    };
+    Series {
+        name,
+        xs,
+        ys,
+        given,
+    }
 }
 
 pub(super) fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
@@ -597,12 +628,7 @@ fn read_timeseries(
             Some(())
         })?;
         moves.extend(moved);
-        sort_by_x(&mut xs, &mut ys);
-        out.push(Series {
-            name: series_name(name, s),
-            xs,
-            ys,
-        });
+        out.push(line(series_name(name, s), xs, ys, None));
     }
     Some(Card::Timeseries {
         series: out,
@@ -645,6 +671,7 @@ fn read_scatter(
             }
             Some(())
         })?;
+        xy.given = xy.xs.len();
         out.push(xy);
     }
     Some(Card::Scatter(out))
