@@ -175,3 +175,29 @@ fn empty_cards_still_say_what_they_are() {
     assert_eq!((table.rows.len(), table.total_rows), (0, 0));
     assert!(!table.columns.is_empty());
 }
+
+#[test]
+fn a_line_kept_for_pixels_is_described_as_given() {
+    // 40,000 points with a value and 1,000 without: kept to at most 32,768
+    // and some gap points, described with the count it was given.
+    let n = 41_000;
+    let list = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>().join(",");
+    let text = format!(
+        r#"{{"viz_config": {{"title": "Load", "x_time": "epoch_ms"}}, "data": {{"x": [{}], "y": [{}]}}}}"#,
+        list(&|i| (1_700_000_000_000u64 + 60_000 * i as u64).to_string()),
+        list(&|i| if i % 41 == 0 { "null".into() } else { (i % 997).to_string() }),
+    );
+    for chart in [Chart::from_json(&text), Chart::from_json_tree(&text)] {
+        let chart = chart.unwrap();
+        let Card::Timeseries { series, .. } = &chart.card else {
+            panic!("{:?}", chart.kind)
+        };
+        assert!(series[0].xs.len() < 34_000, "{}", series[0].xs.len());
+        assert_eq!(series[0].given, 40_000);
+        assert!(
+            chart.summary().contains("40,000 points from"),
+            "{}",
+            chart.summary()
+        );
+    }
+}

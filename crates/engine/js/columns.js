@@ -70,8 +70,8 @@ function keptForPixels(xs, ys, columns, epoch) {
   const n = xs.length;
   // Dividing by 1 changes nothing; + 0 makes -0 the 0 JSON would carry.
   const scale = epoch ? 1000 : 1;
+  // In order (keepPart checks each point) from the first to the last within date.rs's range.
   if (epoch && !(xs[0] >= -62167219200000 && xs[n - 1] <= 253402300799999)) return undefined;
-  if (!inOrder(xs)) return undefined;
   const lo = (xs[0] + 0) / scale;
   const span = ((xs[n - 1] + 0) / scale) * 0.5 - lo * 0.5;
   // Room for twice what a line without gaps keeps (a line with more gaps
@@ -97,17 +97,12 @@ function keptForPixels(xs, ys, columns, epoch) {
       if (part(xs[m], scale, lo, span, columns) <= c) a = m;
       else b = m;
     }
-    keepPart(kept, start, b);
+    if (!keepPart(kept, start, b)) return undefined;
     start = b;
   }
   // Writes past a typed array's end are dropped: counted, and too many.
   if (kept.k > kept.x.length) return undefined;
   return [kept.x.subarray(0, kept.k), kept.y.subarray(0, kept.k), epoch && !midnights(xs) ? 3 : 2, kept.given];
-}
-
-function inOrder(xs) {
-  for (let i = 1; i < xs.length; i++) if (!(xs[i] >= xs[i - 1])) return false;
-  return true;
 }
 
 // Every one a midnight: to the day (date.rs's from_epoch_ms).
@@ -119,13 +114,15 @@ function midnights(ms) {
   return true;
 }
 
-// The points [start, stop) of one part, then the end of its run.
+// The points [start, stop) of one part, then the end of its run; false
+// when one is before the point it follows.
 function keepPart(kept, start, stop) {
   const xs = kept.xs;
   const ys = kept.ys;
   let first = kept.first, low = kept.low, high = kept.high, end = kept.end;
   let min = kept.min, max = kept.max, given = kept.given;
   for (let i = start; i <= stop; i++) {
+    if (i > 0 && i < stop && !(xs[i] >= xs[i - 1])) return false;
     const y = i < stop ? ys[i] : NaN;
     // Finite: a value. Else, and at the part's end, the run is done.
     if (y - y === 0) {
@@ -157,6 +154,7 @@ function keepPart(kept, start, stop) {
   kept.min = min;
   kept.max = max;
   kept.given = given;
+  return true;
 }
 
 // reduce.rs's bucket() of one x.
