@@ -185,7 +185,11 @@ fn a_line_kept_for_pixels_is_described_as_given() {
     let text = format!(
         r#"{{"viz_config": {{"title": "Load", "x_time": "epoch_ms"}}, "data": {{"x": [{}], "y": [{}]}}}}"#,
         list(&|i| (1_700_000_000_000u64 + 60_000 * i as u64).to_string()),
-        list(&|i| if i % 41 == 0 { "null".into() } else { (i % 997).to_string() }),
+        list(&|i| if i % 41 == 0 {
+            "null".into()
+        } else {
+            (i % 997).to_string()
+        }),
     );
     for chart in [Chart::from_json(&text), Chart::from_json_tree(&text)] {
         let chart = chart.unwrap();

@@ -159,8 +159,8 @@ function keepPart(kept, start, stop) {
 
 // reduce.rs's bucket() of one x.
 function part(x, scale, lo, span, columns) {
-  const at = Math.floor((span > 0 ? (((x + 0) / scale) * 0.5 - lo * 0.5) / span : 0.5) * columns);
-  return at >= columns - 1 ? columns - 1 : at > 0 ? at : 0;
+  // Clamped as reduce.rs clamps it (never NaN here: x is finite and in order).
+  return Math.min(columns - 1, Math.max(0, Math.floor((span > 0 ? (((x + 0) / scale) * 0.5 - lo * 0.5) / span : 0.5) * columns)));
 }
 
 // A run's first, lowest, highest and last points in x order, each once.
