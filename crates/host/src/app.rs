@@ -8,6 +8,7 @@ use tower::util::MapResponseLayer;
 use tower::Layer;
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::api;
 use crate::config::Config;
 use crate::embed;
 use crate::error::AppError;
@@ -35,6 +36,7 @@ pub fn app(config: Config) -> Router {
         .head(embed::probe)
         .fallback(embed::method_not_allowed);
     let mut router = Router::new()
+        .merge(api::routes(config.clone()))
         .route("/embed/{card_id}/", embed_route.clone())
         // The spec's address ends in a slash; a missing one is forgiven.
         .route("/embed/{card_id}", embed_route)

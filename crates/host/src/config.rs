@@ -105,6 +105,30 @@ pub struct Config {
     #[arg(long, env = "ZDR_MAX_CONNECTIONS", default_value_t = 512,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
+    /// A key of the service API (/api/...): each key is a tenant that sees
+    /// only its own files and cards. Repeat the flag for more keys; the
+    /// environment variable takes them separated by commas.
+    #[arg(
+        long = "api-key",
+        env = "ZDR_API_KEYS",
+        value_delimiter = ',',
+        hide_env_values = true
+    )]
+    pub api_keys: Vec<String>,
+    /// A file of API keys, one per line; blank lines and lines starting
+    /// with # are skipped.
+    #[arg(long, env = "ZDR_API_KEYS_FILE")]
+    pub api_keys_file: Option<PathBuf>,
+    /// Where the service API keeps its database (zdr.sqlite3), the files
+    /// uploaded to it and its signing secret. Created when the API is first
+    /// used; the embed endpoint never writes here.
+    #[arg(long, env = "ZDR_DATA_DIR", default_value = "zdr-data")]
+    pub data_dir: PathBuf,
+    /// The address clients reach this host at (e.g. https://charts.example.com),
+    /// for the URLs the API hands out (uploads, card pages). Unset: the
+    /// scheme http and the Host header of each request.
+    #[arg(long, env = "ZDR_PUBLIC_URL", value_parser = parse_public_url)]
+    pub public_url: Option<String>,
 }
 
 impl Default for Config {
@@ -128,6 +152,10 @@ impl Default for Config {
             body_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             write_timeout: Duration::from_secs(30),
+            api_keys: Vec::new(),
+            api_keys_file: None,
+            data_dir: PathBuf::from("zdr-data"),
+            public_url: None,
             max_connections: 512,
         }
     }
@@ -164,6 +192,21 @@ fn parse_origins(value: &str) -> Result<OriginList, String> {
 }
 
 /// "10s", "500ms", "2m", or a bare number of seconds.
+/// An http(s) origin, kept without a trailing slash.
+fn parse_public_url(value: &str) -> Result<String, String> {
+    let trimmed = value.trim().trim_end_matches('/');
+    let rest = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"))
+        .ok_or("must start with http:// or https://")?;
+    if rest.is_empty() || rest.contains(['/', '?', '#', '@', ' ']) {
+        return Err(
+            "must be a scheme and host (and port) only, e.g. https://charts.example.com".into(),
+        );
+    }
+    Ok(trimmed.to_owned())
+}
+
 fn parse_duration(value: &str) -> Result<Duration, String> {
     let value = value.trim();
     let split = value

@@ -12,6 +12,7 @@
 //! from the parent window by postMessage; they never reach the host.
 
 mod ancestors;
+pub mod api;
 pub mod app;
 mod chart_page;
 pub mod config;

@@ -134,6 +134,17 @@ fn serve(config: Config) -> ExitCode {
             .unwrap_or_default();
         tracing::error!("a task panicked at {place}; its request gets a 500 page");
     }));
+    match zdr_host::api::check(&config) {
+        Ok(0) => tracing::info!("the service API (/api/...) has no keys: start with --api-key, ZDR_API_KEYS or --api-keys-file to use it"),
+        Ok(keys) => tracing::info!(
+            "the service API (/api/...) answers {keys} key(s); it keeps its data in {}",
+            config.data_dir.display()
+        ),
+        Err(error) => {
+            eprintln!("zdr-host: {error}");
+            return ExitCode::FAILURE;
+        }
+    }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {

@@ -1,0 +1,118 @@
+//! The API's one error type and its JSON body, the same for every endpoint:
+//!
+//! ```json
+//! {"error": {"status": 404, "code": "file_not_found", "message": "...", "param": "file_id"}}
+//! ```
+//!
+//! `code` is stable and meant for programs; `message` says what to do;
+//! `param` names the request field at fault, when there is one.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde_json::json;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("this endpoint needs an API key in the X-API-Key header")]
+    NoKey,
+    #[error("the API key in X-API-Key is not one this service knows")]
+    UnknownKey,
+    #[error("{message}")]
+    Invalid {
+        param: &'static str,
+        message: String,
+    },
+    #[error("no file {0} belongs to this API key")]
+    FileNotFound(String),
+    #[error("there is nothing at this address of the API; see the service's documentation for its paths")]
+    NotFound,
+    #[error("this address of the API does not answer this method")]
+    MethodNotAllowed,
+    #[error("the upload was refused: {0}")]
+    UploadRefused(String),
+    #[error("{what} is larger than the limit of {limit} bytes")]
+    TooLarge { what: String, limit: usize },
+    #[error("the file could not be read: {0}")]
+    Unreadable(String),
+    #[error("the API is not available on this host: {0}")]
+    Unavailable(String),
+    /// The cause is in the host's log under this request id.
+    #[error("the request could not be completed (request id {0})")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn invalid(param: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError::Invalid {
+            param,
+            message: message.into(),
+        }
+    }
+
+    /// Logs `cause` under a new request id and answers with that id only.
+    pub fn internal(cause: impl std::fmt::Display) -> ApiError {
+        let id = crate::api::ids::new_id("req");
+        tracing::error!(request_id = %id, "api: {cause}");
+        ApiError::Internal(id)
+    }
+
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::NoKey | ApiError::UnknownKey => StatusCode::UNAUTHORIZED,
+            ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
+            ApiError::FileNotFound(_) | ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::UploadRefused(_) => StatusCode::FORBIDDEN,
+            ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::Unreadable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::NoKey => "missing_api_key",
+            ApiError::UnknownKey => "unknown_api_key",
+            ApiError::Invalid { .. } => "invalid_request",
+            ApiError::FileNotFound(_) => "file_not_found",
+            ApiError::NotFound => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::UploadRefused(_) => "upload_refused",
+            ApiError::TooLarge { .. } => "too_large",
+            ApiError::Unreadable(_) => "unreadable_file",
+            ApiError::Unavailable(_) => "unavailable",
+            ApiError::Internal(_) => "internal_error",
+        }
+    }
+
+    fn param(&self) -> Option<&'static str> {
+        match self {
+            ApiError::Invalid { param, .. } => Some(param),
+            ApiError::FileNotFound(_) => Some("file_id"),
+            ApiError::NoKey | ApiError::UnknownKey => Some("X-API-Key"),
+            _ => None,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = json!({"error": {
+            "status": status.as_u16(),
+            "code": self.code(),
+            "message": self.to_string(),
+            "param": self.param(),
+        }});
+        let mut response = (status, Json(body)).into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("X-API-Key"),
+            );
+        }
+        response
+    }
+}

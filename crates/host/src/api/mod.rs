@@ -1,0 +1,153 @@
+//! The service API of `../shared/spec/service-api.md` (issue 16), beside
+//! the embed: `X-API-Key` on every `/api` endpoint, one tenant per key,
+//! state in SQLite and an object folder under `--data-dir`
+//! ([`store`]), presigned uploads checked as S3 checks a POST policy
+//! ([`sign`], [`upload`]), and the files read into clean tables
+//! ([`table`], [`files`]). Errors are one JSON shape ([`error`]).
+//! Documented in docs/service-api.md.
+
+mod error;
+mod files;
+pub(crate) mod ids;
+mod keys;
+mod sign;
+mod store;
+mod table;
+mod upload;
+
+use std::sync::{Arc, OnceLock};
+
+use axum::extract::{Request, State};
+use axum::http::HeaderMap;
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+
+pub use error::ApiError;
+pub use keys::{Keys, Tenant};
+use store::Store;
+
+use crate::config::Config;
+
+/// The largest file the API takes (spec section 8: files 100 KB).
+pub const MAX_FILE: usize = 100 * 1024;
+
+/// What every API handler shares. The store opens on first use, so a host
+/// whose API is never called writes nothing to disk.
+pub struct Api {
+    keys: Result<Keys, String>,
+    config: Arc<Config>,
+    store: OnceLock<Result<Arc<Store>, String>>,
+}
+
+impl Api {
+    pub fn new(config: Arc<Config>) -> Api {
+        Api {
+            keys: Keys::load(&config.api_keys, config.api_keys_file.as_deref()),
+            config,
+            store: OnceLock::new(),
+        }
+    }
+
+    fn keys(&self) -> Result<&Keys, ApiError> {
+        self.keys
+            .as_ref()
+            .map_err(|e| ApiError::Unavailable(e.clone()))
+    }
+
+    fn store(&self) -> Result<Arc<Store>, ApiError> {
+        self.store
+            .get_or_init(|| {
+                Store::open(&self.config.data_dir)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(|e| {
+                tracing::error!("api storage: {e}");
+                ApiError::Unavailable(format!("its storage could not be opened ({e})"))
+            })
+    }
+
+    /// The address clients reach this host at: `--public-url`, or http://
+    /// and the request's Host.
+    fn base_url(&self, headers: &HeaderMap) -> String {
+        if let Some(url) = &self.config.public_url {
+            return url.clone();
+        }
+        let host = headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .filter(|h| {
+                !h.is_empty()
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
+            })
+            .map(str::to_owned)
+            .unwrap_or_else(|| format!("{}:{}", self.config.bind, self.config.port));
+        format!("http://{host}")
+    }
+}
+
+/// Checks what the API needs at start (the keys), so that `serve` fails
+/// with the reason instead of answering 503 later.
+pub fn check(config: &Config) -> Result<usize, String> {
+    let keys = Keys::load(&config.api_keys, config.api_keys_file.as_deref())?;
+    Ok(keys.len())
+}
+
+/// `X-API-Key` (any case) names a tenant, or the request ends here.
+async fn authenticate(
+    State(api): State<Arc<Api>>,
+    mut request: Request,
+    next: Next,
+) -> Result<Response, ApiError> {
+    let keys = api.keys()?;
+    let key = request
+        .headers()
+        .get("x-api-key")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .ok_or(ApiError::NoKey)?;
+    let tenant = keys.tenant(key).cloned().ok_or(ApiError::UnknownKey)?;
+    request.extensions_mut().insert(tenant);
+    Ok(next.run(request).await)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+/// `/api/...` (keys required) and the upload form's target `/upload/`
+/// (its signed fields are its authority).
+pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S> {
+    let api = Arc::new(Api::new(config));
+    let keyed = Router::new()
+        .route(
+            "/api/v1/beta/file_upload_url",
+            get(upload::upload_url).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/files/{file_id}/",
+            get(files::get_file).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/files/{file_id}/cleaned/",
+            get(files::get_cleaned).fallback(method_not_allowed),
+        )
+        .route("/api/{*rest}", axum::routing::any(not_found))
+        .route_layer(middleware::from_fn_with_state(api.clone(), authenticate));
+    Router::new()
+        .merge(keyed)
+        .route(
+            upload::UPLOAD_PATH,
+            post(upload::receive).fallback(method_not_allowed),
+        )
+        .with_state(api)
+}

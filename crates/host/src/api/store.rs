@@ -1,0 +1,282 @@
+//! What the API keeps, under `--data-dir`: an SQLite database
+//! (`zdr.sqlite3`, rows of files), an object folder (`objects/<tenant>/…`,
+//! the uploaded files and their cleaned tables), and the secret that signs
+//! upload forms (`upload-secret`). Objects are written to `tmp/` and renamed
+//! into place, so a file is there whole or not at all; rows are written
+//! after their objects, in a transaction. Whatever a killed process left in
+//! `tmp/` is removed on the next start.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::ids::{hex, new_id};
+use super::keys::Tenant;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the database {path}: {source}")]
+    Db {
+        path: String,
+        source: rusqlite::Error,
+    },
+}
+
+/// A file a tenant uploaded or connected, as its row holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileRow {
+    pub file_id: String,
+    pub file_name: String,
+    /// The object key of the file as uploaded (`<file_id>/<file_name>`).
+    pub key: String,
+    pub content_type: String,
+    pub size: i64,
+    /// The object key of the cleaned table (CSV).
+    pub cleaned_key: String,
+    /// What the cleaned table holds, in words.
+    pub cleaned_context: String,
+    pub schema_id: String,
+    pub source: Option<String>,
+    pub file_context: Option<String>,
+    pub file_url: Option<String>,
+    pub segment_id: Option<String>,
+    pub private_index: Option<String>,
+    pub prepend_schema_context: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub struct Store {
+    root: PathBuf,
+    db: Mutex<Connection>,
+    secret: [u8; 32],
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS files (
+    tenant TEXT NOT NULL,
+    file_id TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    key TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    cleaned_key TEXT NOT NULL,
+    cleaned_context TEXT NOT NULL,
+    schema_id TEXT NOT NULL,
+    source TEXT,
+    file_context TEXT,
+    file_url TEXT,
+    segment_id TEXT,
+    private_index TEXT,
+    prepend_schema_context INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, file_id)
+);
+";
+
+impl Store {
+    pub fn open(root: &Path) -> Result<Store, StoreError> {
+        let io = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| StoreError::Io { path, source }
+        };
+        for dir in [root.to_path_buf(), root.join("objects"), root.join("tmp")] {
+            fs::create_dir_all(&dir).map_err(io(&dir))?;
+        }
+        // Left by a process killed in the middle of a write.
+        let tmp = root.join("tmp");
+        for entry in fs::read_dir(&tmp).map_err(io(&tmp))?.flatten() {
+            let _ = fs::remove_file(entry.path());
+        }
+        let secret = secret(root)?;
+        let path = root.join("zdr.sqlite3");
+        let db_error = |source| StoreError::Db {
+            path: path.display().to_string(),
+            source,
+        };
+        let db = Connection::open(&path).map_err(db_error)?;
+        db.execute_batch(
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
+        )
+        .map_err(db_error)?;
+        db.execute_batch(SCHEMA).map_err(db_error)?;
+        Ok(Store {
+            root: root.to_path_buf(),
+            db: Mutex::new(db),
+            secret,
+        })
+    }
+
+    pub fn secret(&self) -> &[u8; 32] {
+        &self.secret
+    }
+
+    fn object_path(&self, tenant: &Tenant, key: &str) -> PathBuf {
+        // Keys are made here (ids and a cleaned file name), never taken
+        // from a request as a path: see upload::file_name.
+        self.root.join("objects").join(&tenant.0).join(key)
+    }
+
+    /// Writes an object whole or not at all.
+    pub fn put_object(&self, tenant: &Tenant, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
+        let target = self.object_path(tenant, key);
+        let tmp = self.root.join("tmp").join(new_id("obj"));
+        let io = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| StoreError::Io { path, source }
+        };
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
+        file.write_all(bytes).map_err(io(&tmp))?;
+        file.sync_all().map_err(io(&tmp))?;
+        drop(file);
+        fs::rename(&tmp, &target).map_err(io(&target))?;
+        if let Some(parent) = target.parent() {
+            // The rename itself survives a crash once its folder is synced.
+            if let Ok(dir) = fs::File::open(parent) {
+                let _ = dir.sync_all();
+            }
+        }
+        Ok(())
+    }
+
+    pub fn object(&self, tenant: &Tenant, key: &str) -> Result<Vec<u8>, StoreError> {
+        let path = self.object_path(tenant, key);
+        fs::read(&path).map_err(|source| StoreError::Io {
+            path: path.display().to_string(),
+            source,
+        })
+    }
+
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves the connection usable:
+        // every write is one statement or one transaction.
+        self.db
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn db_error(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Db {
+            path: self.root.join("zdr.sqlite3").display().to_string(),
+            source,
+        }
+    }
+
+    /// Inserts or replaces a file's row.
+    pub fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError> {
+        let db = self.db();
+        db.execute(
+            "INSERT OR REPLACE INTO files (tenant, file_id, file_name, key, content_type, size,
+                cleaned_key, cleaned_context, schema_id, source, file_context, file_url, segment_id,
+                private_index, prepend_schema_context, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            params![
+                tenant.0,
+                row.file_id,
+                row.file_name,
+                row.key,
+                row.content_type,
+                row.size,
+                row.cleaned_key,
+                row.cleaned_context,
+                row.schema_id,
+                row.source,
+                row.file_context,
+                row.file_url,
+                row.segment_id,
+                row.private_index,
+                row.prepend_schema_context,
+                row.created_at,
+                row.updated_at,
+            ],
+        )
+        .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
+    pub fn file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError> {
+        let db = self.db();
+        db.query_row(
+            "SELECT file_id, file_name, key, content_type, size, cleaned_key, cleaned_context,
+                schema_id, source, file_context, file_url, segment_id, private_index,
+                prepend_schema_context, created_at, updated_at
+             FROM files WHERE tenant = ?1 AND file_id = ?2",
+            params![tenant.0, file_id],
+            |r| {
+                Ok(FileRow {
+                    file_id: r.get(0)?,
+                    file_name: r.get(1)?,
+                    key: r.get(2)?,
+                    content_type: r.get(3)?,
+                    size: r.get(4)?,
+                    cleaned_key: r.get(5)?,
+                    cleaned_context: r.get(6)?,
+                    schema_id: r.get(7)?,
+                    source: r.get(8)?,
+                    file_context: r.get(9)?,
+                    file_url: r.get(10)?,
+                    segment_id: r.get(11)?,
+                    private_index: r.get(12)?,
+                    prepend_schema_context: r.get(13)?,
+                    created_at: r.get(14)?,
+                    updated_at: r.get(15)?,
+                })
+            },
+        )
+        .optional()
+        .map_err(|e| self.db_error(e))
+    }
+}
+
+/// The upload-signing secret: made once, then read at every start, so
+/// forms signed before a restart still verify.
+fn secret(root: &Path) -> Result<[u8; 32], StoreError> {
+    let path = root.join("upload-secret");
+    let io = |source| StoreError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if let Ok(text) = fs::read_to_string(&path) {
+        if let Some(secret) = parse_hex32(text.trim()) {
+            return Ok(secret);
+        }
+    }
+    let mut secret = [0u8; 32];
+    getrandom::fill(&mut secret).map_err(|e| io(std::io::Error::other(e.to_string())))?;
+    let tmp = root.join("tmp").join("upload-secret");
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(&tmp).map_err(io)?;
+    file.write_all(hex(&secret).as_bytes()).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    fs::rename(&tmp, &path).map_err(io)?;
+    Ok(secret)
+}
+
+fn parse_hex32(text: &str) -> Option<[u8; 32]> {
+    let mut out = [0u8; 32];
+    if text.len() != 64 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}

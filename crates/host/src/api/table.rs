@@ -1,0 +1,292 @@
+//! A tabular file read into a clean table: a header of unique names, and
+//! cells that are a number, a text, or nothing. Each column gets a kind the
+//! recommender reads (dates, numbers, categories). The cleaned table is
+//! what the API stores beside the file and hands out as its cleaned file.
+
+use sha2::{Digest, Sha256};
+use zdr_chart::model::parse_date;
+
+use super::ids::hex;
+
+/// Columns and rows a table may have: beyond them a file is refused.
+pub const MAX_COLUMNS: usize = 200;
+pub const MAX_ROWS: usize = 100_000;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    Empty,
+    Number(f64),
+    Text(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Every value is a date `model/date.rs` reads (`2024`, `2024-05`, …).
+    Time,
+    Number,
+    Category,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    pub name: String,
+    pub kind: Kind,
+    pub cells: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub columns: Vec<Column>,
+    pub rows: usize,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum TableError {
+    #[error("the file is empty: it needs a header row and at least one row of data")]
+    Empty,
+    #[error("row {row} has {found} cells, more than the header's {expected}")]
+    LongRow {
+        row: usize,
+        found: usize,
+        expected: usize,
+    },
+    #[error("the file has more than {MAX_COLUMNS} columns")]
+    TooManyColumns,
+    #[error("the file has more than {MAX_ROWS} rows")]
+    TooManyRows,
+    #[error("the CSV is malformed: {0}")]
+    Csv(String),
+    #[error("the text is not UTF-8 (save the CSV as UTF-8)")]
+    NotUtf8,
+}
+
+/// The formats this host reads, by file name extension.
+pub fn format_of(file_name: &str) -> Option<&'static str> {
+    let lower = file_name.to_ascii_lowercase();
+    lower.ends_with(".csv").then_some("csv")
+}
+
+/// The formats the spec names that this host does not read yet.
+pub fn later_format(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    [".xls", ".xlsx", ".parquet"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+}
+
+pub fn content_type_of(format: &str) -> &'static str {
+    match format {
+        "csv" => "text/csv",
+        _ => "application/octet-stream",
+    }
+}
+
+/// A CSV file (UTF-8, a header row, comma-separated, RFC 4180 quoting).
+pub fn read_csv(bytes: &[u8]) -> Result<Table, TableError> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    std::str::from_utf8(bytes).map_err(|_| TableError::NotUtf8)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(bytes);
+    let mut records = reader.records();
+    let header = match records.next() {
+        Some(record) => record.map_err(|e| TableError::Csv(e.to_string()))?,
+        None => return Err(TableError::Empty),
+    };
+    if header.len() > MAX_COLUMNS {
+        return Err(TableError::TooManyColumns);
+    }
+    let names = unique_names(header.iter());
+    let mut raw: Vec<Vec<String>> = vec![Vec::new(); names.len()];
+    let mut rows = 0;
+    for (n, record) in records.enumerate() {
+        let record = record.map_err(|e| TableError::Csv(e.to_string()))?;
+        if record.iter().all(|cell| cell.trim().is_empty()) {
+            continue;
+        }
+        if record.len() > names.len() {
+            return Err(TableError::LongRow {
+                row: n + 2,
+                found: record.len(),
+                expected: names.len(),
+            });
+        }
+        rows += 1;
+        if rows > MAX_ROWS {
+            return Err(TableError::TooManyRows);
+        }
+        for (i, column) in raw.iter_mut().enumerate() {
+            column.push(record.get(i).unwrap_or("").trim().to_owned());
+        }
+    }
+    if rows == 0 {
+        return Err(TableError::Empty);
+    }
+    let columns = names
+        .into_iter()
+        .zip(raw)
+        .map(|(name, texts)| column(name, texts))
+        .collect();
+    Ok(Table { columns, rows })
+}
+
+/// Header names trimmed, blank ones named by position, repeats numbered.
+fn unique_names<'a>(header: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (i, name) in header.enumerate() {
+        let base = match name.trim() {
+            "" => format!("column {}", i + 1),
+            name => name.to_owned(),
+        };
+        let mut candidate = base.clone();
+        let mut n = 2;
+        while names.contains(&candidate) {
+            candidate = format!("{base} ({n})");
+            n += 1;
+        }
+        names.push(candidate);
+    }
+    names
+}
+
+fn is_missing(text: &str) -> bool {
+    matches!(
+        text.to_ascii_lowercase().as_str(),
+        "" | "na" | "n/a" | "null" | "none" | "-" | "nan"
+    )
+}
+
+fn number(text: &str) -> Option<f64> {
+    // Thousands separators are common in exported CSVs ("1,234.5").
+    let plain: String = text.chars().filter(|c| *c != ',' && *c != '_').collect();
+    plain.parse::<f64>().ok().filter(|n| n.is_finite())
+}
+
+fn column(name: String, texts: Vec<String>) -> Column {
+    let present: Vec<&String> = texts.iter().filter(|t| !is_missing(t)).collect();
+    let dates = !present.is_empty()
+        && present.iter().all(|t| parse_date(t).is_some())
+        // Plain numbers read as years only where the column says so.
+        && (present.iter().any(|t| t.contains('-')) || name.to_ascii_lowercase().contains("year"));
+    let numbers = !present.is_empty() && present.iter().all(|t| number(t).is_some());
+    let kind = if dates {
+        Kind::Time
+    } else if numbers {
+        Kind::Number
+    } else {
+        Kind::Category
+    };
+    let cells = texts
+        .into_iter()
+        .map(|text| match (is_missing(&text), kind) {
+            (true, _) => Cell::Empty,
+            (false, Kind::Number) => number(&text).map_or(Cell::Text(text), Cell::Number),
+            (false, _) => Cell::Text(text),
+        })
+        .collect();
+    Column { name, kind, cells }
+}
+
+impl Table {
+    /// The cleaned table as CSV: the unique header, numbers written plainly,
+    /// missing values empty.
+    pub fn to_csv(&self) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let _ = writer.write_record(self.columns.iter().map(|c| c.name.as_str()));
+        for row in 0..self.rows {
+            let _ = writer.write_record(self.columns.iter().map(|c| match c.cells.get(row) {
+                Some(Cell::Number(n)) => n.to_string(),
+                Some(Cell::Text(t)) => t.clone(),
+                _ => String::new(),
+            }));
+        }
+        String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// What the table holds, in words, for `cleaned_context`.
+    pub fn context(&self) -> String {
+        let columns: Vec<String> = self
+            .columns
+            .iter()
+            .map(|c| {
+                let kind = match c.kind {
+                    Kind::Time => "dates",
+                    Kind::Number => "numbers",
+                    Kind::Category => "categories",
+                };
+                format!("{} ({kind})", c.name)
+            })
+            .collect();
+        format!("{} rows; columns: {}", self.rows, columns.join(", "))
+    }
+
+    /// Tables with the same column names and kinds share a schema.
+    pub fn schema_id(&self) -> String {
+        let mut digest = Sha256::new();
+        for c in &self.columns {
+            digest.update(c.name.as_bytes());
+            digest.update([0, c.kind as u8, 0]);
+        }
+        format!("schema_{}", hex(&digest.finalize()[..8]))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_csv_is_cleaned_and_its_columns_get_kinds() {
+        let table = read_csv(
+            "\u{feff}date,Region,sales,,sales\n2024-01,North,\"1,200.5\",x,1\n2024-02,South,NA,y,2\n\n2024-03,North,980\n"
+                .as_bytes(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(table.rows, 3);
+        let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["date", "Region", "sales", "column 4", "sales (2)"]);
+        let kinds: Vec<Kind> = table.columns.iter().map(|c| c.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                Kind::Time,
+                Kind::Category,
+                Kind::Number,
+                Kind::Category,
+                Kind::Number
+            ]
+        );
+        assert_eq!(
+            table.columns[2].cells,
+            [Cell::Number(1200.5), Cell::Empty, Cell::Number(980.0)]
+        );
+        assert_eq!(
+            table.to_csv(),
+            "date,Region,sales,column 4,sales (2)\n2024-01,North,1200.5,x,1\n2024-02,South,,y,2\n2024-03,North,980,,\n"
+        );
+        assert!(table
+            .context()
+            .starts_with("3 rows; columns: date (dates), Region (categories)"));
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_reasons() {
+        assert_eq!(read_csv(b""), Err(TableError::Empty));
+        assert_eq!(read_csv(b"a,b\n"), Err(TableError::Empty));
+        assert_eq!(read_csv(b"a,b\n\xff,1\n"), Err(TableError::NotUtf8));
+        assert!(matches!(
+            read_csv(b"a,b\n1,2,3\n"),
+            Err(TableError::LongRow { row: 2, .. })
+        ));
+        let wide = (0..=MAX_COLUMNS)
+            .map(|i| format!("c{i}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        assert_eq!(
+            read_csv(format!("{wide}\n").as_bytes()),
+            Err(TableError::TooManyColumns)
+        );
+    }
+}

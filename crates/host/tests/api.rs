@@ -1,0 +1,361 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! The service API through the router, without a socket: keys and tenants,
+//! the presigned upload checked like S3's (every field tampered with), the
+//! file object of 2.6 and its cleaned table, the JSON error body, state
+//! that survives a restart, and an embed that writes nothing.
+
+use std::path::Path;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+use zdr_host::{app, Config};
+
+const KEY_A: &str = "key-a-0123456789abcdef";
+const KEY_B: &str = "key-b-0123456789abcdef";
+const BOUNDARY: &str = "zdr-api-test-boundary";
+const CSV: &str = "month,region,sales\n2024-01,North,120\n2024-02,North,135\n2024-01,South,98\n";
+
+fn host(data: &Path) -> Router {
+    let config = Config {
+        api_keys: vec![KEY_A.into(), KEY_B.into()],
+        data_dir: data.to_path_buf(),
+        www: data.join("no-www"),
+        ..Config::default()
+    };
+    app(config)
+}
+
+async fn send(
+    router: &Router,
+    request: Request<Body>,
+) -> (StatusCode, String, axum::http::HeaderMap) {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned(), headers)
+}
+
+async fn get(router: &Router, path: &str, key: Option<&str>) -> (StatusCode, String) {
+    let mut request = Request::get(path).header("host", "127.0.0.1:8080");
+    if let Some(key) = key {
+        request = request.header("X-API-KEY", key);
+    }
+    let (status, body, _) = send(router, request.body(Body::empty()).unwrap()).await;
+    (status, body)
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+/// A presigned form for `file_name`: (fields in order, key).
+async fn presign(router: &Router, key: &str, file_name: &str) -> (Vec<(String, String)>, String) {
+    let (status, body) = get(
+        router,
+        &format!("/api/v1/beta/file_upload_url?file_name={file_name}"),
+        Some(key),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let answer = json(&body);
+    assert_eq!(answer["url"], "http://127.0.0.1:8080/upload/");
+    let fields: Vec<(String, String)> = answer["fields"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(n, v)| (n.clone(), v.as_str().unwrap().to_owned()))
+        .collect();
+    let mut names: Vec<&str> = fields.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "Content-Type",
+            "key",
+            "policy",
+            "x-amz-algorithm",
+            "x-amz-credential",
+            "x-amz-date",
+            "x-amz-signature"
+        ]
+    );
+    assert_eq!(answer["key"], answer["fields"]["key"]);
+    (fields, answer["key"].as_str().unwrap().to_owned())
+}
+
+fn multipart(fields: &[(String, String)], file: &[u8]) -> Request<Body> {
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").bytes());
+    }
+    body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\nContent-Type: text/csv\r\n\r\n").bytes());
+    body.extend(file);
+    body.extend(format!("\r\n--{BOUNDARY}--\r\n").bytes());
+    Request::post("/upload/")
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(Body::from(body))
+        .unwrap()
+}
+
+fn file_id(key: &str) -> &str {
+    key.split('/').next().unwrap()
+}
+
+#[tokio::test]
+async fn every_api_endpoint_needs_a_known_key_and_says_so_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    for path in [
+        "/api/v1/beta/file_upload_url?file_name=a.csv",
+        "/api/v1/beta/files/file_1/",
+        "/api/v1/nothing",
+    ] {
+        let (status, body) = get(&router, path, None).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}");
+        let error = json(&body);
+        assert_eq!(error["error"]["code"], "missing_api_key");
+        assert_eq!(error["error"]["status"], 401);
+        assert!(error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("X-API-Key"));
+        let (status, body) = get(&router, path, Some("not-a-key-of-this-host")).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert_eq!(json(&body)["error"]["code"], "unknown_api_key");
+    }
+    let (status, body) = get(&router, "/api/v1/nothing", Some(KEY_A)).await;
+    assert_eq!(
+        (status, json(&body)["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
+    // No key configured at all: every call is refused the same way.
+    let bare = app(Config {
+        data_dir: dir.path().join("bare"),
+        ..Config::default()
+    });
+    let (status, _) = get(&bare, "/api/v1/beta/files/file_1/", Some(KEY_A)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn a_presigned_upload_lands_as_a_file_with_its_cleaned_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    let (fields, key) = presign(&router, KEY_A, "Q1%20sales.csv").await;
+    assert!(
+        key.starts_with("file_") && key.ends_with("/Q1_sales.csv"),
+        "{key}"
+    );
+    let (status, body, _) = send(&router, multipart(&fields, CSV.as_bytes())).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+
+    let (status, body) = get(
+        &router,
+        &format!("/api/v1/beta/files/{}/", file_id(&key)),
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let file = json(&body);
+    assert_eq!(file["file_id"], file_id(&key));
+    assert_eq!(file["key"], key);
+    assert_eq!(file["schema"]["display_name"], "Q1_sales");
+    let cleaned = &file["cleaned_files"][0];
+    for field in [
+        "key",
+        "cleaned_file_id",
+        "cleaned_context",
+        "file_url",
+        "file_context",
+        "created_at",
+        "updated_at",
+    ] {
+        assert!(cleaned[field].is_string(), "{field}: {cleaned}");
+    }
+    assert_eq!(
+        cleaned["cleaned_context"],
+        "3 rows; columns: month (dates), region (categories), sales (numbers)"
+    );
+    let url = cleaned["file_url"].as_str().unwrap();
+    let path = url.strip_prefix("http://127.0.0.1:8080").unwrap();
+    let (status, csv) = get(&router, path, Some(KEY_A)).await;
+    assert_eq!((status, csv.as_str()), (StatusCode::OK, CSV));
+
+    // Another key sees nothing of it.
+    let (status, body) = get(
+        &router,
+        &format!("/api/v1/beta/files/{}/", file_id(&key)),
+        Some(KEY_B),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(json(&body)["error"]["code"], "file_not_found");
+    let (status, _) = get(&router, path, Some(KEY_B)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+
+    // A restart (a new router on the same folder) still has it.
+    let again = host(dir.path());
+    let (status, body) = get(
+        &again,
+        &format!("/api/v1/beta/files/{}/", file_id(&key)),
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(json(&body), file);
+}
+
+#[tokio::test]
+async fn a_tampered_upload_is_refused_and_stores_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    let (fields, key) = presign(&router, KEY_A, "a.csv").await;
+    // What is tried, the form's fields, the file.
+    type Case = (String, Vec<(String, String)>, Vec<u8>);
+    let mut cases: Vec<Case> = Vec::new();
+    for i in 0..fields.len() {
+        let mut changed = fields.clone();
+        changed[i].1.push('0');
+        cases.push((format!("{} changed", fields[i].0), changed, CSV.into()));
+        let mut missing = fields.clone();
+        missing.remove(i);
+        cases.push((format!("{} left out", fields[i].0), missing, CSV.into()));
+    }
+    let mut extra = fields.clone();
+    extra.push(("acl".into(), "public-read".into()));
+    cases.push(("a field the policy does not name".into(), extra, CSV.into()));
+    cases.push(("an empty file".into(), fields.clone(), Vec::new()));
+    let big = format!("a\n{}", "1\n".repeat(50 * 1024 + 100)).into_bytes();
+    cases.push(("a file just over 100 KB".into(), fields.clone(), big));
+    let huge = format!("a\n{}", "1\n".repeat(200 * 1024)).into_bytes();
+    cases.push(("a body over the form's limit".into(), fields.clone(), huge));
+    // Another key's signed form with this key's object key.
+    let (other, _) = presign(&router, KEY_B, "a.csv").await;
+    let mut swapped = other.clone();
+    for (name, value) in &mut swapped {
+        if name == "key" {
+            value.clone_from(&key);
+        }
+    }
+    cases.push((
+        "another tenant's form with this key".into(),
+        swapped,
+        CSV.into(),
+    ));
+    for (what, form, file) in cases {
+        let (status, body, _) = send(&router, multipart(&form, &file)).await;
+        assert!(
+            [
+                StatusCode::FORBIDDEN,
+                StatusCode::BAD_REQUEST,
+                StatusCode::PAYLOAD_TOO_LARGE
+            ]
+            .contains(&status),
+            "{what}: {status} {body}"
+        );
+        assert!(json(&body)["error"]["code"].is_string(), "{what}: {body}");
+    }
+    let (status, _) = get(
+        &router,
+        &format!("/api/v1/beta/files/{}/", file_id(&key)),
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "nothing was stored");
+    let objects = dir.path().join("objects");
+    let stored = walk(&objects);
+    assert!(stored.is_empty(), "{stored:?}");
+    // The untouched form still works.
+    let (status, body, _) = send(&router, multipart(&fields, CSV.as_bytes())).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{body}");
+}
+
+fn walk(dir: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                found.extend(walk(&path));
+            } else {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn file_names_and_formats_are_checked_before_a_form_is_signed() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    for (query, says) in [
+        ("", "file_name"),
+        ("?file_name=", "file_name"),
+        ("?file_name=notes.txt", ".csv, .xls, .xlsx and .parquet"),
+        ("?file_name=book.xlsx", "not read yet"),
+        ("?file_name=..%2F..%2F.env", "file_name"),
+    ] {
+        let (status, body) = get(
+            &router,
+            &format!("/api/v1/beta/file_upload_url{query}"),
+            Some(KEY_A),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        let error = json(&body);
+        assert_eq!(error["error"]["param"], "file_name");
+        assert!(
+            error["error"]["message"].as_str().unwrap().contains(says),
+            "{query}: {body}"
+        );
+    }
+    // A path in the name keeps its last segment only.
+    let (_, key) = presign(&router, KEY_A, "..%2Fdir%2Fdata.csv").await;
+    assert!(key.ends_with("/data.csv"), "{key}");
+}
+
+#[tokio::test]
+async fn an_unreadable_file_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    let (fields, key) = presign(&router, KEY_A, "a.csv").await;
+    let (status, body, _) = send(&router, multipart(&fields, b"a,b\n1,2,3\n")).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(json(&body)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("row 2 has 3 cells"));
+    let (status, _) = get(
+        &router,
+        &format!("/api/v1/beta/files/{}/", file_id(&key)),
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn an_embed_post_writes_nothing_to_the_data_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let router = host(&data);
+    let form = "visualization_data=%7B%22viz_config%22%3A%7B%22title%22%3A%22T%22%7D%2C%22data%22%3A%5B%7B%22x%22%3A%22a%22%2C%22y%22%3A1%7D%5D%7D";
+    let request = Request::post("/embed/card-1/")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from(form))
+        .unwrap();
+    let (status, _, _) = send(&router, request).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(!data.exists(), "the embed created {}", data.display());
+}
