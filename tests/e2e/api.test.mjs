@@ -10,7 +10,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { startHost, stopHost } from './host.mjs';
+import { launch } from './browser.mjs';
+import { hostSite, startHost, stopHost } from './host.mjs';
 
 const KEY = 'e2e-key-0123456789abcdef';
 const CSV = 'month,sales\n2024-01,120\n2024-02,135\n2024-03,128\n';
@@ -96,4 +97,49 @@ test('a kill -9 in the middle of an upload leaves no file and nothing half-writt
   assert.deepEqual(readdirSync(join(data, 'tmp')), []);
   const again = await upload('after.csv', CSV);
   assert.equal(again.posted.status, 204);
+});
+
+test('flow 3: visualize, then the card through the packed widget in service and local mode', async () => {
+  const site = await hostSite('zdr-flow3-', {
+    'flow3.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<style>body { margin: 0 } #service, #local { width: 640px; height: 400px }</style>
+<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
+</head><body><div id="service"></div><div id="local"></div><script type="module">
+  import init, { render } from 'zdr-embed';
+  await init();
+  const answer = await (await fetch('/api/v1/beta/visualize', {
+    method: 'POST',
+    headers: { 'X-API-Key': '${KEY}', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ csv: ['month,sales\\n2024-01,120\\n2024-02,135\\n2024-03,128\\n'], query: 'sales over time' }),
+  })).json();
+  const card = answer.outputs.knowledge_cards[0];
+  window.card = card;
+  await new Promise((loaded, failed) => render({ containerId: 'service', serviceUrl: location.origin, cardId: card.card_id,
+    visualizationData: card.visualization_data, height: '400px', onLoad: loaded, onError: failed }));
+  render({ containerId: 'local', serviceUrl: location.origin, cardId: card.card_id, mode: 'local',
+    visualizationData: card.visualization_data, height: '400px' });
+  window.done = true;
+</script></body></html>`,
+  }, ['--data-dir', join(data, 'flow3'), '--api-key', KEY]);
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    await page.goto(`${site.host.origin}/flow3.html`);
+    await page.waitForFunction(() => window.done === true, null, { timeout: 20_000 });
+    const card = await page.evaluate(() => window.card);
+    assert.equal(card.card_type, 'timeseries');
+    const frame = page.frames().find((f) => f.url().endsWith(`/embed/${card.card_id}/`));
+    assert.ok(frame, 'the embed frame');
+    assert.match(await frame.content(), /<svg[^>]*>/);
+    assert.match(await frame.content(), /Sales over month/);
+    await page.waitForSelector('#local canvas');
+    await page.screenshot({ path: join(process.cwd(), 'test-results', 'flow3.png') });
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await stopHost(site.host);
+    rmSync(site.work, { recursive: true, force: true });
+  }
 });

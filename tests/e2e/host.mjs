@@ -75,13 +75,13 @@ export async function stopHost(host) {
  * (`host`) at `/` and the package at `/node_modules/zdr-embed/`. The caller
  * stops the host and removes `work`.
  */
-export async function hostSite(prefix, pages) {
+export async function hostSite(prefix, pages, args = []) {
   assert.ok(existsSync(join(ROOT, 'pkg/engine/zdr_engine_bg.wasm')), 'run scripts/build.sh first');
   const work = mkdtempSync(join(tmpdir(), prefix));
   const packageDir = packPackage(work);
   const site = join(work, 'site');
   mkdirSync(site);
   for (const [name, text] of Object.entries(pages)) writeFileSync(join(site, name), text);
-  const host = await startHost(['--www', site, '--package', packageDir]);
+  const host = await startHost(['--www', site, '--package', packageDir, ...args]);
   return { work, packageDir, site, host };
 }

@@ -10,10 +10,12 @@ mod error;
 mod files;
 pub(crate) mod ids;
 mod keys;
+mod recommend;
 mod sign;
 mod store;
 mod table;
 mod upload;
+mod visualize;
 
 use std::sync::{Arc, OnceLock};
 
@@ -140,6 +142,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
         .route(
             "/api/v1/beta/files/{file_id}/cleaned/",
             get(files::get_cleaned).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/visualize",
+            post(visualize::visualize).fallback(method_not_allowed),
         )
         .route("/api/{*rest}", axum::routing::any(not_found))
         .route_layer(middleware::from_fn_with_state(api.clone(), authenticate));

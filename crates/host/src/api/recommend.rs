@@ -1,0 +1,570 @@
+//! The card types a table supports, ranked: a rule-based recommender over
+//! the columns' kinds (dates, numbers, categories) and their cardinalities,
+//! in the spirit of Tableau's Show Me, steered by a query with a few
+//! deterministic rules (no language model runs here). The rules, in order:
+//!
+//! 1. `viz_component_type` given: only that type, from the best columns for it.
+//! 2. Dates and a measure: a line over time (one series per measure, or per
+//!    category when there is one measure and at most 10 categories).
+//! 3. A category and a measure: bars (the sum per category, at most 50,
+//!    largest first when there are more); a pie beside them when there are
+//!    2 to 7 categories and no negative sum.
+//! 4. Two categories and a measure: grouped bars (at most 12 groups), or a
+//!    heatmap when the grid is larger.
+//! 5. Two measures: a scatter of the first two.
+//! 6. One measure: a histogram of it.
+//! 7. Otherwise the table itself.
+//!
+//! The query moves a type first: "over time", "trend", "monthly" → the line;
+//! "share", "proportion", "breakdown" → the pie; "distribution", "spread",
+//! "histogram" → the histogram; "correlat", "relationship", " vs " → the
+//! scatter; "top N" keeps the N largest bars; "by <column>" and any column
+//! named in the query are taken first as category or measure.
+
+use serde_json::{json, Value};
+use zdr_chart::model::{parse_date, CardKind};
+
+use super::table::{Cell, Column, Kind, Table};
+
+/// Bars shown at most before the largest are kept.
+const MAX_BARS: usize = 50;
+/// Series of a line or groups of grouped bars at most.
+const MAX_SERIES: usize = 10;
+const MAX_GROUPS: usize = 12;
+/// Rows a table card holds at most.
+const MAX_TABLE_ROWS: usize = 500;
+/// Cards per request at most.
+pub const MAX_CARDS: usize = 3;
+
+#[derive(Debug, Clone)]
+pub struct Suggestion {
+    pub kind: CardKind,
+    pub title: String,
+    pub description: String,
+    pub confidence: &'static str,
+    pub visualization_data: Value,
+}
+
+/// What the query asks for, read by the rules above.
+#[derive(Debug, Default)]
+struct Intent {
+    first: Option<CardKind>,
+    top: Option<usize>,
+    /// Columns the query names, in the order it names them.
+    named: Vec<usize>,
+}
+
+fn intent(query: Option<&str>, table: &Table) -> Intent {
+    let Some(query) = query else {
+        return Intent::default();
+    };
+    let q = format!(" {} ", query.to_lowercase());
+    let has = |words: &[&str]| words.iter().any(|w| q.contains(w));
+    let first = if has(&[
+        "over time",
+        "trend",
+        "monthly",
+        "daily",
+        "yearly",
+        "timeline of",
+    ]) {
+        Some(CardKind::Timeseries)
+    } else if has(&["share", "proportion", "breakdown", "percentage of"]) {
+        Some(CardKind::Pie)
+    } else if has(&["distribution", "spread", "histogram"]) {
+        Some(CardKind::Histogram)
+    } else if has(&["correlat", "relationship", " vs ", " versus "]) {
+        Some(CardKind::Scatter)
+    } else {
+        None
+    };
+    let top = q
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .windows(2)
+        .find_map(|w| {
+            (w.first() == Some(&"top"))
+                .then(|| w.get(1).and_then(|n| n.parse::<usize>().ok()))
+                .flatten()
+        });
+    let mut named: Vec<(usize, usize)> = table
+        .columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| q.find(&c.name.to_lowercase()).map(|at| (at, i)))
+        .collect();
+    // "by region" names its column before anything else.
+    if let Some(at) = q.find(" by ") {
+        for (position, _) in &mut named {
+            if *position == at + 4 {
+                *position = 0;
+            }
+        }
+    }
+    named.sort_unstable();
+    Intent {
+        first,
+        top: top.filter(|n| (1..=MAX_BARS * 20).contains(n)),
+        named: named.into_iter().map(|(_, i)| i).collect(),
+    }
+}
+
+/// Columns of a kind, those the query names first.
+fn of_kind<'a>(table: &'a Table, kind: Kind, intent: &Intent) -> Vec<&'a Column> {
+    let mut picked: Vec<&Column> = intent
+        .named
+        .iter()
+        .filter_map(|&i| table.columns.get(i))
+        .filter(|c| c.kind == kind)
+        .collect();
+    for column in table.columns.iter().filter(|c| c.kind == kind) {
+        if !picked.iter().any(|p| std::ptr::eq(*p, column)) {
+            picked.push(column);
+        }
+    }
+    // Identifiers are no measure: a column of distinct integers named like one.
+    if kind == Kind::Number {
+        picked.retain(|c| {
+            let name = c.name.to_lowercase();
+            !(name == "id" || name.ends_with("_id") || name.ends_with(" id"))
+        });
+    }
+    picked
+}
+
+fn number(cell: &Cell) -> Option<f64> {
+    match cell {
+        Cell::Number(n) => Some(*n),
+        _ => None,
+    }
+}
+
+fn text(cell: &Cell) -> Option<&str> {
+    match cell {
+        Cell::Text(t) => Some(t.as_str()),
+        Cell::Number(_) | Cell::Empty => None,
+    }
+}
+
+/// Sums of `measure` per distinct `category` value, in first-seen order.
+fn sums(category: &Column, measure: &Column) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    let mut at = std::collections::HashMap::new();
+    for (c, m) in category.cells.iter().zip(&measure.cells) {
+        let (Some(c), Some(m)) = (text(c), number(m)) else {
+            continue;
+        };
+        let i = *at.entry(c.to_owned()).or_insert_with(|| {
+            out.push((c.to_owned(), 0.0));
+            out.len() - 1
+        });
+        if let Some(slot) = out.get_mut(i) {
+            slot.1 += m;
+        }
+    }
+    out
+}
+
+fn distinct(column: &Column) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    column.cells.iter().filter_map(text).for_each(|t| {
+        seen.insert(t);
+    });
+    seen.len()
+}
+
+/// A title as a sentence: its first letter upper case.
+fn sentence(title: &str) -> String {
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn config(title: &str, kind: CardKind, dark: bool, extra: Value) -> Value {
+    let mut config = json!({"title": title, "viz_component_type": kind.as_str()});
+    if dark {
+        config["dark_mode"] = json!(true);
+    }
+    if let (Some(config), Value::Object(extra)) = (config.as_object_mut(), extra) {
+        config.extend(extra);
+    }
+    config
+}
+
+fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Suggestion> {
+    let measures = of_kind(table, Kind::Number, intent);
+    let first = *measures.first()?;
+    let categories = of_kind(table, Kind::Category, intent);
+    let split = categories
+        .first()
+        .filter(|c| measures.len() == 1 && (2..=MAX_SERIES).contains(&distinct(c)));
+    // Per series, the sum per date, in date order.
+    let series_of = |name: String, rows: &mut dyn Iterator<Item = (&str, f64)>| {
+        let mut by_date: Vec<(f64, String, f64)> = Vec::new();
+        for (date, value) in rows {
+            let Some((seconds, _)) = parse_date(date) else {
+                continue;
+            };
+            match by_date.iter_mut().find(|(s, _, _)| *s == seconds) {
+                Some(slot) => slot.2 += value,
+                None => by_date.push((seconds, date.to_owned(), value)),
+            }
+        }
+        by_date.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let points: Vec<Value> = by_date
+            .into_iter()
+            .map(|(_, x, y)| json!({"x": x, "y": y}))
+            .collect();
+        json!({"name": name, "points": points})
+    };
+    let rows = |measure: &Column| -> Vec<(String, f64)> {
+        time.cells
+            .iter()
+            .zip(&measure.cells)
+            .filter_map(|(t, m)| Some((text(t)?.to_owned(), number(m)?)))
+            .collect()
+    };
+    let (series, title, y_label): (Vec<Value>, String, Option<&str>) = match split {
+        Some(category) => {
+            let mut names: Vec<&str> = Vec::new();
+            for c in category.cells.iter().filter_map(text) {
+                if !names.contains(&c) {
+                    names.push(c);
+                }
+            }
+            let series = names
+                .iter()
+                .map(|name| {
+                    let mut rows = time
+                        .cells
+                        .iter()
+                        .zip(&category.cells)
+                        .zip(&first.cells)
+                        .filter(|((_, c), _)| text(c) == Some(name))
+                        .filter_map(|((t, _), m)| Some((text(t)?, number(m)?)));
+                    series_of((*name).to_owned(), &mut rows)
+                })
+                .collect();
+            (
+                series,
+                sentence(&format!(
+                    "{} by {} over {}",
+                    first.name, category.name, time.name
+                )),
+                Some(first.name.as_str()),
+            )
+        }
+        None => {
+            let shown: Vec<&&Column> = measures.iter().take(MAX_SERIES).collect();
+            let series = shown
+                .iter()
+                .map(|m| {
+                    let rows = rows(m);
+                    let mut iter = rows.iter().map(|(t, v)| (t.as_str(), *v));
+                    series_of(m.name.clone(), &mut iter)
+                })
+                .collect();
+            let names: Vec<&str> = shown.iter().map(|m| m.name.as_str()).collect();
+            let y = (shown.len() == 1).then_some(first.name.as_str());
+            (
+                series,
+                sentence(&format!("{} over {}", names.join(", "), time.name)),
+                y,
+            )
+        }
+    };
+    let mut extra = json!({"x_label": time.name});
+    if let Some(y) = y_label {
+        extra["y_label"] = json!(y);
+    }
+    Some(Suggestion {
+        kind: CardKind::Timeseries,
+        description: format!("A line of {title}, summed per date."),
+        confidence: "high",
+        visualization_data: json!({"viz_config": config(&title, CardKind::Timeseries, dark, extra), "data": {"series": series}}),
+        title,
+    })
+}
+
+fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Suggestion> {
+    let category = *of_kind(table, Kind::Category, intent).first()?;
+    let measure = *of_kind(table, Kind::Number, intent).first()?;
+    let mut sums = sums(category, measure);
+    let total = sums.len();
+    let keep = intent.top.unwrap_or(MAX_BARS).min(MAX_BARS);
+    let cut = total > keep;
+    if cut || intent.top.is_some() {
+        sums.sort_by(|a, b| b.1.total_cmp(&a.1));
+        sums.truncate(keep);
+    }
+    if kind == CardKind::Pie && (sums.len() < 2 || sums.len() > 7 || sums.iter().any(|s| s.1 < 0.0))
+    {
+        return None;
+    }
+    let points: Vec<Value> = sums.iter().map(|(x, y)| json!({"x": x, "y": y})).collect();
+    let title = sentence(&format!("{} by {}", measure.name, category.name));
+    let description = match (kind, cut) {
+        (CardKind::Pie, _) => format!("The share of {} per {}.", measure.name, category.name),
+        (_, true) => format!(
+            "The {keep} largest of {total} {} by total {}.",
+            category.name, measure.name
+        ),
+        _ => format!("The total {} per {}.", measure.name, category.name),
+    };
+    Some(Suggestion {
+        kind,
+        description,
+        confidence: if kind == CardKind::Pie {
+            "medium"
+        } else {
+            "high"
+        },
+        visualization_data: json!({
+            "viz_config": config(&title, kind, dark, json!({"x_label": category.name, "y_label": measure.name})),
+            "data": points,
+        }),
+        title,
+    })
+}
+
+fn grid(
+    table: &Table,
+    intent: &Intent,
+    forced: Option<CardKind>,
+    dark: bool,
+) -> Option<Suggestion> {
+    let categories = of_kind(table, Kind::Category, intent);
+    let (outer, inner) = (*categories.first()?, *categories.get(1)?);
+    let measure = *of_kind(table, Kind::Number, intent).first()?;
+    let groups = distinct(inner);
+    let kind = forced.unwrap_or(if groups <= MAX_GROUPS && distinct(outer) <= MAX_BARS {
+        CardKind::GroupedBar
+    } else {
+        CardKind::Heatmap
+    });
+    let title = sentence(&format!(
+        "{} by {} and {}",
+        measure.name, outer.name, inner.name
+    ));
+    let mut cells: Vec<(String, String, f64)> = Vec::new();
+    for ((o, i), m) in outer.cells.iter().zip(&inner.cells).zip(&measure.cells) {
+        let (Some(o), Some(i), Some(m)) = (text(o), text(i), number(m)) else {
+            continue;
+        };
+        match cells.iter_mut().find(|(a, b, _)| a == o && b == i) {
+            Some(slot) => slot.2 += m,
+            None => cells.push((o.to_owned(), i.to_owned(), m)),
+        }
+        if cells.len() > 250_000 {
+            return None;
+        }
+    }
+    let data = if kind == CardKind::Heatmap {
+        json!(cells
+            .iter()
+            .map(|(o, i, m)| json!({"x": o, "y": i, "value": m}))
+            .collect::<Vec<_>>())
+    } else {
+        if groups > MAX_GROUPS * 4 || distinct(outer) > 1000 {
+            return None;
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for (_, i, _) in &cells {
+            if !names.contains(&i.as_str()) {
+                names.push(i);
+            }
+        }
+        let series: Vec<Value> = names
+            .iter()
+            .map(|name| {
+                let points: Vec<Value> = cells
+                    .iter()
+                    .filter(|(_, i, _)| i == name)
+                    .map(|(o, _, m)| json!({"x": o, "y": m}))
+                    .collect();
+                json!({"name": name, "points": points})
+            })
+            .collect();
+        json!({"series": series})
+    };
+    Some(Suggestion {
+        kind,
+        description: format!(
+            "The total {} per {} and {}.",
+            measure.name, outer.name, inner.name
+        ),
+        confidence: "medium",
+        visualization_data: json!({
+            "viz_config": config(&title, kind, dark, json!({"x_label": outer.name, "y_label": if kind == CardKind::Heatmap { inner.name.clone() } else { measure.name.clone() }})),
+            "data": data,
+        }),
+        title,
+    })
+}
+
+fn scatter(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
+    let measures = of_kind(table, Kind::Number, intent);
+    let (x, y) = (*measures.first()?, *measures.get(1)?);
+    let points: Vec<Value> = x
+        .cells
+        .iter()
+        .zip(&y.cells)
+        .filter_map(|(a, b)| Some(json!({"x": number(a)?, "y": number(b)?})))
+        .collect();
+    let title = sentence(&format!("{} against {}", y.name, x.name));
+    Some(Suggestion {
+        kind: CardKind::Scatter,
+        description: format!("Each row as a point: {} across, {} up.", x.name, y.name),
+        confidence: "medium",
+        visualization_data: json!({
+            "viz_config": config(&title, CardKind::Scatter, dark, json!({"x_label": x.name, "y_label": y.name})),
+            "data": points,
+        }),
+        title,
+    })
+}
+
+fn histogram(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
+    let measure = *of_kind(table, Kind::Number, intent).first()?;
+    let points: Vec<Value> = measure
+        .cells
+        .iter()
+        .filter_map(number)
+        .map(|y| json!({"y": y}))
+        .collect();
+    let title = format!("Distribution of {}", measure.name);
+    Some(Suggestion {
+        kind: CardKind::Histogram,
+        description: format!("How the values of {} are spread.", measure.name),
+        confidence: "medium",
+        visualization_data: json!({
+            "viz_config": config(&title, CardKind::Histogram, dark, json!({"x_label": measure.name})),
+            "data": points,
+        }),
+        title,
+    })
+}
+
+fn table_card(table: &Table, name: &str, dark: bool) -> Suggestion {
+    let columns: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+    let rows: Vec<Value> = (0..table.rows.min(MAX_TABLE_ROWS))
+        .map(|r| {
+            Value::Array(
+                table
+                    .columns
+                    .iter()
+                    .map(|c| match c.cells.get(r) {
+                        Some(Cell::Number(n)) => json!(n),
+                        Some(Cell::Text(t)) => json!(t),
+                        _ => Value::Null,
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    let title = name.to_owned();
+    Suggestion {
+        kind: CardKind::Table,
+        description: if table.rows > MAX_TABLE_ROWS {
+            format!("The first {MAX_TABLE_ROWS} of {} rows.", table.rows)
+        } else {
+            format!("All {} rows.", table.rows)
+        },
+        confidence: "low",
+        visualization_data: json!({
+            "viz_config": config(&title, CardKind::Table, dark, json!({})),
+            "data": {"columns": columns, "rows": rows},
+        }),
+        title,
+    }
+}
+
+/// The cards for `table` (called `name`), best first, at most [`MAX_CARDS`];
+/// with `forced`, only that type or `Err` saying why it cannot be drawn.
+pub fn suggest(
+    table: &Table,
+    name: &str,
+    query: Option<&str>,
+    forced: Option<CardKind>,
+    dark: bool,
+) -> Result<Vec<Suggestion>, String> {
+    let intent = intent(query, table);
+    let time = of_kind(table, Kind::Time, &intent).first().copied();
+    let build = |kind: CardKind| -> Option<Suggestion> {
+        match kind {
+            CardKind::Timeseries => line(table, time?, &intent, dark),
+            CardKind::Bar | CardKind::Pie | CardKind::Waterfall | CardKind::Choropleth => {
+                bars(table, &intent, kind, dark)
+            }
+            CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap => {
+                grid(table, &intent, Some(kind), dark)
+            }
+            CardKind::Scatter => scatter(table, &intent, dark),
+            CardKind::Histogram => histogram(table, &intent, dark),
+            CardKind::Table => Some(table_card(table, name, dark)),
+            CardKind::Boxplot | CardKind::Timeline => None,
+        }
+    };
+    if let Some(kind) = forced {
+        return build(kind).map(|s| vec![s]).ok_or_else(|| {
+            format!(
+                "a {} card needs {}; this data has {}",
+                kind.as_str(),
+                needs(kind),
+                table.context()
+            )
+        });
+    }
+    let mut order = vec![
+        CardKind::Timeseries,
+        CardKind::Bar,
+        CardKind::Pie,
+        CardKind::GroupedBar,
+        CardKind::Scatter,
+        CardKind::Histogram,
+    ];
+    if let Some(first) = intent.first {
+        order.retain(|k| *k != first);
+        order.insert(0, first);
+    }
+    let mut cards: Vec<Suggestion> = Vec::new();
+    for kind in order {
+        if cards.len() == MAX_CARDS {
+            break;
+        }
+        let built = if kind == CardKind::GroupedBar {
+            grid(table, &intent, None, dark)
+        } else {
+            build(kind)
+        };
+        if let Some(card) = built {
+            if !cards.iter().any(|c| c.kind == card.kind) {
+                cards.push(card);
+            }
+        }
+    }
+    if cards.is_empty() {
+        cards.push(table_card(table, name, dark));
+    }
+    Ok(cards)
+}
+
+fn needs(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Timeseries => "a column of dates and one of numbers",
+        CardKind::Bar | CardKind::Pie | CardKind::Waterfall | CardKind::Choropleth => {
+            "a column of categories and one of numbers (a pie: 2 to 7 categories, none negative)"
+        }
+        CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap => {
+            "two columns of categories and one of numbers"
+        }
+        CardKind::Scatter => "two columns of numbers",
+        CardKind::Histogram => "a column of numbers",
+        CardKind::Boxplot | CardKind::Timeline => {
+            "a shape this host does not build from tables yet"
+        }
+        CardKind::Table => "any table",
+    }
+}

@@ -1,0 +1,309 @@
+//! Spec 4.5, `POST /api/v1/beta/visualize`: cards from CSV sent inline or
+//! from stored files, chosen by the recommender ([`super::recommend`]). Inline
+//! CSV is read in memory and never written anywhere; a card from it keeps
+//! only its id and title, so its page can say the data were never stored.
+//! No language model runs here: `model` is checked and recorded, and the
+//! query steers documented rules.
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::{Extension, Json};
+use serde_json::{json, Map, Value};
+use zdr_chart::model::CardKind;
+use zdr_chart::Chart;
+
+use super::files::row;
+use super::ids::new_id;
+use super::recommend::{suggest, Suggestion};
+use super::table::{read_csv, Table};
+use super::{Api, ApiError, Tenant, MAX_FILE};
+
+/// `model` values of the spec.
+pub const MODELS: [&str; 9] = [
+    "o3",
+    "o4-mini",
+    "gpt-5-mini",
+    "qwen-3-32b",
+    "llama-3.3-70b",
+    "qwen-3-coder-480b",
+    "qwen-3-235b-a22b-instruct-2507",
+    "qwen-3-235b-a22b-thinking-2507",
+    "gpt-oss-120b",
+];
+
+/// Tables per request at most (CSV strings and file ids together).
+pub const MAX_TABLES: usize = 10;
+
+/// The request, checked field by field so an error names its field.
+struct Request {
+    csv: Vec<String>,
+    file_ids: Vec<String>,
+    query: Option<String>,
+    kind: Option<CardKind>,
+    dark: bool,
+    debug: bool,
+}
+
+fn optional<'a>(body: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    body.get(name).filter(|v| !v.is_null())
+}
+
+fn string_list(body: &Map<String, Value>, name: &'static str) -> Result<Vec<String>, ApiError> {
+    match optional(body, name) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| {
+                v.as_str().map(str::to_owned).ok_or_else(|| {
+                    ApiError::invalid(name, format!("{name} must be an array of strings"))
+                })
+            })
+            .collect(),
+        Some(_) => Err(ApiError::invalid(
+            name,
+            format!("{name} must be an array of strings"),
+        )),
+    }
+}
+
+fn text(body: &Map<String, Value>, name: &'static str) -> Result<Option<String>, ApiError> {
+    match optional(body, name) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(ApiError::invalid(
+            name,
+            format!("{name} must be a string or null"),
+        )),
+    }
+}
+
+fn flag(value: Option<&Value>, name: &'static str) -> Result<bool, ApiError> {
+    match value {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(ApiError::invalid(
+            name,
+            format!("{name} must be true or false"),
+        )),
+    }
+}
+
+fn parse(body: &Value) -> Result<Request, ApiError> {
+    let body = body
+        .as_object()
+        .ok_or_else(|| ApiError::invalid("body", "the body must be a JSON object"))?;
+    let csv = string_list(body, "csv")?;
+    let mut file_ids = string_list(body, "file_ids")?;
+    // Deprecated, still read: the same as one entry of file_ids.
+    if let Some(id) = text(body, "file_id")? {
+        if !file_ids.contains(&id) {
+            file_ids.insert(0, id);
+        }
+    }
+    if csv.is_empty() && file_ids.is_empty() {
+        return Err(ApiError::invalid(
+            "csv",
+            "send csv (CSV texts) or file_ids (files uploaded or connected before)",
+        ));
+    }
+    if csv.len() + file_ids.len() > MAX_TABLES {
+        return Err(ApiError::invalid(
+            "file_ids",
+            format!("at most {MAX_TABLES} tables (csv and file_ids together) per request"),
+        ));
+    }
+    let kind = match text(body, "viz_component_type")? {
+        None => None,
+        Some(name) => Some(CardKind::from_name(&name).ok_or_else(|| {
+            ApiError::invalid(
+                "viz_component_type",
+                format!("viz_component_type must be one of {}", CardKind::list()),
+            )
+        })?),
+    };
+    if let Some(model) = text(body, "model")? {
+        if !MODELS.contains(&model.as_str()) {
+            return Err(ApiError::invalid(
+                "model",
+                format!("model must be one of {}", MODELS.join(", ")),
+            ));
+        }
+    }
+    for name in ["segment_id", "connected_private_index_id", "extra_params"] {
+        text(body, name)?;
+    }
+    let dark = match optional(body, "output_settings") {
+        None => false,
+        Some(Value::Object(settings)) => match optional(settings, "knowledge_card_settings") {
+            None => false,
+            Some(Value::Object(card)) => flag(card.get("image_dark_mode"), "output_settings")?,
+            Some(_) => {
+                return Err(ApiError::invalid(
+                    "output_settings",
+                    "output_settings.knowledge_card_settings must be an object",
+                ))
+            }
+        },
+        Some(_) => {
+            return Err(ApiError::invalid(
+                "output_settings",
+                "output_settings must be an object or null",
+            ))
+        }
+    };
+    Ok(Request {
+        csv,
+        file_ids,
+        query: text(body, "query")?,
+        kind,
+        dark,
+        debug: flag(body.get("debug"), "debug")?,
+    })
+}
+
+/// One table to draw from: where it came from, and the cleaned file's URL
+/// for stored files.
+struct Source {
+    name: String,
+    file_id: Option<String>,
+    data_url: String,
+    table: Table,
+}
+
+pub async fn visualize(
+    State(api): State<Arc<Api>>,
+    Extension(tenant): Extension<Tenant>,
+    headers: HeaderMap,
+    body: axum::body::Bytes,
+) -> Result<Json<Value>, ApiError> {
+    let body: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::invalid("body", format!("the body is not JSON: {e}")))?;
+    let request = parse(&body)?;
+    let base = api.base_url(&headers);
+    let mut sources = Vec::new();
+    for (i, text) in request.csv.iter().enumerate() {
+        if text.len() > MAX_FILE {
+            return Err(ApiError::TooLarge {
+                what: format!("csv[{i}]"),
+                limit: MAX_FILE,
+            });
+        }
+        let table = read_csv(text.as_bytes())
+            .map_err(|e| ApiError::invalid("csv", format!("csv[{i}]: {e}")))?;
+        sources.push(Source {
+            name: format!("CSV {}", i + 1),
+            file_id: None,
+            data_url: String::new(),
+            table,
+        });
+    }
+    for id in &request.file_ids {
+        let file = row(&api, &tenant, id).await?;
+        let store = api.store()?;
+        let (t, key) = (tenant.clone(), file.cleaned_key.clone());
+        let bytes = tokio::task::spawn_blocking(move || store.object(&t, &key))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(ApiError::internal)?;
+        let table = read_csv(&bytes).map_err(ApiError::internal)?;
+        sources.push(Source {
+            name: file.file_name.clone(),
+            data_url: format!("{base}/api/v1/beta/files/{}/cleaned/", file.file_id),
+            file_id: Some(file.file_id),
+            table,
+        });
+    }
+    let mut cards = Vec::new();
+    let mut debug = Vec::new();
+    for source in &sources {
+        let suggestions = suggest(
+            &source.table,
+            &source.name,
+            request.query.as_deref(),
+            request.kind,
+            request.dark,
+        )
+        .map_err(|reason| {
+            ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
+        })?;
+        for suggestion in suggestions {
+            let text = suggestion.visualization_data.to_string();
+            // Every card is one the widget and the embed draw.
+            if let Err(error) = Chart::from_json(&text) {
+                tracing::error!(
+                    "api: a suggested {} card does not read: {error}",
+                    suggestion.kind.as_str()
+                );
+                continue;
+            }
+            debug.push(json!({"source": source.name, "card_type": suggestion.kind.as_str(), "columns": source.table.context()}));
+            cards.push(card(&base, source, suggestion));
+        }
+    }
+    let answer = answer(&sources, &cards);
+    let mut outputs = json!({"knowledge_cards": cards, "answer": answer});
+    if request.debug {
+        outputs["debug"] = json!({
+            "rules": "docs/service-api.md#visualize",
+            "model": "none: a rule-based recommender answers",
+            "cards": debug,
+        });
+    }
+    Ok(Json(
+        json!({"outputs": outputs, "request_id": new_id("req")}),
+    ))
+}
+
+fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value {
+    let id = new_id("card");
+    let origin = match &source.file_id {
+        Some(file_id) => format!("From the file {} ({file_id}).", source.name),
+        None => "From CSV sent with the request; not stored.".to_owned(),
+    };
+    json!({
+        "card_id": id,
+        "title": suggestion.title,
+        "description": format!("{} {origin}", suggestion.description),
+        "webpage_url": format!("{base}/card/{id}/"),
+        "image_url": format!("{base}/api/v1/image/{id}/"),
+        "embed_url": format!("{base}/embed/{id}/"),
+        "sources": [{
+            "source_name": source.name,
+            "source_description": source.table.context(),
+            "source_index": source.file_id.as_ref().map_or("inline", |_| "private"),
+            "url": source.data_url,
+        }],
+        "methodologies": [{
+            "methodology_name": "Rule-based recommendation",
+            "methodology_description": "The card type follows from the columns' kinds and counts and from the query's words (docs/service-api.md#visualize); values are summed per category or date.",
+        }],
+        "source_indexes": [],
+        "card_type": suggestion.kind.as_str(),
+        "data_url": source.data_url,
+        "confidence": suggestion.confidence,
+        "visualization_data": suggestion.visualization_data,
+    })
+}
+
+fn answer(sources: &[Source], cards: &[Value]) -> String {
+    let titles: Vec<String> = cards
+        .iter()
+        .filter_map(|c| {
+            Some(format!(
+                "{} ({})",
+                c["title"].as_str()?,
+                c["card_type"].as_str()?
+            ))
+        })
+        .collect();
+    let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    format!(
+        "{} card{} from {}: {}.",
+        cards.len(),
+        if cards.len() == 1 { "" } else { "s" },
+        names.join(", "),
+        titles.join("; ")
+    )
+}

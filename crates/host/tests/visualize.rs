@@ -1,0 +1,315 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! Spec 4.5 through the router: cards from inline CSV and from uploaded
+//! files, every field of 2.1, the recommender's rules and the query's
+//! words, the checked enums, tenancy, inline CSV never written, and random
+//! CSVs that always give cards the embed draws.
+
+use std::path::Path;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+use zdr_chart::Chart;
+use zdr_host::{app, Config};
+
+const KEY_A: &str = "key-a-0123456789abcdef";
+const KEY_B: &str = "key-b-0123456789abcdef";
+const SALES: &str = "month,region,sales,units\n2024-01,North,120,4\n2024-02,North,135,5\n2024-01,South,98,3\n2024-02,South,110,4\n2024-03,North,140,6\n2024-03,South,90,2\n";
+const SHOP: &str =
+    "product,category,revenue\nA,Tools,120\nB,Tools,80\nC,Garden,200\nD,Kitchen,50\nE,Garden,75\n";
+
+fn host(data: &Path) -> Router {
+    app(Config {
+        api_keys: vec![KEY_A.into(), KEY_B.into()],
+        data_dir: data.to_path_buf(),
+        www: data.join("no-www"),
+        ..Config::default()
+    })
+}
+
+async fn visualize(router: &Router, key: &str, body: Value) -> (StatusCode, Value) {
+    let request = Request::post("/api/v1/beta/visualize")
+        .header("host", "127.0.0.1:8080")
+        .header("x-api-key", key)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+fn types(answer: &Value) -> Vec<String> {
+    answer["outputs"]["knowledge_cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["card_type"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    let (status, answer) = visualize(&router, KEY_A, json!({"csv": [SALES]})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(answer["request_id"].as_str().unwrap().starts_with("req_"));
+    assert!(answer["outputs"]["answer"]
+        .as_str()
+        .unwrap()
+        .starts_with("3 cards from CSV 1"));
+    assert_eq!(types(&answer), ["timeseries", "bar", "pie"]);
+    for card in answer["outputs"]["knowledge_cards"].as_array().unwrap() {
+        let id = card["card_id"].as_str().unwrap();
+        assert_eq!(
+            card["embed_url"],
+            format!("http://127.0.0.1:8080/embed/{id}/")
+        );
+        assert_eq!(
+            card["webpage_url"],
+            format!("http://127.0.0.1:8080/card/{id}/")
+        );
+        assert_eq!(
+            card["image_url"],
+            format!("http://127.0.0.1:8080/api/v1/image/{id}/")
+        );
+        for field in [
+            "title",
+            "description",
+            "card_type",
+            "data_url",
+            "confidence",
+        ] {
+            assert!(card[field].is_string(), "{field}: {card}");
+        }
+        for field in ["sources", "methodologies", "source_indexes"] {
+            assert!(card[field].is_array(), "{field}: {card}");
+        }
+        let data = &card["visualization_data"];
+        assert!(data["viz_config"]["title"].is_string());
+        Chart::from_json(&data.to_string()).unwrap_or_else(|e| panic!("{e}: {data}"));
+    }
+    // Two measures: a series each, summed per month over the regions.
+    let line = &answer["outputs"]["knowledge_cards"][0]["visualization_data"];
+    assert_eq!(line["data"]["series"][0]["name"], "sales");
+    assert_eq!(line["data"]["series"][1]["name"], "units");
+    assert_eq!(
+        line["data"]["series"][0]["points"][0],
+        json!({"x": "2024-01", "y": 218.0})
+    );
+    // One measure and a few categories: a series per category.
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": ["month,region,sales\n2024-01,North,1\n2024-01,South,2\n2024-02,North,3\n"]}),
+    )
+    .await;
+    let line = &answer["outputs"]["knowledge_cards"][0]["visualization_data"];
+    assert_eq!(
+        line["data"]["series"][1],
+        json!({"name": "South", "points": [{"x": "2024-01", "y": 2.0}]})
+    );
+    // Nothing of it was written.
+    let objects = dir.path().join("objects");
+    assert!(std::fs::read_dir(&objects).map(|d| d.count()).unwrap_or(0) == 0);
+}
+
+#[tokio::test]
+async fn the_query_steers_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    for (query, first) in [
+        ("what share of revenue does each category have", "pie"),
+        ("distribution of revenue", "histogram"),
+        ("revenue by category", "bar"),
+    ] {
+        let (status, answer) =
+            visualize(&router, KEY_A, json!({"csv": [SHOP], "query": query})).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        assert_eq!(types(&answer)[0], first, "{query}");
+    }
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [SHOP], "query": "top 2 products by revenue"}),
+    )
+    .await;
+    let bars = &answer["outputs"]["knowledge_cards"][0];
+    assert_eq!(bars["card_type"], "bar");
+    assert_eq!(
+        bars["visualization_data"]["data"],
+        json!([{"x": "C", "y": 200.0}, {"x": "A", "y": 120.0}])
+    );
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [SALES], "query": "sales vs units"}),
+    )
+    .await;
+    assert_eq!(types(&answer)[0], "scatter");
+}
+
+#[tokio::test]
+async fn fields_are_checked_and_named_in_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    for (body, param) in [
+        (json!({}), "csv"),
+        (json!({"csv": "a,b"}), "csv"),
+        (
+            json!({"csv": [SHOP], "viz_component_type": "donut"}),
+            "viz_component_type",
+        ),
+        (
+            json!({"csv": [SHOP], "viz_component_type": "timeseries"}),
+            "viz_component_type",
+        ),
+        (json!({"csv": [SHOP], "model": "gpt-2"}), "model"),
+        (
+            json!({"csv": [SHOP], "output_settings": {"knowledge_card_settings": {"image_dark_mode": "yes"}}}),
+            "output_settings",
+        ),
+        (json!({"csv": ["a,b\n1,2,3\n"]}), "csv"),
+        (json!({"file_ids": [1]}), "file_ids"),
+        (json!([1, 2]), "body"),
+    ] {
+        let (status, answer) = visualize(&router, KEY_A, body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+        assert_eq!(answer["error"]["param"], param, "{body}: {answer}");
+    }
+    let (status, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [SHOP], "model": "o3", "viz_component_type": "table", "debug": true,
+               "output_settings": {"knowledge_card_settings": {"image_dark_mode": true}}}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(types(&answer), ["table"]);
+    let card = &answer["outputs"]["knowledge_cards"][0];
+    assert_eq!(card["visualization_data"]["viz_config"]["dark_mode"], true);
+    assert!(answer["outputs"]["debug"]["cards"].is_array());
+}
+
+#[tokio::test]
+async fn uploaded_files_are_visualized_by_id_for_their_tenant_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    // Upload through the presigned form.
+    let request = Request::get("/api/v1/beta/file_upload_url?file_name=sales.csv")
+        .header("host", "127.0.0.1:8080")
+        .header("x-api-key", KEY_A)
+        .body(Body::empty())
+        .unwrap();
+    let response = router.clone().oneshot(request).await.unwrap();
+    let form: Value =
+        serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    let boundary = "b0undary";
+    let mut body = String::new();
+    for (name, value) in form["fields"].as_object().unwrap() {
+        body += &format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{}\r\n",
+            value.as_str().unwrap()
+        );
+    }
+    body += &format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.csv\"\r\n\r\n{SALES}\r\n--{boundary}--\r\n");
+    let request = Request::post("/upload/")
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(Body::from(body))
+        .unwrap();
+    assert_eq!(
+        router.clone().oneshot(request).await.unwrap().status(),
+        StatusCode::NO_CONTENT
+    );
+    let file_id = form["key"]
+        .as_str()
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned();
+
+    let (status, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"file_ids": [file_id], "query": "sales over time"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let card = &answer["outputs"]["knowledge_cards"][0];
+    assert_eq!(card["card_type"], "timeseries");
+    assert_eq!(
+        card["data_url"],
+        format!("http://127.0.0.1:8080/api/v1/beta/files/{file_id}/cleaned/")
+    );
+    assert_eq!(card["sources"][0]["source_name"], "sales.csv");
+    // The deprecated file_id still works.
+    let (status, _) = visualize(&router, KEY_A, json!({"file_id": file_id})).await;
+    assert_eq!(status, StatusCode::OK);
+    // Another key: no such file.
+    let (status, answer) = visualize(&router, KEY_B, json!({"file_ids": [file_id]})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
+    assert_eq!(answer["error"]["code"], "file_not_found");
+}
+
+/// A CSV of random columns (dates, numbers, categories, blanks, odd text).
+fn csv_strategy() -> impl Strategy<Value = String> {
+    let cell = prop_oneof![
+        (2000u32..2030, 1u32..13).prop_map(|(y, m)| format!("{y}-{m:02}")),
+        (-1e6f64..1e6).prop_map(|n| format!("{n:.2}")),
+        "[a-e]{1,3}",
+        Just(String::new()),
+        Just("NA".to_owned()),
+        "[ -~]{0,8}".prop_map(|s| format!("\"{}\"", s.replace('"', "\"\""))),
+    ];
+    (1usize..6, 1usize..40).prop_flat_map(move |(columns, rows)| {
+        let header = proptest::collection::vec("[a-z]{0,6}", columns);
+        let body =
+            proptest::collection::vec(proptest::collection::vec(cell.clone(), columns), rows);
+        (header, body).prop_map(|(header, body)| {
+            let mut text = header.join(",") + "\n";
+            for row in body {
+                text += &(row.join(",") + "\n");
+            }
+            text
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_csvs_never_crash_and_always_give_a_drawable_card(csv in csv_strategy(), query in prop_oneof![Just(None), Just(Some("share over time by a".to_owned())), "[a-z ]{0,20}".prop_map(Some)]) {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let router = host(dir.path());
+        let (status, answer) = runtime.block_on(visualize(&router, KEY_A, json!({"csv": [csv], "query": query})));
+        if status == StatusCode::OK {
+            let cards = answer["outputs"]["knowledge_cards"].as_array().unwrap();
+            prop_assert!(!cards.is_empty(), "{}", answer);
+            for card in cards {
+                let data = card["visualization_data"].to_string();
+                prop_assert!(Chart::from_json(&data).is_ok(), "{}", data);
+            }
+        } else {
+            // Only a table that cannot be read is refused, and with its reason.
+            prop_assert_eq!(status, StatusCode::BAD_REQUEST, "{}", answer);
+            prop_assert_eq!(&answer["error"]["param"], "csv");
+        }
+    }
+}
