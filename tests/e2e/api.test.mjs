@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,8 @@ const CSV = 'month,sales\n2024-01,120\n2024-02,135\n2024-03,128\n';
 let data;
 let host;
 
-const start = () => startHost(['--www', join(data, 'no-www'), '--data-dir', data, '--api-key', KEY]);
+// --allow-private-fetch: flow 2's file is served from 127.0.0.1 here.
+const start = () => startHost(['--www', join(data, 'no-www'), '--data-dir', data, '--api-key', KEY, '--allow-private-fetch']);
 
 before(async () => {
   data = mkdtempSync(join(tmpdir(), 'zdr-api-e2e-'));
@@ -59,6 +61,35 @@ test('a presigned upload, then GET file, over real HTTP', async () => {
   assert.equal(file.body.cleaned_files[0].cleaned_context, '3 rows; columns: month (dates), sales (numbers)');
   const cleaned = await fetch(file.body.cleaned_files[0].file_url, { headers: { 'X-Api-Key': KEY } });
   assert.equal(await cleaned.text(), CSV);
+});
+
+test('flow 2: file_connector fetches a hosted file, then visualize draws it', async () => {
+  const server = createServer((request, response) => {
+    response.writeHead(request.url === '/hosted.csv' ? 200 : 404, { 'content-type': 'text/csv' });
+    response.end(request.url === '/hosted.csv' ? CSV : 'no');
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    const url = `http://127.0.0.1:${server.address().port}/hosted.csv`;
+    const post = async (path, body) => {
+      const response = await fetch(`${host.origin}${path}`, {
+        method: 'POST',
+        headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const connected = await post('/api/v1/beta/file_connector', { file_url: url, source: 'e2e' });
+    assert.equal(connected.status, 200, JSON.stringify(connected.body));
+    assert.equal(connected.body.metadata.source, 'e2e');
+    const cards = await post('/api/v1/beta/visualize', { file_ids: [connected.body.id] });
+    assert.equal(cards.status, 200, JSON.stringify(cards.body));
+    assert.equal(cards.body.outputs.knowledge_cards[0].card_type, 'timeseries');
+    const file = await api(`/api/v1/beta/files/${connected.body.id}/`);
+    assert.equal(file.body.file_url, url);
+  } finally {
+    server.close();
+  }
 });
 
 test('files survive a restart and a kill -9', async () => {

@@ -129,6 +129,11 @@ pub struct Config {
     /// scheme http and the Host header of each request.
     #[arg(long, env = "ZDR_PUBLIC_URL", value_parser = parse_public_url)]
     pub public_url: Option<String>,
+    /// Let the file connector fetch from loopback, private and link-local
+    /// addresses (for tests and a trusted network only: a caller could
+    /// otherwise reach services behind this host).
+    #[arg(long, env = "ZDR_ALLOW_PRIVATE_FETCH")]
+    pub allow_private_fetch: bool,
 }
 
 impl Default for Config {
@@ -156,6 +161,7 @@ impl Default for Config {
             api_keys_file: None,
             data_dir: PathBuf::from("zdr-data"),
             public_url: None,
+            allow_private_fetch: false,
             max_connections: 512,
         }
     }

@@ -6,7 +6,9 @@
 //! ([`table`], [`files`]). Errors are one JSON shape ([`error`]).
 //! Documented in docs/service-api.md.
 
+mod connector;
 mod error;
+mod fetch;
 mod files;
 pub(crate) mod ids;
 mod keys;
@@ -41,6 +43,7 @@ pub struct Api {
     keys: Result<Keys, String>,
     config: Arc<Config>,
     store: OnceLock<Result<Arc<Store>, String>>,
+    fetcher: OnceLock<Result<fetch::Fetcher, String>>,
 }
 
 impl Api {
@@ -49,6 +52,7 @@ impl Api {
             keys: Keys::load(&config.api_keys, config.api_keys_file.as_deref()),
             config,
             store: OnceLock::new(),
+            fetcher: OnceLock::new(),
         }
     }
 
@@ -70,6 +74,13 @@ impl Api {
                 tracing::error!("api storage: {e}");
                 ApiError::Unavailable(format!("its storage could not be opened ({e})"))
             })
+    }
+
+    fn fetcher(&self) -> Result<&fetch::Fetcher, ApiError> {
+        self.fetcher
+            .get_or_init(|| fetch::Fetcher::new(self.config.allow_private_fetch))
+            .as_ref()
+            .map_err(|e| ApiError::Unavailable(format!("its HTTP client could not start ({e})")))
     }
 
     /// The address clients reach this host at: `--public-url`, or http://
@@ -142,6 +153,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
         .route(
             "/api/v1/beta/files/{file_id}/cleaned/",
             get(files::get_cleaned).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/file_connector",
+            post(connector::connect).fallback(method_not_allowed),
         )
         .route(
             "/api/v1/beta/visualize",
