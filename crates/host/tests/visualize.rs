@@ -49,6 +49,29 @@ async fn visualize(router: &Router, key: &str, body: Value) -> (StatusCode, Valu
     )
 }
 
+async fn raw(
+    router: &Router,
+    path: &str,
+    key: Option<&str>,
+) -> (StatusCode, String, axum::http::HeaderMap) {
+    let mut request = Request::get(path).header("host", "127.0.0.1:8080");
+    if let Some(key) = key {
+        request = request.header("x-api-key", key);
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        String::from_utf8_lossy(&bytes).into_owned(),
+        headers,
+    )
+}
+
 fn types(answer: &Value) -> Vec<String> {
     answer["outputs"]["knowledge_cards"]
         .as_array()
@@ -119,6 +142,23 @@ async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
     assert_eq!(
         line["data"]["series"][1],
         json!({"name": "South", "points": [{"x": "2024-01", "y": 2.0}]})
+    );
+    // Its cards were never stored, and their addresses say so.
+    let card_id = answer["outputs"]["knowledge_cards"][0]["card_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let (status, page, _) = raw(&router, &format!("/card/{card_id}/"), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        page.contains("never stored") && page.contains(&format!("/embed/{card_id}/")),
+        "{page}"
+    );
+    let (status, body, _) = raw(&router, &format!("/api/v1/image/{card_id}/"), Some(KEY_A)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(
+        body.contains("card_not_found") && body.contains("never stored"),
+        "{body}"
     );
     // Nothing of it was written.
     let objects = dir.path().join("objects");
@@ -257,6 +297,42 @@ async fn uploaded_files_are_visualized_by_id_for_their_tenant_only() {
         format!("http://127.0.0.1:8080/api/v1/beta/files/{file_id}/cleaned/")
     );
     assert_eq!(card["sources"][0]["source_name"], "sales.csv");
+    // Its page and image are shown; another key gets no image.
+    let card_id = card["card_id"].as_str().unwrap();
+    let (status, page, headers) = raw(&router, &format!("/card/{card_id}/"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("<svg") && page.contains("Sales, units over month"),
+        "{page}"
+    );
+    assert!(headers["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .starts_with("default-src 'none'"));
+    let (status, svg, headers) =
+        raw(&router, &format!("/api/v1/image/{card_id}/"), Some(KEY_A)).await;
+    assert_eq!(
+        (status, headers["content-type"].to_str().unwrap()),
+        (StatusCode::OK, "image/svg+xml")
+    );
+    assert!(svg.starts_with("<svg"));
+    let (status, png, _) = raw(
+        &router,
+        &format!("/api/v1/image/{card_id}/?format=png&width=400&height=300&dark_mode=true"),
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(png.starts_with("\u{fffd}PNG"));
+    let (status, _, _) = raw(
+        &router,
+        &format!("/api/v1/image/{card_id}/?format=gif"),
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _, _) = raw(&router, &format!("/api/v1/image/{card_id}/"), Some(KEY_B)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     // The deprecated file_id still works.
     let (status, _) = visualize(&router, KEY_A, json!({"file_id": file_id})).await;
     assert_eq!(status, StatusCode::OK);

@@ -25,6 +25,9 @@ pub enum ApiError {
     },
     #[error("no file {0} belongs to this API key")]
     FileNotFound(String),
+    /// The whole message: what is missing and why.
+    #[error("{0}")]
+    CardNotFound(String),
     #[error("there is nothing at this address of the API; see the service's documentation for its paths")]
     NotFound,
     #[error("this address of the API does not answer this method")]
@@ -61,7 +64,9 @@ impl ApiError {
         match self {
             ApiError::NoKey | ApiError::UnknownKey => StatusCode::UNAUTHORIZED,
             ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
-            ApiError::FileNotFound(_) | ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::FileNotFound(_) | ApiError::CardNotFound(_) | ApiError::NotFound => {
+                StatusCode::NOT_FOUND
+            }
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::UploadRefused(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -77,6 +82,7 @@ impl ApiError {
             ApiError::UnknownKey => "unknown_api_key",
             ApiError::Invalid { .. } => "invalid_request",
             ApiError::FileNotFound(_) => "file_not_found",
+            ApiError::CardNotFound(_) => "card_not_found",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::UploadRefused(_) => "upload_refused",

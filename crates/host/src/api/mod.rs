@@ -6,6 +6,7 @@
 //! ([`table`], [`files`]). Errors are one JSON shape ([`error`]).
 //! Documented in docs/service-api.md.
 
+mod cards;
 mod connector;
 mod error;
 mod fetch;
@@ -162,10 +163,15 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
             "/api/v1/beta/visualize",
             post(visualize::visualize).fallback(method_not_allowed),
         )
+        .route(
+            "/api/v1/image/{card_id}/",
+            get(cards::image).fallback(method_not_allowed),
+        )
         .route("/api/{*rest}", axum::routing::any(not_found))
         .route_layer(middleware::from_fn_with_state(api.clone(), authenticate));
     Router::new()
         .merge(keyed)
+        .route("/card/{card_id}/", get(cards::page))
         .route(
             upload::UPLOAD_PATH,
             post(upload::receive).fallback(method_not_allowed),

@@ -81,7 +81,31 @@ CREATE TABLE IF NOT EXISTS files (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (tenant, file_id)
 );
+CREATE TABLE IF NOT EXISTS cards (
+    card_id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    file_id TEXT NOT NULL,
+    card_type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    visualization_data TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
 ";
+
+/// A card made from a stored file (cards from CSV sent inline are never
+/// stored).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CardRow {
+    pub card_id: String,
+    pub tenant: String,
+    pub file_id: String,
+    pub card_type: String,
+    pub title: String,
+    pub description: String,
+    pub visualization_data: String,
+    pub created_at: String,
+}
 
 impl Store {
     pub fn open(root: &Path) -> Result<Store, StoreError> {
@@ -232,6 +256,56 @@ impl Store {
                     prepend_schema_context: r.get(13)?,
                     created_at: r.get(14)?,
                     updated_at: r.get(15)?,
+                })
+            },
+        )
+        .optional()
+        .map_err(|e| self.db_error(e))
+    }
+}
+
+impl Store {
+    pub fn put_cards(&self, cards: &[CardRow]) -> Result<(), StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(|e| self.db_error(e))?;
+        for card in cards {
+            tx.execute(
+                "INSERT OR REPLACE INTO cards (card_id, tenant, file_id, card_type, title, description,
+                    visualization_data, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    card.card_id,
+                    card.tenant,
+                    card.file_id,
+                    card.card_type,
+                    card.title,
+                    card.description,
+                    card.visualization_data,
+                    card.created_at,
+                ],
+            )
+            .map_err(|e| self.db_error(e))?;
+        }
+        tx.commit().map_err(|e| self.db_error(e))
+    }
+
+    /// A card by its id alone: card ids are random, and a card's page is
+    /// shown to whoever has its address.
+    pub fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError> {
+        let db = self.db();
+        db.query_row(
+            "SELECT card_id, tenant, file_id, card_type, title, description, visualization_data, created_at
+             FROM cards WHERE card_id = ?1",
+            params![card_id],
+            |r| {
+                Ok(CardRow {
+                    card_id: r.get(0)?,
+                    tenant: r.get(1)?,
+                    file_id: r.get(2)?,
+                    card_type: r.get(3)?,
+                    title: r.get(4)?,
+                    description: r.get(5)?,
+                    visualization_data: r.get(6)?,
+                    created_at: r.get(7)?,
                 })
             },
         )

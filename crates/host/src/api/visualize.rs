@@ -15,8 +15,9 @@ use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
 use super::files::row;
-use super::ids::new_id;
+use super::ids::{new_id, now_rfc3339};
 use super::recommend::{suggest, Suggestion};
+use super::store::CardRow;
 use super::table::{read_csv, Table};
 use super::{Api, ApiError, Tenant, MAX_FILE};
 
@@ -216,6 +217,7 @@ pub async fn visualize(
         });
     }
     let mut cards = Vec::new();
+    let mut stored = Vec::new();
     let mut debug = Vec::new();
     for source in &sources {
         let suggestions = suggest(
@@ -239,8 +241,30 @@ pub async fn visualize(
                 continue;
             }
             debug.push(json!({"source": source.name, "card_type": suggestion.kind.as_str(), "columns": source.table.context()}));
-            cards.push(card(&base, source, suggestion));
+            let card = card(&base, source, suggestion);
+            // Cards of stored files are kept, so their pages and images can
+            // be shown; cards of inline CSV never are.
+            if let (Some(file_id), Some(card_id)) = (&source.file_id, card["card_id"].as_str()) {
+                stored.push(CardRow {
+                    card_id: card_id.to_owned(),
+                    tenant: tenant.0.clone(),
+                    file_id: file_id.clone(),
+                    card_type: card["card_type"].as_str().unwrap_or_default().to_owned(),
+                    title: card["title"].as_str().unwrap_or_default().to_owned(),
+                    description: card["description"].as_str().unwrap_or_default().to_owned(),
+                    visualization_data: card["visualization_data"].to_string(),
+                    created_at: now_rfc3339(),
+                });
+            }
+            cards.push(card);
         }
+    }
+    if !stored.is_empty() {
+        let store = api.store()?;
+        tokio::task::spawn_blocking(move || store.put_cards(&stored))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(ApiError::internal)?;
     }
     let answer = answer(&sources, &cards);
     let mut outputs = json!({"knowledge_cards": cards, "answer": answer});
