@@ -359,3 +359,79 @@ async fn an_embed_post_writes_nothing_to_the_data_folder() {
     assert_eq!(status, StatusCode::OK);
     assert!(!data.exists(), "the embed created {}", data.display());
 }
+
+async fn post_files(router: &Router, request: Request<Body>) -> (StatusCode, Value) {
+    let (status, body, _) = send(router, request).await;
+    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
+}
+
+fn json_files(body: &str) -> Request<Body> {
+    Request::post("/api/v1/beta/files")
+        .header("host", "127.0.0.1:8080")
+        .header("x-api-key", KEY_A)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_owned()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn post_files_answers_the_cards_of_an_uploaded_or_posted_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path());
+    let (fields, key) = presign(&router, KEY_A, "sales.csv").await;
+    let (status, _, _) = send(&router, multipart(&fields, CSV.as_bytes())).await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    // By key, and by name.
+    for name in [key.as_str(), "sales.csv"] {
+        let (status, answer) = post_files(
+            &router,
+            json_files(&format!("{{\"file_name\": \"{name}\"}}")),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{name}: {answer}");
+        let card = &answer["outputs"]["knowledge_cards"][0];
+        assert_eq!(card["card_type"], "timeseries");
+        assert_eq!(card["sources"][0]["source_name"], "sales.csv");
+        assert!(answer["outputs"]["answer"].is_string() && answer["request_id"].is_string());
+    }
+    let (status, answer) = post_files(&router, json_files("{\"file_name\": \"other.csv\"}")).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("file_not_found"))
+    );
+    let (status, answer) = post_files(&router, json_files("{}")).await;
+    assert_eq!(
+        (status, answer["error"]["param"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("file_name"))
+    );
+    // The file itself in a form.
+    let form = |file: &[u8]| {
+        let mut body = format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file_name\"\r\n\r\nshop.csv\r\n").into_bytes();
+        body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"shop.csv\"\r\n\r\n").bytes());
+        body.extend(file);
+        body.extend(format!("\r\n--{BOUNDARY}--\r\n").bytes());
+        Request::post("/api/v1/beta/files")
+            .header("host", "127.0.0.1:8080")
+            .header("x-api-key", KEY_A)
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={BOUNDARY}"),
+            )
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let (status, answer) = post_files(&router, form(b"product,revenue\nA,1\nB,2\n")).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["outputs"]["knowledge_cards"][0]["card_type"], "bar");
+    let big = format!("a\n{}", "1\n".repeat(50 * 1024 + 100));
+    let (status, answer) = post_files(&router, form(big.as_bytes())).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{answer}");
+    // Without a key: 401, as every API endpoint.
+    let request = Request::post("/api/v1/beta/files")
+        .body(Body::from("{}"))
+        .unwrap();
+    assert_eq!(
+        post_files(&router, request).await.0,
+        StatusCode::UNAUTHORIZED
+    );
+}

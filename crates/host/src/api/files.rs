@@ -95,3 +95,97 @@ pub async fn get_cleaned(
     );
     Ok(response)
 }
+
+/// Spec 4.2, `POST /api/v1/beta/files`: the cards of a file, in the 2.4
+/// envelope. How the content reaches it is not shown in the spec; here it
+/// comes either way:
+///
+/// - JSON `{"file_name": …}` names a file uploaded before (4.1): its `key`
+///   (`<file_id>/<name>`), or its name, the newest upload of that name;
+/// - `multipart/form-data` with `file_name` and a part `file` stores the
+///   file first, as an upload is stored.
+///
+/// Either way the file may hold at most 100 KB (spec section 8).
+pub async fn post_files(
+    State(api): State<Arc<Api>>,
+    Extension(tenant): Extension<Tenant>,
+    headers: HeaderMap,
+    request: axum::extract::Request,
+) -> Result<Json<Value>, ApiError> {
+    let base = api.base_url(&headers);
+    let multipart = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("multipart/form-data")
+        });
+    let file_id = if multipart {
+        let (fields, file) = super::upload::parts(request, super::MAX_FILE + 16 * 1024).await?;
+        let name = fields
+            .iter()
+            .find(|(n, _)| n == "file_name")
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| ApiError::invalid("file_name", "the form needs a file_name field"))?;
+        let file = file.ok_or_else(|| ApiError::invalid("file", "the form has no file part"))?;
+        if file.len() > super::MAX_FILE {
+            return Err(ApiError::TooLarge {
+                what: "the file".into(),
+                limit: super::MAX_FILE,
+            });
+        }
+        let name = super::upload::clean_name(&name)?;
+        let id = super::ids::new_id("file");
+        let content_type = super::table::format_of(&name)
+            .map_or("application/octet-stream", super::table::content_type_of);
+        super::upload::store_file(&api, &tenant, &id, &name, content_type, file, None).await?;
+        id
+    } else {
+        let bytes = axum::body::to_bytes(request.into_body(), 64 * 1024)
+            .await
+            .map_err(|_| ApiError::TooLarge {
+                what: "the body".into(),
+                limit: 64 * 1024,
+            })?;
+        let body: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| ApiError::invalid("body", format!("the body is not JSON: {e}")))?;
+        let name = body
+            .get("file_name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.trim().is_empty())
+            .ok_or_else(|| ApiError::invalid("file_name", "file_name is required: the key or the name of a file uploaded through file_upload_url"))?
+            .to_owned();
+        match name.split_once('/') {
+            Some((id, _)) if row(&api, &tenant, id).await.is_ok_and(|r| r.key == name) => {
+                id.to_owned()
+            }
+            _ => {
+                let store = api.store()?;
+                let (t, wanted) = (
+                    tenant.clone(),
+                    super::upload::clean_name(&name).unwrap_or_else(|_| name.clone()),
+                );
+                tokio::task::spawn_blocking(move || store.file_named(&t, &wanted))
+                    .await
+                    .map_err(ApiError::internal)?
+                    .map_err(ApiError::internal)?
+                    .ok_or_else(|| {
+                        ApiError::FileNotFound(format!(
+                            "{name} (upload it first through file_upload_url)"
+                        ))
+                    })?
+            }
+        }
+    };
+    let file = row(&api, &tenant, &file_id).await?;
+    if file.size > super::MAX_FILE as i64 {
+        return Err(ApiError::TooLarge {
+            what: format!("the file {}", file.file_name),
+            limit: super::MAX_FILE,
+        });
+    }
+    super::visualize::of_file(&api, &tenant, &base, file_id)
+        .await
+        .map(Json)
+}

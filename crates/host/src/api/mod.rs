@@ -148,6 +148,14 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
             get(upload::upload_url).fallback(method_not_allowed),
         )
         .route(
+            "/api/v1/beta/files",
+            post(files::post_files).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/files/",
+            post(files::post_files).fallback(method_not_allowed),
+        )
+        .route(
             "/api/v1/beta/files/{file_id}/",
             get(files::get_file).fallback(method_not_allowed),
         )

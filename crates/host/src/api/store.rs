@@ -230,6 +230,23 @@ impl Store {
         Ok(())
     }
 
+    /// The newest file of this tenant with this name, if any.
+    pub fn file_named(
+        &self,
+        tenant: &Tenant,
+        file_name: &str,
+    ) -> Result<Option<String>, StoreError> {
+        let db = self.db();
+        db.query_row(
+            "SELECT file_id FROM files WHERE tenant = ?1 AND file_name = ?2
+             ORDER BY updated_at DESC, rowid DESC LIMIT 1",
+            params![tenant.0, file_name],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| self.db_error(e))
+    }
+
     pub fn file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError> {
         let db = self.db();
         db.query_row(

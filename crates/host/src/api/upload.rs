@@ -37,7 +37,7 @@ pub struct UploadQuery {
 
 /// A file name as the key holds it: its last path segment, with anything
 /// but letters, digits, `.`, `-` and `_` made `_`.
-fn file_name(given: &str) -> Result<String, ApiError> {
+pub(super) fn clean_name(given: &str) -> Result<String, ApiError> {
     let last = given.rsplit(['/', '\\']).next().unwrap_or("").trim();
     let clean: String = last
         .chars()
@@ -83,7 +83,7 @@ pub async fn upload_url(
             "the query needs file_name, e.g. ?file_name=sales.csv",
         )
     })?;
-    let name = file_name(&given)?;
+    let name = clean_name(&given)?;
     let format = format_or_refusal(&name)?;
     let store = api.store()?;
     let key = format!("{}/{name}", new_id("file"));
@@ -108,7 +108,7 @@ pub async fn upload_url(
 }
 
 /// The form's text fields in order, and the file's bytes.
-async fn parts(
+pub(super) async fn parts(
     request: Request,
     limit: usize,
 ) -> Result<(Vec<(String, String)>, Option<Vec<u8>>), ApiError> {

@@ -182,7 +182,38 @@ pub async fn visualize(
     let body: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::invalid("body", format!("the body is not JSON: {e}")))?;
     let request = parse(&body)?;
-    let base = api.base_url(&headers);
+    envelope(&api, &tenant, &api.base_url(&headers), request)
+        .await
+        .map(Json)
+}
+
+/// The cards of one stored file, as `POST files` answers (4.2).
+pub async fn of_file(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    base: &str,
+    file_id: String,
+) -> Result<Value, ApiError> {
+    let request = Request {
+        csv: Vec::new(),
+        file_ids: vec![file_id],
+        query: None,
+        kind: None,
+        dark: false,
+        debug: false,
+    };
+    envelope(api, tenant, base, request).await
+}
+
+/// The 2.4 envelope of the cards for `request`.
+async fn envelope(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    base: &str,
+    request: Request,
+) -> Result<Value, ApiError> {
+    let base = base.to_owned();
+    let (api, tenant) = (api.clone(), tenant.clone());
     let mut sources = Vec::new();
     for (i, text) in request.csv.iter().enumerate() {
         if text.len() > MAX_FILE {
@@ -275,9 +306,7 @@ pub async fn visualize(
             "cards": debug,
         });
     }
-    Ok(Json(
-        json!({"outputs": outputs, "request_id": new_id("req")}),
-    ))
+    Ok(json!({"outputs": outputs, "request_id": new_id("req")}))
 }
 
 fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value {
