@@ -206,9 +206,9 @@ async fn bad_urls_large_files_and_redirect_loops_are_refused_with_reasons() {
             "not a URL",
         ),
         (
-            json!({"file_url": format!("{origin}/book.xlsx")}),
+            json!({"file_url": format!("{origin}/notes.txt")}),
             StatusCode::BAD_REQUEST,
-            "not read yet",
+            "must end in .csv",
         ),
         (
             json!({"file_url": format!("{origin}/missing.csv")}),

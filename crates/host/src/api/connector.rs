@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 use super::fetch::FetchError;
 use super::ids::new_id;
 use super::store::FileRow;
-use super::table::{content_type_of, format_of, later_format};
+use super::table::{content_type_of, format_of};
 use super::upload::store_file;
 use super::{Api, ApiError, Tenant};
 
@@ -118,13 +118,7 @@ pub async fn connect(
     let format = format_of(&name).ok_or_else(|| {
         ApiError::invalid(
             "file_url",
-            if later_format(&name) {
-                format!(
-                    "{name}: this host reads .csv files; .xls, .xlsx and .parquet are not read yet"
-                )
-            } else {
-                format!("{name}: the file's name must end in .csv, .xls, .xlsx or .parquet")
-            },
+            format!("{name}: the file's name must end in .csv, .xls, .xlsx or .parquet"),
         )
     })?;
     let (bytes, _) = api

@@ -58,25 +58,26 @@ pub enum TableError {
     Csv(String),
     #[error("the text is not UTF-8 (save the CSV as UTF-8)")]
     NotUtf8,
+    #[error("the workbook could not be read: {0}")]
+    Excel(String),
+    #[error("the Parquet file could not be read: {0}")]
+    Parquet(String),
 }
 
 /// The formats this host reads, by file name extension.
 pub fn format_of(file_name: &str) -> Option<&'static str> {
     let lower = file_name.to_ascii_lowercase();
-    lower.ends_with(".csv").then_some("csv")
-}
-
-/// The formats the spec names that this host does not read yet.
-pub fn later_format(file_name: &str) -> bool {
-    let lower = file_name.to_ascii_lowercase();
-    [".xls", ".xlsx", ".parquet"]
-        .iter()
-        .any(|ext| lower.ends_with(ext))
+    ["csv", "xlsx", "xls", "parquet"]
+        .into_iter()
+        .find(|ext| lower.ends_with(&format!(".{ext}")))
 }
 
 pub fn content_type_of(format: &str) -> &'static str {
     match format {
         "csv" => "text/csv",
+        "xlsx" => "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        "xls" => "application/vnd.ms-excel",
+        "parquet" => "application/vnd.apache.parquet",
         _ => "application/octet-stream",
     }
 }
@@ -89,19 +90,30 @@ pub fn read_csv(bytes: &[u8]) -> Result<Table, TableError> {
         .has_headers(false)
         .flexible(true)
         .from_reader(bytes);
-    let mut records = reader.records();
+    let mut records = reader.records().map(|r| {
+        r.map(|r| r.iter().map(str::to_owned).collect())
+            .map_err(|e| TableError::Csv(e.to_string()))
+    });
     let header = match records.next() {
-        Some(record) => record.map_err(|e| TableError::Csv(e.to_string()))?,
+        Some(record) => record?,
         None => return Err(TableError::Empty),
     };
+    build(header, &mut records)
+}
+
+/// A table from its header and its rows of texts, cleaned and classified.
+fn build(
+    header: Vec<String>,
+    records: &mut dyn Iterator<Item = Result<Vec<String>, TableError>>,
+) -> Result<Table, TableError> {
     if header.len() > MAX_COLUMNS {
         return Err(TableError::TooManyColumns);
     }
-    let names = unique_names(header.iter());
+    let names = unique_names(header.iter().map(String::as_str));
     let mut raw: Vec<Vec<String>> = vec![Vec::new(); names.len()];
     let mut rows = 0;
     for (n, record) in records.enumerate() {
-        let record = record.map_err(|e| TableError::Csv(e.to_string()))?;
+        let record = record?;
         if record.iter().all(|cell| cell.trim().is_empty()) {
             continue;
         }
@@ -117,7 +129,7 @@ pub fn read_csv(bytes: &[u8]) -> Result<Table, TableError> {
             return Err(TableError::TooManyRows);
         }
         for (i, column) in raw.iter_mut().enumerate() {
-            column.push(record.get(i).unwrap_or("").trim().to_owned());
+            column.push(record.get(i).map_or("", |c| c.trim()).to_owned());
         }
     }
     if rows == 0 {
@@ -129,6 +141,129 @@ pub fn read_csv(bytes: &[u8]) -> Result<Table, TableError> {
         .map(|(name, texts)| column(name, texts))
         .collect();
     Ok(Table { columns, rows })
+}
+
+/// A date of days since 1970 (and seconds into it) as the ISO text
+/// `model/date.rs` reads: the day alone at midnight.
+fn iso(days: i64, seconds: i64) -> String {
+    let (y, m, d) = zdr_chart::model::civil_from_days(days);
+    if seconds == 0 {
+        format!("{y:04}-{m:02}-{d:02}")
+    } else {
+        format!(
+            "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60
+        )
+    }
+}
+
+/// The first sheet of an Excel workbook (`.xlsx`, `.xls`): its first row
+/// is the header. Dates become ISO dates.
+pub fn read_excel(bytes: &[u8]) -> Result<Table, TableError> {
+    use calamine::{Data, Reader};
+    let mut book = calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes))
+        .map_err(|e| TableError::Excel(e.to_string()))?;
+    let range = book
+        .worksheet_range_at(0)
+        .ok_or(TableError::Empty)?
+        .map_err(|e| TableError::Excel(e.to_string()))?;
+    if range.width() > MAX_COLUMNS {
+        return Err(TableError::TooManyColumns);
+    }
+    let text = |cell: &Data| match cell {
+        Data::Int(i) => i.to_string(),
+        Data::Float(f) => f.to_string(),
+        Data::String(s) | Data::DateTimeIso(s) | Data::DurationIso(s) => s.clone(),
+        Data::Bool(b) => b.to_string(),
+        Data::DateTime(at) => {
+            // Days since 1899-12-30, the serial's day 0 in both systems calamine reads.
+            let serial = at.as_f64();
+            let days = serial.floor();
+            let seconds = ((serial - days) * 86_400.0).round() as i64;
+            iso(days as i64 - 25_569, seconds.min(86_399))
+        }
+        Data::Error(_) | Data::Empty => String::new(),
+    };
+    let mut rows = range
+        .rows()
+        .map(|row| Ok(row.iter().map(text).collect::<Vec<String>>()));
+    let header = match rows.next() {
+        Some(header) => header?,
+        None => return Err(TableError::Empty),
+    };
+    build(header, &mut rows.take(MAX_ROWS + 1))
+}
+
+/// A Parquet file: its columns by name, its rows in order. Dates and
+/// timestamps become ISO dates. The reader runs with a guard: a malformed
+/// file is refused, never a crash.
+pub fn read_parquet(bytes: &[u8]) -> Result<Table, TableError> {
+    let bytes = bytes::Bytes::copy_from_slice(bytes);
+    std::panic::catch_unwind(move || parquet_table(bytes))
+        .unwrap_or_else(|_| Err(TableError::Parquet("the file is malformed".into())))
+}
+
+fn parquet_table(bytes: bytes::Bytes) -> Result<Table, TableError> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let error = |e: parquet::errors::ParquetError| TableError::Parquet(e.to_string());
+    let reader = SerializedFileReader::new(bytes).map_err(error)?;
+    let schema = reader.metadata().file_metadata().schema_descr();
+    if schema.num_columns() > MAX_COLUMNS {
+        return Err(TableError::TooManyColumns);
+    }
+    let header: Vec<String> = schema
+        .columns()
+        .iter()
+        .map(|c| c.name().to_owned())
+        .collect();
+    let text = |field: &Field| match field {
+        Field::Null => String::new(),
+        Field::Bool(b) => b.to_string(),
+        Field::Byte(n) => n.to_string(),
+        Field::Short(n) => n.to_string(),
+        Field::Int(n) => n.to_string(),
+        Field::Long(n) => n.to_string(),
+        Field::UByte(n) => n.to_string(),
+        Field::UShort(n) => n.to_string(),
+        Field::UInt(n) => n.to_string(),
+        Field::ULong(n) => n.to_string(),
+        Field::Float(n) => n.to_string(),
+        Field::Double(n) => n.to_string(),
+        Field::Str(s) => s.clone(),
+        Field::Date(days) => iso(i64::from(*days), 0),
+        Field::TimestampMillis(ms) => {
+            iso(ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000) / 1000)
+        }
+        Field::TimestampMicros(us) => iso(
+            us.div_euclid(86_400_000_000),
+            us.rem_euclid(86_400_000_000) / 1_000_000,
+        ),
+        other => other.to_string(),
+    };
+    let mut rows = reader
+        .get_row_iter(None)
+        .map_err(error)?
+        .take(MAX_ROWS + 1)
+        .map(|row| {
+            row.map_err(error).map(|row| {
+                row.get_column_iter()
+                    .map(|(_, f)| text(f))
+                    .collect::<Vec<String>>()
+            })
+        });
+    build(header, &mut rows)
+}
+
+/// Reads a file of `format` (see [`format_of`]).
+pub fn read(format: &str, bytes: &[u8]) -> Result<Table, TableError> {
+    match format {
+        "csv" => read_csv(bytes),
+        "xlsx" | "xls" => read_excel(bytes),
+        _ => read_parquet(bytes),
+    }
 }
 
 /// Header names trimmed, blank ones named by position, repeats numbered.

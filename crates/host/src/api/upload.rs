@@ -19,7 +19,7 @@ use time::OffsetDateTime;
 
 use super::ids::{new_id, now_rfc3339};
 use super::store::FileRow;
-use super::table::{content_type_of, format_of, later_format, read_csv};
+use super::table::{content_type_of, format_of, read};
 use super::{sign, Api, ApiError, Tenant, MAX_FILE};
 
 pub const UPLOAD_PATH: &str = "/upload/";
@@ -60,15 +60,12 @@ pub(super) fn clean_name(given: &str) -> Result<String, ApiError> {
 }
 
 fn format_or_refusal(name: &str) -> Result<&'static str, ApiError> {
-    if let Some(format) = format_of(name) {
-        return Ok(format);
-    }
-    let message = if later_format(name) {
-        format!("{name}: this host reads .csv files; .xls, .xlsx and .parquet are not read yet")
-    } else {
-        format!("{name}: the formats are .csv, .xls, .xlsx and .parquet")
-    };
-    Err(ApiError::invalid("file_name", message))
+    format_of(name).ok_or_else(|| {
+        ApiError::invalid(
+            "file_name",
+            format!("{name}: the formats are .csv, .xls, .xlsx and .parquet"),
+        )
+    })
 }
 
 pub async fn upload_url(
@@ -200,13 +197,14 @@ pub async fn store_file(
     bytes: Vec<u8>,
     previous: Option<FileRow>,
 ) -> Result<FileRow, ApiError> {
-    format_or_refusal(name)?;
+    let format = format_or_refusal(name)?;
     let store = api.store()?;
     let tenant = tenant.clone();
     let (file_id, name, content_type) =
         (file_id.to_owned(), name.to_owned(), content_type.to_owned());
     tokio::task::spawn_blocking(move || {
-        let table = read_csv(&bytes).map_err(|e| ApiError::Unreadable(format!("{name}: {e}")))?;
+        let table =
+            read(format, &bytes).map_err(|e| ApiError::Unreadable(format!("{name}: {e}")))?;
         let key = format!("{file_id}/{name}");
         let cleaned_key = format!("{file_id}/cleaned.csv");
         store
