@@ -433,3 +433,53 @@ function drawBig() {
 }
 $('big-draw').addEventListener('click', drawBig);
 $('big-update').addEventListener('click', drawBig);
+
+// Visualize your CSV: flow 3 of the service against this host's API.
+const vizCards = $('viz-cards');
+let vizShown = [];
+$('viz-key').value = sessionStorage.getItem('zdr-demo-key') ?? '';
+$('viz-file').addEventListener('change', async () => {
+  const file = $('viz-file').files[0];
+  if (file) $('viz-csv').value = await file.text();
+});
+async function suggest() {
+  const key = $('viz-key').value.trim();
+  sessionStorage.setItem('zdr-demo-key', key);
+  $('status-viz').textContent = 'Asking the service…';
+  for (const shown of vizShown) shown.destroy();
+  vizShown = [];
+  vizCards.replaceChildren();
+  let answer;
+  try {
+    const response = await fetch('/api/v1/beta/visualize', {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ csv: [$('viz-csv').value], query: $('viz-query').value || null }),
+    });
+    answer = await response.json();
+    if (!response.ok) throw new Error(answer.error?.message ?? `the service answered ${response.status}`);
+  } catch (error) {
+    $('status-viz').textContent = error.message;
+    return;
+  }
+  $('status-viz').textContent = answer.outputs.answer;
+  answer.outputs.knowledge_cards.forEach((card, i) => {
+    const row = document.createElement('div');
+    row.className = 'viz-card';
+    const head = document.createElement('p');
+    head.className = 'viz-head';
+    head.textContent = `${card.card_type} · ${card.confidence} confidence · ${card.description}`;
+    const service = document.createElement('div');
+    service.id = `viz-service-${i}`;
+    service.className = 'chart';
+    const local = document.createElement('div');
+    local.id = `viz-local-${i}`;
+    local.className = 'chart';
+    row.append(head, service, local);
+    vizCards.append(row);
+    const options = { serviceUrl: location.origin, cardId: card.card_id, visualizationData: card.visualization_data, height: '320px', ...themed() };
+    vizShown.push(render({ ...options, containerId: service.id }));
+    vizShown.push(render({ ...options, containerId: local.id, mode: 'local' }));
+  });
+}
+$('viz-go').addEventListener('click', suggest);

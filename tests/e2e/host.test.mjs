@@ -25,6 +25,7 @@ const TITLE = `Unit sales e2e ${randomUUID().slice(0, 8)}`;
 const withTitle = (title) => ({ ...EXAMPLE, viz_config: { ...EXAMPLE.viz_config, title } });
 
 let work, demoHost, siteHost, browser;
+const DEMO_KEY = `demo-e2e-${randomUUID()}`;
 
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed_widget.js')), 'run scripts/build.sh first');
@@ -34,7 +35,8 @@ before(async () => {
   mkdirSync(site);
   writeSite(site);
   // The demo exactly as scripts/demo.sh serves it, but with the packed package.
-  demoHost = await startHost(['--www', 'www', '--package', packageDir]);
+  // Its API has a key of its own, as the demo command's, and a data folder in `work`.
+  demoHost = await startHost(['--www', 'www', '--package', packageDir, '--api-key', DEMO_KEY, '--data-dir', join(work, 'data')]);
   // The tests' own pages.
   siteHost = await startHost(['--www', site, '--package', packageDir]);
   browser = await launch();
@@ -327,5 +329,37 @@ test('the demo draws a million points from typed arrays in the page, and draws a
   assert.equal(await page.locator('#big canvas').count(), 1, 'the update draws on the same canvas');
   await page.locator('section.big').screenshot({ path: join(RESULTS, 'demo-million.png') });
   assert.deepEqual(problems, [], 'no console errors or CSP violations');
+  await page.close();
+});
+
+test('the demo visualizes a CSV through the API and shows each card in service and local mode', async () => {
+  const { page, problems } = await openPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${demoHost.origin}/index.html`);
+  await page.waitForSelector('html[data-ready]', WAIT);
+  // A wrong key: the service's message, no cards.
+  await page.fill('#viz-key', 'not-the-key-of-this-host');
+  await page.click('#viz-go');
+  await page.waitForFunction(() => /not one this service knows/.test(document.getElementById('status-viz').textContent), null, WAIT);
+  assert.equal(await page.locator('#viz-cards .viz-card').count(), 0);
+  await page.fill('#viz-key', DEMO_KEY);
+  await page.fill('#viz-query', 'share of sales by region');
+  await page.click('#viz-go');
+  await page.waitForFunction(() => /^\d cards? from CSV 1/.test(document.getElementById('status-viz').textContent), null, WAIT);
+  const cards = await page.locator('#viz-cards .viz-card').count();
+  assert.ok(cards >= 2, `${cards} cards`);
+  assert.match(await page.locator('#viz-cards .viz-head').first().textContent(), /^pie/);
+  for (let i = 0; i < cards; i++) {
+    const frame = await frameOf(page, `#viz-service-${i}`);
+    await frame.waitForFunction(() => document.readyState === 'complete' && document.querySelector('svg'), null, WAIT);
+    await page.waitForSelector(`#viz-local-${i} canvas`, WAIT);
+  }
+  await page.locator('section.visualize').screenshot({ path: join(RESULTS, 'demo-visualize.png') });
+  // Asking again replaces the cards, nothing left behind.
+  await page.click('#viz-go');
+  await page.waitForFunction((n) => document.querySelectorAll('#viz-cards .viz-card').length === n && document.querySelectorAll('#viz-cards iframe').length === n, cards, WAIT);
+  // The browser logs the wrong key's 401 itself; nothing else may appear.
+  const unexpected = problems.filter((p) => !/status of 401 .*\/api\/v1\/beta\/visualize/.test(p));
+  assert.equal(problems.length - unexpected.length, 1, 'the one 401');
+  assert.deepEqual(unexpected, [], 'no other console errors or CSP violations');
   await page.close();
 });
