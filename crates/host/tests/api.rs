@@ -11,43 +11,16 @@ use std::path::Path;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
-use http_body_util::BodyExt;
 use serde_json::Value;
-use tower::ServiceExt;
 use zdr_host::{app, Config};
 
-const KEY_A: &str = "key-a-0123456789abcdef";
-const KEY_B: &str = "key-b-0123456789abcdef";
-const BOUNDARY: &str = "zdr-api-test-boundary";
+mod common;
+use common::{host, request, send, BOUNDARY, KEY_A, KEY_B};
+
 const CSV: &str = "month,region,sales\n2024-01,North,120\n2024-02,North,135\n2024-01,South,98\n";
 
-fn host(data: &Path) -> Router {
-    let config = Config {
-        api_keys: vec![KEY_A.into(), KEY_B.into()],
-        data_dir: data.to_path_buf(),
-        www: data.join("no-www"),
-        ..Config::default()
-    };
-    app(config)
-}
-
-async fn send(
-    router: &Router,
-    request: Request<Body>,
-) -> (StatusCode, String, axum::http::HeaderMap) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned(), headers)
-}
-
 async fn get(router: &Router, path: &str, key: Option<&str>) -> (StatusCode, String) {
-    let mut request = Request::get(path).header("host", "127.0.0.1:8080");
-    if let Some(key) = key {
-        request = request.header("X-API-KEY", key);
-    }
-    let (status, body, _) = send(router, request.body(Body::empty()).unwrap()).await;
+    let (status, body, _) = send(router, request("GET", path, key, None)).await;
     (status, body)
 }
 
@@ -91,20 +64,7 @@ async fn presign(router: &Router, key: &str, file_name: &str) -> (Vec<(String, S
 }
 
 fn multipart(fields: &[(String, String)], file: &[u8]) -> Request<Body> {
-    let mut body = Vec::new();
-    for (name, value) in fields {
-        body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").bytes());
-    }
-    body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\nContent-Type: text/csv\r\n\r\n").bytes());
-    body.extend(file);
-    body.extend(format!("\r\n--{BOUNDARY}--\r\n").bytes());
-    Request::post("/upload/")
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(Body::from(body))
-        .unwrap()
+    common::multipart("/upload/", fields, file)
 }
 
 fn file_id(key: &str) -> &str {
@@ -114,7 +74,7 @@ fn file_id(key: &str) -> &str {
 #[tokio::test]
 async fn every_api_endpoint_needs_a_known_key_and_says_so_in_json() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     for path in [
         "/api/v1/beta/file_upload_url?file_name=a.csv",
         "/api/v1/beta/files/file_1/",
@@ -150,7 +110,7 @@ async fn every_api_endpoint_needs_a_known_key_and_says_so_in_json() {
 #[tokio::test]
 async fn a_presigned_upload_lands_as_a_file_with_its_cleaned_table() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let (fields, key) = presign(&router, KEY_A, "Q1%20sales.csv").await;
     assert!(
         key.starts_with("file_") && key.ends_with("/Q1_sales.csv"),
@@ -204,7 +164,7 @@ async fn a_presigned_upload_lands_as_a_file_with_its_cleaned_table() {
     assert_eq!(status, StatusCode::NOT_FOUND);
 
     // A restart (a new router on the same folder) still has it.
-    let again = host(dir.path());
+    let again = host(dir.path(), false);
     let (status, body) = get(
         &again,
         &format!("/api/v1/beta/files/{}/", file_id(&key)),
@@ -218,7 +178,7 @@ async fn a_presigned_upload_lands_as_a_file_with_its_cleaned_table() {
 #[tokio::test]
 async fn a_tampered_upload_is_refused_and_stores_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let (fields, key) = presign(&router, KEY_A, "a.csv").await;
     // What is tried, the form's fields, the file.
     type Case = (String, Vec<(String, String)>, Vec<u8>);
@@ -298,7 +258,7 @@ fn walk(dir: &Path) -> Vec<String> {
 #[tokio::test]
 async fn file_names_and_formats_are_checked_before_a_form_is_signed() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     for (query, says) in [
         ("", "file_name"),
         ("?file_name=", "file_name"),
@@ -327,7 +287,7 @@ async fn file_names_and_formats_are_checked_before_a_form_is_signed() {
 #[tokio::test]
 async fn an_unreadable_file_is_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let (fields, key) = presign(&router, KEY_A, "a.csv").await;
     let (status, body, _) = send(&router, multipart(&fields, b"a,b\n1,2,3\n")).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
@@ -348,7 +308,7 @@ async fn an_unreadable_file_is_refused_with_the_reason() {
 async fn an_embed_post_writes_nothing_to_the_data_folder() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
-    let router = host(&data);
+    let router = host(&data, false);
     let form = "visualization_data=%7B%22viz_config%22%3A%7B%22title%22%3A%22T%22%7D%2C%22data%22%3A%5B%7B%22x%22%3A%22a%22%2C%22y%22%3A1%7D%5D%7D";
     let request = Request::post("/embed/card-1/")
         .header("content-type", "application/x-www-form-urlencoded")
@@ -376,7 +336,7 @@ fn json_files(body: &str) -> Request<Body> {
 #[tokio::test]
 async fn post_files_answers_the_cards_of_an_uploaded_or_posted_file() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let (fields, key) = presign(&router, KEY_A, "sales.csv").await;
     let (status, _, _) = send(&router, multipart(&fields, CSV.as_bytes())).await;
     assert_eq!(status, StatusCode::NO_CONTENT);

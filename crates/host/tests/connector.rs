@@ -6,20 +6,15 @@
 //! copy, the 5 MB limit, redirects, and the refusal of loopback, private
 //! and link-local addresses when they are not allowed.
 
-use std::path::Path;
-
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::response::Redirect;
 use axum::routing::get;
 use axum::Router;
-use http_body_util::BodyExt;
-use serde_json::{json, Value};
-use tower::ServiceExt;
-use zdr_host::{app, Config};
+use serde_json::json;
 
-const KEY: &str = "key-a-0123456789abcdef";
-const OTHER: &str = "key-b-0123456789abcdef";
+mod common;
+use common::{call, host, KEY_A as KEY, KEY_B as OTHER};
+
 const V1: &str = "month,sales\n2024-01,1\n2024-02,2\n";
 const V2: &str = "month,sales,units\n2024-01,1,5\n2024-02,2,6\n2024-03,3,7\n";
 
@@ -46,40 +41,6 @@ async fn files() -> String {
     let origin = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, router).await });
     origin
-}
-
-fn host(data: &Path, allow_private: bool) -> Router {
-    app(Config {
-        api_keys: vec![KEY.into(), OTHER.into()],
-        data_dir: data.to_path_buf(),
-        www: data.join("no-www"),
-        allow_private_fetch: allow_private,
-        ..Config::default()
-    })
-}
-
-async fn call(
-    router: &Router,
-    key: &str,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", "127.0.0.1:8080")
-        .header("x-api-key", key)
-        .header("content-type", "application/json")
-        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 #[tokio::test]

@@ -9,83 +9,22 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use serde_json::Value;
-use tower::ServiceExt;
-use zdr_host::{app, Config};
 
-const KEY: &str = "key-a-0123456789abcdef";
+mod common;
+use common::{host, request, send, upload, KEY_A};
+
 const CLEANED: &str =
     "month,region,sales\n2024-01-01,North,120\n2024-02-01,North,135.5\n2024-01-01,South,98\n";
 
-fn host(data: &Path) -> Router {
-    app(Config {
-        api_keys: vec![KEY.into()],
-        data_dir: data.to_path_buf(),
-        www: data.join("no-www"),
-        ..Config::default()
-    })
-}
-
-async fn body(router: &Router, request: Request<Body>) -> (StatusCode, String) {
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&bytes).into_owned())
-}
-
-fn get(path: &str) -> Request<Body> {
-    Request::get(path)
-        .header("host", "127.0.0.1:8080")
-        .header("x-api-key", KEY)
-        .body(Body::empty())
-        .unwrap()
-}
-
-/// Uploads `bytes` as `name` through the presigned form: (status, file id).
-async fn upload(router: &Router, name: &str, bytes: &[u8]) -> (StatusCode, String, String) {
-    let (_, form) = body(
-        router,
-        get(&format!("/api/v1/beta/file_upload_url?file_name={name}")),
-    )
-    .await;
-    let form: Value = serde_json::from_str(&form).unwrap();
-    let boundary = "fmt-boundary";
-    let mut post = Vec::new();
-    for (field, value) in form["fields"].as_object().unwrap() {
-        post.extend(
-            format!(
-                "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"\r\n\r\n{}\r\n",
-                value.as_str().unwrap()
-            )
-            .bytes(),
-        );
-    }
-    post.extend(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\r\n").bytes());
-    post.extend(bytes);
-    post.extend(format!("\r\n--{boundary}--\r\n").bytes());
-    let request = Request::post("/upload/")
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(Body::from(post))
-        .unwrap();
-    let (status, answer) = body(router, request).await;
-    let id = form["key"]
-        .as_str()
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
-    (status, id, answer)
+async fn get(router: &Router, path: &str) -> (StatusCode, String) {
+    let (status, body, _) = send(router, request("GET", path, Some(KEY_A), None)).await;
+    (status, body)
 }
 
 fn parquet_file() -> Vec<u8> {
@@ -134,7 +73,7 @@ fn parquet_file() -> Vec<u8> {
 #[tokio::test]
 async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     for (name, bytes) in [
         (
@@ -147,9 +86,9 @@ async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
         ),
         ("sales.parquet", parquet_file()),
     ] {
-        let (status, id, answer) = upload(&router, name, &bytes).await;
+        let (status, id, answer) = upload(&router, KEY_A, name, &bytes).await;
         assert_eq!(status, StatusCode::NO_CONTENT, "{name}: {answer}");
-        let (status, file) = body(&router, get(&format!("/api/v1/beta/files/{id}/"))).await;
+        let (status, file) = get(&router, &format!("/api/v1/beta/files/{id}/")).await;
         assert_eq!(status, StatusCode::OK, "{name}");
         let file: Value = serde_json::from_str(&file).unwrap();
         assert_eq!(
@@ -157,7 +96,7 @@ async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
             "3 rows; columns: month (dates), region (categories), sales (numbers)",
             "{name}"
         );
-        let (_, cleaned) = body(&router, get(&format!("/api/v1/beta/files/{id}/cleaned/"))).await;
+        let (_, cleaned) = get(&router, &format!("/api/v1/beta/files/{id}/cleaned/")).await;
         assert_eq!(cleaned, CLEANED, "{name}");
     }
 }
@@ -165,7 +104,7 @@ async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
 #[tokio::test]
 async fn broken_workbooks_and_parquet_files_are_refused_with_422() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let mut truncated = parquet_file();
     truncated.truncate(truncated.len() / 2);
     let mut scrambled = parquet_file();
@@ -178,14 +117,14 @@ async fn broken_workbooks_and_parquet_files_are_refused_with_422() {
         ("b.parquet", truncated),
         ("c.parquet", scrambled),
     ] {
-        let (status, id, answer) = upload(&router, name, &bytes).await;
+        let (status, id, answer) = upload(&router, KEY_A, name, &bytes).await;
         assert!(
             status == StatusCode::UNPROCESSABLE_ENTITY || status == StatusCode::NO_CONTENT,
             "{name}: {status} {answer}"
         );
         if status == StatusCode::UNPROCESSABLE_ENTITY {
             assert!(answer.contains("unreadable_file"), "{name}: {answer}");
-            let (status, _) = body(&router, get(&format!("/api/v1/beta/files/{id}/"))).await;
+            let (status, _) = get(&router, &format!("/api/v1/beta/files/{id}/")).await;
             assert_eq!(status, StatusCode::NOT_FOUND, "{name}");
         }
     }

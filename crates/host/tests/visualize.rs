@@ -6,47 +6,21 @@
 //! words, the checked enums, tenancy, inline CSV never written, and random
 //! CSVs that always give cards the embed draws.
 
-use std::path::Path;
-
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use axum::http::StatusCode;
 use axum::Router;
-use http_body_util::BodyExt;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tower::ServiceExt;
 use zdr_chart::Chart;
-use zdr_host::{app, Config};
 
-const KEY_A: &str = "key-a-0123456789abcdef";
-const KEY_B: &str = "key-b-0123456789abcdef";
+mod common;
+use common::{call, host, request, send, upload, KEY_A, KEY_B};
+
 const SALES: &str = "month,region,sales,units\n2024-01,North,120,4\n2024-02,North,135,5\n2024-01,South,98,3\n2024-02,South,110,4\n2024-03,North,140,6\n2024-03,South,90,2\n";
 const SHOP: &str =
     "product,category,revenue\nA,Tools,120\nB,Tools,80\nC,Garden,200\nD,Kitchen,50\nE,Garden,75\n";
 
-fn host(data: &Path) -> Router {
-    app(Config {
-        api_keys: vec![KEY_A.into(), KEY_B.into()],
-        data_dir: data.to_path_buf(),
-        www: data.join("no-www"),
-        ..Config::default()
-    })
-}
-
 async fn visualize(router: &Router, key: &str, body: Value) -> (StatusCode, Value) {
-    let request = Request::post("/api/v1/beta/visualize")
-        .header("host", "127.0.0.1:8080")
-        .header("x-api-key", key)
-        .header("content-type", "application/json")
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
+    call(router, key, "POST", "/api/v1/beta/visualize", Some(body)).await
 }
 
 async fn raw(
@@ -54,22 +28,7 @@ async fn raw(
     path: &str,
     key: Option<&str>,
 ) -> (StatusCode, String, axum::http::HeaderMap) {
-    let mut request = Request::get(path).header("host", "127.0.0.1:8080");
-    if let Some(key) = key {
-        request = request.header("x-api-key", key);
-    }
-    let response = router
-        .clone()
-        .oneshot(request.body(Body::empty()).unwrap())
-        .await
-        .unwrap();
-    let (status, headers) = (response.status(), response.headers().clone());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        String::from_utf8_lossy(&bytes).into_owned(),
-        headers,
-    )
+    send(router, request("GET", path, key, None)).await
 }
 
 fn types(answer: &Value) -> Vec<String> {
@@ -84,7 +43,7 @@ fn types(answer: &Value) -> Vec<String> {
 #[tokio::test]
 async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     let (status, answer) = visualize(&router, KEY_A, json!({"csv": [SALES]})).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert!(answer["request_id"].as_str().unwrap().starts_with("req_"));
@@ -168,7 +127,7 @@ async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
 #[tokio::test]
 async fn the_query_steers_the_rules() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     for (query, first) in [
         ("what share of revenue does each category have", "pie"),
         ("distribution of revenue", "histogram"),
@@ -203,7 +162,7 @@ async fn the_query_steers_the_rules() {
 #[tokio::test]
 async fn fields_are_checked_and_named_in_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
+    let router = host(dir.path(), false);
     for (body, param) in [
         (json!({}), "csv"),
         (json!({"csv": "a,b"}), "csv"),
@@ -245,43 +204,9 @@ async fn fields_are_checked_and_named_in_errors() {
 #[tokio::test]
 async fn uploaded_files_are_visualized_by_id_for_their_tenant_only() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path());
-    // Upload through the presigned form.
-    let request = Request::get("/api/v1/beta/file_upload_url?file_name=sales.csv")
-        .header("host", "127.0.0.1:8080")
-        .header("x-api-key", KEY_A)
-        .body(Body::empty())
-        .unwrap();
-    let response = router.clone().oneshot(request).await.unwrap();
-    let form: Value =
-        serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
-    let boundary = "b0undary";
-    let mut body = String::new();
-    for (name, value) in form["fields"].as_object().unwrap() {
-        body += &format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{}\r\n",
-            value.as_str().unwrap()
-        );
-    }
-    body += &format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.csv\"\r\n\r\n{SALES}\r\n--{boundary}--\r\n");
-    let request = Request::post("/upload/")
-        .header(
-            "content-type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(Body::from(body))
-        .unwrap();
-    assert_eq!(
-        router.clone().oneshot(request).await.unwrap().status(),
-        StatusCode::NO_CONTENT
-    );
-    let file_id = form["key"]
-        .as_str()
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
+    let router = host(dir.path(), false);
+    let (status, file_id, answer) = upload(&router, KEY_A, "sales.csv", SALES.as_bytes()).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
 
     let (status, answer) = visualize(
         &router,
@@ -373,7 +298,7 @@ proptest! {
     fn random_csvs_never_crash_and_always_give_a_drawable_card(csv in csv_strategy(), query in prop_oneof![Just(None), Just(Some("share over time by a".to_owned())), "[a-z ]{0,20}".prop_map(Some)]) {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let router = host(dir.path());
+        let router = host(dir.path(), false);
         let (status, answer) = runtime.block_on(visualize(&router, KEY_A, json!({"csv": [csv], "query": query})));
         if status == StatusCode::OK {
             let cards = answer["outputs"]["knowledge_cards"].as_array().unwrap();

@@ -1,0 +1,134 @@
+//! What the service API's router tests share: a host on a data folder with
+//! two keys, requests as a client sends them, and the presigned upload done
+//! as a client does it (ask for the form, post it with the file).
+// Each test file uses some of these.
+#![allow(dead_code)]
+
+use std::path::Path;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::Value;
+use tower::ServiceExt;
+use zdr_host::{app, Config};
+
+pub const KEY_A: &str = "key-a-0123456789abcdef";
+pub const KEY_B: &str = "key-b-0123456789abcdef";
+pub const BOUNDARY: &str = "zdr-api-test-boundary";
+/// The Host the requests name: the API's URLs start with it.
+pub const ORIGIN: &str = "http://127.0.0.1:8080";
+
+/// The host with keys A and B, its data in `data`, no demo pages.
+pub fn host(data: &Path, allow_private_fetch: bool) -> Router {
+    app(Config {
+        api_keys: vec![KEY_A.into(), KEY_B.into()],
+        data_dir: data.to_path_buf(),
+        www: data.join("no-www"),
+        allow_private_fetch,
+        ..Config::default()
+    })
+}
+
+pub async fn send(router: &Router, request: Request<Body>) -> (StatusCode, String, HeaderMap) {
+    let response = router.clone().oneshot(request).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        String::from_utf8_lossy(&bytes).into_owned(),
+        headers,
+    )
+}
+
+/// A request to the API, with a key and a JSON body when given.
+pub fn request(method: &str, path: &str, key: Option<&str>, body: Option<&Value>) -> Request<Body> {
+    let mut request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "127.0.0.1:8080");
+    if let Some(key) = key {
+        request = request.header("x-api-key", key);
+    }
+    match body {
+        Some(body) => request
+            .header("content-type", "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
+        None => request.body(Body::empty()).unwrap(),
+    }
+}
+
+/// A JSON call: the status and the answer (`Null` when it is not JSON).
+pub async fn call(
+    router: &Router,
+    key: &str,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (status, text, _) = send(router, request(method, path, Some(key), body.as_ref())).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// A `multipart/form-data` post of `fields`, then a part `file`.
+pub fn multipart(path: &str, fields: &[(String, String)], file: &[u8]) -> Request<Body> {
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").bytes());
+    }
+    body.extend(
+        format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\r\n"
+        )
+        .bytes(),
+    );
+    body.extend(file);
+    body.extend(format!("\r\n--{BOUNDARY}--\r\n").bytes());
+    Request::post(path)
+        .header("host", "127.0.0.1:8080")
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// The presigned form for `file_name`: its fields in order, and its key.
+pub async fn presign(
+    router: &Router,
+    key: &str,
+    file_name: &str,
+) -> (Vec<(String, String)>, String) {
+    let (status, form) = call(
+        router,
+        key,
+        "GET",
+        &format!("/api/v1/beta/file_upload_url?file_name={file_name}"),
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{form}");
+    let fields = form["fields"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(n, v)| (n.clone(), v.as_str().unwrap().to_owned()))
+        .collect();
+    (fields, form["key"].as_str().unwrap().to_owned())
+}
+
+/// Uploads `bytes` as `file_name`: the upload's status and answer, and the file id.
+pub async fn upload(
+    router: &Router,
+    key: &str,
+    file_name: &str,
+    bytes: &[u8],
+) -> (StatusCode, String, String) {
+    let (fields, object_key) = presign(router, key, file_name).await;
+    let (status, answer, _) = send(router, multipart("/upload/", &fields, bytes)).await;
+    let file_id = object_key.split('/').next().unwrap().to_owned();
+    (status, file_id, answer)
+}
