@@ -48,7 +48,7 @@ async function upload(fileName, text) {
   return { posted, key: body.key, fileId: body.key.split('/')[0], url: body.url };
 }
 
-test('a presigned upload, then GET file, over real HTTP', async () => {
+test('flow 1: a presigned upload, GET file, then visualize, over real HTTP', async () => {
   const { status, body } = await api('/api/v1/beta/files/file_0/', null);
   assert.equal(status, 401);
   assert.equal(body.error.code, 'missing_api_key');
@@ -61,6 +61,16 @@ test('a presigned upload, then GET file, over real HTTP', async () => {
   assert.equal(file.body.cleaned_files[0].cleaned_context, '3 rows; columns: month (dates), sales (numbers)');
   const cleaned = await fetch(file.body.cleaned_files[0].file_url, { headers: { 'X-Api-Key': KEY } });
   assert.equal(await cleaned.text(), CSV);
+  // Flow 1's last step: visualize the file by its id.
+  const response = await fetch(`${host.origin}/api/v1/beta/visualize`, {
+    method: 'POST',
+    headers: { 'X-API-Key': KEY, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ file_ids: [fileId] }),
+  });
+  const cards = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(cards));
+  assert.equal(cards.outputs.knowledge_cards[0].card_type, 'timeseries');
+  assert.equal(cards.outputs.knowledge_cards[0].data_url, `${host.origin}/api/v1/beta/files/${fileId}/cleaned/`);
 });
 
 test('flow 2: file_connector fetches a hosted file, then visualize draws it', async () => {
