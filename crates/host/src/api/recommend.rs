@@ -203,13 +203,18 @@ fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Sug
     // Per series, the sum per date, in date order.
     let series_of = |name: String, rows: &mut dyn Iterator<Item = (&str, f64)>| {
         let mut by_date: Vec<(f64, String, f64)> = Vec::new();
+        let mut index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
         for (date, value) in rows {
             let Some((seconds, _)) = parse_date(date) else {
                 continue;
             };
-            match by_date.iter_mut().find(|(s, _, _)| *s == seconds) {
-                Some(slot) => slot.2 += value,
-                None => by_date.push((seconds, date.to_owned(), value)),
+            // An index by date: a line of 100,000 distinct dates stays linear.
+            let at = *index.entry(seconds.to_bits()).or_insert_with(|| {
+                by_date.push((seconds, date.to_owned(), 0.0));
+                by_date.len() - 1
+            });
+            if let Some(slot) = by_date.get_mut(at) {
+                slot.2 += value;
             }
         }
         by_date.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -349,13 +354,19 @@ fn grid(
         measure.name, outer.name, inner.name
     ));
     let mut cells: Vec<(String, String, f64)> = Vec::new();
+    let mut index: std::collections::HashMap<(&str, &str), usize> =
+        std::collections::HashMap::new();
     for ((o, i), m) in outer.cells.iter().zip(&inner.cells).zip(&measure.cells) {
         let (Some(o), Some(i), Some(m)) = (text(o), text(i), number(m)) else {
             continue;
         };
-        match cells.iter_mut().find(|(a, b, _)| a == o && b == i) {
-            Some(slot) => slot.2 += m,
-            None => cells.push((o.to_owned(), i.to_owned(), m)),
+        // An index by pair: 250,000 cells stay linear.
+        let at = *index.entry((o, i)).or_insert_with(|| {
+            cells.push((o.to_owned(), i.to_owned(), 0.0));
+            cells.len() - 1
+        });
+        if let Some(slot) = cells.get_mut(at) {
+            slot.2 += m;
         }
         if cells.len() > 250_000 {
             return None;
@@ -566,5 +577,36 @@ fn needs(kind: CardKind) -> &'static str {
             "a shape this host does not build from tables yet"
         }
         CardKind::Table => "any table",
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::api::table::{read_csv, MAX_ROWS};
+
+    /// The largest table a file may hold, every date and every pair
+    /// distinct: sums per date and per pair are indexed, not searched.
+    #[test]
+    fn the_largest_tables_are_summed_in_one_pass() {
+        let mut csv = String::from("day,a,b,value\n");
+        for i in 0..MAX_ROWS {
+            let (y, m, d) = zdr_chart::model::civil_from_days(i as i64);
+            csv.push_str(&format!(
+                "{y:04}-{m:02}-{d:02},a{},b{},{i}\n",
+                i % 400,
+                i / 400
+            ));
+        }
+        let table = read_csv(csv.as_bytes()).unwrap();
+        let line = suggest(&table, "t", None, Some(CardKind::Timeseries), false).unwrap();
+        let points = &line[0].visualization_data["data"]["series"][0]["points"];
+        assert_eq!(points.as_array().unwrap().len(), MAX_ROWS);
+        let grid = suggest(&table, "t", None, Some(CardKind::Heatmap), false).unwrap();
+        assert_eq!(
+            grid[0].visualization_data["data"].as_array().unwrap().len(),
+            MAX_ROWS
+        );
     }
 }
