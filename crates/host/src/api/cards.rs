@@ -28,11 +28,7 @@ fn never_stored(card_id: &str) -> String {
 }
 
 async fn lookup(api: &Arc<Api>, card_id: &str) -> Result<Option<CardRow>, ApiError> {
-    if card_id.len() > 64
-        || !card_id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-    {
+    if !super::ids::is_id(card_id) {
         return Ok(None);
     }
     let store = api.store()?;

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use axum::extract::State;
 use axum::{Extension, Json};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
+use super::body::{flag, object, text};
 use super::fetch::FetchError;
-use super::ids::new_id;
+use super::ids::{is_id, new_id};
 use super::store::FileRow;
 use super::table::{content_type_of, format_of};
 use super::upload::store_file;
@@ -20,28 +21,6 @@ use super::{Api, ApiError, Tenant};
 
 /// The connector's limit (spec section 8).
 pub const MAX_CONNECTED: usize = 5 * 1024 * 1024;
-
-fn text(body: &Map<String, Value>, name: &'static str) -> Result<Option<String>, ApiError> {
-    match body.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(ApiError::invalid(
-            name,
-            format!("{name} must be a string or null"),
-        )),
-    }
-}
-
-fn flag(body: &Map<String, Value>, name: &'static str, default: bool) -> Result<bool, ApiError> {
-    match body.get(name) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(ApiError::invalid(
-            name,
-            format!("{name} must be true, false or null"),
-        )),
-    }
-}
 
 /// 2.5: every member a string but `prepend_schema_context`.
 pub fn metadata(row: &FileRow, ontology_state: &str) -> Value {
@@ -63,11 +42,7 @@ pub async fn connect(
     Extension(tenant): Extension<Tenant>,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let body: Value = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::invalid("body", format!("the body is not JSON: {e}")))?;
-    let body = body
-        .as_object()
-        .ok_or_else(|| ApiError::invalid("body", "the body must be a JSON object"))?;
+    let body = &object(&body)?;
     let file_url = text(body, "file_url")?.ok_or_else(|| {
         ApiError::invalid(
             "file_url",
@@ -79,18 +54,18 @@ pub async fn connect(
     let file_context = text(body, "file_context")?;
     let segment_id = text(body, "segment_id")?;
     let private_index = text(body, "connected_private_index_id")?;
-    let prepend = flag(body, "prepend_schema_context", true)?;
-    let generate_ontology = flag(body, "generate_ontology", true)?;
-    flag(body, "link_world_ontology", false)?;
+    let prepend = flag(
+        body,
+        "prepend_schema_context",
+        "prepend_schema_context",
+        true,
+    )?;
+    let generate_ontology = flag(body, "generate_ontology", "generate_ontology", true)?;
+    flag(body, "link_world_ontology", "link_world_ontology", false)?;
 
     let previous = match &given_id {
         Some(id) => {
-            if id.is_empty()
-                || id.len() > 64
-                || !id
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-            {
+            if !is_id(id) {
                 return Err(ApiError::invalid(
                     "file_id",
                     "file_id must be 1 to 64 letters, digits, '_' or '-'",

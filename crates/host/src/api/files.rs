@@ -14,21 +14,12 @@ use serde_json::{json, Value};
 use super::store::FileRow;
 use super::{Api, ApiError, Tenant};
 
-/// File ids as this host makes them (`file_` and hex); anything else is
-/// no file here.
-fn valid_id(id: &str) -> bool {
-    id.len() <= 64
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
-
 pub(super) async fn row(
     api: &Arc<Api>,
     tenant: &Tenant,
     file_id: &str,
 ) -> Result<FileRow, ApiError> {
-    if !valid_id(file_id) {
+    if !super::ids::is_id(file_id) {
         return Err(ApiError::FileNotFound(file_id.chars().take(64).collect()));
     }
     let store = api.store()?;
@@ -148,8 +139,7 @@ pub async fn post_files(
                 what: "the body".into(),
                 limit: 64 * 1024,
             })?;
-        let body: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| ApiError::invalid("body", format!("the body is not JSON: {e}")))?;
+        let body = super::body::object(&bytes)?;
         let name = body
             .get("file_name")
             .and_then(Value::as_str)

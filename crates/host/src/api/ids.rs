@@ -18,6 +18,16 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", hex(&bytes))
 }
 
+/// Ids this host makes and accepts: 1 to 64 letters, digits, `_` or `-`.
+/// Anything else is no file or card here, and never reaches a query or a
+/// path.
+pub fn is_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

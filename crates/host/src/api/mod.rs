@@ -6,6 +6,7 @@
 //! ([`table`], [`files`]). Errors are one JSON shape ([`error`]).
 //! Documented in docs/service-api.md.
 
+mod body;
 mod cards;
 mod connector;
 mod error;

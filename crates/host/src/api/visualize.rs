@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
+use super::body::{flag, object, optional, string_list, text};
 use super::files::row;
 use super::ids::{new_id, now_rfc3339};
 use super::recommend::{suggest, Suggestion};
@@ -47,54 +48,7 @@ struct Request {
     debug: bool,
 }
 
-fn optional<'a>(body: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
-    body.get(name).filter(|v| !v.is_null())
-}
-
-fn string_list(body: &Map<String, Value>, name: &'static str) -> Result<Vec<String>, ApiError> {
-    match optional(body, name) {
-        None => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|v| {
-                v.as_str().map(str::to_owned).ok_or_else(|| {
-                    ApiError::invalid(name, format!("{name} must be an array of strings"))
-                })
-            })
-            .collect(),
-        Some(_) => Err(ApiError::invalid(
-            name,
-            format!("{name} must be an array of strings"),
-        )),
-    }
-}
-
-fn text(body: &Map<String, Value>, name: &'static str) -> Result<Option<String>, ApiError> {
-    match optional(body, name) {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(ApiError::invalid(
-            name,
-            format!("{name} must be a string or null"),
-        )),
-    }
-}
-
-fn flag(value: Option<&Value>, name: &'static str) -> Result<bool, ApiError> {
-    match value {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(_) => Err(ApiError::invalid(
-            name,
-            format!("{name} must be true or false"),
-        )),
-    }
-}
-
-fn parse(body: &Value) -> Result<Request, ApiError> {
-    let body = body
-        .as_object()
-        .ok_or_else(|| ApiError::invalid("body", "the body must be a JSON object"))?;
+fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
     let csv = string_list(body, "csv")?;
     let mut file_ids = string_list(body, "file_ids")?;
     // Deprecated, still read: the same as one entry of file_ids.
@@ -139,7 +93,7 @@ fn parse(body: &Value) -> Result<Request, ApiError> {
         None => false,
         Some(Value::Object(settings)) => match optional(settings, "knowledge_card_settings") {
             None => false,
-            Some(Value::Object(card)) => flag(card.get("image_dark_mode"), "output_settings")?,
+            Some(Value::Object(card)) => flag(card, "image_dark_mode", "output_settings", false)?,
             Some(_) => {
                 return Err(ApiError::invalid(
                     "output_settings",
@@ -160,7 +114,7 @@ fn parse(body: &Value) -> Result<Request, ApiError> {
         query: text(body, "query")?,
         kind,
         dark,
-        debug: flag(body.get("debug"), "debug")?,
+        debug: flag(body, "debug", "debug", false)?,
     })
 }
 
@@ -179,9 +133,7 @@ pub async fn visualize(
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
-    let body: Value = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::invalid("body", format!("the body is not JSON: {e}")))?;
-    let request = parse(&body)?;
+    let request = parse(&object(&body)?)?;
     envelope(&api, &tenant, &api.base_url(&headers), request)
         .await
         .map(Json)

@@ -1,0 +1,64 @@
+//! JSON request bodies read member by member, so that every error names the
+//! member it is about (`param` in the error body) instead of serde's column.
+
+use serde_json::{Map, Value};
+
+use super::ApiError;
+
+/// The body as a JSON object, or a 400 that says what it is instead.
+pub fn object(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    match serde_json::from_slice(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ApiError::invalid("body", "the body must be a JSON object")),
+        Err(e) => Err(ApiError::invalid(
+            "body",
+            format!("the body is not JSON: {e}"),
+        )),
+    }
+}
+
+/// A member that is absent or `null` is not given.
+pub fn optional<'a>(body: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    body.get(name).filter(|v| !v.is_null())
+}
+
+pub fn text(body: &Map<String, Value>, name: &'static str) -> Result<Option<String>, ApiError> {
+    match optional(body, name) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(ApiError::invalid(
+            name,
+            format!("{name} must be a string or null"),
+        )),
+    }
+}
+
+/// `param` names the member for the error; for a nested member it is the
+/// top-level one the caller sent.
+pub fn flag(
+    body: &Map<String, Value>,
+    name: &str,
+    param: &'static str,
+    default: bool,
+) -> Result<bool, ApiError> {
+    match optional(body, name) {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(ApiError::invalid(
+            param,
+            format!("{name} must be true, false or null"),
+        )),
+    }
+}
+
+pub fn string_list(body: &Map<String, Value>, name: &'static str) -> Result<Vec<String>, ApiError> {
+    let wrong = || ApiError::invalid(name, format!("{name} must be an array of strings"));
+    match optional(body, name) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(wrong))
+            .collect(),
+        Some(_) => Err(wrong()),
+    }
+}
