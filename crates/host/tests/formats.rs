@@ -101,6 +101,68 @@ async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
     }
 }
 
+/// 66 values of 1 MiB each, gzipped to about 70 KB: small to send, large
+/// to unpack.
+fn parquet_bomb() -> Vec<u8> {
+    let schema = Arc::new(
+        parquet::schema::parser::parse_message_type(
+            "message bomb { REQUIRED BYTE_ARRAY note (UTF8); }",
+        )
+        .unwrap(),
+    );
+    let properties = WriterProperties::builder()
+        .set_dictionary_enabled(false)
+        .set_statistics_enabled(parquet::file::properties::EnabledStatistics::None)
+        .set_compression(parquet::basic::Compression::GZIP(
+            parquet::basic::GzipLevel::try_new(9).unwrap(),
+        ))
+        .build();
+    let mut out = Vec::new();
+    let mut writer = SerializedFileWriter::new(&mut out, schema, Arc::new(properties)).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    let mut column = group.next_column().unwrap().unwrap();
+    let notes: Vec<ByteArray> = (0..66)
+        .map(|_| ByteArray::from(vec![b'a'; 1 << 20]))
+        .collect();
+    column
+        .typed::<ByteArrayType>()
+        .write_batch(&notes, None, None)
+        .unwrap();
+    column.close().unwrap();
+    group.close().unwrap();
+    writer.close().unwrap();
+    out
+}
+
+#[tokio::test]
+async fn files_that_unpack_past_64_mib_are_refused_before_unpacking() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for (name, bytes, what) in [
+        (
+            "bomb.xlsx",
+            std::fs::read(fixtures.join("bomb.xlsx")).unwrap(),
+            "worksheets",
+        ),
+        ("bomb.parquet", parquet_bomb(), "pages"),
+    ] {
+        assert!(
+            bytes.len() < 100_000,
+            "{name} fits the upload limit: {}",
+            bytes.len()
+        );
+        let (status, id, answer) = upload(&router, KEY_A, name, &bytes).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{name}: {answer}");
+        assert!(
+            answer.contains(&format!("unpacks to more than 64 MiB (its {what})")),
+            "{name}: {answer}"
+        );
+        let (status, _) = get(&router, &format!("/api/v1/beta/files/{id}/")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{name}");
+    }
+}
+
 #[tokio::test]
 async fn broken_workbooks_and_parquet_files_are_refused_with_422() {
     let dir = tempfile::tempdir().unwrap();

@@ -160,6 +160,67 @@ async fn the_query_steers_the_rules() {
 }
 
 #[tokio::test]
+async fn columns_of_places_give_a_map_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let countries = "country,exports\nGermany,1500\nFrance,900\nDE,100\nJapan,700\nBrazil,300\n";
+    let (status, answer) = visualize(&router, KEY_A, json!({"csv": [countries]})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(types(&answer)[..2], ["choropleth", "bar"], "{answer}");
+    let map = &answer["outputs"]["knowledge_cards"][0];
+    assert_eq!(
+        map["visualization_data"]["data"][0],
+        json!({"x": "Germany", "y": 1500.0})
+    );
+    assert!(map["sources"][0]["source_description"]
+        .as_str()
+        .unwrap()
+        .contains("country (places)"));
+    let data = map["visualization_data"].to_string();
+    Chart::from_json(&data).unwrap_or_else(|e| panic!("{e}: {data}"));
+
+    // US states by postal code and name; the query asks for the map.
+    let states = "state,sales,region\nCA,10,West\nTX,7,South\nNew York,5,East\nWA,4,West\n";
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [states], "query": "sales by region"}),
+    )
+    .await;
+    assert_eq!(types(&answer)[0], "bar", "the column the query names first");
+    assert!(
+        types(&answer).contains(&"choropleth".to_owned()),
+        "{answer}"
+    );
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [states], "query": "a map of sales"}),
+    )
+    .await;
+    assert_eq!(types(&answer)[0], "choropleth");
+
+    // Categories that are not places give no map, and asking for one says
+    // what it needs.
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [SHOP]})).await;
+    assert!(
+        !types(&answer).contains(&"choropleth".to_owned()),
+        "{answer}"
+    );
+    let (status, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [SHOP], "viz_component_type": "choropleth"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("a column of places"));
+}
+
+#[tokio::test]
 async fn fields_are_checked_and_named_in_errors() {
     let dir = tempfile::tempdir().unwrap();
     let router = host(dir.path(), false);
@@ -273,6 +334,14 @@ fn csv_strategy() -> impl Strategy<Value = String> {
         (2000u32..2030, 1u32..13).prop_map(|(y, m)| format!("{y}-{m:02}")),
         (-1e6f64..1e6).prop_map(|n| format!("{n:.2}")),
         "[a-e]{1,3}",
+        prop_oneof![
+            Just("Germany"),
+            Just("FR"),
+            Just("CA"),
+            Just("Texas"),
+            Just("ny")
+        ]
+        .prop_map(str::to_owned),
         Just(String::new()),
         Just("NA".to_owned()),
         "[ -~]{0,8}".prop_map(|s| format!("\"{}\"", s.replace('"', "\"\""))),

@@ -1,25 +1,31 @@
 //! The card types a table supports, ranked: a rule-based recommender over
-//! the columns' kinds (dates, numbers, categories) and their cardinalities,
+//! the columns' kinds (dates, numbers, categories, places) and their
+//! cardinalities,
 //! in the spirit of Tableau's Show Me, steered by a query with a few
 //! deterministic rules (no language model runs here). The rules, in order:
 //!
 //! 1. `viz_component_type` given: only that type, from the best columns for it.
 //! 2. Dates and a measure: a line over time (one series per measure, or per
 //!    category when there is one measure and at most 10 categories).
-//! 3. A category and a measure: bars (the sum per category, at most 50,
+//! 3. A place (a column naming countries or US states) and a measure: a
+//!    map of the sum per region (after the bars when the query names
+//!    another category first).
+//! 4. A category and a measure: bars (the sum per category, at most 50,
 //!    largest first when there are more); a pie beside them when there are
 //!    2 to 7 categories and no negative sum.
-//! 4. Two categories and a measure: grouped bars (at most 12 groups), or a
+//! 5. Two categories and a measure: grouped bars (at most 12 groups), or a
 //!    heatmap when the grid is larger.
-//! 5. Two measures: a scatter of the first two.
-//! 6. One measure: a histogram of it.
-//! 7. Otherwise the table itself.
+//! 6. Two measures: a scatter of the first two.
+//! 7. One measure: a histogram of it.
+//! 8. Otherwise the table itself.
 //!
 //! The query moves a type first: "over time", "trend", "monthly" → the line;
 //! "share", "proportion", "breakdown" → the pie; "distribution", "spread",
 //! "histogram" → the histogram; "correlat", "relationship", " vs " → the
-//! scatter; "top N" keeps the N largest bars; "by <column>" and any column
-//! named in the query are taken first as category or measure.
+//! scatter; "map", "by country", "by state", "geograph" → the map; "top N" keeps the N largest bars; "by <column>" and any column
+//! named in the query are taken first as category or measure. Places are
+//! categories too: bars and grids use them where no other category is
+//! named first.
 
 use serde_json::{json, Value};
 use zdr_chart::model::{parse_date, CardKind};
@@ -75,6 +81,17 @@ fn intent(query: Option<&str>, table: &Table) -> Intent {
         Some(CardKind::Histogram)
     } else if has(&["correlat", "relationship", " vs ", " versus "]) {
         Some(CardKind::Scatter)
+    } else if has(&[
+        " map ",
+        " map.",
+        "map of",
+        "by country",
+        "by state",
+        "per country",
+        "per state",
+        "geograph",
+    ]) {
+        Some(CardKind::Choropleth)
     } else {
         None
     };
@@ -109,15 +126,17 @@ fn intent(query: Option<&str>, table: &Table) -> Intent {
     }
 }
 
-/// Columns of a kind, those the query names first.
+/// Columns of a kind, those the query names first; asked for categories,
+/// places count too.
 fn of_kind<'a>(table: &'a Table, kind: Kind, intent: &Intent) -> Vec<&'a Column> {
+    let fits = |c: &&Column| c.kind == kind || (kind == Kind::Category && c.kind == Kind::Place);
     let mut picked: Vec<&Column> = intent
         .named
         .iter()
         .filter_map(|&i| table.columns.get(i))
-        .filter(|c| c.kind == kind)
+        .filter(fits)
         .collect();
-    for column in table.columns.iter().filter(|c| c.kind == kind) {
+    for column in table.columns.iter().filter(fits) {
         if !picked.iter().any(|p| std::ptr::eq(*p, column)) {
             picked.push(column);
         }
@@ -294,11 +313,22 @@ fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Sug
 }
 
 fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Suggestion> {
-    let category = *of_kind(table, Kind::Category, intent).first()?;
+    // A map needs regions; it shows every one of them, never the top N.
+    let map = kind == CardKind::Choropleth;
+    let category = *of_kind(
+        table,
+        if map { Kind::Place } else { Kind::Category },
+        intent,
+    )
+    .first()?;
     let measure = *of_kind(table, Kind::Number, intent).first()?;
     let mut sums = sums(category, measure);
     let total = sums.len();
-    let keep = intent.top.unwrap_or(MAX_BARS).min(MAX_BARS);
+    let keep = if map {
+        total
+    } else {
+        intent.top.unwrap_or(MAX_BARS).min(MAX_BARS)
+    };
     let cut = total > keep;
     if cut || intent.top.is_some() {
         sums.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -312,6 +342,10 @@ fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Su
     let title = sentence(&format!("{} by {}", measure.name, category.name));
     let description = match (kind, cut) {
         (CardKind::Pie, _) => format!("The share of {} per {}.", measure.name, category.name),
+        (CardKind::Choropleth, _) => format!(
+            "The total {} per {}, on a map.",
+            measure.name, category.name
+        ),
         (_, true) => format!(
             "The {keep} largest of {total} {} by total {}.",
             category.name, measure.name
@@ -530,12 +564,24 @@ pub fn suggest(
     }
     let mut order = vec![
         CardKind::Timeseries,
+        CardKind::Choropleth,
         CardKind::Bar,
         CardKind::Pie,
         CardKind::GroupedBar,
         CardKind::Scatter,
         CardKind::Histogram,
     ];
+    // A query that names a category that is no place first wants it on the
+    // bars, so they come before the map.
+    let named_first = intent
+        .named
+        .iter()
+        .filter_map(|&i| table.columns.get(i))
+        .find(|c| matches!(c.kind, Kind::Category | Kind::Place));
+    if named_first.is_some_and(|c| c.kind == Kind::Category) {
+        order.retain(|k| *k != CardKind::Choropleth);
+        order.insert(2, CardKind::Choropleth);
+    }
     if let Some(first) = intent.first {
         order.retain(|k| *k != first);
         order.insert(0, first);
@@ -565,8 +611,11 @@ pub fn suggest(
 fn needs(kind: CardKind) -> &'static str {
     match kind {
         CardKind::Timeseries => "a column of dates and one of numbers",
-        CardKind::Bar | CardKind::Pie | CardKind::Waterfall | CardKind::Choropleth => {
+        CardKind::Bar | CardKind::Pie | CardKind::Waterfall => {
             "a column of categories and one of numbers (a pie: 2 to 7 categories, none negative)"
+        }
+        CardKind::Choropleth => {
+            "a column of places (countries or US states, by ISO or postal code or English name) and one of numbers"
         }
         CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap => {
             "two columns of categories and one of numbers"

@@ -4,6 +4,7 @@
 //! what the API stores beside the file and hands out as its cleaned file.
 
 use sha2::{Digest, Sha256};
+use zdr_chart::geo::{self, Atlas};
 use zdr_chart::model::parse_date;
 
 use super::ids::hex;
@@ -25,6 +26,9 @@ pub enum Kind {
     Time,
     Number,
     Category,
+    /// Categories that name countries or US states (see [`names_places`]):
+    /// a map can show them.
+    Place,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -62,7 +66,14 @@ pub enum TableError {
     Excel(String),
     #[error("the Parquet file could not be read: {0}")]
     Parquet(String),
+    #[error("the file unpacks to more than {} MiB (its {what}); send a smaller file", MAX_UNPACKED >> 20)]
+    Unpacked { what: &'static str },
 }
+
+/// What a compressed file (the zip of an `.xlsx`, the pages of a `.parquet`)
+/// may unpack to, by its own declared sizes, and what the cells of any table
+/// may hold as text: a 5 MB file cannot make the host hold gigabytes.
+pub const MAX_UNPACKED: usize = 64 << 20;
 
 /// The formats this host reads, by file name extension.
 pub fn format_of(file_name: &str) -> Option<&'static str> {
@@ -112,10 +123,15 @@ fn build(
     let names = unique_names(header.iter().map(String::as_str));
     let mut raw: Vec<Vec<String>> = vec![Vec::new(); names.len()];
     let mut rows = 0;
+    let mut text = 0usize;
     for (n, record) in records.enumerate() {
         let record = record?;
         if record.iter().all(|cell| cell.trim().is_empty()) {
             continue;
+        }
+        text = text.saturating_add(record.iter().map(String::len).sum());
+        if text > MAX_UNPACKED {
+            return Err(TableError::Unpacked { what: "cells" });
         }
         if record.len() > names.len() {
             return Err(TableError::LongRow {
@@ -163,6 +179,16 @@ fn iso(days: i64, seconds: i64) -> String {
 /// is the header. Dates become ISO dates.
 pub fn read_excel(bytes: &[u8]) -> Result<Table, TableError> {
     use calamine::{Data, Reader};
+    // An .xlsx is a zip: its parts' declared sizes are checked before
+    // calamine unpacks any (an .xls is no zip and has nothing packed).
+    if let Ok(mut zip) = zip::ZipArchive::new(std::io::Cursor::new(bytes)) {
+        let declared = (0..zip.len())
+            .filter_map(|i| zip.by_index_raw(i).ok().map(|part| part.size()))
+            .fold(0u64, u64::saturating_add);
+        if declared > MAX_UNPACKED as u64 {
+            return Err(TableError::Unpacked { what: "worksheets" });
+        }
+    }
     let mut book = calamine::open_workbook_auto_from_rs(std::io::Cursor::new(bytes))
         .map_err(|e| TableError::Excel(e.to_string()))?;
     let range = book
@@ -210,6 +236,16 @@ fn parquet_table(bytes: bytes::Bytes) -> Result<Table, TableError> {
     use parquet::record::Field;
     let error = |e: parquet::errors::ParquetError| TableError::Parquet(e.to_string());
     let reader = SerializedFileReader::new(bytes).map_err(error)?;
+    let declared = reader
+        .metadata()
+        .row_groups()
+        .iter()
+        .flat_map(|group| group.columns())
+        .map(|chunk| chunk.uncompressed_size().max(0) as u64)
+        .fold(0u64, u64::saturating_add);
+    if declared > MAX_UNPACKED as u64 {
+        return Err(TableError::Unpacked { what: "pages" });
+    }
     let schema = reader.metadata().file_metadata().schema_descr();
     if schema.num_columns() > MAX_COLUMNS {
         return Err(TableError::TooManyColumns);
@@ -298,6 +334,34 @@ fn number(text: &str) -> Option<f64> {
     plain.parse::<f64>().ok().filter(|n| n.is_finite())
 }
 
+/// More distinct values than there are countries and aliases to match them
+/// are no column of places.
+const MAX_PLACES: usize = 300;
+
+/// A column names places when it has 2 to [`MAX_PLACES`] distinct values and
+/// at least 9 in 10 of them are countries (ISO codes or English names) or at
+/// least 9 in 10 are US states (postal codes or names), as the choropleth
+/// card finds them.
+fn names_places(present: &[&String]) -> bool {
+    let mut distinct: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for text in present {
+        distinct.insert(text.trim());
+        if distinct.len() > MAX_PLACES {
+            return false;
+        }
+    }
+    if distinct.len() < 2 {
+        return false;
+    }
+    [Atlas::World, Atlas::UsStates].into_iter().any(|atlas| {
+        let found = distinct
+            .iter()
+            .filter(|t| geo::lookup(atlas, t).is_some())
+            .count();
+        found * 10 >= distinct.len() * 9
+    })
+}
+
 fn column(name: String, texts: Vec<String>) -> Column {
     let present: Vec<&String> = texts.iter().filter(|t| !is_missing(t)).collect();
     let dates = !present.is_empty()
@@ -309,6 +373,8 @@ fn column(name: String, texts: Vec<String>) -> Column {
         Kind::Time
     } else if numbers {
         Kind::Number
+    } else if names_places(&present) {
+        Kind::Place
     } else {
         Kind::Category
     };
@@ -349,6 +415,7 @@ impl Table {
                     Kind::Time => "dates",
                     Kind::Number => "numbers",
                     Kind::Category => "categories",
+                    Kind::Place => "places",
                 };
                 format!("{} ({kind})", c.name)
             })
@@ -371,6 +438,29 @@ impl Table {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn places_are_nine_in_ten_countries_or_states() {
+        let kind = |values: &[&str]| {
+            let texts: Vec<String> = values.iter().map(|v| (*v).to_owned()).collect();
+            column("c".into(), texts).kind
+        };
+        let ten = [
+            "Germany", "FR", "JPN", "Brazil", "india", "Mexico", "Kenya", "Peru", "Chile",
+        ];
+        assert_eq!(kind(&ten), Kind::Place);
+        assert_eq!(kind(&[&ten[..], &["Atlantis"]].concat()), Kind::Place);
+        assert_eq!(
+            kind(&[&ten[..8], &["Atlantis", "Lemuria"]].concat()),
+            Kind::Category
+        );
+        assert_eq!(kind(&["CA", "TX", "New York", "wa"]), Kind::Place);
+        assert_eq!(kind(&["North", "South", "East"]), Kind::Category);
+        assert_eq!(kind(&["Germany", "Germany"]), Kind::Category);
+        let many: Vec<String> = (0..400).map(|i| format!("Germany{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert_eq!(kind(&many), Kind::Category);
+    }
 
     #[test]
     fn a_csv_is_cleaned_and_its_columns_get_kinds() {
