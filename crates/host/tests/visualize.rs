@@ -221,6 +221,74 @@ async fn columns_of_places_give_a_map_first() {
 }
 
 #[tokio::test]
+async fn tasks_give_a_timeline_and_spread_values_give_boxes() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let plan = "task,start,end\nDesign,2026-01-05,2026-02-10\nBuild,2026-02-01,2026-05-01\nTest,2026-04-15,2026-06-01\n";
+    let (status, answer) = visualize(&router, KEY_A, json!({"csv": [plan]})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(types(&answer)[0], "timeline", "{answer}");
+    let card = &answer["outputs"]["knowledge_cards"][0]["visualization_data"];
+    assert_eq!(
+        card["data"][1],
+        json!({"label": "Build", "start": "2026-02-01", "end": "2026-05-01"})
+    );
+    Chart::from_json(&card.to_string()).unwrap();
+    // An end before its start, or a label twice: no timeline, and asking
+    // for one says what it needs.
+    for broken in [
+        "task,start,end\nDesign,2026-03-05,2026-02-10\nBuild,2026-02-01,2026-05-01\n",
+        "task,start,end\nDesign,2026-01-05,2026-02-10\nDesign,2026-02-01,2026-05-01\n",
+    ] {
+        let (_, answer) = visualize(&router, KEY_A, json!({"csv": [broken]})).await;
+        assert!(!types(&answer).contains(&"timeline".to_owned()), "{answer}");
+        let (status, answer) = visualize(
+            &router,
+            KEY_A,
+            json!({"csv": [broken], "viz_component_type": "timeline"}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+        assert!(answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("two of dates, the second never before the first"));
+    }
+
+    // 3 brands of 6 prices each: boxes among the cards, first when the
+    // query asks for the distribution by brand; a histogram for the
+    // distribution alone.
+    let mut prices = String::from("brand,price\n");
+    for (i, brand) in ["Acme", "Bolt", "Core"].iter().enumerate() {
+        for j in 0..6 {
+            prices += &format!("{brand},{}\n", 10 * i + j);
+        }
+    }
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [prices.clone()]})).await;
+    assert_eq!(types(&answer), ["bar", "pie", "boxplot"], "{answer}");
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [prices.clone()], "query": "distribution of price by brand"}),
+    )
+    .await;
+    assert_eq!(types(&answer)[0], "boxplot");
+    let boxes = &answer["outputs"]["knowledge_cards"][0]["visualization_data"];
+    assert_eq!(boxes["data"].as_array().unwrap().len(), 18);
+    Chart::from_json(&boxes.to_string()).unwrap();
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [prices], "query": "distribution of price"}),
+    )
+    .await;
+    assert_eq!(types(&answer)[0], "histogram");
+    // Two rows per category are too few for boxes.
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [SHOP]})).await;
+    assert!(!types(&answer).contains(&"boxplot".to_owned()), "{answer}");
+}
+
+#[tokio::test]
 async fn fields_are_checked_and_named_in_errors() {
     let dir = tempfile::tempdir().unwrap();
     let router = host(dir.path(), false);

@@ -1,31 +1,37 @@
 //! The card types a table supports, ranked: a rule-based recommender over
 //! the columns' kinds (dates, numbers, categories, places) and their
-//! cardinalities,
-//! in the spirit of Tableau's Show Me, steered by a query with a few
-//! deterministic rules (no language model runs here). The rules, in order:
+//! cardinalities, in the spirit of Tableau's Show Me, steered by a query with
+//! a few deterministic rules (no language model runs here). The rules, in
+//! order (docs/service-api.md lists them for users):
 //!
 //! 1. `viz_component_type` given: only that type, from the best columns for it.
-//! 2. Dates and a measure: a line over time (one series per measure, or per
+//! 2. Distinct labels and two date columns, the second never before the
+//!    first: a timeline (a bar per row from start to end).
+//! 3. Dates and a measure: a line over time (one series per measure, or per
 //!    category when there is one measure and at most 10 categories).
-//! 3. A place (a column naming countries or US states) and a measure: a
+//! 4. A place (a column naming countries or US states) and a measure: a
 //!    map of the sum per region (after the bars when the query names
 //!    another category first).
-//! 4. A category and a measure: bars (the sum per category, at most 50,
+//! 5. A category and a measure: bars (the sum per category, at most 50,
 //!    largest first when there are more); a pie beside them when there are
 //!    2 to 7 categories and no negative sum.
-//! 5. Two categories and a measure: grouped bars (at most 12 groups), or a
+//! 6. Two categories and a measure: grouped bars (at most 12 groups), or a
 //!    heatmap when the grid is larger.
-//! 6. Two measures: a scatter of the first two.
-//! 7. One measure: a histogram of it.
-//! 8. Otherwise the table itself.
+//! 7. A category of 2 to 30 values, about 5 rows each or more, and a
+//!    measure: a box per category.
+//! 8. Two measures: a scatter of the first two.
+//! 9. One measure: a histogram of it.
+//! 10. Otherwise the table itself.
 //!
 //! The query moves a type first: "over time", "trend", "monthly" → the line;
-//! "share", "proportion", "breakdown" → the pie; "distribution", "spread",
-//! "histogram" → the histogram; "correlat", "relationship", " vs " → the
-//! scatter; "map", "by country", "by state", "geograph" → the map; "top N" keeps the N largest bars; "by <column>" and any column
-//! named in the query are taken first as category or measure. Places are
-//! categories too: bars and grids use them where no other category is
-//! named first.
+//! "gantt", "schedule", "timeline", "phases" → the timeline; "share",
+//! "proportion", "breakdown" → the pie; "distribution", "spread",
+//! "histogram" → the histogram, or the boxes for "distribution of X by Y";
+//! "correlat", "relationship", " vs " → the scatter; "map", "by country",
+//! "by state", "geograph" → the map. "top N" keeps the N largest bars; "by
+//! <column>" and any column named in the query are taken first as category
+//! or measure. Places are categories too: bars and grids use them where no
+//! other category is named first.
 
 use serde_json::{json, Value};
 use zdr_chart::model::{parse_date, CardKind};
@@ -75,10 +81,17 @@ fn intent(query: Option<&str>, table: &Table) -> Intent {
         "timeline of",
     ]) {
         Some(CardKind::Timeseries)
+    } else if has(&["gantt", "schedule", "timeline", "phases"]) {
+        Some(CardKind::Timeline)
     } else if has(&["share", "proportion", "breakdown", "percentage of"]) {
         Some(CardKind::Pie)
     } else if has(&["distribution", "spread", "histogram"]) {
-        Some(CardKind::Histogram)
+        // "distribution of price by brand": one box per brand.
+        Some(if q.contains(" by ") && !q.contains("histogram") {
+            CardKind::Boxplot
+        } else {
+            CardKind::Histogram
+        })
     } else if has(&["correlat", "relationship", " vs ", " versus "]) {
         Some(CardKind::Scatter)
     } else if has(&[
@@ -471,6 +484,88 @@ fn scatter(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
     })
 }
 
+/// Boxes per category: 2 to [`MAX_BOXES`] categories with, on average, at
+/// least [`MIN_PER_BOX`] values each (fewer make a box say nothing).
+const MAX_BOXES: usize = 30;
+const MIN_PER_BOX: usize = 5;
+
+fn boxplot(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
+    let category = *of_kind(table, Kind::Category, intent).first()?;
+    let measure = *of_kind(table, Kind::Number, intent).first()?;
+    let points: Vec<Value> = category
+        .cells
+        .iter()
+        .zip(&measure.cells)
+        .filter_map(|(c, m)| Some(json!({"x": text(c)?, "y": number(m)?})))
+        .collect();
+    let boxes = distinct(category);
+    if !(2..=MAX_BOXES).contains(&boxes) || points.len() < boxes * MIN_PER_BOX {
+        return None;
+    }
+    let title = sentence(&format!("{} by {}", measure.name, category.name));
+    Some(Suggestion {
+        kind: CardKind::Boxplot,
+        description: format!(
+            "How {} is spread within each {}: quartiles, whiskers and outliers.",
+            measure.name, category.name
+        ),
+        confidence: "medium",
+        visualization_data: json!({
+            "viz_config": config(&title, CardKind::Boxplot, dark, json!({"x_label": category.name, "y_label": measure.name})),
+            "data": points,
+        }),
+        title,
+    })
+}
+
+/// Rows a timeline card shows at most (the engine's limit).
+const MAX_TIMELINE_ROWS: usize = 2000;
+
+/// A label and two date columns where every row's second date is not
+/// before its first: a bar from start to end per row.
+fn timeline(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
+    let label = *of_kind(table, Kind::Category, intent).first()?;
+    let dates = of_kind(table, Kind::Time, intent);
+    let (start, end) = (*dates.first()?, *dates.get(1)?);
+    let seconds = |date: &str| parse_date(date).map(|(s, _)| s);
+    let mut points = Vec::new();
+    let mut labels = std::collections::HashSet::new();
+    for ((l, a), b) in label.cells.iter().zip(&start.cells).zip(&end.cells) {
+        let (Some(l), Some(a), Some(b)) = (text(l), text(a), text(b)) else {
+            continue;
+        };
+        // Each row its own thing (a task, a term): repeated labels are
+        // events of a category, better as a line.
+        if seconds(b)? < seconds(a)? || !labels.insert(l) {
+            return None;
+        }
+        points.push(json!({"label": l, "start": a, "end": b}));
+        if points.len() > MAX_TIMELINE_ROWS {
+            return None;
+        }
+    }
+    if points.is_empty() {
+        return None;
+    }
+    let title = sentence(&format!(
+        "{} from {} to {}",
+        label.name, start.name, end.name
+    ));
+    Some(Suggestion {
+        kind: CardKind::Timeline,
+        description: format!(
+            "Each {} as a bar from its {} to its {}.",
+            label.name, start.name, end.name
+        ),
+        confidence: "high",
+        visualization_data: json!({
+            "viz_config": config(&title, CardKind::Timeline, dark, json!({})),
+            "data": points,
+        }),
+        title,
+    })
+}
+
 fn histogram(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
     let measure = *of_kind(table, Kind::Number, intent).first()?;
     let points: Vec<Value> = measure
@@ -549,7 +644,8 @@ pub fn suggest(
             CardKind::Scatter => scatter(table, &intent, dark),
             CardKind::Histogram => histogram(table, &intent, dark),
             CardKind::Table => Some(table_card(table, name, dark)),
-            CardKind::Boxplot | CardKind::Timeline => None,
+            CardKind::Boxplot => boxplot(table, &intent, dark),
+            CardKind::Timeline => timeline(table, &intent, dark),
         }
     };
     if let Some(kind) = forced {
@@ -563,11 +659,13 @@ pub fn suggest(
         });
     }
     let mut order = vec![
+        CardKind::Timeline,
         CardKind::Timeseries,
         CardKind::Choropleth,
         CardKind::Bar,
         CardKind::Pie,
         CardKind::GroupedBar,
+        CardKind::Boxplot,
         CardKind::Scatter,
         CardKind::Histogram,
     ];
@@ -580,7 +678,7 @@ pub fn suggest(
         .find(|c| matches!(c.kind, Kind::Category | Kind::Place));
     if named_first.is_some_and(|c| c.kind == Kind::Category) {
         order.retain(|k| *k != CardKind::Choropleth);
-        order.insert(2, CardKind::Choropleth);
+        order.insert(3, CardKind::Choropleth);
     }
     if let Some(first) = intent.first {
         order.retain(|k| *k != first);
@@ -622,8 +720,11 @@ fn needs(kind: CardKind) -> &'static str {
         }
         CardKind::Scatter => "two columns of numbers",
         CardKind::Histogram => "a column of numbers",
-        CardKind::Boxplot | CardKind::Timeline => {
-            "a shape this host does not build from tables yet"
+        CardKind::Boxplot => {
+            "a column of 2 to 30 categories, one of numbers, and about 5 rows or more per category"
+        }
+        CardKind::Timeline => {
+            "a column of distinct labels and two of dates, the second never before the first, in at most 2000 rows"
         }
         CardKind::Table => "any table",
     }
