@@ -1,6 +1,6 @@
 //! Bars: bar and grouped_bar, stacked_bar, waterfall, histogram.
 
-use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec};
+use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec, Fit};
 use super::frame::{LegendEntry, Marker};
 use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
@@ -67,7 +67,7 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
         AxisSpec::Linear {
             lo,
             hi,
-            zero: true,
+            fit: Fit::Zero,
             units: ctx.units(),
         },
     );
@@ -129,7 +129,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
         AxisSpec::Linear {
             lo,
             hi,
-            zero: true,
+            fit: Fit::Zero,
             units: ctx.units(),
         },
     );
@@ -207,7 +207,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
         AxisSpec::Linear {
             lo,
             hi,
-            zero: true,
+            fit: Fit::Zero,
             units: ctx.units(),
         },
     );
@@ -280,13 +280,13 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) {
             x: AxisSpec::Linear {
                 lo: first,
                 hi: last,
-                zero: false,
+                fit: Fit::Exact,
                 units: ctx.units(),
             },
             y: AxisSpec::Linear {
                 lo: 0.0,
                 hi: max.max(1.0),
-                zero: true,
+                fit: Fit::Zero,
                 units: None,
             },
             x_title: ctx.config.x_label.as_deref(),

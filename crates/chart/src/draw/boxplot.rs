@@ -1,6 +1,6 @@
 //! boxplot: quartile box, median, whiskers to 1.5 IQR, outliers as rings.
 
-use super::axis::AxisSpec;
+use super::axis::{AxisSpec, Fit};
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::theme::mix;
@@ -24,7 +24,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) {
         AxisSpec::Linear {
             lo,
             hi,
-            zero: false,
+            fit: Fit::Nice,
             units: ctx.units(),
         },
     );

@@ -1,7 +1,7 @@
 //! timeseries: one line per series on a time axis, gaps kept, long series
 //! reduced to what the pixels can show.
 
-use super::axis::AxisSpec;
+use super::axis::{AxisSpec, Fit};
 use super::frame::Marker;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
@@ -31,7 +31,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
         AxisSpec::Linear {
             lo: y_lo,
             hi: y_hi,
-            zero,
+            fit: if zero { Fit::Zero } else { Fit::Nice },
             units: ctx.units(),
         },
     );

@@ -1,7 +1,7 @@
 //! scatter: points on two linear axes; dense clouds are thinned to one
 //! point per few pixels, which looks the same and draws fast.
 
-use super::axis::AxisSpec;
+use super::axis::{AxisSpec, Fit};
 use super::frame::Marker;
 use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::Rect;
@@ -25,13 +25,13 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
         AxisSpec::Linear {
             lo: x_lo,
             hi: x_hi,
-            zero: false,
+            fit: Fit::Nice,
             units: None,
         },
         AxisSpec::Linear {
             lo: y_lo,
             hi: y_hi,
-            zero: false,
+            fit: Fit::Nice,
             units: ctx.units(),
         },
     );

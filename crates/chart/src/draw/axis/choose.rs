@@ -5,7 +5,7 @@ use crate::draw::text::{self, Weight};
 use crate::model::DatePrecision;
 use crate::scale::{nice_ticks, time_ticks, NumberFormat};
 
-use super::AxisSpec;
+use super::{AxisSpec, Fit};
 
 /// A continuous scale with nice ticks.
 #[derive(Debug, Clone)]
@@ -17,18 +17,36 @@ pub struct Linear {
 }
 
 impl Linear {
-    /// Ticks over the data range; `zero` pulls zero into the domain (bars).
-    pub fn new(lo: f64, hi: f64, max_ticks: usize, zero: bool, units: Option<&str>) -> Linear {
+    /// Ticks over the data range, the domain as `fit` says.
+    pub fn new(lo: f64, hi: f64, max_ticks: usize, fit: Fit, units: Option<&str>) -> Linear {
         let (mut lo, mut hi) = if lo.is_finite() && hi.is_finite() && lo <= hi {
             (lo, hi)
         } else {
             (0.0, 1.0)
         };
-        if zero {
+        if fit == Fit::Zero {
             lo = lo.min(0.0);
             hi = hi.max(0.0);
         }
-        let ticks = nice_ticks(lo, hi, max_ticks.clamp(2, 12));
+        let budget = max_ticks.clamp(2, 12);
+        let mut ticks = nice_ticks(lo, hi, budget);
+        if fit == Fit::Exact && hi > lo {
+            // Ticks outside the ends are dropped; a denser set may be needed
+            // to keep two inside, but never more than the room allows.
+            for denser in budget..=budget * 3 {
+                let mut inside = nice_ticks(lo, hi, denser);
+                inside.values.retain(|t| (lo..=hi).contains(t));
+                if inside.values.len() > budget {
+                    break;
+                }
+                let enough = inside.values.len() >= 2;
+                ticks = inside;
+                if enough {
+                    break;
+                }
+            }
+            (ticks.min, ticks.max) = (lo, hi);
+        }
         let max_abs = ticks.min.abs().max(ticks.max.abs());
         let format = NumberFormat::for_axis(ticks.step, max_abs, units);
         let labels = ticks.values.iter().map(|v| format.format(*v)).collect();
@@ -130,12 +148,9 @@ pub(super) const LABEL_GAP: f64 = 10.0;
 
 pub(super) fn build(spec: &AxisSpec<'_>, max_ticks: usize) -> Scale {
     match spec {
-        AxisSpec::Linear {
-            lo,
-            hi,
-            zero,
-            units,
-        } => Scale::Linear(Linear::new(*lo, *hi, max_ticks, *zero, *units)),
+        AxisSpec::Linear { lo, hi, fit, units } => {
+            Scale::Linear(Linear::new(*lo, *hi, max_ticks, *fit, *units))
+        }
         AxisSpec::Time { lo, hi, precision } => {
             Scale::Time(Time::new(*lo, *hi, max_ticks, *precision))
         }
@@ -210,6 +225,26 @@ pub(super) fn continuous_ticks(scale: &Scale) -> (&[f64], &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exact_axis_ends_at_the_data_with_two_ticks_inside_at_least() {
+        for budget in 2..=12 {
+            let axis = Linear::new(1.5, 10.5, budget, Fit::Exact, None);
+            assert_eq!((axis.lo, axis.hi), (1.5, 10.5));
+            assert!(
+                axis.ticks.len() >= 2 && axis.ticks.len() <= budget,
+                "{budget}: {:?}",
+                axis.ticks
+            );
+            assert!(axis.ticks.iter().all(|t| (1.5..=10.5).contains(t)));
+        }
+        let nice = Linear::new(1.5, 10.5, 5, Fit::Nice, None);
+        assert!(
+            nice.lo <= 0.0 && nice.hi >= 12.0,
+            "{:?}",
+            (nice.lo, nice.hi)
+        );
+    }
 
     #[test]
     fn band_labels_thin_or_turn_when_crowded() {

@@ -15,13 +15,24 @@ use crate::model::DatePrecision;
 pub use choose::Scale;
 use measure::measure;
 
+/// How a linear axis's domain meets the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Out to the nice ticks around the data.
+    Nice,
+    /// Out to the nice ticks, zero included (bars start there).
+    Zero,
+    /// The data's own ends, ticks inside them (a histogram's outer edges).
+    Exact,
+}
+
 /// What a card asks of one axis; ticks are chosen once the room is known.
 #[derive(Debug, Clone)]
 pub enum AxisSpec<'a> {
     Linear {
         lo: f64,
         hi: f64,
-        zero: bool,
+        fit: Fit,
         units: Option<&'a str>,
     },
     Time {
@@ -124,7 +135,7 @@ mod tests {
             y: AxisSpec::Linear {
                 lo: 0.0,
                 hi: 52_900.0,
-                zero: true,
+                fit: Fit::Zero,
                 units: None,
             },
             x_title: Some("Region"),
