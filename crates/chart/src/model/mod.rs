@@ -285,16 +285,21 @@ fn colors(path: &Path<'_>, object: &Object) -> Result<Vec<Rgb>, DataError> {
     let colors_path = path.key("colors");
     match object.get("colors") {
         None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(index, item)| {
-                let item_path = colors_path.index(index);
-                item.as_str().and_then(parse_hex_color).ok_or_else(|| {
-                    DataError::expected(&item_path, "a colour such as \"#1f77b4\"", item)
-                })
-            })
-            .collect(),
+        // Loops rather than collecting Results: each such collect is its
+        // own kilobyte of wasm.
+        Some(Value::Array(items)) => {
+            let mut colors = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                colors.push(item.as_str().and_then(parse_hex_color).ok_or_else(|| {
+                    DataError::expected(
+                        &colors_path.index(index),
+                        "a colour such as \"#1f77b4\"",
+                        item,
+                    )
+                })?);
+            }
+            Ok(colors)
+        }
         Some(other) => Err(DataError::expected(
             &colors_path,
             "an array of colours",
@@ -329,19 +334,18 @@ impl DataShape {
             Value::Object(mut object) if object.contains_key("series") => {
                 let series_path = path.key("series");
                 match take(&mut object, "series") {
-                    Some(Value::Array(list)) => list
-                        .into_iter()
-                        .enumerate()
-                        .map(|(index, item)| {
-                            RawSeries::from_owned(
+                    Some(Value::Array(list)) => {
+                        let mut series = Vec::with_capacity(list.len());
+                        for (index, item) in list.into_iter().enumerate() {
+                            series.push(RawSeries::from_owned(
                                 &series_path.index(index),
                                 index,
                                 item,
                                 columns.as_deref_mut(),
-                            )
-                        })
-                        .collect::<Result<_, _>>()
-                        .map(DataShape::Series),
+                            )?);
+                        }
+                        Ok(DataShape::Series(series))
+                    }
                     Some(found) => Err(DataError::expected(
                         &series_path,
                         "an array of series",
@@ -472,40 +476,45 @@ fn columns_to_points(
 
 fn table(path: &Path<'_>, mut object: Object) -> Result<DataShape, DataError> {
     let columns_path = path.key("columns");
-    let columns: Vec<String> =
-        take_array(path, &mut object, "columns", "an array of column names")?
-            .into_iter()
-            .enumerate()
-            .map(|(index, item)| match item {
-                Value::String(name) => Ok(name),
-                Value::Number(n) => Ok(n.to_string()),
-                other => Err(DataError::expected(
+    let mut columns: Vec<String> = Vec::new();
+    for (index, item) in take_array(path, &mut object, "columns", "an array of column names")?
+        .into_iter()
+        .enumerate()
+    {
+        columns.push(match item {
+            Value::String(name) => name,
+            Value::Number(n) => n.to_string(),
+            other => {
+                return Err(DataError::expected(
                     &columns_path.index(index),
                     "a column name",
                     &other,
-                )),
-            })
-            .collect::<Result<_, _>>()?;
+                ))
+            }
+        });
+    }
     let rows_path = path.key("rows");
-    let rows = take_array(path, &mut object, "rows", "an array of rows")?
+    let mut rows = Vec::new();
+    for (index, row) in take_array(path, &mut object, "rows", "an array of rows")?
         .into_iter()
         .enumerate()
-        .map(|(index, row)| {
-            let row_path = rows_path.index(index);
-            match row {
-                Value::Array(cells) if cells.len() == columns.len() => Ok(cells),
-                Value::Array(cells) => Err(DataError::new(
+    {
+        let row_path = rows_path.index(index);
+        rows.push(match row {
+            Value::Array(cells) if cells.len() == columns.len() => cells,
+            Value::Array(cells) => {
+                return Err(DataError::new(
                     &row_path,
                     format!(
                         "has {} cells, but there are {} columns",
                         cells.len(),
                         columns.len()
                     ),
-                )),
-                other => Err(DataError::expected(&row_path, "an array of cells", &other)),
+                ))
             }
-        })
-        .collect::<Result<_, _>>()?;
+            other => return Err(DataError::expected(&row_path, "an array of cells", &other)),
+        });
+    }
     Ok(DataShape::Table { columns, rows })
 }
 
