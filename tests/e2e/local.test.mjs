@@ -299,6 +299,34 @@ describe('local mode', () => {
     }
   });
 
+  test('a new devicePixelRatio (another screen, a zoom) redraws sharp with no resize, once', async () => {
+    const { context, page, problems } = await openPage({ context: { deviceScaleFactor: 1 } });
+    await show(page, { mode: 'local', visualizationData: BAR, width: '600px', height: '400px' });
+    await loadsReach(page, 1);
+    await frames(page);
+    const draws = () => page.evaluate(() => window.__t.drawsOf(window.handle.canvas));
+    const backing = () => page.evaluate(() => [devicePixelRatio, window.handle.canvas.width, window.handle.canvas.height]);
+    assert.deepEqual(await backing(), [1, 600, 400]);
+    const before = await draws();
+    // The emulated screen changes under the page, as when a window moves
+    // to a denser screen: the canvas keeps its CSS size, so its resize
+    // observer does not fire. (Chromium re-evaluates media queries for an
+    // emulated scale only with a new viewport size, hence the 1 px more.)
+    const cdp = await context.newCDPSession(page);
+    for (const [scale, expected, width] of [[2, [2, 1200, 800], 901], [1.5, [1.5, 900, 600], 902]]) {
+      await cdp.send('Emulation.setDeviceMetricsOverride', { width, height: 700, deviceScaleFactor: scale, mobile: false });
+      await page.waitForFunction((w) => window.handle.canvas.width === w, expected[1], WAIT);
+      await frames(page);
+      assert.deepEqual(await backing(), expected, `x${scale}`);
+    }
+    assert.equal(await draws() - before, 2, 'one draw per change of ratio');
+    const { bounds } = await stats(page);
+    assert.ok(bounds.right > 0.9 * 900 && bounds.bottom > 0.85 * 600, `drawn across the new backing store: ${JSON.stringify(bounds)}`);
+    await page.screenshot({ path: join(ROOT, 'test-results', 'local-dpr-1.5.png') });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('resizing redraws at most once per frame, and the backing store follows the size', async () => {
     const { context, page, problems } = await openPage({ context: { deviceScaleFactor: 2 } });
     await show(page, { mode: 'local', visualizationData: BAR, height: '400px' });

@@ -70,6 +70,13 @@ pub(crate) struct CanvasState {
     callbacks: Callbacks,
     /// New data is waiting to be announced through `onLoad` once drawn.
     announce: bool,
+    /// This state, for the pixel-ratio listener it makes.
+    me: Weak<RefCell<CanvasState>>,
+    /// Listens for the device pixel ratio to leave the one of the last draw
+    /// (the window moved to another screen, or the page was zoomed): no
+    /// resize happens then, yet the backing store must change. Remade at
+    /// each new ratio, dropped with the state.
+    ratio_watch: Option<(f64, gloo_events::EventListener)>,
 }
 
 /// What was last drawn; the same key again means nothing to do.
@@ -115,6 +122,8 @@ impl LocalCanvas {
                 on_frame: frame_closure(weak.clone()),
                 callbacks: spec.callbacks,
                 announce: true,
+                me: weak.clone(),
+                ratio_watch: None,
             })
         });
         let on_resize = schedule_closure(Rc::downgrade(&state));
@@ -242,6 +251,30 @@ impl CanvasState {
         }
     }
 
+    /// A `(resolution: …dppx)` query for `ratio` whose change schedules a
+    /// draw; the draw then watches the new ratio.
+    fn watch_ratio(&mut self, ratio: f64) {
+        if !ratio.is_finite() || self.ratio_watch.as_ref().is_some_and(|(r, _)| *r == ratio) {
+            return;
+        }
+        let query = [
+            "(resolution: ",
+            zmij::Buffer::new().format_finite(ratio),
+            "dppx)",
+        ]
+        .concat();
+        self.ratio_watch = match self.window.match_media(&query) {
+            Ok(Some(list)) => {
+                let schedule = schedule_callback(self.me.clone());
+                Some((
+                    ratio,
+                    gloo_events::EventListener::new(&list, "change", move |_| schedule()),
+                ))
+            }
+            _ => None,
+        };
+    }
+
     fn cancel_frame(&mut self) {
         if let Some(id) = self.frame.take() {
             // Cancelling an id that already ran is harmless.
@@ -259,6 +292,7 @@ impl CanvasState {
             return Ok(());
         }
         let ratio = self.window.device_pixel_ratio();
+        self.watch_ratio(ratio);
         let ratio = if ratio.is_finite() && ratio > 0.0 {
             ratio.clamp(0.5, 4.0)
         } else {
