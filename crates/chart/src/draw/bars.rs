@@ -17,16 +17,28 @@ fn value_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, (x, w): (f64, f64)) {
     if text::width(&shown, size, Weight::Regular) > w + 6.0 {
         return;
     }
-    let y = axes.y_at(value);
-    let (y, baseline) = if value < 0.0 {
-        (y + 3.0, Baseline::Top)
+    let (y, zero) = (axes.y_at(value), axes.y_at(0.0));
+    // Past the bar's end, unless that leaves the plot (onto the category
+    // labels below, or the title above): then inside its end, in the
+    // background's colour, when the bar is tall enough to hold it.
+    let line = size * 1.3 + 3.0;
+    let negative = value < 0.0;
+    let outside_fits = if negative {
+        y + line <= axes.plot.bottom()
     } else {
-        (y - 3.0, Baseline::Bottom)
+        y - line >= axes.plot.y
+    };
+    let inside = !outside_fits && (zero - y).abs() > line + 3.0;
+    let (y, baseline, color) = match (negative == inside, inside) {
+        (true, true) => (y - 3.0, Baseline::Bottom, ctx.theme.background),
+        (false, true) => (y + 3.0, Baseline::Top, ctx.theme.background),
+        (true, false) => (y - 3.0, Baseline::Bottom, ctx.theme.muted),
+        (false, false) => (y + 3.0, Baseline::Top, ctx.theme.muted),
     };
     ctx.p.text(
         &shown,
         (x + w / 2.0, y),
-        Font::new(size, Weight::Regular, ctx.theme.muted),
+        Font::new(size, Weight::Regular, color),
         Align::Middle,
         baseline,
     )

@@ -1,6 +1,8 @@
 //! Measuring the axes: how much room titles and tick labels take, and so
 //! the plot rectangle, before anything is painted.
 
+use std::borrow::Cow;
+
 use crate::draw::frame::Sizes;
 use crate::draw::painter::Rect;
 use crate::draw::text::{self, Weight};
@@ -20,10 +22,47 @@ pub struct AxesLayout {
     pub(super) band_plan: Option<BandLabels>,
 }
 
+/// Units longer than this many characters ("thousand jobs", "people") are
+/// written once in the axis title instead of on every tick; short ones ("$",
+/// "%", "kg", "USD") stay on the ticks, where they read best.
+pub const LONG_UNITS: usize = 4;
+
+/// An axis without its long units, and its title with them: "Jobs (thousand
+/// jobs)", or the units alone when there is no title.
+fn units_to_title<'s, 'a>(
+    spec: &'s AxisSpec<'a>,
+    title: Option<&str>,
+) -> (Cow<'s, AxisSpec<'a>>, Option<String>) {
+    match spec {
+        AxisSpec::Linear {
+            lo,
+            hi,
+            fit,
+            units: Some(units),
+        } if units.trim().chars().nth(LONG_UNITS).is_some() => {
+            let units = units.trim();
+            let title = match title.map(str::trim).filter(|t| !t.is_empty()) {
+                Some(title) => [title, " (", units, ")"].concat(),
+                None => units.to_owned(),
+            };
+            let bare = AxisSpec::Linear {
+                lo: *lo,
+                hi: *hi,
+                fit: *fit,
+                units: None,
+            };
+            (Cow::Owned(bare), Some(title))
+        }
+        other => (Cow::Borrowed(other), title.map(str::to_owned)),
+    }
+}
+
 /// The axes laid out around `body`: titles, tick labels and the plot.
 pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
-    let (x_spec, y_spec) = (&spec.x, &spec.y);
-    let (x_title, y_title) = (spec.x_title, spec.y_title);
+    let (x_spec, x_title) = units_to_title(&spec.x, spec.x_title);
+    let (y_spec, y_title) = units_to_title(&spec.y, spec.y_title);
+    let (x_spec, y_spec) = (&*x_spec, &*y_spec);
+    let (x_title, y_title) = (x_title.as_deref(), y_title.as_deref());
     let line = sizes.tick * 1.3;
 
     // The y title sits above the plot, level, where it is read first.

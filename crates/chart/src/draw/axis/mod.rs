@@ -173,4 +173,43 @@ mod tests {
             assert!(texts.contains(&(region.to_string(), centred)), "{region}");
         }
     }
+
+    #[test]
+    fn long_units_go_to_the_axis_title_once_and_short_ones_stay_on_the_ticks() {
+        let sizes = Sizes::for_width(800.0);
+        let body = Rect::new(16.0, 60.0, 768.0, 400.0);
+        let layout = |units, title| {
+            measure(
+                &sizes,
+                body,
+                &AxesSpec {
+                    x: AxisSpec::Band {
+                        labels: vec!["A".into(), "B".into()],
+                        padding: 0.2,
+                    },
+                    y: AxisSpec::Linear {
+                        lo: -1500.0,
+                        hi: 500.0,
+                        fit: Fit::Zero,
+                        units: Some(units),
+                    },
+                    x_title: None,
+                    y_title: title,
+                },
+            )
+        };
+        let long = layout(" thousand jobs ", Some("Change"));
+        let title = long.y_title.map(|(t, _)| t);
+        assert_eq!(title.as_deref(), Some("Change (thousand jobs)"));
+        let ticks = choose::tick_labels(&long.axes.y);
+        assert!(ticks.contains(&"\u{2212}1,500".to_owned()), "{ticks:?}");
+        assert!(ticks.iter().all(|t| !t.contains("jobs")), "{ticks:?}");
+        let untitled = layout("people", None).y_title.map(|(t, _)| t);
+        assert_eq!(untitled.as_deref(), Some("people"));
+        let short = layout("USD", Some("Change"));
+        assert_eq!(short.y_title.map(|(t, _)| t).as_deref(), Some("Change"));
+        assert!(choose::tick_labels(&short.axes.y)
+            .iter()
+            .any(|t| t.ends_with(" USD")));
+    }
 }
