@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::Router;
 use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int32Type};
 use parquet::file::properties::WriterProperties;
-use parquet::file::writer::SerializedFileWriter;
+use parquet::file::writer::{SerializedFileWriter, SerializedRowGroupWriter};
 use serde_json::Value;
 
 mod common;
@@ -27,47 +27,50 @@ async fn get(router: &Router, path: &str) -> (StatusCode, String) {
     (status, body)
 }
 
-fn parquet_file() -> Vec<u8> {
-    let schema = Arc::new(
-        parquet::schema::parser::parse_message_type(
-            "message sales { REQUIRED INT32 month (DATE); REQUIRED BYTE_ARRAY region (UTF8); OPTIONAL DOUBLE sales; }",
-        )
-        .unwrap(),
-    );
+/// A Parquet file of one row group: `schema` in Parquet's message syntax,
+/// its columns written in order by `columns`.
+fn parquet(
+    schema: &str,
+    properties: WriterProperties,
+    columns: impl FnOnce(&mut SerializedRowGroupWriter<'_, &mut Vec<u8>>),
+) -> Vec<u8> {
+    let schema = Arc::new(parquet::schema::parser::parse_message_type(schema).unwrap());
     let mut out = Vec::new();
-    let mut writer = SerializedFileWriter::new(
-        &mut out,
-        schema,
-        Arc::new(WriterProperties::builder().build()),
-    )
-    .unwrap();
+    let mut writer = SerializedFileWriter::new(&mut out, schema, Arc::new(properties)).unwrap();
     let mut group = writer.next_row_group().unwrap();
-    let day = |y, m| i32::try_from(zdr_chart::model::days_from_civil(y, m, 1)).unwrap();
-    let mut column = group.next_column().unwrap().unwrap();
-    column
-        .typed::<Int32Type>()
-        .write_batch(&[day(2024, 1), day(2024, 2), day(2024, 1)], None, None)
-        .unwrap();
-    column.close().unwrap();
-    let mut column = group.next_column().unwrap().unwrap();
-    let regions: Vec<ByteArray> = ["North", "North", "South"]
-        .into_iter()
-        .map(ByteArray::from)
-        .collect();
-    column
-        .typed::<ByteArrayType>()
-        .write_batch(&regions, None, None)
-        .unwrap();
-    column.close().unwrap();
-    let mut column = group.next_column().unwrap().unwrap();
-    column
-        .typed::<DoubleType>()
-        .write_batch(&[120.0, 135.5, 98.0], Some(&[1, 1, 1]), None)
-        .unwrap();
-    column.close().unwrap();
+    columns(&mut group);
     group.close().unwrap();
     writer.close().unwrap();
     out
+}
+
+fn parquet_file() -> Vec<u8> {
+    let schema = "message sales { REQUIRED INT32 month (DATE); REQUIRED BYTE_ARRAY region (UTF8); OPTIONAL DOUBLE sales; }";
+    parquet(schema, WriterProperties::builder().build(), |group| {
+        let day = |y, m| i32::try_from(zdr_chart::model::days_from_civil(y, m, 1)).unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<Int32Type>()
+            .write_batch(&[day(2024, 1), day(2024, 2), day(2024, 1)], None, None)
+            .unwrap();
+        column.close().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        let regions: Vec<ByteArray> = ["North", "North", "South"]
+            .into_iter()
+            .map(ByteArray::from)
+            .collect();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&regions, None, None)
+            .unwrap();
+        column.close().unwrap();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<DoubleType>()
+            .write_batch(&[120.0, 135.5, 98.0], Some(&[1, 1, 1]), None)
+            .unwrap();
+        column.close().unwrap();
+    })
 }
 
 #[tokio::test]
@@ -104,12 +107,6 @@ async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
 /// 66 values of 1 MiB each, gzipped to about 70 KB: small to send, large
 /// to unpack.
 fn parquet_bomb() -> Vec<u8> {
-    let schema = Arc::new(
-        parquet::schema::parser::parse_message_type(
-            "message bomb { REQUIRED BYTE_ARRAY note (UTF8); }",
-        )
-        .unwrap(),
-    );
     let properties = WriterProperties::builder()
         .set_dictionary_enabled(false)
         .set_statistics_enabled(parquet::file::properties::EnabledStatistics::None)
@@ -117,21 +114,21 @@ fn parquet_bomb() -> Vec<u8> {
             parquet::basic::GzipLevel::try_new(9).unwrap(),
         ))
         .build();
-    let mut out = Vec::new();
-    let mut writer = SerializedFileWriter::new(&mut out, schema, Arc::new(properties)).unwrap();
-    let mut group = writer.next_row_group().unwrap();
-    let mut column = group.next_column().unwrap().unwrap();
-    let notes: Vec<ByteArray> = (0..66)
-        .map(|_| ByteArray::from(vec![b'a'; 1 << 20]))
-        .collect();
-    column
-        .typed::<ByteArrayType>()
-        .write_batch(&notes, None, None)
-        .unwrap();
-    column.close().unwrap();
-    group.close().unwrap();
-    writer.close().unwrap();
-    out
+    parquet(
+        "message bomb { REQUIRED BYTE_ARRAY note (UTF8); }",
+        properties,
+        |group| {
+            let mut column = group.next_column().unwrap().unwrap();
+            let notes: Vec<ByteArray> = (0..66)
+                .map(|_| ByteArray::from(vec![b'a'; 1 << 20]))
+                .collect();
+            column
+                .typed::<ByteArrayType>()
+                .write_batch(&notes, None, None)
+                .unwrap();
+            column.close().unwrap();
+        },
+    )
 }
 
 #[tokio::test]

@@ -214,15 +214,35 @@ fn sentence(title: &str) -> String {
         .unwrap_or_default()
 }
 
-fn config(title: &str, kind: CardKind, dark: bool, extra: Value) -> Value {
-    let mut config = json!({"title": title, "viz_component_type": kind.as_str()});
-    if dark {
-        config["dark_mode"] = json!(true);
+impl Suggestion {
+    /// A card of `kind`: its `viz_config` (the title, the type, the theme
+    /// and `labels`, the axis titles) and its data.
+    fn new(
+        (kind, title, description, confidence, dark): (
+            CardKind,
+            String,
+            String,
+            &'static str,
+            bool,
+        ),
+        labels: Value,
+        data: Value,
+    ) -> Suggestion {
+        let mut config = json!({"title": title, "viz_component_type": kind.as_str()});
+        if dark {
+            config["dark_mode"] = json!(true);
+        }
+        if let (Some(config), Value::Object(labels)) = (config.as_object_mut(), labels) {
+            config.extend(labels);
+        }
+        Suggestion {
+            kind,
+            title,
+            description,
+            confidence,
+            visualization_data: json!({"viz_config": config, "data": data}),
+        }
     }
-    if let (Some(config), Value::Object(extra)) = (config.as_object_mut(), extra) {
-        config.extend(extra);
-    }
-    config
 }
 
 fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Suggestion> {
@@ -316,13 +336,12 @@ fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Sug
     if let Some(y) = y_label {
         extra["y_label"] = json!(y);
     }
-    Some(Suggestion {
-        kind: CardKind::Timeseries,
-        description: format!("A line of {title}, summed per date."),
-        confidence: "high",
-        visualization_data: json!({"viz_config": config(&title, CardKind::Timeseries, dark, extra), "data": {"series": series}}),
-        title,
-    })
+    let description = format!("A line of {title}, summed per date.");
+    Some(Suggestion::new(
+        (CardKind::Timeseries, title, description, "high", dark),
+        extra,
+        json!({"series": series}),
+    ))
 }
 
 fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Suggestion> {
@@ -365,20 +384,16 @@ fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Su
         ),
         _ => format!("The total {} per {}.", measure.name, category.name),
     };
-    Some(Suggestion {
-        kind,
-        description,
-        confidence: if kind == CardKind::Pie {
-            "medium"
-        } else {
-            "high"
-        },
-        visualization_data: json!({
-            "viz_config": config(&title, kind, dark, json!({"x_label": category.name, "y_label": measure.name})),
-            "data": points,
-        }),
-        title,
-    })
+    let confidence = if kind == CardKind::Pie {
+        "medium"
+    } else {
+        "high"
+    };
+    Some(Suggestion::new(
+        (kind, title, description, confidence, dark),
+        json!({"x_label": category.name, "y_label": measure.name}),
+        json!(points),
+    ))
 }
 
 fn grid(
@@ -447,19 +462,20 @@ fn grid(
             .collect();
         json!({"series": series})
     };
-    Some(Suggestion {
-        kind,
-        description: format!(
-            "The total {} per {} and {}.",
-            measure.name, outer.name, inner.name
-        ),
-        confidence: "medium",
-        visualization_data: json!({
-            "viz_config": config(&title, kind, dark, json!({"x_label": outer.name, "y_label": if kind == CardKind::Heatmap { inner.name.clone() } else { measure.name.clone() }})),
-            "data": data,
-        }),
-        title,
-    })
+    let description = format!(
+        "The total {} per {} and {}.",
+        measure.name, outer.name, inner.name
+    );
+    let y_label = if kind == CardKind::Heatmap {
+        &inner.name
+    } else {
+        &measure.name
+    };
+    Some(Suggestion::new(
+        (kind, title, description, "medium", dark),
+        json!({"x_label": outer.name, "y_label": y_label}),
+        data,
+    ))
 }
 
 fn scatter(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
@@ -472,16 +488,12 @@ fn scatter(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         .filter_map(|(a, b)| Some(json!({"x": number(a)?, "y": number(b)?})))
         .collect();
     let title = sentence(&format!("{} against {}", y.name, x.name));
-    Some(Suggestion {
-        kind: CardKind::Scatter,
-        description: format!("Each row as a point: {} across, {} up.", x.name, y.name),
-        confidence: "medium",
-        visualization_data: json!({
-            "viz_config": config(&title, CardKind::Scatter, dark, json!({"x_label": x.name, "y_label": y.name})),
-            "data": points,
-        }),
-        title,
-    })
+    let description = format!("Each row as a point: {} across, {} up.", x.name, y.name);
+    Some(Suggestion::new(
+        (CardKind::Scatter, title, description, "medium", dark),
+        json!({"x_label": x.name, "y_label": y.name}),
+        json!(points),
+    ))
 }
 
 /// Boxes per category: 2 to [`MAX_BOXES`] categories with, on average, at
@@ -503,19 +515,15 @@ fn boxplot(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         return None;
     }
     let title = sentence(&format!("{} by {}", measure.name, category.name));
-    Some(Suggestion {
-        kind: CardKind::Boxplot,
-        description: format!(
-            "How {} is spread within each {}: quartiles, whiskers and outliers.",
-            measure.name, category.name
-        ),
-        confidence: "medium",
-        visualization_data: json!({
-            "viz_config": config(&title, CardKind::Boxplot, dark, json!({"x_label": category.name, "y_label": measure.name})),
-            "data": points,
-        }),
-        title,
-    })
+    let description = format!(
+        "How {} is spread within each {}: quartiles, whiskers and outliers.",
+        measure.name, category.name
+    );
+    Some(Suggestion::new(
+        (CardKind::Boxplot, title, description, "medium", dark),
+        json!({"x_label": category.name, "y_label": measure.name}),
+        json!(points),
+    ))
 }
 
 /// Rows a timeline card shows at most (the engine's limit).
@@ -551,19 +559,15 @@ fn timeline(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         "{} from {} to {}",
         label.name, start.name, end.name
     ));
-    Some(Suggestion {
-        kind: CardKind::Timeline,
-        description: format!(
-            "Each {} as a bar from its {} to its {}.",
-            label.name, start.name, end.name
-        ),
-        confidence: "high",
-        visualization_data: json!({
-            "viz_config": config(&title, CardKind::Timeline, dark, json!({})),
-            "data": points,
-        }),
-        title,
-    })
+    let description = format!(
+        "Each {} as a bar from its {} to its {}.",
+        label.name, start.name, end.name
+    );
+    Some(Suggestion::new(
+        (CardKind::Timeline, title, description, "high", dark),
+        json!({}),
+        json!(points),
+    ))
 }
 
 fn histogram(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
@@ -575,16 +579,12 @@ fn histogram(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         .map(|y| json!({"y": y}))
         .collect();
     let title = format!("Distribution of {}", measure.name);
-    Some(Suggestion {
-        kind: CardKind::Histogram,
-        description: format!("How the values of {} are spread.", measure.name),
-        confidence: "medium",
-        visualization_data: json!({
-            "viz_config": config(&title, CardKind::Histogram, dark, json!({"x_label": measure.name})),
-            "data": points,
-        }),
-        title,
-    })
+    let description = format!("How the values of {} are spread.", measure.name);
+    Some(Suggestion::new(
+        (CardKind::Histogram, title, description, "medium", dark),
+        json!({"x_label": measure.name}),
+        json!(points),
+    ))
 }
 
 fn table_card(table: &Table, name: &str, dark: bool) -> Suggestion {
@@ -605,20 +605,16 @@ fn table_card(table: &Table, name: &str, dark: bool) -> Suggestion {
         })
         .collect();
     let title = name.to_owned();
-    Suggestion {
-        kind: CardKind::Table,
-        description: if table.rows > MAX_TABLE_ROWS {
-            format!("The first {MAX_TABLE_ROWS} of {} rows.", table.rows)
-        } else {
-            format!("All {} rows.", table.rows)
-        },
-        confidence: "low",
-        visualization_data: json!({
-            "viz_config": config(&title, CardKind::Table, dark, json!({})),
-            "data": {"columns": columns, "rows": rows},
-        }),
-        title,
-    }
+    let description = if table.rows > MAX_TABLE_ROWS {
+        format!("The first {MAX_TABLE_ROWS} of {} rows.", table.rows)
+    } else {
+        format!("All {} rows.", table.rows)
+    };
+    Suggestion::new(
+        (CardKind::Table, title, description, "low", dark),
+        json!({}),
+        json!({"columns": columns, "rows": rows}),
+    )
 }
 
 /// The cards for `table` (called `name`), best first, at most [`MAX_CARDS`];
