@@ -29,11 +29,15 @@ fn value_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, (x, w): (f64, f64)) {
         y - line >= axes.plot.y
     };
     let inside = !outside_fits && (zero - y).abs() > line + 3.0;
-    let (y, baseline, color) = match (negative == inside, inside) {
-        (true, true) => (y - 3.0, Baseline::Bottom, ctx.theme.background),
-        (false, true) => (y + 3.0, Baseline::Top, ctx.theme.background),
-        (true, false) => (y - 3.0, Baseline::Bottom, ctx.theme.muted),
-        (false, false) => (y + 3.0, Baseline::Top, ctx.theme.muted),
+    let (y, baseline) = if negative == inside {
+        (y - 3.0, Baseline::Bottom)
+    } else {
+        (y + 3.0, Baseline::Top)
+    };
+    let color = if inside {
+        ctx.theme.background
+    } else {
+        ctx.theme.muted
     };
     ctx.p.text(
         &shown,
