@@ -86,6 +86,43 @@ const deliveryTimes = {
   data: { series: [deliveries('Bike', 40, 2.2, 0), deliveries('Van', 40, 1.3, 0.5)] },
 };
 
+// 3,000 film ratings in tenths around 6.5: the histogram picks its bins by
+// the Freedman–Diaconis rule on round widths (19 bins of 0.5 here).
+function ratings(count) {
+  let seed = 7;
+  const uniform = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  return Array.from({ length: count }, () => {
+    const z = (uniform() + uniform() + uniform() - 1.5) * 2;
+    return { y: Math.min(10, Math.max(1, Math.round((6.5 + 1.2 * z) * 10) / 10)) };
+  });
+}
+
+const filmRatings = {
+  viz_config: { title: 'Ratings of 3,000 films', viz_component_type: 'histogram', x_label: 'Rating' },
+  data: ratings(3000),
+};
+
+// A unit longer than four characters goes to the axis title, not on every tick.
+const payrolls = {
+  viz_config: {
+    title: 'Change in payrolls by sector',
+    viz_component_type: 'bar',
+    x_label: 'Sector',
+    y_label: 'Change',
+    units: 'thousand jobs',
+    source: 'Made up',
+  },
+  data: [
+    { x: 'Retail', y: -1500 },
+    { x: 'Health', y: 420 },
+    { x: 'Construction', y: -310 },
+    { x: 'Tech', y: 260 },
+  ],
+};
+
 // ---- Theme ----
 
 // Until the reader picks one, a light page passes no darkMode, so the embed
@@ -171,6 +208,8 @@ function startOthers() {
     ...pair('users', 'demo-users', activeUsers, '360px'),
     ...pair('browsers', 'demo-browsers', browserShare, '360px'),
     ...pair('deliveries', 'demo-deliveries', deliveryTimes, '360px'),
+    ...pair('ratings', 'demo-ratings', filmRatings, '360px'),
+    ...pair('payrolls', 'demo-payrolls', payrolls, '360px'),
   ];
 }
 

@@ -177,12 +177,24 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
   assert.ok(box.width > 600 && box.height > 300, `the chart fills the frame (${box.width}x${box.height})`);
 
   // The demo's other cards.
-  for (const [id, title] of [['#users', 'Weekly active users'], ['#browsers', 'Browser share of visits']]) {
+  for (const [id, title] of [
+    ['#users', 'Weekly active users'],
+    ['#browsers', 'Browser share of visits'],
+    ['#ratings', 'Ratings of 3,000 films'],
+    ['#payrolls', 'Change in payrolls by sector'],
+  ]) {
     const other = await frameOf(page, id);
     await other.waitForLoadState('load');
     await other.waitForFunction((want) => document.title === want, title, WAIT);
     assert.match(await (await shownSvg(other)).textContent(), new RegExp(title));
   }
+  // The long unit is in the axis title, not on the ticks.
+  const payrollText = await (await shownSvg(await frameOf(page, '#payrolls'))).textContent();
+  assert.match(payrollText, /Change \(thousand jobs\)/);
+  // Once in the title, at most once more per bar (its value label); never on
+  // the ticks.
+  const unitCount = payrollText.split('thousand jobs').length - 1;
+  assert.ok(unitCount >= 1 && unitCount <= 5, `"thousand jobs" ${unitCount} times`);
   // The local column fetched the engine, and the page says so.
   await page.waitForFunction(
     () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),
@@ -296,7 +308,7 @@ test('the demo pages run under the host CSP with no console errors or violations
 
   // ... and the demo pages, with all their embeds, have none.
   for (const [path, containers] of [
-    ['/index.html', ['#chart', '#users', '#browsers']],
+    ['/index.html', ['#chart', '#users', '#browsers', '#ratings', '#payrolls']],
     ['/dropin.html', ['#chart-container']],
   ]) {
     const { page, problems } = await openPage({ viewport: { width: 1100, height: 900 } });
