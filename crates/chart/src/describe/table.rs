@@ -11,21 +11,21 @@ use crate::shown::{bins, display};
 pub const HISTOGRAM_BINS: usize = 40;
 
 /// The table of the first `max_rows` of `rows`, each padded to the
-/// columns. `rows` is lazy, so a million points cost only the rows asked for.
+/// columns. `rows` is lazy, so a million points cost only the rows asked for;
+/// a `dyn`, so the module holds one copy of this for all nine card shapes.
 fn build(
     columns: Vec<String>,
     max_rows: usize,
     total_rows: usize,
-    rows: impl Iterator<Item = Vec<String>>,
+    rows: &mut dyn Iterator<Item = Vec<String>>,
 ) -> DataTable {
     let width = columns.len();
-    let rows = rows
-        .take(max_rows)
-        .map(|mut row| {
-            row.resize(width, String::new());
-            row
-        })
-        .collect();
+    let mut kept = Vec::new();
+    for mut row in rows.take(max_rows) {
+        row.resize(width, String::new());
+        kept.push(row);
+    }
+    let rows = kept;
     DataTable {
         columns,
         rows,
@@ -53,7 +53,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                 vec![x, y]
             };
             let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
-            let rows = series.iter().flat_map(|s| {
+            let mut rows = series.iter().flat_map(|s| {
                 s.xs.iter().zip(&s.ys).map(move |(&x, &y)| {
                     let mut row = Vec::with_capacity(3);
                     if several {
@@ -64,60 +64,65 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                     row
                 })
             });
-            build(columns, max_rows, total, rows)
+            build(columns, max_rows, total, &mut rows)
         }
         Card::Boxplot(boxes) => {
             let columns = [x_name("Group").as_str(), "Min", "Q1", "Median", "Q3", "Max"]
                 .map(String::from)
                 .to_vec();
-            let rows = boxes.iter().map(|b| {
+            let mut rows = boxes.iter().map(|b| {
                 let mut row = vec![b.label.clone()];
                 row.extend([b.min, b.q1, b.median, b.q3, b.max].map(|v| label::exact(v, units)));
                 row
             });
-            build(columns, max_rows, boxes.len(), rows)
+            build(columns, max_rows, boxes.len(), &mut rows)
         }
         Card::Heatmap { xs, ys, values } => {
             let columns = vec![x_name("x"), y_name("y"), "Value".into()];
-            let rows = ys.iter().enumerate().flat_map(|(r, y)| {
+            let mut rows = ys.iter().enumerate().flat_map(|(r, y)| {
                 xs.iter().enumerate().map(move |(c, x)| {
                     let v = values.get(r * xs.len() + c).copied().unwrap_or(f64::NAN);
                     vec![x.clone(), y.clone(), label::exact(v, units)]
                 })
             });
-            build(columns, max_rows, xs.len().saturating_mul(ys.len()), rows)
+            build(
+                columns,
+                max_rows,
+                xs.len().saturating_mul(ys.len()),
+                &mut rows,
+            )
         }
         Card::Timeline { items, precision } => {
             let columns = ["Item", "Start", "End"].map(String::from).to_vec();
-            let rows = items.iter().map(|i| {
+            let mut rows = items.iter().map(|i| {
                 vec![
                     i.label.clone(),
                     label::date(i.start, *precision),
                     label::date(i.end, *precision),
                 ]
             });
-            build(columns, max_rows, items.len(), rows)
+            build(columns, max_rows, items.len(), &mut rows)
         }
         Card::Histogram(values) => {
             let (edges, counts) = bins(values, HISTOGRAM_BINS);
             let columns = vec![x_name("Bin"), y_name("Count")];
-            let rows = counts.iter().enumerate().map(|(i, &n)| {
+            let mut rows = counts.iter().enumerate().map(|(i, &n)| {
                 let edge = |k: usize| edges.get(k).copied().unwrap_or(f64::NAN);
                 vec![
                     label::value_span(edge(i), edge(i + 1), units),
                     label::count(n),
                 ]
             });
-            build(columns, max_rows, counts.len(), rows)
+            build(columns, max_rows, counts.len(), &mut rows)
         }
         Card::Table { columns, rows } => {
             let width = rows.iter().map(Vec::len).fold(columns.len(), usize::max);
             let mut columns = columns.clone();
             columns.resize(width, String::new());
-            let cells = rows
+            let mut cells = rows
                 .iter()
                 .map(|row| row.iter().map(|cell| display(cell)).collect());
-            build(columns, max_rows, rows.len(), cells)
+            build(columns, max_rows, rows.len(), &mut cells)
         }
     }
 }
@@ -133,7 +138,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
         CardKind::Pie => {
             let total: f64 = first.iter().filter(|v| v.is_finite() && **v > 0.0).sum();
             let columns = vec![x_name("Slice"), value_name(chart, c), "Share".into()];
-            let rows = c.categories.iter().enumerate().map(|(i, name)| {
+            let mut rows = c.categories.iter().enumerate().map(|(i, name)| {
                 let v = value_at(i);
                 vec![
                     name.clone(),
@@ -141,7 +146,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                     label::percent(v / total),
                 ]
             });
-            build(columns, max_rows, n, rows)
+            build(columns, max_rows, n, &mut rows)
         }
         CardKind::Waterfall => {
             let columns = vec![x_name("Step"), "Change".into(), "Running total".into()];
@@ -163,16 +168,16 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                 String::new(),
                 label::exact(total, units),
             ]);
-            build(columns, max_rows, n + 1, rows.into_iter())
+            build(columns, max_rows, n + 1, &mut rows.into_iter())
         }
         CardKind::Choropleth => {
             let columns = vec!["Region".into(), value_name(chart, c)];
             let names = region_names(c);
-            let rows = names
+            let mut rows = names
                 .into_iter()
                 .enumerate()
                 .map(|(i, name)| vec![name, label::exact(value_at(i), units)]);
-            build(columns, max_rows, n, rows)
+            build(columns, max_rows, n, &mut rows)
         }
         _ => {
             let mut columns = vec![x_name("Category")];
@@ -181,7 +186,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
             } else {
                 columns.extend(c.series.iter().map(|s| s.name.clone()));
             }
-            let rows =
+            let mut rows =
                 c.categories.iter().enumerate().map(|(i, name)| {
                     let mut row = Vec::with_capacity(c.series.len() + 1);
                     row.push(name.clone());
@@ -190,7 +195,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                     }));
                     row
                 });
-            build(columns, max_rows, n, rows)
+            build(columns, max_rows, n, &mut rows)
         }
     }
 }
@@ -213,7 +218,7 @@ fn timeseries(
     units: Option<&str>,
 ) -> DataTable {
     let Some(first) = series.first() else {
-        return build(vec![x_name], max_rows, 0, std::iter::empty());
+        return build(vec![x_name], max_rows, 0, &mut std::iter::empty());
     };
     // Bitwise equal dates: one row per date reads best (and copies nothing).
     let shared = series
@@ -222,7 +227,7 @@ fn timeseries(
     if shared {
         let mut columns = vec![x_name];
         columns.extend(series.iter().map(|s| s.name.clone()));
-        let rows = first.xs.iter().enumerate().map(|(i, &x)| {
+        let mut rows = first.xs.iter().enumerate().map(|(i, &x)| {
             let mut row = Vec::with_capacity(series.len() + 1);
             row.push(label::date(x, precision));
             row.extend(
@@ -232,11 +237,11 @@ fn timeseries(
             );
             row
         });
-        return build(columns, max_rows, first.xs.len(), rows);
+        return build(columns, max_rows, first.xs.len(), &mut rows);
     }
     let columns = vec!["Series".into(), x_name, y_name];
     let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
-    let rows = series.iter().flat_map(|s| {
+    let mut rows = series.iter().flat_map(|s| {
         s.xs.iter().zip(&s.ys).map(move |(&x, &y)| {
             vec![
                 s.name.clone(),
@@ -245,7 +250,7 @@ fn timeseries(
             ]
         })
     });
-    build(columns, max_rows, total, rows)
+    build(columns, max_rows, total, &mut rows)
 }
 
 /// Display names of a map's regions, in category order: the atlas name
