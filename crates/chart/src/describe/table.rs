@@ -12,16 +12,19 @@ pub const HISTOGRAM_BINS: usize = 40;
 
 /// The table of the first `max_rows` of `rows`, each padded to the
 /// columns. `rows` is lazy, so a million points cost only the rows asked for;
-/// a `dyn`, so the module holds one copy of this for all nine card shapes.
+/// `next` is a `dyn FnMut`, so the module holds one copy of this for all
+/// nine card shapes (a `dyn Iterator` would bring every iterator's `nth` and
+/// `advance_by` along in its vtable).
 fn build(
     columns: Vec<String>,
     max_rows: usize,
     total_rows: usize,
-    rows: &mut dyn Iterator<Item = Vec<String>>,
+    next: &mut dyn FnMut() -> Option<Vec<String>>,
 ) -> DataTable {
     let width = columns.len();
     let mut kept = Vec::new();
-    for mut row in rows.take(max_rows) {
+    while kept.len() < max_rows {
+        let Some(mut row) = next() else { break };
         row.resize(width, String::new());
         kept.push(row);
     }
@@ -64,7 +67,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                     row
                 })
             });
-            build(columns, max_rows, total, &mut rows)
+            build(columns, max_rows, total, &mut || rows.next())
         }
         Card::Boxplot(boxes) => {
             let columns = [x_name("Group").as_str(), "Min", "Q1", "Median", "Q3", "Max"]
@@ -75,7 +78,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                 row.extend([b.min, b.q1, b.median, b.q3, b.max].map(|v| label::exact(v, units)));
                 row
             });
-            build(columns, max_rows, boxes.len(), &mut rows)
+            build(columns, max_rows, boxes.len(), &mut || rows.next())
         }
         Card::Heatmap { xs, ys, values } => {
             let columns = vec![x_name("x"), y_name("y"), "Value".into()];
@@ -89,7 +92,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                 columns,
                 max_rows,
                 xs.len().saturating_mul(ys.len()),
-                &mut rows,
+                &mut || rows.next(),
             )
         }
         Card::Timeline { items, precision } => {
@@ -101,7 +104,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                     label::date(i.end, *precision),
                 ]
             });
-            build(columns, max_rows, items.len(), &mut rows)
+            build(columns, max_rows, items.len(), &mut || rows.next())
         }
         Card::Histogram(values) => {
             let (edges, counts) = bins(values, HISTOGRAM_BINS);
@@ -113,7 +116,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                     label::count(n),
                 ]
             });
-            build(columns, max_rows, counts.len(), &mut rows)
+            build(columns, max_rows, counts.len(), &mut || rows.next())
         }
         Card::Table { columns, rows } => {
             let width = rows.iter().map(Vec::len).fold(columns.len(), usize::max);
@@ -122,7 +125,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
             let mut cells = rows
                 .iter()
                 .map(|row| row.iter().map(|cell| display(cell)).collect());
-            build(columns, max_rows, rows.len(), &mut cells)
+            build(columns, max_rows, rows.len(), &mut || cells.next())
         }
     }
 }
@@ -146,7 +149,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                     label::percent(v / total),
                 ]
             });
-            build(columns, max_rows, n, &mut rows)
+            build(columns, max_rows, n, &mut || rows.next())
         }
         CardKind::Waterfall => {
             let columns = vec![x_name("Step"), "Change".into(), "Running total".into()];
@@ -168,7 +171,10 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                 String::new(),
                 label::exact(total, units),
             ]);
-            build(columns, max_rows, n + 1, &mut rows.into_iter())
+            build(columns, max_rows, n + 1, &mut {
+                let mut rows = rows.into_iter();
+                move || rows.next()
+            })
         }
         CardKind::Choropleth => {
             let columns = vec!["Region".into(), value_name(chart, c)];
@@ -177,7 +183,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                 .into_iter()
                 .enumerate()
                 .map(|(i, name)| vec![name, label::exact(value_at(i), units)]);
-            build(columns, max_rows, n, &mut rows)
+            build(columns, max_rows, n, &mut || rows.next())
         }
         _ => {
             let mut columns = vec![x_name("Category")];
@@ -195,7 +201,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                     }));
                     row
                 });
-            build(columns, max_rows, n, &mut rows)
+            build(columns, max_rows, n, &mut || rows.next())
         }
     }
 }
@@ -218,7 +224,7 @@ fn timeseries(
     units: Option<&str>,
 ) -> DataTable {
     let Some(first) = series.first() else {
-        return build(vec![x_name], max_rows, 0, &mut std::iter::empty());
+        return build(vec![x_name], max_rows, 0, &mut || None);
     };
     // Bitwise equal dates: one row per date reads best (and copies nothing).
     let shared = series
@@ -237,7 +243,7 @@ fn timeseries(
             );
             row
         });
-        return build(columns, max_rows, first.xs.len(), &mut rows);
+        return build(columns, max_rows, first.xs.len(), &mut || rows.next());
     }
     let columns = vec!["Series".into(), x_name, y_name];
     let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
@@ -250,7 +256,7 @@ fn timeseries(
             ]
         })
     });
-    build(columns, max_rows, total, &mut rows)
+    build(columns, max_rows, total, &mut || rows.next())
 }
 
 /// Display names of a map's regions, in category order: the atlas name
