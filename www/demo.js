@@ -123,6 +123,31 @@ const payrolls = {
   ],
 };
 
+// Series of different units and sizes on one axis: each as its change since
+// its first value. A series that starts at zero has no such change: it is
+// left out, and the subtitle names it.
+function monthly(base, drift, wave) {
+  return months.map((m, i) => ({ x: `2025-${String(i + 1).padStart(2, '0')}`, y: Math.round(base * (1 + drift * i + wave * Math.sin(i))) }));
+}
+
+const prices = {
+  viz_config: {
+    title: 'Gold, oil and a stock index in 2025',
+    source: 'Made up',
+    viz_component_type: 'timeseries',
+    percent_change: true,
+    y_label: 'Price',
+  },
+  data: {
+    series: [
+      { name: 'Gold (USD/oz)', points: monthly(2000, 0.02, 0.03) },
+      { name: 'Oil (USD/bbl)', points: monthly(75, -0.012, 0.05) },
+      { name: 'Index (points)', points: monthly(4800, 0.014, 0.02) },
+      { name: 'New fund', points: [{ x: '2025-01', y: 0 }, { x: '2025-06', y: 3 }] },
+    ],
+  },
+};
+
 // ---- Theme ----
 
 // Until the reader picks one, a light page passes no darkMode, so the embed
@@ -210,6 +235,7 @@ function startOthers() {
     ...pair('deliveries', 'demo-deliveries', deliveryTimes, '360px'),
     ...pair('ratings', 'demo-ratings', filmRatings, '360px'),
     ...pair('payrolls', 'demo-payrolls', payrolls, '360px'),
+    ...pair('prices', 'demo-prices', prices, '360px'),
   ];
 }
 

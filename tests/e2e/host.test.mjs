@@ -182,6 +182,7 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
     ['#browsers', 'Browser share of visits'],
     ['#ratings', 'Ratings of 3,000 films'],
     ['#payrolls', 'Change in payrolls by sector'],
+    ['#prices', 'Gold, oil and a stock index in 2025'],
   ]) {
     const other = await frameOf(page, id);
     await other.waitForLoadState('load');
@@ -195,6 +196,12 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
   // the ticks.
   const unitCount = payrollText.split('thousand jobs').length - 1;
   assert.ok(unitCount >= 1 && unitCount <= 5, `"thousand jobs" ${unitCount} times`);
+  // Percent change: signed ticks, the axis and the subtitle say so, the
+  // series that starts at zero is named, not drawn.
+  const pricesText = await (await shownSvg(await frameOf(page, '#prices'))).textContent();
+  assert.match(pricesText, /Price, change since start/);
+  assert.match(pricesText, /\+\d+%/);
+  assert.match(pricesText, /left out, starting at zero or without\s+values: New fund/);
   // The local column fetched the engine, and the page says so.
   await page.waitForFunction(
     () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),
@@ -308,7 +315,7 @@ test('the demo pages run under the host CSP with no console errors or violations
 
   // ... and the demo pages, with all their embeds, have none.
   for (const [path, containers] of [
-    ['/index.html', ['#chart', '#users', '#browsers', '#ratings', '#payrolls']],
+    ['/index.html', ['#chart', '#users', '#browsers', '#ratings', '#payrolls', '#prices']],
     ['/dropin.html', ['#chart-container']],
   ]) {
     const { page, problems } = await openPage({ viewport: { width: 1100, height: 900 } });

@@ -163,6 +163,10 @@ const accepted = {
     viz_config: { title: 't', viz_component_type: 'timeseries', x_time: 'epoch_ms' },
     data: [{ x: 1717200000000, y: 1 }],
   },
+  'a timeseries shown as percent change since start': {
+    viz_config: { title: 't', viz_component_type: 'timeseries', percent_change: true, units: '+%' },
+    data: [{ x: '2024', y: 1 }, { x: '2025', y: 2 }],
+  },
   'epoch milliseconds as timeline points': {
     viz_config: { title: 't', viz_component_type: 'timeline', x_time: 'epoch_ms' },
     data: [{ label: 'a', start: 0, end: 86400000 }],
@@ -237,6 +241,14 @@ const refused = {
   'an x_time other than epoch_ms': [
     { viz_config: { title: 't', x_time: 'iso' }, data: [] },
     '/viz_config/x_time',
+  ],
+  'percent change on a bar card': [
+    { viz_config: { title: 't', viz_component_type: 'bar', percent_change: true }, data: [] },
+    '/viz_config/viz_component_type',
+  ],
+  'percent change that is not a boolean': [
+    { viz_config: { title: 't', percent_change: 'yes' }, data: [] },
+    '/viz_config/percent_change',
   ],
   'a column that is not an array': [
     { viz_config: { title: 't' }, data: { x: 3, y: [1] } },

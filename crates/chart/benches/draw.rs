@@ -25,6 +25,7 @@ fn config(title: &str) -> VizConfig {
         dark_mode: None,
         colors: Vec::new(),
         epoch_ms: false,
+        percent_change: false,
     }
 }
 

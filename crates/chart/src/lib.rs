@@ -4,6 +4,7 @@
 //! [`scene::Scene`]; the painters in [`paint`] replay it onto a plotters
 //! backend (the widget's canvas) or write it as SVG (the host) or PNG.
 
+mod change;
 mod chart;
 pub mod describe;
 pub mod draw;

@@ -44,6 +44,9 @@ pub struct VizConfig {
     /// `x_time: "epoch_ms"`: numbers given as timeseries x and timeline
     /// start/end are milliseconds since 1970-01-01T00:00Z, not years.
     pub epoch_ms: bool,
+    /// `percent_change: true`: a timeseries shows each series as its change
+    /// since its first value ([`crate::change`]).
+    pub percent_change: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,12 +251,13 @@ impl VizConfig {
             }
             Some(other) => return Err(DataError::expected(&time_path, "a string", other)),
         };
-        let dark_path = path.key("dark_mode");
-        let dark_mode = match object.get("dark_mode") {
-            None | Some(Value::Null) => None,
-            Some(Value::Bool(dark)) => Some(*dark),
-            Some(other) => return Err(DataError::expected(&dark_path, "true or false", other)),
-        };
+        let percent_change = optional_bool(path, object, "percent_change")?.unwrap_or(false);
+        if percent_change && kind.is_some_and(|k| k != CardKind::Timeseries) {
+            return Err(DataError::new(
+                &path.key("percent_change"),
+                "applies to timeseries cards only",
+            ));
+        }
         Ok(VizConfig {
             title,
             subtitle: optional_string(path, object, "subtitle")?,
@@ -262,9 +266,10 @@ impl VizConfig {
             y_label: optional_string(path, object, "y_label")?,
             units: optional_string(path, object, "units")?,
             source: optional_string(path, object, "source")?,
-            dark_mode,
+            dark_mode: optional_bool(path, object, "dark_mode")?,
             colors: colors(path, object)?,
             epoch_ms,
+            percent_change,
         })
     }
 }
@@ -278,6 +283,14 @@ fn optional_string(
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(other) => Err(DataError::expected(&path.key(key), "a string", other)),
+    }
+}
+
+fn optional_bool(path: &Path<'_>, object: &Object, key: &str) -> Result<Option<bool>, DataError> {
+    match object.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(on)) => Ok(Some(*on)),
+        Some(other) => Err(DataError::expected(&path.key(key), "true or false", other)),
     }
 }
 

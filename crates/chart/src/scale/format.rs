@@ -24,6 +24,9 @@ pub enum Units {
     Suffix(String),
     /// After the number and a space: "12 kg", "3.4k users", "5 USD".
     SuffixSpaced(String),
+    /// `"+%"`: a percent with its sign always written, "+12.5%", "−3%"
+    /// (changes, where up and down matter as much as how far).
+    SignedPercent,
 }
 
 /// Suffixes written without a space.
@@ -69,7 +72,9 @@ impl Units {
             && text
                 .chars()
                 .all(|c| c.is_alphabetic() || is_currency_symbol(c));
-        if short && currency {
+        if text == crate::change::SIGNED_PERCENT {
+            Units::SignedPercent
+        } else if short && currency {
             Units::Prefix(text.to_owned())
         } else if TIGHT_SUFFIXES.contains(&text) {
             Units::Suffix(text.to_owned())
@@ -98,6 +103,13 @@ impl Units {
                 out.push_str(number);
                 out.push(' ');
                 out.push_str(unit);
+            }
+            Units::SignedPercent => {
+                if !negative && number.bytes().any(|b| matches!(b, b'1'..=b'9')) {
+                    out.push('+');
+                }
+                out.push_str(number);
+                out.push('%');
             }
         }
         out
