@@ -148,6 +148,26 @@ const prices = {
   },
 };
 
+// Names too long to stand under upright bars: the card lies on its side.
+const emissions = {
+  viz_config: {
+    title: 'Emissions by sector',
+    viz_component_type: 'bar',
+    x_label: 'Sector',
+    y_label: 'Emissions',
+    units: 'Mt',
+    source: 'Made up',
+  },
+  data: [
+    { x: 'Electricity and heat production', y: 1450 },
+    { x: 'Road transportation', y: 1230 },
+    { x: 'Manufacturing and construction', y: 880 },
+    { x: 'Residential buildings', y: 560 },
+    { x: 'Agriculture, forestry and land use', y: -120 },
+    { x: 'Aviation', y: 190 },
+  ],
+};
+
 // ---- Theme ----
 
 // Until the reader picks one, a light page passes no darkMode, so the embed
@@ -236,6 +256,7 @@ function startOthers() {
     ...pair('ratings', 'demo-ratings', filmRatings, '360px'),
     ...pair('payrolls', 'demo-payrolls', payrolls, '360px'),
     ...pair('prices', 'demo-prices', prices, '360px'),
+    ...pair('emissions', 'demo-emissions', emissions, '360px'),
   ];
 }
 

@@ -183,6 +183,7 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
     ['#ratings', 'Ratings of 3,000 films'],
     ['#payrolls', 'Change in payrolls by sector'],
     ['#prices', 'Gold, oil and a stock index in 2025'],
+    ['#emissions', 'Emissions by sector'],
   ]) {
     const other = await frameOf(page, id);
     await other.waitForLoadState('load');
@@ -202,6 +203,10 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
   assert.match(pricesText, /Price, change since start/);
   assert.match(pricesText, /\+\d+%/);
   assert.match(pricesText, /left out, starting at zero or without\s+values: New fund/);
+  // Long names, laid on the side: level, at most 45% of the width.
+  const emissionsText = await (await shownSvg(await frameOf(page, '#emissions'))).textContent();
+  assert.match(emissionsText, /Agriculture, forestry/);
+  assert.match(emissionsText, /Road transportation/);
   // The local column fetched the engine, and the page says so.
   await page.waitForFunction(
     () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),
@@ -315,7 +320,7 @@ test('the demo pages run under the host CSP with no console errors or violations
 
   // ... and the demo pages, with all their embeds, have none.
   for (const [path, containers] of [
-    ['/index.html', ['#chart', '#users', '#browsers', '#ratings', '#payrolls', '#prices']],
+    ['/index.html', ['#chart', '#users', '#browsers', '#ratings', '#payrolls', '#prices', '#emissions']],
     ['/dropin.html', ['#chart-container']],
   ]) {
     const { page, problems } = await openPage({ viewport: { width: 1100, height: 900 } });

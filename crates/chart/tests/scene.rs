@@ -409,3 +409,62 @@ fn relative_path(d: &str) -> Vec<(i64, i64)> {
     }
     out
 }
+
+/// Category names that cannot stand level under their bars turn the card on
+/// its side: one bar per row, top to bottom in the data's order, growing
+/// right from zero (left for a negative), and every name whole at the left.
+#[test]
+fn bars_whose_names_do_not_fit_lie_on_their_side() {
+    let names = [
+        "Electricity and heat production",
+        "Road transportation",
+        "Manufacturing and construction",
+        "Agriculture, forestry and land use",
+    ];
+    let values = [1450.0, 1230.0, 880.0, -120.0];
+    let data: Vec<String> = names
+        .iter()
+        .zip(values)
+        .map(|(x, y)| format!(r#"{{"x": "{x}", "y": {y}}}"#))
+        .collect();
+    let json = format!(
+        r#"{{"viz_config": {{"title": "Emissions", "viz_component_type": "bar"}}, "data": [{}]}}"#,
+        data.join(",")
+    );
+    let chart = Chart::from_json(&json).unwrap();
+    let theme = chart.theme(Some(false));
+    let turned = scene(&chart, 800.0, 500.0, &theme);
+    let bars = rects(&turned, theme.color(0));
+    assert_eq!(bars.len(), 4);
+    assert!(
+        bars.windows(2).all(|w| w[0].y < w[1].y),
+        "top to bottom: {bars:?}"
+    );
+    let plot = turned.plot.unwrap();
+    let zero = bars[0].x;
+    assert!(bars[..3]
+        .iter()
+        .all(|b| (b.x - zero).abs() < 1e-6 && b.w > b.h));
+    assert!(bars[0].w > bars[1].w && bars[1].w > bars[2].w);
+    assert!(
+        (bars[3].right() - zero).abs() < 1e-6,
+        "the negative bar ends at zero"
+    );
+    let texts: Vec<&str> = turned
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Text { text, at, .. } if at.0 < plot.x => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    for name in names {
+        assert!(texts.contains(&name), "{name} whole at the left: {texts:?}");
+    }
+
+    // Short names stay under upright bars.
+    let chart = example("bar");
+    let upright = scene(&chart, 800.0, 500.0, &theme);
+    let bars = rects(&upright, theme.color(0));
+    assert!(bars.windows(2).all(|w| w[0].x < w[1].x) && bars.iter().all(|b| b.h > b.w));
+}

@@ -68,29 +68,45 @@ fn bar_hit(ctx: &Ctx<'_>, r: Rect, c: &Categorical, ci: usize, si: usize, v: f64
 }
 
 /// bar and grouped_bar: one bar per series side by side in each category.
+/// When the category names do not fit level under their bars and there is
+/// height for them, the chart lies on its side: names down the left, whole
+/// and level, bars growing to the right.
 pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
         &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
     );
     let (lo, hi) = finite_range(c.series.iter().flat_map(|s| s.values.iter().copied()));
-    let axes = ctx.axes(
-        body,
-        AxisSpec::Band {
-            labels: c.categories.clone(),
-            padding: if c.series.len() > 1 { 0.22 } else { 0.3 },
-        },
-        AxisSpec::Linear {
-            lo,
-            hi,
-            fit: Fit::Zero,
-            units: ctx.units(),
-        },
-    );
+    let n = c.categories.len().max(1) as f64;
+    let widest = c
+        .categories
+        .iter()
+        .map(|l| text::width(l, ctx.sizes.tick, Weight::Regular))
+        .fold(0.0, f64::max);
+    let turned = widest + 20.0 > body.w * 0.9 / n && n * ctx.sizes.tick * 2.0 <= body.h * 0.8;
+    let band = AxisSpec::Band {
+        labels: c.categories.clone(),
+        padding: if c.series.len() > 1 { 0.22 } else { 0.3 },
+    };
+    let value = AxisSpec::Linear {
+        lo,
+        hi,
+        fit: Fit::Zero,
+        units: ctx.units(),
+    };
+    let axes = if turned {
+        ctx.axes_turned(body, value, band, true)
+    } else {
+        ctx.axes(body, band, value)
+    };
     let groups = c.series.len().max(1);
     let mut slots = Vec::new();
     for (ci, _) in c.categories.iter().enumerate() {
-        let (x, w) = axes.x_band(ci);
+        let (x, w) = if turned {
+            axes.y_band(ci)
+        } else {
+            axes.x_band(ci)
+        };
         let inner = w / groups as f64;
         for (si, s) in c.series.iter().enumerate() {
             let Some(&v) = s.values.get(ci) else { continue };
@@ -100,18 +116,65 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
             // A hairline between neighbours in a group keeps them apart.
             let gap = if groups > 1 && inner > 6.0 { 1.0 } else { 0.0 };
             let bx = x + inner * si as f64;
-            let r = bar_rect(&axes, bx, inner - gap, 0.0, v);
+            let r = if turned {
+                let (a, b) = (axes.x_at(0.0), axes.x_at(v));
+                Rect::new(a.min(b), bx, (a - b).abs(), inner - gap)
+            } else {
+                bar_rect(&axes, bx, inner - gap, 0.0, v)
+            };
             ctx.p.rect(r, ctx.theme.color(si));
             bar_hit(ctx, r, c, ci, si, v);
-            slots.push((v, (bx, inner - gap)));
+            slots.push((v, (bx, inner - gap), r));
         }
     }
     // Labels only when every bar can carry one: a few readable numbers.
     if slots.len() <= 24 {
-        for (v, slot) in slots {
-            value_label(ctx, &axes, v, slot);
+        for (v, slot, r) in slots {
+            if turned {
+                side_label(ctx, &axes, v, r);
+            } else {
+                value_label(ctx, &axes, v, slot);
+            }
         }
     }
+}
+
+/// A value label past the end of a bar lying on its side (inside its end
+/// when past it would leave the plot), when its row is tall enough.
+fn side_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, r: Rect) {
+    let shown = label::value(value, ctx.units());
+    let size = ctx.sizes.small;
+    let w = text::width(&shown, size, Weight::Regular) + 4.0;
+    if r.h < size {
+        return;
+    }
+    let negative = value < 0.0;
+    let end = if negative { r.x } else { r.right() };
+    let outside_fits = if negative {
+        end - w >= axes.plot.x
+    } else {
+        end + w <= axes.plot.right()
+    };
+    if !outside_fits && r.w < w + 4.0 {
+        return;
+    }
+    let (x, align) = if negative == outside_fits {
+        (end - 4.0, Align::End)
+    } else {
+        (end + 4.0, Align::Start)
+    };
+    let color = if outside_fits {
+        ctx.theme.muted
+    } else {
+        ctx.theme.background
+    };
+    ctx.p.text(
+        &shown,
+        (x, r.y + r.h / 2.0),
+        Font::new(size, Weight::Regular, color),
+        align,
+        Baseline::Middle,
+    )
 }
 
 /// Past this many segments a stacked card draws no seams: they would

@@ -218,11 +218,30 @@ impl Ctx<'_> {
 
     /// Axes titled by the card's `x_label` and `y_label`.
     pub fn axes(&self, body: Rect, x: axis::AxisSpec<'_>, y: axis::AxisSpec<'_>) -> axis::Axes {
+        self.axes_turned(body, x, y, false)
+    }
+
+    /// [`Ctx::axes`]; `turned` for a chart on its side, whose categories
+    /// (`x_label`) run down the y axis and values (`y_label`) across.
+    pub fn axes_turned(
+        &self,
+        body: Rect,
+        x: axis::AxisSpec<'_>,
+        y: axis::AxisSpec<'_>,
+        turned: bool,
+    ) -> axis::Axes {
+        let (mut x_title, mut y_title) = (
+            self.config.x_label.as_deref(),
+            self.config.y_label.as_deref(),
+        );
+        if turned {
+            std::mem::swap(&mut x_title, &mut y_title);
+        }
         let spec = axis::AxesSpec {
             x,
             y,
-            x_title: self.config.x_label.as_deref(),
-            y_title: self.config.y_label.as_deref(),
+            x_title,
+            y_title,
         };
         let axes = axis::draw_axes(self.p, self.theme, self.sizes, body, &spec);
         self.p.set_plot(axes.plot);

@@ -8,7 +8,7 @@ use crate::draw::painter::Rect;
 use crate::draw::text::{self, Weight};
 
 use super::choose::{build, plan_band_labels, tick_labels, BandLabels, Scale, LABEL_GAP};
-use super::{Axes, AxesSpec, AxisSpec};
+use super::{Axes, AxesSpec, AxisSpec, Fit};
 
 /// Where everything of the axes goes.
 pub struct AxesLayout {
@@ -20,6 +20,8 @@ pub struct AxesLayout {
     pub y_label_w: f64,
     /// How a band x axis sets its labels.
     pub(super) band_plan: Option<BandLabels>,
+    /// A value x axis labels every this many ticks (1: all).
+    pub(super) x_every: usize,
 }
 
 /// Units longer than this many characters ("thousand jobs", "people") are
@@ -90,7 +92,7 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
             .iter()
             .map(|l| text::width(l, sizes.tick, Weight::Regular))
             .fold(0.0, f64::max)
-            .min(body.w * 0.35),
+            .min(body.w * 0.45),
         other => tick_labels(other)
             .iter()
             .map(|l| text::width(l, sizes.tick, Weight::Regular))
@@ -108,7 +110,12 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
     } else {
         90.0
     };
-    let x_first = build(x_spec, ((plot_w / spacing) as usize).max(2));
+    // Bars on their side need a domain that hugs them whatever the room:
+    // at least 5 ticks, their labels thinned below when crowded.
+    let sideways = matches!(x_spec, AxisSpec::Linear { fit: Fit::Zero, .. });
+    let least = if sideways { 5 } else { 2 };
+    let x_first = build(x_spec, ((plot_w / spacing) as usize).max(least));
+    let mut x_every = 1;
     let (x_scale, band_plan, x_label_h) = match x_first {
         Scale::Band(b) => {
             let plan = plan_band_labels(
@@ -124,7 +131,10 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
             (Scale::Band(b), Some(plan), h)
         }
         continuous => {
-            // Widen the spacing until the labels fit side by side.
+            // Widen the spacing until the labels fit side by side. Bars on
+            // their side keep their ticks and label every other one (or
+            // fewer): fewer ticks would stretch the domain far past the
+            // bars (0 to 2,000 for bars up to 1,450).
             let mut scale = continuous;
             for _ in 0..4 {
                 let widest = tick_labels(&scale)
@@ -132,7 +142,12 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
                     .map(|l| text::width(l, sizes.tick, Weight::Regular))
                     .fold(0.0, f64::max);
                 let count = tick_labels(&scale).len().max(1);
-                if (widest + LABEL_GAP * 2.0) * count as f64 <= plot_w {
+                let needed = (widest + LABEL_GAP * 2.0) * count as f64;
+                if needed <= plot_w {
+                    break;
+                }
+                if sideways {
+                    x_every = (needed / plot_w).ceil() as usize;
                     break;
                 }
                 let fit = (plot_w / (widest + LABEL_GAP * 2.0)).floor() as usize;
@@ -167,5 +182,6 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
         y_title,
         y_label_w,
         band_plan,
+        x_every,
     }
 }

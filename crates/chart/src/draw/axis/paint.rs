@@ -16,6 +16,7 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
         y_title,
         y_label_w,
         band_plan,
+        x_every,
     } = layout;
     let (plot, y_label_w) = (axes.plot, *y_label_w);
     let tick_font = Font::new(sizes.tick, Weight::Regular, theme.muted);
@@ -110,7 +111,9 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
         }
         (scale, _) => {
             let (ticks, labels) = continuous_ticks(scale);
-            for (v, label) in ticks.iter().zip(labels) {
+            // Thinned labels keep zero's.
+            let zero = ticks.iter().position(|t| *t == 0.0).unwrap_or(0);
+            for (i, (v, label)) in ticks.iter().zip(labels).enumerate() {
                 let x = axes.x_at(*v);
                 if !(plot.x - 0.5..=plot.right() + 0.5).contains(&x) {
                     continue;
@@ -124,7 +127,7 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
                         1.0,
                     );
                 }
-                if overhangs(x, label, sizes, body) {
+                if i.abs_diff(zero) % x_every.max(&1) != 0 || overhangs(x, label, sizes, body) {
                     continue;
                 }
                 p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top);
