@@ -19,7 +19,8 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let values = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
     // Values by region index: at most one per region, the last one wins.
     let mut by_region: Vec<Option<f64>> = vec![None; map.regions.len()];
-    let mut unknown: Vec<&str> = Vec::new();
+    // Strings, not &str: one copy of `join` in the module serves every list.
+    let mut unknown: Vec<String> = Vec::new();
     for (code, &v) in c.categories.iter().zip(values) {
         match map.position(code) {
             Some(i) => {
@@ -27,7 +28,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
                     *slot = Some(v);
                 }
             }
-            None => unknown.push(code),
+            None => unknown.push(code.clone()),
         }
     }
     let scale = ColorScale::new(ctx.theme, by_region.iter().flatten().copied());
