@@ -16,10 +16,9 @@ pub(crate) fn since_start(config: &mut VizConfig, card: &mut Card) {
     };
     let mut note = String::from("Change since the first value");
     let mut left_out = "; left out, starting at zero or without values: ";
-    for s in std::mem::take(series) {
+    for mut s in std::mem::take(series) {
         match s.ys.iter().copied().find(|y| y.is_finite()) {
             Some(first) if first != 0.0 => {
-                let mut s = s;
                 for y in &mut s.ys {
                     *y = (*y - first) / first.abs() * 100.0;
                 }

@@ -7,8 +7,8 @@ use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
 use crate::shown::{bins, display};
 
 /// Bins of the histogram's table: as many as the chart draws on any card
-/// wider than about 320 px.
-pub const HISTOGRAM_BINS: usize = 40;
+/// wider than about 240 px (a bin is at least 8 px there).
+pub const HISTOGRAM_BINS: usize = crate::shown::MAX_BINS;
 
 /// The table of the first `max_rows` of `rows`, each padded to the
 /// columns. `rows` is lazy, so a million points cost only the rows asked for;

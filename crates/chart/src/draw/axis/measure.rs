@@ -110,10 +110,11 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
     } else {
         90.0
     };
-    // Bars on their side need a domain that hugs them whatever the room:
-    // at least 5 ticks, their labels thinned below when crowded.
-    let sideways = matches!(x_spec, AxisSpec::Linear { fit: Fit::Zero, .. });
-    let least = if sideways { 5 } else { 2 };
+    // A zero-based value axis across (bars on their side) keeps a domain
+    // that hugs the values whatever the room: at least 5 ticks, its labels
+    // thinned below when crowded, never fewer ticks.
+    let zero_based = matches!(x_spec, AxisSpec::Linear { fit: Fit::Zero, .. });
+    let least = if zero_based { 5 } else { 2 };
     let x_first = build(x_spec, ((plot_w / spacing) as usize).max(least));
     let mut x_every = 1;
     let (x_scale, band_plan, x_label_h) = match x_first {
@@ -131,10 +132,10 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
             (Scale::Band(b), Some(plan), h)
         }
         continuous => {
-            // Widen the spacing until the labels fit side by side. Bars on
-            // their side keep their ticks and label every other one (or
+            // Widen the spacing until the labels fit side by side. A
+            // zero-based axis keeps its ticks and labels every other one (or
             // fewer): fewer ticks would stretch the domain far past the
-            // bars (0 to 2,000 for bars up to 1,450).
+            // values (0 to 2,000 for bars up to 1,450).
             let mut scale = continuous;
             for _ in 0..4 {
                 let widest = tick_labels(&scale)
@@ -146,7 +147,7 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
                 if needed <= plot_w {
                     break;
                 }
-                if sideways {
+                if zero_based {
                     x_every = (needed / plot_w).ceil() as usize;
                     break;
                 }
