@@ -22,6 +22,7 @@ pub mod reduce;
 pub mod scale;
 pub mod scene;
 mod shown;
+mod str_index;
 
 pub use chart::Chart;
 pub use describe::DataTable;

@@ -14,7 +14,6 @@
 //! holes). Each atlas is decoded once, on first use; a corrupt blob gives an
 //! empty map, never a panic.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 mod decode;
@@ -24,6 +23,8 @@ mod names;
 
 pub use decode::{decode, GeoError, MAX_POINTS};
 use names::fold;
+
+use crate::str_index::StrIndex;
 
 static WORLD_BIN: &[u8] = include_bytes!("../../geo/world.bin");
 static US_STATES_BIN: &[u8] = include_bytes!("../../geo/us-states.bin");
@@ -71,7 +72,7 @@ pub struct Map {
     pub height: f32,
     /// Regions in ascending id order.
     pub regions: Vec<Region>,
-    index: HashMap<String, usize>,
+    index: StrIndex,
 }
 
 impl Map {
@@ -98,12 +99,12 @@ impl Map {
             numeric_key(code)?
         } else {
             let folded = fold(code);
-            if let Some(&i) = self.index.get(&format!("c:{folded}")) {
+            if let Some(i) = self.index.get(&format!("c:{folded}")) {
                 return Some(i);
             }
             format!("n:{folded}")
         };
-        self.index.get(&key).copied()
+        self.index.get(&key)
     }
 
     /// Union of the regions' bounding boxes: (min x, min y, max x, max y),
@@ -126,31 +127,31 @@ impl Map {
             width: size.0,
             height: size.1,
             regions,
-            index: HashMap::new(),
+            index: StrIndex::default(),
         };
         map.build_index();
         map
     }
 
     fn build_index(&mut self) {
-        let mut index = HashMap::new();
+        let mut index = StrIndex::default();
         for (i, region) in self.regions.iter().enumerate() {
-            index.entry(format!("#{}", region.id)).or_insert(i);
+            index.insert(format!("#{}", region.id), i);
             for code in [&region.code2, &region.code3] {
                 if code.is_empty() {
                     continue;
                 }
                 if is_numeric(code) {
                     if let Some(key) = numeric_key(code) {
-                        index.entry(key).or_insert(i);
+                        index.insert(key, i);
                     }
                 } else {
-                    index.entry(format!("c:{}", fold(code))).or_insert(i);
+                    index.insert(format!("c:{}", fold(code)), i);
                 }
             }
             for name in std::iter::once(&region.name).chain(&region.aliases) {
                 if !name.is_empty() {
-                    index.entry(format!("n:{}", fold(name))).or_insert(i);
+                    index.insert(format!("n:{}", fold(name)), i);
                 }
             }
         }

@@ -1,8 +1,7 @@
 //! Reading the data as each card type needs it: columnar, typed, validated.
 
-use std::collections::HashMap;
-
 use crate::json::{Object, Value};
+use crate::str_index::StrIndex;
 
 use super::date::{parse_date, DatePrecision};
 use super::error::{describe, Path};
@@ -165,20 +164,14 @@ impl Loc {
 /// Distinct labels in first-seen order, found by hash (tens of thousands
 /// of categories must not cost a quadratic search).
 #[derive(Default)]
-struct Labels {
-    list: Vec<String>,
-    index: HashMap<String, usize>,
-}
+struct Labels(StrIndex);
 
 impl Labels {
     fn at(&mut self, label: &str) -> usize {
-        if let Some(&at) = self.index.get(label) {
-            return at;
+        match self.0.get(label) {
+            Some(at) => at,
+            None => self.0.insert(label.to_owned(), self.0.len()),
         }
-        let at = self.list.len();
-        self.index.insert(label.to_owned(), at);
-        self.list.push(label.to_owned());
-        at
     }
 }
 
@@ -526,7 +519,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
         .zip(rows)
         .enumerate()
         .map(|(s, ((name, _), row))| {
-            let mut values = vec![f64::NAN; categories.list.len()];
+            let mut values = vec![f64::NAN; categories.0.len()];
             // Repeated categories add up: data often arrives unaggregated.
             for (at, y) in row {
                 if let Some(slot) = values.get_mut(at) {
@@ -547,7 +540,7 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
         .collect();
     Ok(Card::Categorical(Categorical {
         kind,
-        categories: categories.list,
+        categories: categories.0.into_keys(),
         series,
     }))
 }
@@ -720,7 +713,8 @@ fn read_boxplot(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     }
     Ok(Card::Boxplot(
         labels
-            .list
+            .0
+            .into_keys()
             .into_iter()
             .zip(groups)
             .filter_map(|(label, values)| box_stats(label, values))
@@ -818,7 +812,7 @@ fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
             }
         }
     }
-    let (xs, ys) = (xs.list, ys.list);
+    let (xs, ys) = (xs.0.into_keys(), ys.0.into_keys());
     let size = xs.len().saturating_mul(ys.len());
     if size > MAX_HEATMAP_CELLS {
         return Err(error(
@@ -950,7 +944,7 @@ fn read_table(shape: &DataShape) -> Result<Card, DataError> {
                     }
                 }
             }
-            let columns = columns.list;
+            let columns = columns.0.into_keys();
             check_table(points.len(), columns.len())?;
             let rows = points
                 .iter()
