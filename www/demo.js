@@ -148,6 +148,26 @@ const prices = {
   },
 };
 
+// Sizes ten times apart or more: the margin reads against a right axis of
+// its own (the automatic rule; `right_axis_series` would name it).
+const revenueMargin = {
+  viz_config: {
+    title: 'Revenue and margin, 2025',
+    viz_component_type: 'timeseries',
+    y_label: 'Revenue',
+    units: '$',
+    right_axis_label: 'Margin',
+    right_axis_units: '%',
+    source: 'Made up',
+  },
+  data: {
+    series: [
+      { name: 'Revenue', points: monthly(1200000, 0.05, 0.04) },
+      { name: 'Margin', points: monthly(12, 0.06, 0.15) },
+    ],
+  },
+};
+
 // Names too long to stand under upright bars: the card lies on its side.
 const emissions = {
   viz_config: {
@@ -257,6 +277,7 @@ function startOthers() {
     ...pair('payrolls', 'demo-payrolls', payrolls, '360px'),
     ...pair('prices', 'demo-prices', prices, '360px'),
     ...pair('emissions', 'demo-emissions', emissions, '360px'),
+    ...pair('margins', 'demo-margins', revenueMargin, '360px'),
   ];
 }
 

@@ -184,6 +184,7 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
     ['#payrolls', 'Change in payrolls by sector'],
     ['#prices', 'Gold, oil and a stock index in 2025'],
     ['#emissions', 'Emissions by sector'],
+    ['#margins', 'Revenue and margin, 2025'],
   ]) {
     const other = await frameOf(page, id);
     await other.waitForLoadState('load');
@@ -207,6 +208,13 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
   const emissionsText = await (await shownSvg(await frameOf(page, '#emissions'))).textContent();
   assert.match(emissionsText, /Agriculture, forestry/);
   assert.match(emissionsText, /Road transportation/);
+  // Two y-axes: the legend says which axis each series reads against, and
+  // each axis has its own units.
+  const marginsText = await (await shownSvg(await frameOf(page, '#margins'))).textContent();
+  assert.match(marginsText, /Revenue \(left axis\)/);
+  assert.match(marginsText, /Margin \(right axis\)/);
+  assert.match(marginsText, /\$1\.\dM/);
+  assert.match(marginsText, /\d+%/);
   // The local column fetched the engine, and the page says so.
   await page.waitForFunction(
     () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),

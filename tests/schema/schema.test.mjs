@@ -167,6 +167,13 @@ const accepted = {
     viz_config: { title: 't', viz_component_type: 'timeseries', percent_change: true, units: '+%' },
     data: [{ x: '2024', y: 1 }, { x: '2025', y: 2 }],
   },
+  'a timeseries with a right axis': {
+    viz_config: {
+      title: 't', viz_component_type: 'timeseries', units: '$', right_axis_series: ['b'],
+      right_axis_label: 'Margin', right_axis_units: '%',
+    },
+    data: { series: [{ name: 'a', points: [{ x: '2024', y: 1e6 }] }, { name: 'b', points: [{ x: '2024', y: 12 }] }] },
+  },
   'epoch milliseconds as timeline points': {
     viz_config: { title: 't', viz_component_type: 'timeline', x_time: 'epoch_ms' },
     data: [{ label: 'a', start: 0, end: 86400000 }],
@@ -245,6 +252,14 @@ const refused = {
   'percent change on a bar card': [
     { viz_config: { title: 't', viz_component_type: 'bar', percent_change: true }, data: [] },
     '/viz_config/viz_component_type',
+  ],
+  'a right axis on a bar card': [
+    { viz_config: { title: 't', viz_component_type: 'bar', right_axis_series: ['a'] }, data: [] },
+    '/viz_config/viz_component_type',
+  ],
+  'right axis series that are not names': [
+    { viz_config: { title: 't', right_axis_series: [3] }, data: [] },
+    '/viz_config/right_axis_series/0',
   ],
   'percent change that is not a boolean': [
     { viz_config: { title: 't', percent_change: 'yes' }, data: [] },

@@ -16,16 +16,8 @@ use zdr_chart::{Chart, HitMap, Theme};
 fn config(title: &str) -> VizConfig {
     VizConfig {
         title: title.to_string(),
-        subtitle: None,
-        kind: None,
-        x_label: None,
         y_label: Some("Value".to_string()),
-        units: None,
-        source: None,
-        dark_mode: None,
-        colors: Vec::new(),
-        epoch_ms: false,
-        percent_change: false,
+        ..VizConfig::default()
     }
 }
 

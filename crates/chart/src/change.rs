@@ -32,6 +32,8 @@ pub(crate) fn since_start(config: &mut VizConfig, card: &mut Card) {
         }
     }
     config.units = Some(SIGNED_PERCENT.into());
+    // Both axes show the same change: the right one's own units are gone.
+    config.right_axis_units = None;
     // The axis says what it measures now: "Price, change since start".
     let label = config.y_label.as_deref().map_or("", str::trim);
     config.y_label = Some(if label.is_empty() {

@@ -21,7 +21,7 @@ impl Chart {
             return Chart::from_json_tree(text);
         }
         match crate::model::read_streaming(text, None) {
-            Some(read) => read.map(|(config, kind, card)| Chart::new(config, kind, card)),
+            Some(read) => read.and_then(|(config, kind, card)| Chart::new(config, kind, card)),
             None => Chart::from_data(&VisualizationData::from_json(text)?),
         }
     }
@@ -36,7 +36,7 @@ impl Chart {
             return Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?);
         }
         match crate::model::read_streaming(text, Some(&mut columns)) {
-            Some(read) => read.map(|(config, kind, card)| Chart::new(config, kind, card)),
+            Some(read) => read.and_then(|(config, kind, card)| Chart::new(config, kind, card)),
             None => Chart::from_data(&VisualizationData::from_json_in(text, Some(&mut columns))?),
         }
     }
@@ -51,7 +51,7 @@ impl Chart {
         series: &mut dyn FnMut() -> Vec<GivenSeries>,
     ) -> Option<Chart> {
         crate::model::given::read(config, series)
-            .map(|(config, kind, card)| Chart::new(config, kind, card))
+            .and_then(|(config, kind, card)| Chart::new(config, kind, card).ok())
     }
 
     /// [`Chart::from_json`] always through the tree: the reader the
@@ -62,25 +62,25 @@ impl Chart {
     }
 
     pub fn from_data(data: &VisualizationData) -> Result<Chart, DataError> {
-        Ok(Chart::new(data.config.clone(), data.kind(), data.card()?))
+        Chart::new(data.config.clone(), data.kind(), data.card()?)
     }
 
     /// Every reader ends here: what the config asks of the data read
-    /// (`percent_change`) is done once, whichever way it was read.
-    fn new(mut config: VizConfig, kind: CardKind, mut card: Card) -> Chart {
+    /// (`right_axis_series`, `percent_change`) is checked and done once,
+    /// whichever way it was read.
+    fn new(mut config: VizConfig, kind: CardKind, mut card: Card) -> Result<Chart, DataError> {
+        if let Card::Timeseries { series, .. } = &card {
+            crate::sides::check(&config, series)?;
+        }
         if config.percent_change {
             crate::change::since_start(&mut config, &mut card);
         }
-        Chart { config, kind, card }
+        Ok(Chart { config, kind, card })
     }
 
     /// The data read as `kind`, whatever `viz_component_type` says: one
     /// document reaches every reader and drawer (as a fuzzer wants).
     pub fn from_data_as(data: &VisualizationData, kind: CardKind) -> Result<Chart, DataError> {
-        Ok(Chart::new(
-            data.config.clone(),
-            kind,
-            Card::read(kind, &data.data)?,
-        ))
+        Chart::new(data.config.clone(), kind, Card::read(kind, &data.data)?)
     }
 }

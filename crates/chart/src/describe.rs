@@ -46,11 +46,13 @@ impl Chart {
     /// stop after five names and the whole line after [`MAX_SUMMARY`]
     /// characters.
     pub fn summary(&self) -> String {
+        let _locale = crate::locale::scoped(self.config.locale);
         summary::summary(self)
     }
 
     /// The data as a table of at most `max_rows` rows (see [`DataTable`]).
     pub fn data_table(&self, max_rows: usize) -> DataTable {
+        let _locale = crate::locale::scoped(self.config.locale);
         table::data_table(self, max_rows)
     }
 }

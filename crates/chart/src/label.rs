@@ -10,6 +10,15 @@ pub fn units(config: &VizConfig) -> Option<&str> {
     config.units.as_deref().filter(|u| !u.trim().is_empty())
 }
 
+/// The right axis's units: `right_axis_units`, else the card's.
+pub fn right_units(config: &VizConfig) -> Option<&str> {
+    config
+        .right_axis_units
+        .as_deref()
+        .filter(|u| !u.trim().is_empty())
+        .or_else(|| units(config))
+}
+
 /// A value with the card's units: "$1,250", "12.5%", "48.2k", "−3".
 pub fn value(v: f64, units: Option<&str>) -> String {
     format_value(v, units)

@@ -12,6 +12,7 @@ pub mod draw;
 pub mod geo;
 pub mod json;
 mod label;
+pub mod locale;
 #[doc(hidden)]
 pub mod math;
 pub mod model;
@@ -22,6 +23,7 @@ pub mod reduce;
 pub mod scale;
 pub mod scene;
 mod shown;
+pub mod sides;
 mod str_index;
 
 pub use chart::Chart;

@@ -4,7 +4,6 @@
 //! text. Neither drawing nor describing owns these.
 
 use crate::model::{Card, Categorical};
-use crate::scale::format::group_thousands;
 use crate::scale::nice_ticks;
 
 /// Smallest and largest finite value; (inf, -inf) when there is none,
@@ -20,11 +19,22 @@ pub fn finite_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
 /// The x and y ranges of the points whose x and y are both finite. One
 /// pass: a million-point line is read by it on every draw.
 pub fn xy_extent(series: &[crate::model::Series]) -> ((f64, f64), (f64, f64)) {
+    xy_extent_of(series, &|_| true)
+}
+
+/// [`xy_extent`] of the series whose index `keep` says.
+pub fn xy_extent_of(
+    series: &[crate::model::Series],
+    keep: &dyn Fn(usize) -> bool,
+) -> ((f64, f64), (f64, f64)) {
     let (mut x, mut y) = (
         (f64::INFINITY, f64::NEG_INFINITY),
         (f64::INFINITY, f64::NEG_INFINITY),
     );
-    for s in series {
+    for (i, s) in series.iter().enumerate() {
+        if !keep(i) {
+            continue;
+        }
         for (&a, &b) in s.xs.iter().zip(&s.ys) {
             // Comparisons, not f64::min/max: both are finite here, and
             // in WebAssembly min and max are calls (fmin, fmax).
@@ -201,13 +211,13 @@ pub fn display(cell: &str) -> String {
         return cell.to_string();
     }
     let grouped = if int.len() >= 5 {
-        group_thousands(int)
+        crate::locale::current().group(int)
     } else {
         int.to_string()
     };
     match frac {
-        Some(f) => format!("{sign}{grouped}.{f}"),
-        None => format!("{sign}{grouped}"),
+        Some(f) => [sign, &grouped, crate::locale::current().decimal_mark(), f].concat(),
+        None => [sign, &grouped].concat(),
     }
 }
 

@@ -468,3 +468,117 @@ fn bars_whose_names_do_not_fit_lie_on_their_side() {
     let bars = rects(&upright, theme.color(0));
     assert!(bars.windows(2).all(|w| w[0].x < w[1].x) && bars.iter().all(|b| b.h > b.w));
 }
+
+/// Revenue in millions and a margin in percent over the same months.
+fn revenue_and_margin(extra: &str) -> Chart {
+    let months = [
+        "2024-01", "2024-02", "2024-03", "2024-04", "2024-05", "2024-06",
+    ];
+    let revenue = [1.2e6, 1.35e6, 1.1e6, 1.6e6, 1.75e6, 1.9e6];
+    let margin = [12.0, 14.5, 9.0, 16.0, 18.5, 21.0];
+    let points = |ys: &[f64]| -> String {
+        let points: Vec<String> = months
+            .iter()
+            .zip(ys)
+            .map(|(x, y)| format!(r#"{{"x": "{x}", "y": {y}}}"#))
+            .collect();
+        points.join(",")
+    };
+    let json = format!(
+        r#"{{"viz_config": {{"title": "Sales", "viz_component_type": "timeseries", "units": "$", "y_label": "Revenue"{extra}}},
+            "data": {{"series": [{{"name": "Revenue", "points": [{}]}}, {{"name": "Margin", "points": [{}]}}]}}}}"#,
+        points(&revenue),
+        points(&margin)
+    );
+    Chart::from_json(&json).unwrap()
+}
+
+fn texts_at(scene: &Scene) -> Vec<(String, (f64, f64))> {
+    scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Text { text, at, .. } => Some((text.clone(), *at)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn series_of_different_magnitude_read_against_two_axes() {
+    let chart = revenue_and_margin(r#", "right_axis_units": "%", "right_axis_label": "Margin""#);
+    let theme = chart.theme(Some(false));
+    let scene = scene(&chart, 800.0, 500.0, &theme);
+    let plot = scene.plot.unwrap();
+    let texts = texts_at(&scene);
+    let text = |t: &str| texts.iter().find(|(s, _)| s == t).map(|(_, at)| *at);
+    // The legend says which axis each series reads against.
+    assert!(text("Revenue (left axis)").is_some(), "{texts:?}");
+    assert!(text("Margin (right axis)").is_some(), "{texts:?}");
+    // Left ticks in dollars left of the plot, right ticks in percent right of it,
+    // as many of them, on the same grid lines.
+    let left: Vec<_> = texts
+        .iter()
+        .filter(|(t, at)| at.0 < plot.x && t.starts_with('$'))
+        .collect();
+    let right: Vec<_> = texts
+        .iter()
+        .filter(|(t, at)| at.0 > plot.right() && t.ends_with('%'))
+        .collect();
+    assert!(left.len() >= 3, "{texts:?}");
+    assert_eq!(left.len(), right.len(), "{left:?} {right:?}");
+    for (l, r) in left.iter().zip(&right) {
+        assert!((l.1 .1 - r.1 .1).abs() < 1e-6, "{l:?} level with {r:?}");
+    }
+    assert!(
+        right
+            .iter()
+            .any(|(t, _)| t == "0%" || t == "5%" || t == "10%"),
+        "{right:?}"
+    );
+    // Each title at its own side.
+    assert!(text("Revenue").is_some_and(|at| at.0 < plot.x));
+    assert!(text("Margin").is_some_and(|at| at.0 > plot.right()));
+    // Both lines fill the plot's height: each is drawn on its own scale.
+    let lines: Vec<&Vec<(f64, f64)>> = scene
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Path { points, stroke } if stroke.width == 2.0 => Some(points),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for line in lines {
+        let (top, bottom) = line
+            .iter()
+            .fold((f64::MAX, f64::MIN), |(t, b), p| (t.min(p.1), b.max(p.1)));
+        assert!(bottom - top > plot.h * 0.3, "{top} {bottom} in {plot:?}");
+    }
+    // The data table gives each series in its axis's units.
+    let table = chart.data_table(10);
+    assert_eq!(table.columns, ["Date", "Revenue", "Margin"]);
+    assert_eq!(table.rows[0][1], "$1,200,000");
+    assert_eq!(table.rows[0][2], "12%");
+
+    // Told otherwise: one axis, no axis in the legend.
+    let one = revenue_and_margin(r#", "right_axis_series": []"#);
+    let texts = texts_at(&scene_of(&one));
+    assert!(texts.iter().any(|(t, _)| t == "Revenue"));
+    assert!(!texts.iter().any(|(t, _)| t.contains("axis")), "{texts:?}");
+    // Named: the first series on the right.
+    let named = revenue_and_margin(r#", "right_axis_series": ["Revenue"]"#);
+    let texts = texts_at(&scene_of(&named));
+    assert!(
+        texts.iter().any(|(t, _)| t == "Revenue (right axis)"),
+        "{texts:?}"
+    );
+    // Change since start: one axis of percents.
+    let change = revenue_and_margin(r#", "percent_change": true"#);
+    let texts = texts_at(&scene_of(&change));
+    assert!(!texts.iter().any(|(t, _)| t.contains("axis")), "{texts:?}");
+}
+
+fn scene_of(chart: &Chart) -> Scene {
+    scene(chart, 800.0, 500.0, &chart.theme(Some(false)))
+}

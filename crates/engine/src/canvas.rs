@@ -7,7 +7,6 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
 use zdr_chart::draw::HitMap;
@@ -315,15 +314,14 @@ impl CanvasState {
         if self.canvas.height() != key.backing.1 {
             self.canvas.set_height(key.backing.1);
         }
-        let backend = CanvasBackend::new(self.canvas.clone()).ok_or(EngineError::Draw {
+        let mut backend = CanvasBackend::new(&self.canvas).ok_or(EngineError::Draw {
             reason: "the canvas has no 2d context (too large, or out of memory?)".into(),
         })?;
-        let area = backend.into_drawing_area();
         // Device pixels per CSS pixel as actually allocated, after rounding and capping.
         let scale = f64::from(key.backing.0) / width;
         self.hits = self
             .chart
-            .draw_mapped(&area, &theme, scale)
+            .draw_on(&mut backend, key.backing, &theme, scale)
             .map_err(|error| EngineError::Draw {
                 reason: error.to_string(),
             })?;

@@ -1,28 +1,24 @@
-//! The plotters backend the scene is replayed onto: a canvas 2D context.
+//! The canvas the scene is replayed onto ([`zdr_chart::paint::pixels`]):
+//! a canvas 2D context, without plotters.
 //!
 //! It draws what plotters-canvas 0.3 drew, call for call (line widths,
-//! half-pixel offsets of straight lines, text anchors, how polygons, paths
-//! and circles are filled or stroked), so the canvas and the SVG writer
-//! still agree pixel for pixel (tests/e2e/agreement.test.mjs). What differs
-//! is the text handed to the context: colours as `#rrggbb` and font sizes
-//! through [`zdr_chart::scale::shortest::plain`], where plotters-canvas
-//! wrote `format!("rgba({},{},{},{})")` and `format!("{}px")` with floats,
-//! which linked core's float formatting (about 20 KB) into the module.
+//! text anchors, how polygons, paths and circles are filled or stroked), so
+//! the canvas and the SVG writer still agree pixel for pixel
+//! (tests/e2e/agreement.test.mjs). Colours go to the context as `#rrggbb`
+//! and font sizes through [`zdr_chart::scale::shortest::plain`]: no float
+//! formatting in the module (core's is about 20 KB).
 
 use std::f64::consts::PI;
 
-use plotters_backend::text_anchor::{HPos, VPos};
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
-    FontTransform,
-};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use zdr_chart::draw::text::FONT_FAMILY;
+use zdr_chart::paint::pixels::{Coord, DeviceFont, Paint, Pixels};
 use zdr_chart::scale::shortest::plain;
+use zdr_chart::scene::{Align, Baseline, Color};
 
 /// Draws on the 2D context of one canvas.
 pub struct CanvasBackend {
-    canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
 }
 
@@ -31,291 +27,150 @@ pub struct CanvasBackend {
 #[error("the canvas refused to draw: {0}")]
 pub struct CanvasError(String);
 
-type Failure = DrawingErrorKind<CanvasError>;
-
-fn thrown(error: JsValue) -> Failure {
-    DrawingErrorKind::DrawingError(CanvasError(zdr_protocol::text::describe_thrown(&error)))
+fn thrown(error: JsValue) -> CanvasError {
+    CanvasError(zdr_protocol::text::describe_thrown(&error))
 }
 
 impl CanvasBackend {
     /// `None` when the canvas gives no 2D context (too large, or out of memory).
-    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
+    pub fn new(canvas: &HtmlCanvasElement) -> Option<Self> {
         let context = canvas.get_context("2d").ok()??.dyn_into().ok()?;
-        Some(CanvasBackend { canvas, context })
+        Some(CanvasBackend { context })
     }
 
-    fn set_line_style(&self, style: &impl BackendStyle) {
-        self.context.set_stroke_style_str(&css_color(style.color()));
-        self.context.set_line_width(f64::from(style.stroke_width()));
+    fn set_stroke(&self, color: Color, width: u32) {
+        self.context.set_stroke_style_str(&css_color(color));
+        self.context.set_line_width(f64::from(width));
     }
 
-    fn set_fill(&self, color: BackendColor) {
+    fn set_fill(&self, color: Color) {
         self.context.set_fill_style_str(&css_color(color));
     }
 
-    /// A path through `points` from its first one; nothing for no points.
-    fn trace(&self, points: impl IntoIterator<Item = BackendCoord>) -> bool {
-        let mut points = points.into_iter();
-        let Some((x, y)) = points.next() else {
-            return false;
-        };
-        self.context.move_to(f64::from(x), f64::from(y));
-        for (x, y) in points {
-            self.context.line_to(f64::from(x), f64::from(y));
+    /// A path through `points` from its first one.
+    fn trace(&self, points: &[Coord]) {
+        for (i, &(x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                self.context.move_to(f64::from(x), f64::from(y));
+            } else {
+                self.context.line_to(f64::from(x), f64::from(y));
+            }
         }
-        true
     }
 }
 
-/// `#rrggbb` for an opaque colour, else `rgba(r,g,b,alpha)` with the alpha
-/// written as `{}` writes it: the same colour plotters-canvas asked for.
-pub fn css_color(color: BackendColor) -> String {
-    let (r, g, b) = color.rgb;
-    if color.alpha == 1.0 {
-        let mut out = String::with_capacity(7);
-        out.push('#');
-        for byte in [r, g, b] {
-            for nibble in [byte >> 4, byte & 0xf] {
-                out.push(char::from(b"0123456789abcdef"[usize::from(nibble)]));
-            }
+/// `#rrggbb`.
+pub fn css_color(Color(r, g, b): Color) -> String {
+    let mut out = String::with_capacity(7);
+    out.push('#');
+    for byte in [r, g, b] {
+        for nibble in [byte >> 4, byte & 0xf] {
+            out.push(char::from(b"0123456789abcdef"[usize::from(nibble)]));
         }
-        return out;
     }
-    format!("rgba({r},{g},{b},{})", plain(color.alpha))
+    out
 }
 
 /// The canvas `font` shorthand: `"bold 16.5px Inter"`.
 pub fn css_font(style: &str, size: f64, family: &str) -> String {
-    format!("{style} {}px {family}", plain(size))
+    [style, " ", &plain(size), "px ", family].concat()
 }
 
-fn transparent(color: BackendColor) -> bool {
-    color.alpha == 0.0
-}
+impl Pixels for CanvasBackend {
+    type Error = CanvasError;
 
-impl DrawingBackend for CanvasBackend {
-    type ErrorType = CanvasError;
-
-    fn get_size(&self) -> (u32, u32) {
-        (self.canvas.width(), self.canvas.height())
-    }
-
-    fn ensure_prepared(&mut self) -> Result<(), Failure> {
-        Ok(())
-    }
-
-    fn present(&mut self) -> Result<(), Failure> {
-        Ok(())
-    }
-
-    fn draw_pixel(&mut self, (x, y): BackendCoord, color: BackendColor) -> Result<(), Failure> {
-        if !transparent(color) {
-            self.set_fill(color);
-            self.context.fill_rect(f64::from(x), f64::from(y), 1.0, 1.0);
-        }
-        Ok(())
-    }
-
-    fn draw_line<S: BackendStyle>(
-        &mut self,
-        from: BackendCoord,
-        to: BackendCoord,
-        style: &S,
-    ) -> Result<(), Failure> {
-        if transparent(style.color()) {
-            return Ok(());
-        }
-        let (from, to) = crisp_line(from, to);
-        self.set_line_style(style);
-        self.context.begin_path();
-        self.context.move_to(from.0, from.1);
-        self.context.line_to(to.0, to.1);
-        self.context.stroke();
-        Ok(())
-    }
-
-    fn draw_rect<S: BackendStyle>(
-        &mut self,
-        (x0, y0): BackendCoord,
-        (x1, y1): BackendCoord,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), Failure> {
-        if transparent(style.color()) {
-            return Ok(());
-        }
+    fn rect(&mut self, (x0, y0): Coord, (x1, y1): Coord, paint: Paint) -> Result<(), CanvasError> {
         let (x, y) = (f64::from(x0), f64::from(y0));
         let (w, h) = (f64::from(x1 - x0), f64::from(y1 - y0));
-        if fill {
-            self.set_fill(style.color());
-            self.context.fill_rect(x, y, w, h);
-        } else {
-            self.set_line_style(style);
-            self.context.stroke_rect(x, y, w, h);
+        match paint {
+            Paint::Fill(color) => {
+                self.set_fill(color);
+                self.context.fill_rect(x, y, w, h);
+            }
+            Paint::Stroke(color, width) => {
+                self.set_stroke(color, width);
+                self.context.stroke_rect(x, y, w, h);
+            }
         }
         Ok(())
     }
 
-    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), Failure> {
-        if transparent(style.color()) {
-            return Ok(());
-        }
+    fn path(&mut self, points: &[Coord], color: Color, width: u32) -> Result<(), CanvasError> {
         self.context.begin_path();
-        // As plotters-canvas: the stroke style is set only for a non-empty path.
-        let mut path = path.into_iter().peekable();
-        if path.peek().is_some() {
-            self.set_line_style(style);
-        }
-        self.trace(path);
+        self.set_stroke(color, width);
+        self.trace(points);
         self.context.stroke();
         Ok(())
     }
 
-    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
-        &mut self,
-        path: I,
-        style: &S,
-    ) -> Result<(), Failure> {
-        if transparent(style.color()) {
-            return Ok(());
-        }
+    fn polygon(&mut self, points: &[Coord], color: Color) -> Result<(), CanvasError> {
         self.context.begin_path();
-        let mut path = path.into_iter().peekable();
-        if path.peek().is_some() {
-            self.set_fill(style.color());
-        }
-        if self.trace(path) {
-            self.context.close_path();
-        }
+        self.set_fill(color);
+        self.trace(points);
+        self.context.close_path();
         self.context.fill();
         Ok(())
     }
 
-    fn draw_circle<S: BackendStyle>(
-        &mut self,
-        (x, y): BackendCoord,
-        radius: u32,
-        style: &S,
-        fill: bool,
-    ) -> Result<(), Failure> {
-        if transparent(style.color()) {
-            return Ok(());
-        }
-        if fill {
-            self.set_fill(style.color());
-        } else {
-            self.set_line_style(style);
+    fn circle(&mut self, (x, y): Coord, radius: u32, paint: Paint) -> Result<(), CanvasError> {
+        match paint {
+            Paint::Fill(color) => self.set_fill(color),
+            Paint::Stroke(color, width) => self.set_stroke(color, width),
         }
         self.context.begin_path();
         self.context
             .arc(f64::from(x), f64::from(y), f64::from(radius), 0.0, PI * 2.0)
             .map_err(thrown)?;
-        if fill {
-            self.context.fill();
-        } else {
-            self.context.stroke();
+        match paint {
+            Paint::Fill(_) => self.context.fill(),
+            Paint::Stroke(..) => self.context.stroke(),
         }
         Ok(())
     }
 
-    fn draw_text<S: BackendTextStyle>(
-        &mut self,
-        text: &str,
-        style: &S,
-        (x, y): BackendCoord,
-    ) -> Result<(), Failure> {
-        let color = style.color();
-        if transparent(color) {
-            return Ok(());
-        }
-        let degrees = match style.transform() {
-            FontTransform::None => 0.0,
-            FontTransform::Rotate90 => 90.0,
-            FontTransform::Rotate180 => 180.0,
-            FontTransform::Rotate270 => 270.0,
-        };
-        let rotated = degrees != 0.0;
-        let (x, y) = if rotated {
+    fn text(&mut self, text: &str, (x, y): Coord, font: &DeviceFont) -> Result<(), CanvasError> {
+        let (x, y) = if font.vertical {
             self.context.save();
             self.context
                 .translate(f64::from(x), f64::from(y))
                 .map_err(thrown)?;
-            self.context.rotate(degrees / 180.0 * PI).map_err(thrown)?;
+            self.context.rotate(270.0 / 180.0 * PI).map_err(thrown)?;
             (0.0, 0.0)
         } else {
             (f64::from(x), f64::from(y))
         };
-        let anchor = style.anchor();
-        self.context.set_text_baseline(match anchor.v_pos {
-            VPos::Top => "top",
-            VPos::Center => "middle",
-            VPos::Bottom => "bottom",
+        self.context.set_text_baseline(match font.baseline {
+            Baseline::Top => "top",
+            Baseline::Middle => "middle",
+            Baseline::Bottom => "bottom",
         });
-        self.context.set_text_align(match anchor.h_pos {
-            HPos::Left => "start",
-            HPos::Right => "end",
-            HPos::Center => "center",
+        self.context.set_text_align(match font.align {
+            Align::Start => "start",
+            Align::End => "end",
+            Align::Middle => "center",
         });
-        self.set_fill(color);
-        self.context.set_font(&css_font(
-            style.style().as_str(),
-            style.size(),
-            style.family().as_str(),
-        ));
+        self.set_fill(font.color);
+        let weight = if font.bold { "bold" } else { "normal" };
+        self.context
+            .set_font(&css_font(weight, font.size, FONT_FAMILY));
         self.context.fill_text(text, x, y).map_err(thrown)?;
-        if rotated {
+        if font.vertical {
             self.context.restore();
         }
         Ok(())
     }
 }
 
-/// A horizontal or vertical line moved half a pixel left or up, so a
-/// one-pixel line covers one row of pixels instead of blurring over two.
-fn crisp_line((x0, y0): BackendCoord, (x1, y1): BackendCoord) -> ((f64, f64), (f64, f64)) {
-    let (mut from, mut to) = (
-        (f64::from(x0), f64::from(y0)),
-        (f64::from(x1), f64::from(y1)),
-    );
-    if x0 == x1 {
-        from.0 -= 0.5;
-        to.0 -= 0.5;
-    }
-    if y0 == y1 {
-        from.1 -= 0.5;
-        to.1 -= 0.5;
-    }
-    (from, to)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn color(rgb: (u8, u8, u8), alpha: f64) -> BackendColor {
-        BackendColor { alpha, rgb }
-    }
-
     #[test]
-    fn opaque_colours_are_hex() {
-        assert_eq!(css_color(color((0, 0, 0), 1.0)), "#000000");
-        assert_eq!(css_color(color((255, 255, 255), 1.0)), "#ffffff");
-        assert_eq!(css_color(color((0x1f, 0x77, 0xb4), 1.0)), "#1f77b4");
-        assert_eq!(css_color(color((10, 160, 5), 1.0)), "#0aa005");
-    }
-
-    #[test]
-    fn translucent_colours_keep_their_alpha_as_written_before() {
-        for alpha in [0.5, 0.25, 0.1, 0.3, 1.0 / 3.0, 0.8 * 0.5, 1e-7, 0.0] {
-            assert_eq!(
-                css_color(color((1, 2, 3), alpha)),
-                format!("rgba(1,2,3,{alpha})"),
-            );
-        }
+    fn colours_are_hex() {
+        assert_eq!(css_color(Color(0, 0, 0)), "#000000");
+        assert_eq!(css_color(Color(255, 255, 255)), "#ffffff");
+        assert_eq!(css_color(Color(0x1f, 0x77, 0xb4)), "#1f77b4");
+        assert_eq!(css_color(Color(10, 160, 5)), "#0aa005");
     }
 
     #[test]
@@ -329,12 +184,5 @@ mod tests {
         }
         assert_eq!(css_font("normal", 16.5, "x"), "normal 16.5px x");
         assert_eq!(css_font("normal", 12.0, "x"), "normal 12px x");
-    }
-
-    #[test]
-    fn straight_lines_move_half_a_pixel() {
-        assert_eq!(crisp_line((3, 0), (3, 9)), ((2.5, 0.0), (2.5, 9.0)));
-        assert_eq!(crisp_line((0, 4), (8, 4)), ((0.0, 3.5), (8.0, 3.5)));
-        assert_eq!(crisp_line((0, 0), (5, 7)), ((0.0, 0.0), (5.0, 7.0)));
     }
 }

@@ -118,8 +118,10 @@ struct Colors {
     border: Color,
 }
 
+/// `#rrggbb`, written as the canvas writes its colours (no integer
+/// formatting of its own in the module).
 fn css(color: Color) -> String {
-    format!("rgb({},{},{})", color.0, color.1, color.2)
+    crate::canvas_backend::css_color(color)
 }
 
 /// The lines of a tooltip: the series (bold) when there are several, then "x: y".
@@ -152,7 +154,7 @@ fn show(
     let style = tip.style();
     style.set_property("color", &css(colors.text))?;
     style.set_property("background", &css(colors.background))?;
-    style.set_property("border", &format!("1px solid {}", css(colors.border)))?;
+    style.set_property("border", &["1px solid ", &css(colors.border)].concat())?;
     style.set_property("display", "block")?;
     // Measured after filling: beside the pointer, flipped to stay inside the card.
     let (w, h) = (

@@ -3,7 +3,7 @@
 use super::DataTable;
 use crate::chart::Chart;
 use crate::label;
-use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
+use crate::model::{Card, CardKind, Categorical, DatePrecision, Series, VizConfig};
 use crate::shown::{bins, display};
 
 /// Bins of the histogram's table: as many as the chart draws on any card
@@ -45,7 +45,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
         Card::Categorical(c) => categorical(chart, c, max_rows),
         Card::Timeseries { series, precision } => {
             let names = (x_name("Date"), y_name("Value"));
-            timeseries(series, *precision, names, max_rows, units)
+            timeseries(series, *precision, names, max_rows, config)
         }
         Card::Scatter(series) => {
             let (x, y) = (x_name("x"), y_name("y"));
@@ -221,8 +221,17 @@ fn timeseries(
     precision: DatePrecision,
     (x_name, y_name): (String, String),
     max_rows: usize,
-    units: Option<&str>,
+    config: &VizConfig,
 ) -> DataTable {
+    // Each series in the units of the axis it reads against.
+    let right = crate::sides::right_flags(config, series);
+    let units: Vec<Option<&str>> = (0..series.len())
+        .map(|i| match right.get(i) {
+            Some(true) => label::right_units(config),
+            _ => label::units(config),
+        })
+        .collect();
+    let units_of = |i: usize| units.get(i).copied().flatten();
     let Some(first) = series.first() else {
         return build(vec![x_name], max_rows, 0, &mut || None);
     };
@@ -236,18 +245,17 @@ fn timeseries(
         let mut rows = first.xs.iter().enumerate().map(|(i, &x)| {
             let mut row = Vec::with_capacity(series.len() + 1);
             row.push(label::date(x, precision));
-            row.extend(
-                series
-                    .iter()
-                    .map(|s| label::exact(s.ys.get(i).copied().unwrap_or(f64::NAN), units)),
-            );
+            row.extend(series.iter().enumerate().map(|(s, one)| {
+                label::exact(one.ys.get(i).copied().unwrap_or(f64::NAN), units_of(s))
+            }));
             row
         });
         return build(columns, max_rows, first.xs.len(), &mut || rows.next());
     }
     let columns = vec!["Series".into(), x_name, y_name];
     let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
-    let mut rows = series.iter().flat_map(|s| {
+    let mut rows = series.iter().enumerate().flat_map(|(i, s)| {
+        let units = units_of(i);
         s.xs.iter().zip(&s.ys).map(move |(&x, &y)| {
             vec![
                 s.name.clone(),

@@ -370,6 +370,7 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) {
             },
             x_title: ctx.config.x_label.as_deref(),
             y_title,
+            y2: None,
         },
     );
     ctx.p.set_plot(axes.plot);

@@ -64,6 +64,9 @@ pub struct HitMap {
     /// Names of the series, when the card has several.
     series: Vec<String>,
     units: Option<String>,
+    /// The card's locale: tooltips are written when asked for, after the
+    /// layout that set it is over.
+    locale: crate::locale::Locale,
 }
 
 #[derive(Debug, Clone)]
@@ -156,6 +159,7 @@ impl HitMap {
     }
 
     fn text(&self, text: &Text) -> String {
+        let _locale = crate::locale::scoped(self.locale);
         match text {
             Text::Ready(text) => text.clone(),
             Text::Date(seconds, precision) => label::date(*seconds, *precision),
@@ -290,11 +294,12 @@ impl Recorder {
         Recorder { map: None }
     }
 
-    /// Recording, with `units` for the values.
-    pub fn on(units: Option<&str>) -> Recorder {
+    /// Recording, with `units` for the values, written in `locale`.
+    pub fn on(units: Option<&str>, locale: crate::locale::Locale) -> Recorder {
         Recorder {
             map: Some(RefCell::new(HitMap {
                 units: units.map(str::to_string),
+                locale,
                 ..HitMap::default()
             })),
         }
@@ -446,7 +451,7 @@ mod tests {
     }
 
     fn map(shapes: Vec<(HitShape, &str)>) -> HitMap {
-        let recorder = Recorder::on(None);
+        let recorder = Recorder::on(None, Default::default());
         for (shape, label) in shapes {
             recorder.add(|| mark(shape, label));
         }
@@ -609,7 +614,7 @@ mod tests {
 
     #[test]
     fn text_is_written_when_asked_for() {
-        let recorder = Recorder::on(Some("$"));
+        let recorder = Recorder::on(Some("$"), Default::default());
         let (a, b) = (recorder.series(2, "A"), recorder.series(2, "B"));
         assert_eq!((a, b, recorder.series(2, "A")), (Some(0), Some(1), Some(0)));
         assert_eq!(recorder.series(1, "alone"), None);

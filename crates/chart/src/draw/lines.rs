@@ -6,35 +6,60 @@ use super::frame::Marker;
 use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::Ctx;
+use crate::label;
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
-use crate::shown::xy_extent;
+use crate::shown::xy_extent_of;
+use crate::sides::right_flags;
+
+/// What the legend adds to a series' name when there are two axes.
+const LEFT: &str = " (left axis)";
+const RIGHT: &str = " (right axis)";
 
 /// Dots drawn for points at most, beside the lines themselves.
 const MAX_MARKERS: usize = 1_000;
 
+/// A value axis over `lo..hi`: zero belongs on it when the data sit near
+/// it anyway; otherwise it hugs the data so the shape of the line reads.
+fn value_axis(lo: f64, hi: f64, units: Option<&str>) -> AxisSpec<'_> {
+    let zero = lo >= 0.0 && lo < hi * 0.4 || hi <= 0.0 && hi > lo * 0.4;
+    AxisSpec::Linear {
+        lo,
+        hi,
+        fit: if zero { Fit::Zero } else { Fit::Nice },
+        units,
+    }
+}
+
 pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecision) {
-    let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Line);
+    // Series far apart in size, or named so, read against a right axis
+    // (crate::sides); the legend says which axis each reads against.
+    let right = right_flags(ctx.config, series);
+    let is_right = |i: usize| right.get(i).copied().unwrap_or(false);
+    let mut legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Line);
+    if !right.is_empty() {
+        for (i, entry) in legend.iter_mut().enumerate() {
+            entry.label.push_str(if is_right(i) { RIGHT } else { LEFT });
+        }
+    }
     let body = ctx.legend(body, &legend);
 
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
-    // Zero belongs on the axis when the data sit near it anyway; otherwise
-    // the axis hugs the data so the shape of the line reads.
-    let zero = y_lo >= 0.0 && y_lo < y_hi * 0.4 || y_hi <= 0.0 && y_hi > y_lo * 0.4;
-    let axes = ctx.axes(
-        body,
-        AxisSpec::Time {
-            lo: x_lo,
-            hi: x_hi,
-            precision,
-        },
-        AxisSpec::Linear {
-            lo: y_lo,
-            hi: y_hi,
-            fit: if zero { Fit::Zero } else { Fit::Nice },
-            units: ctx.units(),
-        },
-    );
+    // One pass over the points of each side.
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &|i| !is_right(i));
+    let ((r_x_lo, r_x_hi), (r_lo, r_hi)) = xy_extent_of(series, &is_right);
+    let (x_lo, x_hi) = (x_lo.min(r_x_lo), x_hi.max(r_x_hi));
+    let x = AxisSpec::Time {
+        lo: x_lo,
+        hi: x_hi,
+        precision,
+    };
+    let y = value_axis(y_lo, y_hi, ctx.units());
+    let right_units = label::right_units(ctx.config);
+    let axes = if right.is_empty() {
+        ctx.axes(body, x, y)
+    } else {
+        ctx.axes_two(body, x, y, value_axis(r_lo, r_hi, right_units))
+    };
 
     let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
     let (dom_lo, dom_hi) = match &axes.x {
@@ -47,6 +72,15 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     let lone = std::cell::Cell::new(0usize);
     for (i, s) in series.iter().enumerate() {
         let color = ctx.theme.color(i);
+        let y_at = |y| {
+            if is_right(i) {
+                axes.y2_at(y)
+            } else {
+                axes.y_at(y)
+            }
+        };
+        // Tooltips of a right series speak its axis's units.
+        let on_right_units = right_units.filter(|u| is_right(i) && Some(*u) != ctx.units());
         let (xs, ys) = min_max_columns(&s.xs, &s.ys, dom_lo, dom_hi, columns);
         let sparse = few && xs.len() <= 60 && (xs.len() as f64) < axes.plot.w / 10.0;
         let mut run: Vec<(f64, f64)> = Vec::new();
@@ -73,13 +107,13 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
                 flush(&mut run);
                 continue;
             }
-            run.push((axes.x_at(x), axes.y_at(y)));
+            run.push((axes.x_at(x), y_at(y)));
         }
         flush(&mut run);
         if sparse {
             for (&x, &y) in xs.iter().zip(&ys) {
                 if x.is_finite() && y.is_finite() {
-                    let at = (axes.x_at(x), axes.y_at(y));
+                    let at = (axes.x_at(x), y_at(y));
                     ctx.p.circle(at, 3.5, ctx.theme.background);
                     ctx.p.circle(at, 2.5, color);
                 }
@@ -102,11 +136,14 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
                     ctx.hit(|| Mark {
                         shape: HitShape::Point {
                             x: axes.x_at(x),
-                            y: axes.y_at(y),
+                            y: y_at(y),
                         },
                         series: name,
                         label: Text::Date(x, precision),
-                        value: Text::Value(y),
+                        value: match on_right_units {
+                            Some(units) => Text::Ready(label::exact(y, Some(units))),
+                            None => Text::Value(y),
+                        },
                     });
                 }
             }

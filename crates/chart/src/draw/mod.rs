@@ -63,7 +63,7 @@ impl Chart {
         record_hits: bool,
     ) -> Result<Scene, DrawError> {
         let hits = if record_hits {
-            Recorder::on(crate::label::units(&self.config))
+            Recorder::on(crate::label::units(&self.config), self.config.locale)
         } else {
             Recorder::off()
         };
@@ -92,8 +92,31 @@ impl Chart {
         theme: &Theme,
         scale: f64,
     ) -> Result<HitMap, DrawError> {
-        let hits = Recorder::on(crate::label::units(&self.config));
+        let hits = Recorder::on(crate::label::units(&self.config), self.config.locale);
         self.replay(area, theme, scale, hits)
+    }
+
+    /// Draws like [`Chart::draw_mapped`] onto a raster surface `size`
+    /// device pixels large (the widget's canvas).
+    pub fn draw_on<P: crate::paint::pixels::Pixels>(
+        &self,
+        out: &mut P,
+        (w, h): (u32, u32),
+        theme: &Theme,
+        scale: f64,
+    ) -> Result<HitMap, P::Error> {
+        let scale = painter::device_scale(scale);
+        let p = Painter::new(f64::from(w) / scale, f64::from(h) / scale, scale);
+        let hits = Recorder::on(crate::label::units(&self.config), self.config.locale);
+        let mut scene = self.layout(p, theme, hits);
+        let bounds = (
+            0,
+            0,
+            w.min(i32::MAX as u32) as i32,
+            h.min(i32::MAX as u32) as i32,
+        );
+        crate::paint::pixels::replay(&scene, bounds, scale, out)?;
+        Ok(std::mem::take(&mut scene.hits))
     }
 
     /// The scene for `area` at `scale`, painted onto it by the plotters replay.
@@ -127,6 +150,7 @@ impl Chart {
     }
 
     fn lay_out(&self, p: &Painter, theme: &Theme, hits: &Recorder) {
+        let _locale = crate::locale::scoped(self.config.locale);
         let sizes = Sizes::for_width(p.width);
         let body = frame::draw_frame(p, theme, &sizes, &self.config);
         if body.w < 20.0 || body.h < 20.0 {
@@ -237,12 +261,39 @@ impl Ctx<'_> {
         if turned {
             std::mem::swap(&mut x_title, &mut y_title);
         }
-        let spec = axis::AxesSpec {
-            x,
-            y,
-            x_title,
-            y_title,
-        };
+        self.axes_of(
+            body,
+            axis::AxesSpec {
+                x,
+                y,
+                x_title,
+                y_title,
+                y2: None,
+            },
+        )
+    }
+
+    /// [`Ctx::axes`] with a right axis titled by `right_axis_label`.
+    pub fn axes_two(
+        &self,
+        body: Rect,
+        x: axis::AxisSpec<'_>,
+        y: axis::AxisSpec<'_>,
+        y2: axis::AxisSpec<'_>,
+    ) -> axis::Axes {
+        self.axes_of(
+            body,
+            axis::AxesSpec {
+                x,
+                y,
+                x_title: self.config.x_label.as_deref(),
+                y_title: self.config.y_label.as_deref(),
+                y2: Some((y2, self.config.right_axis_label.as_deref())),
+            },
+        )
+    }
+
+    fn axes_of(&self, body: Rect, spec: axis::AxesSpec<'_>) -> axis::Axes {
         let axes = axis::draw_axes(self.p, self.theme, self.sizes, body, &spec);
         self.p.set_plot(axes.plot);
         axes

@@ -136,7 +136,7 @@ impl Map {
     fn build_index(&mut self) {
         let mut index = StrIndex::default();
         for (i, region) in self.regions.iter().enumerate() {
-            index.insert(format!("#{}", region.id), i);
+            index.insert(format!("#{}", u32::from(region.id)), i);
             for code in [&region.code2, &region.code3] {
                 if code.is_empty() {
                     continue;

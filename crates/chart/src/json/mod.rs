@@ -93,6 +93,9 @@ impl Object {
         Object { entries }
     }
 
+    /// Not inlined: every field read calls it, and each inlined copy of
+    /// the binary search is its own hundred bytes of the engine.
+    #[inline(never)]
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.position(key)
             .ok()

@@ -14,12 +14,20 @@ pub struct DataError {
 
 impl DataError {
     pub fn new(path: &Path<'_>, message: impl Into<String>) -> Self {
+        DataError::at(path, message.into())
+    }
+
+    /// One copy of the construction for every kind of message: `new` is
+    /// generic, and each copy of it inlined is its own path formatting.
+    #[inline(never)]
+    fn at(path: &Path<'_>, message: String) -> Self {
         DataError {
             path: path.to_string(),
-            message: message.into(),
+            message,
         }
     }
 
+    #[inline(never)]
     pub fn expected(path: &Path<'_>, expected: &str, found: &Value) -> Self {
         DataError::new(
             path,

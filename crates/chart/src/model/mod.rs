@@ -47,6 +47,16 @@ pub struct VizConfig {
     /// `percent_change: true`: a timeseries shows each series as its change
     /// since its first value ([`crate::change`]).
     pub percent_change: bool,
+    /// `right_axis_series`: the timeseries series read against a right
+    /// y-axis; `Some` of none keeps every series on the left; `None` leaves
+    /// it to the rule of [`crate::sides`].
+    pub right_axis_series: Option<Vec<String>>,
+    /// The right axis's title.
+    pub right_axis_label: Option<String>,
+    /// The right axis's units; `units` when absent.
+    pub right_axis_units: Option<String>,
+    /// `locale`: how numbers and dates are written (en-US when absent).
+    pub locale: crate::locale::Locale,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,26 +261,74 @@ impl VizConfig {
             }
             Some(other) => return Err(DataError::expected(&time_path, "a string", other)),
         };
-        let percent_change = optional_bool(path, object, "percent_change")?.unwrap_or(false);
-        if percent_change && kind.is_some_and(|k| k != CardKind::Timeseries) {
-            return Err(DataError::new(
-                &path.key("percent_change"),
-                "applies to timeseries cards only",
-            ));
+        let mut fields = Fields {
+            path,
+            object,
+            error: None,
+        };
+        let percent_change = fields.keep(optional_bool(path, object, "percent_change"));
+        let right_axis_series = fields.keep(names(path, object, "right_axis_series"));
+        for (key, given) in [
+            ("percent_change", percent_change == Some(true)),
+            ("right_axis_series", right_axis_series.is_some()),
+        ] {
+            if given && kind.is_some_and(|k| k != CardKind::Timeseries) {
+                fields.fail(DataError::new(
+                    &path.key(key),
+                    "applies to timeseries cards only",
+                ));
+            }
         }
-        Ok(VizConfig {
+        let config = VizConfig {
             title,
-            subtitle: optional_string(path, object, "subtitle")?,
+            subtitle: fields.text("subtitle"),
             kind,
-            x_label: optional_string(path, object, "x_label")?,
-            y_label: optional_string(path, object, "y_label")?,
-            units: optional_string(path, object, "units")?,
-            source: optional_string(path, object, "source")?,
-            dark_mode: optional_bool(path, object, "dark_mode")?,
-            colors: colors(path, object)?,
+            x_label: fields.text("x_label"),
+            y_label: fields.text("y_label"),
+            units: fields.text("units"),
+            source: fields.text("source"),
+            dark_mode: fields.keep(optional_bool(path, object, "dark_mode")),
+            colors: fields.keep(colors(path, object)),
             epoch_ms,
-            percent_change,
+            percent_change: percent_change == Some(true),
+            right_axis_series,
+            right_axis_label: fields.text("right_axis_label"),
+            right_axis_units: fields.text("right_axis_units"),
+            locale: fields.keep(locale(path, object)),
+        };
+        match fields.error {
+            Some(error) => Err(error),
+            None => Ok(config),
+        }
+    }
+}
+
+/// Reads the optional fields of `viz_config`, keeping the first error for
+/// the end: a `?` after each field would drop every field read before it,
+/// and those drops, one set per field, were 2 KB of the engine.
+struct Fields<'a> {
+    path: &'a Path<'a>,
+    object: &'a Object,
+    error: Option<DataError>,
+}
+
+impl Fields<'_> {
+    fn fail(&mut self, error: DataError) {
+        self.error.get_or_insert(error);
+    }
+
+    /// The value read, or its default after an error (which is kept).
+    fn keep<T: Default>(&mut self, read: Result<T, DataError>) -> T {
+        read.unwrap_or_else(|error| {
+            self.fail(error);
+            T::default()
         })
+    }
+
+    #[inline(never)]
+    fn text(&mut self, key: &str) -> Option<String> {
+        let read = optional_string(self.path, self.object, key);
+        self.keep(read)
     }
 }
 
@@ -283,6 +341,55 @@ fn optional_string(
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(other) => Err(DataError::expected(&path.key(key), "a string", other)),
+    }
+}
+
+/// `locale`: a tag of [`crate::locale`]'s list, or a language of it.
+fn locale(path: &Path<'_>, object: &Object) -> Result<crate::locale::Locale, DataError> {
+    let Some(tag) = optional_string(path, object, "locale")? else {
+        return Ok(crate::locale::Locale::default());
+    };
+    crate::locale::find(&tag).ok_or_else(|| {
+        DataError::new(
+            &path.key("locale"),
+            [
+                "\"",
+                &tag,
+                "\" is not a locale charts are written in; use one of ",
+                &crate::locale::tags(),
+                " (a language alone, such as \"de\", picks the first of its own)",
+            ]
+            .concat(),
+        )
+    })
+}
+
+/// An array of at most [`MAX_SERIES`] strings (series names).
+fn names(path: &Path<'_>, object: &Object, key: &str) -> Result<Option<Vec<String>>, DataError> {
+    let list_path = path.key(key);
+    match object.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) if items.len() <= MAX_SERIES => {
+            let mut names = Vec::with_capacity(items.len());
+            for (index, item) in items.iter().enumerate() {
+                match item {
+                    Value::String(name) => names.push(name.clone()),
+                    other => {
+                        return Err(DataError::expected(
+                            &list_path.index(index),
+                            "a series name",
+                            other,
+                        ))
+                    }
+                }
+            }
+            Ok(Some(names))
+        }
+        Some(other) => Err(DataError::expected(
+            &list_path,
+            "an array of at most 200 series names",
+            other,
+        )),
     }
 }
 

@@ -116,15 +116,16 @@ impl Units {
     }
 }
 
-/// The compact suffixes: thousands, millions, billions, trillions.
-const TIERS: [&str; 5] = ["", "k", "M", "B", "T"];
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Style {
     /// Full digits with thousands separators and fixed decimals.
     Plain { decimals: u32 },
-    /// Divided by 1000^tier, fixed decimals, with the tier's suffix.
-    Compact { tier: u32, decimals: u32 },
+    /// Divided by 10^divisor, fixed decimals, with the locale's suffix.
+    Compact {
+        divisor: i32,
+        suffix: &'static str,
+        decimals: u32,
+    },
     /// "1.5e18": mantissa decimals down to the power of ten of the step's last
     /// digit, at most 3 (3 significant digits, trimmed, without a step).
     Scientific { step_last_digit: Option<i32> },
@@ -163,18 +164,17 @@ impl NumberFormat {
                 step_last_digit: shortest(step).map(|d| d.exponent),
             }
         } else if max_abs >= 1e4 {
-            let tier = if max_abs >= 1e12 {
-                4
-            } else if max_abs >= 1e9 {
-                3
-            } else if max_abs >= 1e6 {
-                2
-            } else {
-                1
-            };
-            match decimals_for(step, max_abs, 3 * tier as i32) {
-                decimals if decimals <= 2 => Style::Compact { tier, decimals },
-                _ => plain_style(step, max_abs),
+            let exponent = shortest(max_abs).map_or(0, Decimal::leading_exponent);
+            match crate::locale::current().compact(exponent) {
+                Some((divisor, suffix)) => match decimals_for(step, max_abs, divisor) {
+                    decimals if decimals <= 2 => Style::Compact {
+                        divisor,
+                        suffix,
+                        decimals,
+                    },
+                    _ => plain_style(step, max_abs),
+                },
+                None => plain_style(step, max_abs),
             }
         } else {
             plain_style(step, max_abs)
@@ -206,10 +206,11 @@ impl NumberFormat {
         }
     }
 
-    /// The compact suffix ("k", "M", "B", "T") or "" when not compact.
+    /// The compact suffix ("k", "M", "B", "T", " Mio.") or "" when not
+    /// compact.
     pub fn suffix(&self) -> &'static str {
         match self.style {
-            Style::Compact { tier, .. } => TIERS.get(tier as usize).copied().unwrap_or(""),
+            Style::Compact { suffix, .. } => suffix,
             _ => "",
         }
     }
@@ -233,20 +234,19 @@ impl NumberFormat {
                 Some(n) => Some(render(n, decimals, self.grouping, false)),
                 None => None,
             },
-            Style::Compact { tier, decimals } => {
-                match decimal
-                    .shifted(-3 * tier as i32)
-                    .round_to(-(decimals as i32))
-                {
-                    Some(0) => return zero,
-                    Some(n) => {
-                        let mut text = render(n, decimals, self.grouping, false);
-                        text.push_str(TIERS.get(tier as usize).copied().unwrap_or(""));
-                        Some(text)
-                    }
-                    None => None,
+            Style::Compact {
+                divisor,
+                suffix,
+                decimals,
+            } => match decimal.shifted(-divisor).round_to(-(decimals as i32)) {
+                Some(0) => return zero,
+                Some(n) => {
+                    let mut text = render(n, decimals, self.grouping, false);
+                    text.push_str(suffix);
+                    Some(text)
                 }
-            }
+                None => None,
+            },
             Style::Scientific { step_last_digit } => {
                 let decimals = match step_last_digit {
                     Some(step) => decimal.leading_exponent().saturating_sub(step).clamp(0, 3),
@@ -343,20 +343,6 @@ impl Decimal {
     }
 }
 
-/// `digits` (ASCII digits only) with a comma between each group of three
-/// from the right: the one thousands grouping of the engine.
-pub fn group_thousands(digits: &str) -> String {
-    let len = digits.len();
-    let mut out = String::with_capacity(len + len / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (len - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `n / 10^decimals` with thousands separators (when `grouping`), the
 /// fraction zero-padded, or with trailing zeros dropped when `trim`.
 fn render(n: u128, decimals: u32, grouping: bool, trim: bool) -> String {
@@ -368,8 +354,9 @@ fn render(n: u128, decimals: u32, grouping: bool, trim: bool) -> String {
     let (int, fraction) = all
         .split_at_checked(all.len().saturating_sub(decimals))
         .unwrap_or((&all, ""));
+    let locale = crate::locale::current();
     let mut out = if grouping {
-        group_thousands(int)
+        locale.group(int)
     } else {
         int.to_owned()
     };
@@ -379,7 +366,7 @@ fn render(n: u128, decimals: u32, grouping: bool, trim: bool) -> String {
         fraction
     };
     if !fraction.is_empty() {
-        out.push('.');
+        out.push_str(locale.decimal_mark());
         out.push_str(fraction);
     }
     out
@@ -476,18 +463,32 @@ pub fn format_value(value: f64, units: Option<&str>) -> String {
         }
     } else {
         match decimal.round_significant(3) {
-            Some((n, position, leading)) if leading < 15 => {
-                let tier = (leading / 3).clamp(1, 4);
-                // position - 3 × tier is -2, -1 or 0: at most 2 decimals.
-                let decimals = (3 * tier - position).clamp(0, 2) as u32;
-                let mut text = render(n, decimals, true, true);
-                text.push_str(TIERS.get(tier as usize).copied().unwrap_or(""));
-                text
+            Some((_, position, leading)) if leading < 15 => {
+                match crate::locale::current().compact(leading) {
+                    Some((divisor, suffix)) => {
+                        // 3 significant digits past the divisor, at most 2
+                        // decimals (Spanish divides 1.23e9 by 10^6: "1230 M").
+                        let decimals = (divisor - position).clamp(0, 2) as u32;
+                        match decimal.shifted(-divisor).round_to(-(decimals as i32)) {
+                            Some(n) => {
+                                let mut text = render(n, decimals, true, true);
+                                text.push_str(suffix);
+                                text
+                            }
+                            None => scientific(decimal, 2, true),
+                        }
+                    }
+                    // Written in full where the locale has no shorter form.
+                    None => match decimal.round_to(0) {
+                        Some(n) => render(n, 0, true, true),
+                        None => scientific(decimal, 2, true),
+                    },
+                }
             }
             _ => scientific(decimal, 2, true),
         }
     };
-    if text.chars().all(|c| c == '0' || c == '.') {
+    if text.bytes().all(|c| c.is_ascii_punctuation() || c == b'0') {
         return units.wrap(false, "0");
     }
     units.wrap(negative, &text)

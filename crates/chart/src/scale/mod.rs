@@ -11,7 +11,7 @@ pub mod ticks;
 pub mod time;
 
 pub use format::{format_exact, format_value, NumberFormat, Units};
-pub use ticks::{nice_ticks, LinearTicks};
+pub use ticks::{nice_ticks, nice_ticks_exactly, LinearTicks};
 pub use time::{format_date, time_ticks, TimeTicks, TimeUnit};
 
 /// The most ticks any function of this module returns, whatever it is asked for.

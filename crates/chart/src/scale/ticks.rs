@@ -49,6 +49,21 @@ const MAX_INDEX: f64 = 1e14;
 ///   used, and failing that `[lo, hi]` itself.
 pub fn nice_ticks(lo: f64, hi: f64, max_ticks: usize) -> LinearTicks {
     let count = max_ticks.clamp(2, MAX_TICKS);
+    let (lo, hi) = domain(lo, hi);
+    fit(lo, hi, count)
+}
+
+/// Exactly `count` nice ticks covering `[lo, hi]` (as [`nice_ticks`] reads
+/// it): the smallest nice step whose ticks cover it in at most `count`, then
+/// ticks added above up to `count`. A second value axis gets its ticks so,
+/// on the first axis's grid lines. `None` when no nice step fits.
+pub fn nice_ticks_exactly(lo: f64, hi: f64, count: usize) -> Option<LinearTicks> {
+    let (lo, hi) = domain(lo, hi);
+    smallest_step(lo, hi, count.clamp(2, MAX_TICKS), Steps::Exactly)
+}
+
+/// The domain `nice_ticks` gives ticks to: ordered, finite, not a single value.
+fn domain(lo: f64, hi: f64) -> (f64, f64) {
     let (lo, hi) = match (lo.is_finite(), hi.is_finite()) {
         (true, true) if lo <= hi => (lo, hi),
         (true, true) => (hi, lo),
@@ -60,21 +75,31 @@ pub fn nice_ticks(lo: f64, hi: f64, max_ticks: usize) -> LinearTicks {
     if magnitude < TINY {
         let a = if lo < 0.0 { -1.0 } else { 0.0 };
         let b = if hi > 0.0 || lo >= 0.0 { 1.0 } else { 0.0 };
-        return fit(a, b, count);
+        return (a, b);
     }
     let half_span = hi / 2.0 - lo / 2.0;
     if half_span <= magnitude * (RESOLUTION / 2.0) {
         // lo and hi share a sign here; doubling the one nearer zero covers both.
-        let (a, b) = if lo > 0.0 {
+        return if lo > 0.0 {
             let double = lo * 2.0;
             (0.0, if double.is_finite() { double } else { hi })
         } else {
             let double = hi * 2.0;
             (if double.is_finite() { double } else { lo }, 0.0)
         };
-        return fit(a, b, count);
     }
-    fit(lo, hi, count)
+    (lo, hi)
+}
+
+/// Which steps [`smallest_step`] tries, and how many ticks it gives.
+#[derive(Clone, Copy, PartialEq)]
+enum Steps {
+    /// 1, 2, 5 × 10^k; at most the count.
+    Plain,
+    /// 1, 2, 2.5, 5 × 10^k; at most the count.
+    Quarters,
+    /// 1, 2, 2.5, 5 × 10^k; exactly the count.
+    Exactly,
 }
 
 /// Nice ticks for a non-empty finite domain `lo < hi`.
@@ -109,8 +134,8 @@ fn fit(lo: f64, hi: f64, count: usize) -> LinearTicks {
 /// more than about half the budget (0, 25, 50, 75, 100 rather than 0, 50, 100
 /// for 5 ticks; but -5, 0, 5, 10, 15 rather than -5, -2.5, …, 12.5 for 8).
 fn densest(lo: f64, hi: f64, count: usize) -> Option<LinearTicks> {
-    let plain = smallest_step(lo, hi, count, false);
-    match (plain, smallest_step(lo, hi, count, true)) {
+    let plain = smallest_step(lo, hi, count, Steps::Plain);
+    match (plain, smallest_step(lo, hi, count, Steps::Quarters)) {
         (Some(plain), Some(quarter))
             if quarter.step < plain.step && 2 * plain.values.len() < count + 2 =>
         {
@@ -122,7 +147,7 @@ fn densest(lo: f64, hi: f64, count: usize) -> Option<LinearTicks> {
 }
 
 /// The smallest nice step giving at most `count` ticks over `lo < hi`.
-fn smallest_step(lo: f64, hi: f64, count: usize, quarters: bool) -> Option<LinearTicks> {
+fn smallest_step(lo: f64, hi: f64, count: usize, steps: Steps) -> Option<LinearTicks> {
     let half_span = hi / 2.0 - lo / 2.0;
     if !(half_span > 0.0 && half_span.is_finite()) {
         return None;
@@ -134,11 +159,11 @@ fn smallest_step(lo: f64, hi: f64, count: usize, quarters: bool) -> Option<Linea
     for decade in start..start.saturating_add(8) {
         for mantissa in [1i64, 2, 25, 5] {
             let (mantissa, exponent) = match mantissa {
-                25 if !quarters => continue,
+                25 if steps == Steps::Plain => continue,
                 25 => (25, decade.saturating_sub(1)),
                 _ => (mantissa, decade),
             };
-            if let Some(ticks) = try_step(lo, hi, mantissa, exponent, count) {
+            if let Some(ticks) = try_step(lo, hi, (mantissa, exponent), count, steps) {
                 return Some(ticks);
             }
         }
@@ -147,7 +172,13 @@ fn smallest_step(lo: f64, hi: f64, count: usize, quarters: bool) -> Option<Linea
 }
 
 /// The ticks for the step `mantissa × 10^exponent`, if they fit in `count`.
-fn try_step(lo: f64, hi: f64, mantissa: i64, exponent: i32, count: usize) -> Option<LinearTicks> {
+fn try_step(
+    lo: f64,
+    hi: f64,
+    (mantissa, exponent): (i64, i32),
+    count: usize,
+    steps: Steps,
+) -> Option<LinearTicks> {
     let step = decimal(mantissa, exponent);
     if !(step.is_finite() && step > 0.0) {
         return None;
@@ -174,6 +205,9 @@ fn try_step(lo: f64, hi: f64, mantissa: i64, exponent: i32, count: usize) -> Opt
     let n = last - first + 1;
     if n < 2 || n > count as i64 {
         return None;
+    }
+    if steps == Steps::Exactly {
+        last = first + count as i64 - 1;
     }
     let values: Vec<f64> = (first..=last).map(tick).collect();
     let clean = values.iter().all(|v| v.is_finite()) && values.windows(2).all(|w| w[0] < w[1]);

@@ -1,10 +1,12 @@
 //! Date axes: ticks on calendar boundaries (UTC, proleptic Gregorian) with
-//! short contextual English labels, and single dates for labels and tooltips.
+//! short contextual labels in the current locale ([`crate::locale`]), and
+//! single dates for labels and tooltips.
 //!
 //! Times are seconds since 1970-01-01T00:00:00Z as `f64`, as parsed by
 //! [`crate::model::parse_date`].
 
 use super::{MAX_TICKS, MINUS};
+use crate::locale::{self, Pattern};
 use crate::model::{civil_from_days, days_from_civil, DatePrecision};
 
 /// The calendar unit ticks fall on, finest first.
@@ -66,9 +68,6 @@ const DATE_LIMIT: f64 = 1.0e17;
 const DAY: i64 = 86_400;
 /// 1970-01-05, the first Monday after the epoch, in seconds.
 const FIRST_MONDAY: i64 = 4 * DAY;
-const MONTHS: [&str; 12] = [
-    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-];
 
 /// The granularities below a year, finest first.
 const INTERVALS: [(TimeUnit, u32); 18] = [
@@ -241,21 +240,16 @@ fn labelled(unit: TimeUnit, step: u32, ticks: &[i64]) -> TimeTicks {
 fn label(unit: TimeUnit, date: Civil, previous: Option<Civil>) -> String {
     let first = previous.is_none();
     match unit {
-        TimeUnit::Year => year_text(date.year),
+        TimeUnit::Year => written(Pattern::Year, date),
         TimeUnit::Month | TimeUnit::Quarter if first || date.month == 1 => {
-            format!("{} {}", date.month_name(), year_text(date.year))
+            written(Pattern::YearMonth, date)
         }
-        TimeUnit::Month | TimeUnit::Quarter => date.month_name().to_owned(),
+        TimeUnit::Month | TimeUnit::Quarter => locale::current().month(date.month, true).to_owned(),
         TimeUnit::Day | TimeUnit::Week => {
             if previous.is_none_or(|p| p.year != date.year) {
-                format!(
-                    "{} {}, {}",
-                    date.month_name(),
-                    date.day,
-                    year_text(date.year)
-                )
+                written(Pattern::Date, date)
             } else {
-                format!("{} {}", date.month_name(), date.day)
+                written(Pattern::MonthDay, date)
             }
         }
         TimeUnit::Hour | TimeUnit::Minute | TimeUnit::Second => {
@@ -266,34 +260,58 @@ fn label(unit: TimeUnit, date: Civil, previous: Option<Civil>) -> String {
             };
             let new_day = previous.is_none_or(|p| !p.same_day(date));
             match (new_day, first, date.second) {
-                (true, false, 0) => format!("{} {}", date.month_name(), date.day),
-                (true, _, _) => format!("{} {} {}", date.month_name(), date.day, clock),
+                (true, false, 0) => written(Pattern::MonthDay, date),
+                (true, _, _) => {
+                    let mut text = written(Pattern::MonthDay, date);
+                    text.push(' ');
+                    text.push_str(&clock);
+                    text
+                }
                 (false, _, _) => clock,
             }
         }
     }
 }
 
-/// One date for a label or tooltip at the data's precision: "2025",
-/// "Mar 2025", "Mar 5, 2025", "Mar 5, 2025 14:05" (with ":30" when the
-/// seconds are not zero). NaN and ±∞ give "–"; seconds are floored.
+/// `date` as the current locale writes `pattern`: "Mar 5, 2025",
+/// "5. März 2025", "2025年3月5日".
+fn written(pattern: Pattern, date: Civil) -> String {
+    let locale = locale::current();
+    let mut out = String::new();
+    for c in locale.pattern(pattern).chars() {
+        match c {
+            locale::DAY => out.push_str(&date.day.to_string()),
+            locale::MONTH => out.push_str(locale.month(date.month, false)),
+            locale::YEAR => out.push_str(&year_text(date.year)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One date for a label or tooltip at the data's precision, as the
+/// current locale writes it: "2025", "Mar 2025", "Mar 5, 2025", "Mar 5,
+/// 2025 14:05" (with ":30" when the seconds are not zero). NaN and ±∞ give
+/// "–"; seconds are floored.
 pub fn format_date(seconds: f64, precision: DatePrecision) -> String {
     if !seconds.is_finite() {
         return super::format::MISSING.to_owned();
     }
     let date = civil(seconds.clamp(-DATE_LIMIT, DATE_LIMIT).floor() as i64);
-    let year = year_text(date.year);
     match precision {
-        DatePrecision::Year => year,
-        DatePrecision::Month => format!("{} {}", date.month_name(), year),
-        DatePrecision::Day => format!("{} {}, {}", date.month_name(), date.day, year),
+        DatePrecision::Year => written(Pattern::Year, date),
+        DatePrecision::Month => written(Pattern::YearMonth, date),
+        DatePrecision::Day => written(Pattern::Date, date),
         DatePrecision::Time => {
             let clock = if date.second % 60 == 0 {
                 date.clock()
             } else {
                 date.clock_seconds()
             };
-            format!("{} {}, {} {}", date.month_name(), date.day, year, clock)
+            let mut text = written(Pattern::Date, date);
+            text.push(' ');
+            text.push_str(&clock);
+            text
         }
     }
 }
@@ -316,13 +334,6 @@ struct Civil {
 }
 
 impl Civil {
-    fn month_name(self) -> &'static str {
-        MONTHS
-            .get((self.month as usize).wrapping_sub(1))
-            .copied()
-            .unwrap_or("")
-    }
-
     fn same_day(self, other: Civil) -> bool {
         (self.year, self.month, self.day) == (other.year, other.month, other.day)
     }

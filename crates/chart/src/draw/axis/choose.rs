@@ -3,7 +3,7 @@
 
 use crate::draw::text::{self, Weight};
 use crate::model::DatePrecision;
-use crate::scale::{nice_ticks, time_ticks, NumberFormat};
+use crate::scale::{nice_ticks, nice_ticks_exactly, time_ticks, LinearTicks, NumberFormat};
 
 use super::{AxisSpec, Fit};
 
@@ -47,6 +47,25 @@ impl Linear {
             }
             (ticks.min, ticks.max) = (lo, hi);
         }
+        Linear::labelled(ticks, units)
+    }
+
+    /// Exactly `count` ticks over the data range (a right axis, its ticks
+    /// on the left axis's grid lines); as [`Linear::new`] when no nice step
+    /// gives that many.
+    pub fn aligned(lo: f64, hi: f64, count: usize, fit: Fit, units: Option<&str>) -> Linear {
+        let (lo, hi) = if fit == Fit::Zero {
+            (lo.min(0.0), hi.max(0.0))
+        } else {
+            (lo, hi)
+        };
+        match nice_ticks_exactly(lo, hi, count) {
+            Some(ticks) => Linear::labelled(ticks, units),
+            None => Linear::new(lo, hi, count, fit, units),
+        }
+    }
+
+    fn labelled(ticks: LinearTicks, units: Option<&str>) -> Linear {
         let max_abs = ticks.min.abs().max(ticks.max.abs());
         let format = NumberFormat::for_axis(ticks.step, max_abs, units);
         let labels = ticks.values.iter().map(|v| format.format(*v)).collect();
@@ -158,6 +177,16 @@ pub(super) fn build(spec: &AxisSpec<'_>, max_ticks: usize) -> Scale {
             labels: labels.clone(),
             padding: *padding,
         }),
+    }
+}
+
+/// A right axis with as many ticks as `left` (any number when it has none).
+pub(super) fn build_aligned(spec: &AxisSpec<'_>, left: &Scale, max_ticks: usize) -> Scale {
+    match (spec, left) {
+        (AxisSpec::Linear { lo, hi, fit, units }, Scale::Linear(l)) => {
+            Scale::Linear(Linear::aligned(*lo, *hi, l.ticks.len(), *fit, *units))
+        }
+        _ => build(spec, max_ticks),
     }
 }
 

@@ -7,15 +7,19 @@ use crate::draw::frame::Sizes;
 use crate::draw::painter::Rect;
 use crate::draw::text::{self, Weight};
 
-use super::choose::{build, plan_band_labels, tick_labels, BandLabels, Scale, LABEL_GAP};
+use super::choose::{
+    build, build_aligned, plan_band_labels, tick_labels, BandLabels, Scale, LABEL_GAP,
+};
 use super::{Axes, AxesSpec, AxisSpec, Fit};
 
 /// Where everything of the axes goes.
 pub struct AxesLayout {
     pub axes: Axes,
-    /// The axis titles, cut to fit, and where they are anchored.
+    /// The axis titles, cut to fit, and where they are anchored (the
+    /// right axis's at its end).
     pub x_title: Option<(String, (f64, f64))>,
     pub y_title: Option<(String, (f64, f64))>,
+    pub y2_title: Option<(String, (f64, f64))>,
     /// The room left of the plot for the y labels.
     pub y_label_w: f64,
     /// How a band x axis sets its labels.
@@ -63,18 +67,33 @@ fn units_to_title<'s, 'a>(
 pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
     let (x_spec, x_title) = units_to_title(&spec.x, spec.x_title);
     let (y_spec, y_title) = units_to_title(&spec.y, spec.y_title);
+    let (y2_spec, y2_title) = match &spec.y2 {
+        Some((y2, title)) => {
+            let (y2, title) = units_to_title(y2, *title);
+            (Some(y2), title)
+        }
+        None => (None, None),
+    };
     let (x_spec, y_spec) = (&*x_spec, &*y_spec);
     let (x_title, y_title) = (x_title.as_deref(), y_title.as_deref());
     let line = sizes.tick * 1.3;
 
-    // The y title sits above the plot, level, where it is read first.
+    // The y titles sit above the plot, level, where they are read first:
+    // the left one at the left, the right one at the right, half each.
     let mut top = body.y;
-    let y_title = y_title.filter(|t| !t.trim().is_empty()).map(|title| {
-        let t = text::ellipsize(title, sizes.tick, Weight::Bold, body.w);
-        let at = (body.x, top);
+    let titled = |t: Option<&str>| t.filter(|t| !t.trim().is_empty()).map(str::to_owned);
+    let (y_title, y2_title) = (titled(y_title), titled(y2_title.as_deref()));
+    let room = if y_title.is_some() && y2_title.is_some() {
+        body.w / 2.0 - 8.0
+    } else {
+        body.w
+    };
+    let cut = |t: String| text::ellipsize(&t, sizes.tick, Weight::Bold, room);
+    let y_title = y_title.map(|t| (cut(t), (body.x, top)));
+    let y2_title = y2_title.map(|t| (cut(t), (body.right(), top)));
+    if y_title.is_some() || y2_title.is_some() {
         top += line + 6.0;
-        (t, at)
-    });
+    }
     let mut bottom = body.bottom();
     let x_title = x_title.filter(|t| !t.trim().is_empty()).map(|title| {
         let t = text::ellipsize(title, sizes.tick, Weight::Bold, body.w);
@@ -99,8 +118,18 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
             .fold(0.0, f64::max),
     };
     let left = body.x + y_label_w + 8.0;
-    // Room on the right for the last x label to hang over the plot's edge.
-    let right = body.right() - 8.0;
+    // Room on the right for the last x label to hang over the plot's edge,
+    // or for the right axis's labels.
+    let y2_first = y2_spec
+        .as_deref()
+        .map(|y2| build(y2, (guess_h / 40.0) as usize + 1));
+    let y2_label_w = y2_first.as_ref().map_or(0.0, |y2| {
+        tick_labels(y2)
+            .iter()
+            .map(|l| text::width(l, sizes.tick, Weight::Regular))
+            .fold(0.0, f64::max)
+    });
+    let right = body.right() - 8.0 - y2_label_w;
     let plot_w = (right - left).max(10.0);
 
     // The x axis: labels decide how much height they need.
@@ -172,15 +201,20 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
         _ => build(y_spec, (plot.h / 40.0) as usize + 1),
     };
 
+    let y2 = y2_spec
+        .as_deref()
+        .map(|y2| build_aligned(y2, &y_scale, (plot.h / 40.0) as usize + 1));
     let axes = Axes {
         plot,
         x: x_scale,
         y: y_scale,
+        y2,
     };
     AxesLayout {
         axes,
         x_title,
         y_title,
+        y2_title,
         y_label_w,
         band_plan,
         x_every,

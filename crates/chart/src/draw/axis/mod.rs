@@ -46,12 +46,14 @@ pub enum AxisSpec<'a> {
     },
 }
 
-/// The laid-out axes: the plot rectangle and both scales.
+/// The laid-out axes: the plot rectangle and the scales.
 #[derive(Debug, Clone)]
 pub struct Axes {
     pub plot: Rect,
     pub x: Scale,
     pub y: Scale,
+    /// A second value axis on the right, its ticks on the left axis's grid.
+    pub y2: Option<Scale>,
 }
 
 impl Axes {
@@ -63,6 +65,12 @@ impl Axes {
     /// Vertical pixel of a continuous y value (up is larger).
     pub fn y_at(&self, v: f64) -> f64 {
         self.plot.bottom() - unit(&self.y, v) * self.plot.h
+    }
+
+    /// Vertical pixel of a value read against the right axis (the left one
+    /// without it).
+    pub fn y2_at(&self, v: f64) -> f64 {
+        self.plot.bottom() - unit(self.y2.as_ref().unwrap_or(&self.y), v) * self.plot.h
     }
 
     /// Left edge and width of band `i` on the x axis.
@@ -95,12 +103,14 @@ fn band_slot(scale: &Scale, i: usize, start: f64, length: f64) -> (f64, f64) {
     }
 }
 
-/// Both axes of a card and their titles.
+/// The axes of a card and their titles.
 pub struct AxesSpec<'a> {
     pub x: AxisSpec<'a>,
     pub y: AxisSpec<'a>,
     pub x_title: Option<&'a str>,
     pub y_title: Option<&'a str>,
+    /// A right value axis (a linear one) and its title.
+    pub y2: Option<(AxisSpec<'a>, Option<&'a str>)>,
 }
 
 /// Lays out and paints the axes around `body`: returns where the marks go.
@@ -140,6 +150,7 @@ mod tests {
             },
             x_title: Some("Region"),
             y_title: Some("Units sold"),
+            y2: None,
         };
         let layout = measure(&sizes, body, &spec);
         let plot = layout.axes.plot;
@@ -195,6 +206,7 @@ mod tests {
                     },
                     x_title: None,
                     y_title: title,
+                    y2: None,
                 },
             )
         };

@@ -14,6 +14,7 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
         axes,
         x_title,
         y_title,
+        y2_title,
         y_label_w,
         band_plan,
         x_every,
@@ -23,6 +24,25 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
     let title_font = Font::new(sizes.tick, Weight::Bold, theme.muted);
     if let Some((t, at)) = y_title {
         p.text(t, *at, title_font, Align::Start, Baseline::Top);
+    }
+    if let Some((t, at)) = y2_title {
+        p.text(t, *at, title_font, Align::End, Baseline::Top);
+    }
+    // The right axis: labels at the right ends of the left axis's grid lines.
+    if let Some(scale) = &axes.y2 {
+        let (ticks, labels) = continuous_ticks(scale);
+        for (v, label) in ticks.iter().zip(labels) {
+            let y = axes.y2_at(*v);
+            if (plot.y - 0.5..=plot.bottom() + 0.5).contains(&y) {
+                p.text(
+                    label,
+                    (plot.right() + 8.0, y),
+                    tick_font,
+                    Align::Start,
+                    Baseline::Middle,
+                );
+            }
+        }
     }
     if let Some((t, at)) = x_title {
         p.text(t, *at, title_font, Align::Middle, Baseline::Bottom);
