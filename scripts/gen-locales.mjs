@@ -60,6 +60,22 @@ function compact(locale) {
   return entries.join(',');
 }
 
+// Where a currency symbol goes: "<" before the number, ">" after it, then
+// what stands between them ("1,8 Mio. €", "R$ 3"); and what stands between
+// a number and its percent sign ("45 %").
+function signs(locale) {
+  const tag = `${locale}-u-nu-latn`;
+  const parts = new Intl.NumberFormat(tag, { style: 'currency', currency: 'EUR' }).formatToParts(1234.5);
+  const currency = parts.findIndex((p) => p.type === 'currency');
+  const number = parts.findIndex((p) => p.type === 'integer');
+  const between = (a, b) => parts.slice(Math.min(a, b) + 1, Math.max(a, b)).filter((p) => p.type === 'literal').map((p) => p.value).join('');
+  const place = currency < number ? `<${between(currency, number)}` : `>${between(parts.findLastIndex((p) => p.type === 'fraction'), currency)}`;
+  const percent = new Intl.NumberFormat(tag, { style: 'percent' }).formatToParts(0.45);
+  const space = percent.filter((p) => p.type === 'literal').map((p) => p.value).join('');
+  if (percent.at(-1)?.type !== 'percentSign') fail(locale, 'the percent sign is not last');
+  return { currency: place, percent: space };
+}
+
 function dates(locale) {
   const utc = (options) => new Intl.DateTimeFormat(`${locale}-u-nu-latn-ca-gregory`, { timeZone: 'UTC', ...options });
   const months = [];
@@ -107,7 +123,11 @@ const OVERRIDES = {
 export function localeRecord(locale) {
   const n = numbers(locale);
   const d = dates(locale);
-  const record = [locale, n.decimal, n.group, n.secondary, n.minimum, compact(locale), d.months, d.alone, d.year, d.yearMonth, d.monthDay, d.date].join('|');
+  const s = signs(locale);
+  const record = [
+    locale, n.decimal, n.group, n.secondary, n.minimum, compact(locale),
+    d.months, d.alone, d.year, d.yearMonth, d.monthDay, d.date, s.currency, s.percent,
+  ].join('|');
   return (OVERRIDES[locale] ?? ((r) => r))(record);
 }
 
@@ -133,7 +153,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 //! the months as written in a date, the months alone (empty: the same),
 //! then the patterns of a year, a month of a year, a day of a month and a
 //! whole date, where \\u{1} is the day, \\u{2} the month as written in a
-//! date and \\u{4} the year.
+//! date and \\u{4} the year; last where a currency symbol goes ("<" before
+//! the number, ">" after it, then what stands between) and what stands
+//! between a number and its percent sign.
 
 pub(super) const RECORDS: [&str; ${LOCALES.length}] = [
 ${LOCALES.map((l) => `    ${rust(localeRecord(l))},`).join('\n')}

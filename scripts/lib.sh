@@ -56,7 +56,9 @@ ensure_npm_packages() {
 }
 
 ensure_browsers() {
-  apt_install chromium chromium-driver firefox-esr
+  # Fonts for the scripts of the locales beyond Latin (ja-JP, zh-CN: WenQuanYi
+  # Micro Hei; hi-IN: Lohit Devanagari), for the browsers and the host's PNGs.
+  apt_install chromium chromium-driver firefox-esr fonts-wqy-microhei fonts-lohit-deva
   command -v geckodriver >/dev/null || cargo_install geckodriver "0.37.1"
 }
 

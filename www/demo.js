@@ -168,6 +168,25 @@ const revenueMargin = {
   },
 };
 
+// The same kind of card written the German way: "1,8 Mio. €", "Jan. 2025",
+// "5. März 2025" in the tooltips and the hidden table.
+const umsatz = {
+  viz_config: {
+    title: 'Umsatz 2025',
+    viz_component_type: 'timeseries',
+    locale: 'de-DE',
+    y_label: 'Umsatz',
+    units: '€',
+    source: 'Erfunden',
+  },
+  data: {
+    series: [
+      { name: 'Online', points: monthly(1200000, 0.05, 0.04) },
+      { name: 'Filialen', points: monthly(900000, 0.02, 0.06) },
+    ],
+  },
+};
+
 // Names too long to stand under upright bars: the card lies on its side.
 const emissions = {
   viz_config: {
@@ -278,6 +297,7 @@ function startOthers() {
     ...pair('prices', 'demo-prices', prices, '360px'),
     ...pair('emissions', 'demo-emissions', emissions, '360px'),
     ...pair('margins', 'demo-margins', revenueMargin, '360px'),
+    ...pair('umsatz', 'demo-umsatz', umsatz, '360px'),
   ];
 }
 

@@ -185,6 +185,7 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
     ['#prices', 'Gold, oil and a stock index in 2025'],
     ['#emissions', 'Emissions by sector'],
     ['#margins', 'Revenue and margin, 2025'],
+    ['#umsatz', 'Umsatz 2025'],
   ]) {
     const other = await frameOf(page, id);
     await other.waitForLoadState('load');
@@ -215,6 +216,10 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
   assert.match(marginsText, /Margin \(right axis\)/);
   assert.match(marginsText, /\$1\.\dM/);
   assert.match(marginsText, /\d+%/);
+  // A locale: German compact numbers and month names on the axes.
+  const umsatzText = await (await shownSvg(await frameOf(page, '#umsatz'))).textContent();
+  assert.match(umsatzText, /\d+(,\d+)?\u00a0Mio\.\u00a0?€|€\d+(,\d+)?\u00a0Mio\./);
+  assert.match(umsatzText, /Jan\. 2025/);
   // The local column fetched the engine, and the page says so.
   await page.waitForFunction(
     () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),

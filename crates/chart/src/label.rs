@@ -67,9 +67,9 @@ pub fn percent(share: f64) -> String {
     if !p.is_finite() {
         "\u{2013}".to_string()
     } else if p < 1.0 {
-        "<1%".to_string()
+        ["<1", crate::locale::current().percent_gap(), "%"].concat()
     } else {
-        format!("{}%", p.round() as i64)
+        format_value(p.round(), Some("%"))
     }
 }
 

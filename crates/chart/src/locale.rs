@@ -114,6 +114,18 @@ impl Locale {
             .unwrap_or("")
     }
 
+    /// Whether a currency symbol follows the number ("1,8 Mio. €") or
+    /// leads it ("$1.8M"), and what stands between them.
+    pub fn currency(self) -> (bool, &'static str) {
+        let place = self.field(12);
+        (place.starts_with('>'), place.get(1..).unwrap_or(""))
+    }
+
+    /// What stands between a number and its percent sign ("45 %").
+    pub fn percent_gap(self) -> &'static str {
+        self.field(13)
+    }
+
     pub fn pattern(self, which: Pattern) -> &'static str {
         self.field(which as usize)
     }

@@ -126,3 +126,29 @@ fn a_locale_outside_the_list_is_refused_by_name() {
     let chart = card("de-AT", "bar", r#"[{"x": "a", "y": 45000}]"#);
     assert_eq!(chart.config.locale.tag(), "de-DE");
 }
+
+#[test]
+fn currencies_and_percents_stand_where_the_locale_puts_them() {
+    let json = |locale: &str, units: &str| {
+        format!(
+            r#"{{"viz_config": {{"title": "t", "viz_component_type": "bar", "locale": "{locale}", "units": "{units}"}}, "data": [{{"x": "a", "y": 1234.5}}, {{"x": "b", "y": 45}}]}}"#
+        )
+    };
+    let cases = [
+        ("en-US", "$", "$1,234.5"),
+        ("de-DE", "\u{20ac}", "1.234,5\u{a0}\u{20ac}"),
+        ("fr-FR", "\u{20ac}", "1\u{202f}234,5\u{a0}\u{20ac}"),
+        ("pt-BR", "R$", "R$\u{a0}1.234,5"),
+        ("de-DE", "%", "1.234,5\u{a0}%"),
+        ("en-GB", "%", "1,234.5%"),
+    ];
+    for (locale, units, want) in cases {
+        let chart = Chart::from_json(&json(locale, units)).unwrap();
+        let table = chart.data_table(10);
+        assert_eq!(table.rows[0][1], want, "{locale} {units}");
+    }
+    // A pie's shares too.
+    let pie = r#"{"viz_config": {"title": "t", "viz_component_type": "pie", "locale": "fr-FR"}, "data": [{"x": "a", "y": 3}, {"x": "b", "y": 1}]}"#;
+    let shown = texts(&Chart::from_json(pie).unwrap());
+    assert!(shown.iter().any(|t| t.contains("75\u{a0}%")), "{shown:?}");
+}

@@ -142,7 +142,7 @@ impl Object {
 fn sorted_last_wins(mut entries: Vec<(String, Value)>) -> Vec<(String, Value)> {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     let key = |i: usize| entries.get(i).map(|(key, _)| key.as_str());
-    heap_sort(&mut order, |a, b| (key(a), a) < (key(b), b));
+    crate::order::heap_sort(&mut order, |a, b| (key(a), a) < (key(b), b));
     let mut sorted = Vec::with_capacity(entries.len());
     for (at, &i) in order.iter().enumerate() {
         let next = order.get(at + 1).and_then(|&j| entries.get(j));
@@ -152,31 +152,6 @@ fn sorted_last_wins(mut entries: Vec<(String, Value)>) -> Vec<(String, Value)> {
         }
     }
     sorted
-}
-
-fn heap_sort(items: &mut [usize], before: impl Fn(usize, usize) -> bool) {
-    let sift_down = |items: &mut [usize], mut root: usize, end: usize| loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            break;
-        }
-        if child + 1 < end && before(items[child], items[child + 1]) {
-            child += 1;
-        }
-        if !before(items[root], items[child]) {
-            break;
-        }
-        items.swap(root, child);
-        root = child;
-    };
-    let len = items.len();
-    for root in (0..len / 2).rev() {
-        sift_down(items, root, len);
-    }
-    for end in (1..len).rev() {
-        items.swap(0, end);
-        sift_down(items, 0, end);
-    }
 }
 
 /// Reads a whole document into a tree.

@@ -8,17 +8,19 @@
 //! the months as written in a date, the months alone (empty: the same),
 //! then the patterns of a year, a month of a year, a day of a month and a
 //! whole date, where \u{1} is the day, \u{2} the month as written in a
-//! date and \u{4} the year.
+//! date and \u{4} the year; last where a currency symbol goes ("<" before
+//! the number, ">" after it, then what stands between) and what stands
+//! between a number and its percent sign.
 
 pub(super) const RECORDS: [&str; 10] = [
-    "en-US|.|,|3|1|0303k,0606M,0909B,1212T|Jan,Feb,Mar,Apr,May,Jun,Jul,Aug,Sep,Oct,Nov,Dec||\u{4}|\u{2} \u{4}|\u{2} \u{1}|\u{2} \u{1}, \u{4}",
-    "en-GB|.|,|3|1|0303k,0606m,0909bn,1212tn|Jan,Feb,Mar,Apr,May,Jun,Jul,Aug,Sept,Oct,Nov,Dec||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}",
-    "de-DE|,|.|3|1|0606\u{a0}Mio.,0909\u{a0}Mrd.,1212\u{a0}Bio.|Jan.,Feb.,M\u{e4}rz,Apr.,Mai,Juni,Juli,Aug.,Sept.,Okt.,Nov.,Dez.|Jan,Feb,M\u{e4}r,Apr,Mai,Jun,Jul,Aug,Sep,Okt,Nov,Dez|\u{4}|\u{2} \u{4}|\u{1}. \u{2}|\u{1}. \u{2} \u{4}",
-    "fr-FR|,|\u{202f}|3|1|0303\u{a0}k,0606\u{a0}M,0909\u{a0}Md,1212\u{a0}Bn|janv.,f\u{e9}vr.,mars,avr.,mai,juin,juil.,ao\u{fb}t,sept.,oct.,nov.,d\u{e9}c.||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}",
-    "es-ES|,|.|3|2|0303\u{a0}mil,0606\u{a0}M,1009\u{a0}mil\u{a0}M,1212\u{a0}B|ene,feb,mar,abr,may,jun,jul,ago,sept,oct,nov,dic||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}",
-    "it-IT|,|.|3|2|0303K,0606\u{a0}Mln,0909\u{a0}Mld,1212\u{a0}Bln|gen,feb,mar,apr,mag,giu,lug,ago,set,ott,nov,dic||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}",
-    "pt-BR|,|.|3|1|0303\u{a0}mil,0606\u{a0}mi,0909\u{a0}bi,1212\u{a0}tri|jan.,fev.,mar.,abr.,mai.,jun.,jul.,ago.,set.,out.,nov.,dez.||\u{4}|\u{2} de \u{4}|\u{1} de \u{2}|\u{1} de \u{2} de \u{4}",
-    "ja-JP|.|,|3|1|0404\u{4e07},0808\u{5104},1212\u{5146}|1,2,3,4,5,6,7,8,9,10,11,12|1\u{6708},2\u{6708},3\u{6708},4\u{6708},5\u{6708},6\u{6708},7\u{6708},8\u{6708},9\u{6708},10\u{6708},11\u{6708},12\u{6708}|\u{4}\u{5e74}|\u{4}\u{5e74}\u{2}\u{6708}|\u{2}\u{6708}\u{1}\u{65e5}|\u{4}\u{5e74}\u{2}\u{6708}\u{1}\u{65e5}",
-    "zh-CN|.|,|3|1|0404\u{4e07},0808\u{4ebf},1212\u{4e07}\u{4ebf}|1,2,3,4,5,6,7,8,9,10,11,12|1\u{6708},2\u{6708},3\u{6708},4\u{6708},5\u{6708},6\u{6708},7\u{6708},8\u{6708},9\u{6708},10\u{6708},11\u{6708},12\u{6708}|\u{4}\u{5e74}|\u{4}\u{5e74}\u{2}\u{6708}|\u{2}\u{6708}\u{1}\u{65e5}|\u{4}\u{5e74}\u{2}\u{6708}\u{1}\u{65e5}",
-    "hi-IN|.|,|2|1|0303\u{a0}\u{939}\u{91c}\u{93c}\u{93e}\u{930},0505\u{a0}\u{932}\u{93e}\u{916},0707\u{a0}\u{915}\u{970},0909\u{a0}\u{905}\u{970},1111\u{a0}\u{916}\u{970},1313\u{a0}\u{928}\u{940}\u{932}|\u{91c}\u{928}\u{970},\u{92b}\u{93c}\u{930}\u{970},\u{92e}\u{93e}\u{930}\u{94d}\u{91a},\u{905}\u{92a}\u{94d}\u{930}\u{948}\u{932},\u{92e}\u{908},\u{91c}\u{942}\u{928},\u{91c}\u{941}\u{932}\u{970},\u{905}\u{917}\u{970},\u{938}\u{93f}\u{924}\u{970},\u{905}\u{915}\u{94d}\u{91f}\u{942}\u{970},\u{928}\u{935}\u{970},\u{926}\u{93f}\u{938}\u{970}||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}",
+    "en-US|.|,|3|1|0303k,0606M,0909B,1212T|Jan,Feb,Mar,Apr,May,Jun,Jul,Aug,Sep,Oct,Nov,Dec||\u{4}|\u{2} \u{4}|\u{2} \u{1}|\u{2} \u{1}, \u{4}|<|",
+    "en-GB|.|,|3|1|0303k,0606m,0909bn,1212tn|Jan,Feb,Mar,Apr,May,Jun,Jul,Aug,Sept,Oct,Nov,Dec||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}|<|",
+    "de-DE|,|.|3|1|0606\u{a0}Mio.,0909\u{a0}Mrd.,1212\u{a0}Bio.|Jan.,Feb.,M\u{e4}rz,Apr.,Mai,Juni,Juli,Aug.,Sept.,Okt.,Nov.,Dez.|Jan,Feb,M\u{e4}r,Apr,Mai,Jun,Jul,Aug,Sep,Okt,Nov,Dez|\u{4}|\u{2} \u{4}|\u{1}. \u{2}|\u{1}. \u{2} \u{4}|>\u{a0}|\u{a0}",
+    "fr-FR|,|\u{202f}|3|1|0303\u{a0}k,0606\u{a0}M,0909\u{a0}Md,1212\u{a0}Bn|janv.,f\u{e9}vr.,mars,avr.,mai,juin,juil.,ao\u{fb}t,sept.,oct.,nov.,d\u{e9}c.||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}|>\u{a0}|\u{a0}",
+    "es-ES|,|.|3|2|0303\u{a0}mil,0606\u{a0}M,1009\u{a0}mil\u{a0}M,1212\u{a0}B|ene,feb,mar,abr,may,jun,jul,ago,sept,oct,nov,dic||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}|>\u{a0}|\u{a0}",
+    "it-IT|,|.|3|2|0303K,0606\u{a0}Mln,0909\u{a0}Mld,1212\u{a0}Bln|gen,feb,mar,apr,mag,giu,lug,ago,set,ott,nov,dic||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}|>\u{a0}|",
+    "pt-BR|,|.|3|1|0303\u{a0}mil,0606\u{a0}mi,0909\u{a0}bi,1212\u{a0}tri|jan.,fev.,mar.,abr.,mai.,jun.,jul.,ago.,set.,out.,nov.,dez.||\u{4}|\u{2} de \u{4}|\u{1} de \u{2}|\u{1} de \u{2} de \u{4}|<\u{a0}|",
+    "ja-JP|.|,|3|1|0404\u{4e07},0808\u{5104},1212\u{5146}|1,2,3,4,5,6,7,8,9,10,11,12|1\u{6708},2\u{6708},3\u{6708},4\u{6708},5\u{6708},6\u{6708},7\u{6708},8\u{6708},9\u{6708},10\u{6708},11\u{6708},12\u{6708}|\u{4}\u{5e74}|\u{4}\u{5e74}\u{2}\u{6708}|\u{2}\u{6708}\u{1}\u{65e5}|\u{4}\u{5e74}\u{2}\u{6708}\u{1}\u{65e5}|<|",
+    "zh-CN|.|,|3|1|0404\u{4e07},0808\u{4ebf},1212\u{4e07}\u{4ebf}|1,2,3,4,5,6,7,8,9,10,11,12|1\u{6708},2\u{6708},3\u{6708},4\u{6708},5\u{6708},6\u{6708},7\u{6708},8\u{6708},9\u{6708},10\u{6708},11\u{6708},12\u{6708}|\u{4}\u{5e74}|\u{4}\u{5e74}\u{2}\u{6708}|\u{2}\u{6708}\u{1}\u{65e5}|\u{4}\u{5e74}\u{2}\u{6708}\u{1}\u{65e5}|<|",
+    "hi-IN|.|,|2|1|0303\u{a0}\u{939}\u{91c}\u{93c}\u{93e}\u{930},0505\u{a0}\u{932}\u{93e}\u{916},0707\u{a0}\u{915}\u{970},0909\u{a0}\u{905}\u{970},1111\u{a0}\u{916}\u{970},1313\u{a0}\u{928}\u{940}\u{932}|\u{91c}\u{928}\u{970},\u{92b}\u{93c}\u{930}\u{970},\u{92e}\u{93e}\u{930}\u{94d}\u{91a},\u{905}\u{92a}\u{94d}\u{930}\u{948}\u{932},\u{92e}\u{908},\u{91c}\u{942}\u{928},\u{91c}\u{941}\u{932}\u{970},\u{905}\u{917}\u{970},\u{938}\u{93f}\u{924}\u{970},\u{905}\u{915}\u{94d}\u{91f}\u{942}\u{970},\u{928}\u{935}\u{970},\u{926}\u{93f}\u{938}\u{970}||\u{4}|\u{2} \u{4}|\u{1} \u{2}|\u{1} \u{2} \u{4}|<|",
 ];

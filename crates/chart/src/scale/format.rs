@@ -83,8 +83,11 @@ impl Units {
         }
     }
 
-    /// `number` (without sign) with the sign and the unit around it.
+    /// `number` (without sign) with the sign and the unit around it, a
+    /// currency and a percent sign where the current locale puts them
+    /// ("1,8 Mio. €", "45 %").
     fn wrap(&self, negative: bool, number: &str) -> String {
+        let locale = crate::locale::current();
         let mut out = String::with_capacity(number.len() + 8);
         if negative {
             out.push(MINUS);
@@ -92,11 +95,21 @@ impl Units {
         match self {
             Units::None => out.push_str(number),
             Units::Prefix(unit) => {
-                out.push_str(unit);
-                out.push_str(number);
+                let (after, gap) = locale.currency();
+                let (first, second) = if after {
+                    (number, &**unit)
+                } else {
+                    (&**unit, number)
+                };
+                out.push_str(first);
+                out.push_str(gap);
+                out.push_str(second);
             }
             Units::Suffix(unit) => {
                 out.push_str(number);
+                if unit == "%" {
+                    out.push_str(locale.percent_gap());
+                }
                 out.push_str(unit);
             }
             Units::SuffixSpaced(unit) => {
@@ -109,6 +122,7 @@ impl Units {
                     out.push('+');
                 }
                 out.push_str(number);
+                out.push_str(locale.percent_gap());
                 out.push('%');
             }
         }
