@@ -174,6 +174,10 @@ const accepted = {
     },
     data: { series: [{ name: 'a', points: [{ x: '2024', y: 1e6 }] }, { name: 'b', points: [{ x: '2024', y: 12 }] }] },
   },
+  'a card written in German': {
+    viz_config: { title: 't', locale: 'de-DE' },
+    data: [{ x: 'a', y: 1234.5 }],
+  },
   'epoch milliseconds as timeline points': {
     viz_config: { title: 't', viz_component_type: 'timeline', x_time: 'epoch_ms' },
     data: [{ label: 'a', start: 0, end: 86400000 }],
@@ -260,6 +264,10 @@ const refused = {
   'right axis series that are not names': [
     { viz_config: { title: 't', right_axis_series: [3] }, data: [] },
     '/viz_config/right_axis_series/0',
+  ],
+  'a locale that is not a tag': [
+    { viz_config: { title: 't', locale: 'German' }, data: [] },
+    '/viz_config/locale',
   ],
   'percent change that is not a boolean': [
     { viz_config: { title: 't', percent_change: 'yes' }, data: [] },
