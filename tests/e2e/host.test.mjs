@@ -220,6 +220,21 @@ test('flow 3: the demo page posts its card and zdr-host shows the chart', async 
   const umsatzText = await (await shownSvg(await frameOf(page, '#umsatz'))).textContent();
   assert.match(umsatzText, /\d+(,\d+)?\u00a0Mio\.\u00a0?€|€\d+(,\d+)?\u00a0Mio\./);
   assert.match(umsatzText, /Jan\. 2025/);
+  // The same in local mode, where the canvas's hidden table says what it shows:
+  // German dates and numbers, the euro after them; and each series of the
+  // two-axis card in its own axis's units.
+  const tableText = (id) =>
+    page.waitForFunction(
+      (sel) => document.querySelector(`${sel} table.zdr-embed-data`)?.textContent || false,
+      id,
+      WAIT,
+    ).then((handle) => handle.jsonValue());
+  const umsatzLocal = await tableText('#umsatz-local');
+  assert.match(umsatzLocal, /Jan\. 2025/);
+  assert.match(umsatzLocal, /\d\.\d{3}\.\d{3}\u00a0€/);
+  const marginsLocal = await tableText('#margins-local');
+  assert.match(marginsLocal, /\$1,\d{3},\d{3}/);
+  assert.match(marginsLocal, /\d+%/);
   // The local column fetched the engine, and the page says so.
   await page.waitForFunction(
     () => /the chart engine \(\d+ KB\) was fetched \d+ ms after/.test(document.getElementById('engine-note').textContent),
