@@ -560,6 +560,12 @@ fn series_of_different_magnitude_read_against_two_axes() {
     assert_eq!(table.columns, ["Date", "Revenue", "Margin"]);
     assert_eq!(table.rows[0][1], "$1,200,000");
     assert_eq!(table.rows[0][2], "12%");
+    // So does the summary, axis by axis.
+    let summary = chart.summary();
+    assert!(
+        summary.contains("left axis from $1.1M to $1.9M, right axis from 9% to 21%"),
+        "{summary}"
+    );
 
     // Told otherwise: one axis, no axis in the legend.
     let one = revenue_and_margin(r#", "right_axis_series": []"#);

@@ -5,7 +5,7 @@ use super::MAX_SUMMARY;
 use crate::chart::Chart;
 use crate::label;
 use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
-use crate::shown::{bins, finite_range, is_empty, slices, xy_extent};
+use crate::shown::{bins, finite_range, is_empty, slices, xy_extent, xy_extent_of};
 
 /// Names listed before "and n more".
 const MAX_NAMES: usize = 5;
@@ -20,7 +20,7 @@ pub fn summary(chart: &Chart) -> String {
     } else {
         let details = match &chart.card {
             Card::Categorical(c) => categorical(c, units),
-            Card::Timeseries { series, precision } => timeseries(series, *precision, units),
+            Card::Timeseries { series, precision } => timeseries(chart, series, *precision),
             Card::Scatter(series) => scatter(chart, series, units),
             Card::Boxplot(boxes) => {
                 let (lo, hi) = finite_range(boxes.iter().map(|b| b.median));
@@ -214,8 +214,24 @@ fn categorical(c: &Categorical, units: Option<&str>) -> String {
     }
 }
 
-fn timeseries(series: &[Series], precision: DatePrecision, units: Option<&str>) -> String {
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
+fn timeseries(chart: &Chart, series: &[Series], precision: DatePrecision) -> String {
+    // With two axes, each one's values in its own units.
+    let right = crate::sides::right_flags(&chart.config, series);
+    let is_right = |i: usize| right.get(i).copied().unwrap_or(false);
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &|i| !is_right(i));
+    let ((r_x_lo, r_x_hi), (r_lo, r_hi)) = xy_extent_of(series, &is_right);
+    let (x_lo, x_hi) = (x_lo.min(r_x_lo), x_hi.max(r_x_hi));
+    let units = label::units(&chart.config);
+    let values = if right.is_empty() {
+        span("values", y_lo, y_hi, units)
+    } else {
+        let right_units = label::right_units(&chart.config);
+        let spans = [
+            span("left axis", y_lo, y_hi, units),
+            span("right axis", r_lo, r_hi, right_units),
+        ];
+        Some(spans.into_iter().flatten().collect::<Vec<_>>().join(", "))
+    };
     // As given: a long line keeps fewer points than it was given.
     let counts: Vec<usize> = series.iter().map(|s| s.given).collect();
     let total: usize = counts.iter().sum();
@@ -231,7 +247,7 @@ fn timeseries(series: &[Series], precision: DatePrecision, units: Option<&str>) 
             label::date(x_lo, precision),
             label::date(x_hi, precision)
         )),
-        span("values", y_lo, y_hi, units),
+        values,
     ])
 }
 
