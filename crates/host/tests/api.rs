@@ -78,6 +78,8 @@ async fn every_api_endpoint_needs_a_known_key_and_says_so_in_json() {
     for path in [
         "/api/v1/beta/file_upload_url?file_name=a.csv",
         "/api/v1/beta/files/file_1/",
+        "/api/v1/beta/private_indexes/",
+        "/api/v1/beta/private_indexes/pidx_1/files/",
         "/api/v1/nothing",
     ] {
         let (status, body) = get(&router, path, None).await;

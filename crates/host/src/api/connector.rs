@@ -37,6 +37,17 @@ pub fn metadata(row: &FileRow, ontology_state: &str) -> Value {
     })
 }
 
+/// What a client asks to connect: 4.4's body, or one entry of 4.7's `files`.
+pub(super) struct Connect {
+    pub file_url: String,
+    pub file_id: Option<String>,
+    pub source: Option<String>,
+    pub file_context: Option<String>,
+    pub segment_id: Option<String>,
+    pub private_index: Option<String>,
+    pub prepend_schema_context: bool,
+}
+
 pub async fn connect(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -49,20 +60,55 @@ pub async fn connect(
             "file_url is required: the http(s) URL of a .csv file",
         )
     })?;
-    let given_id = text(body, "file_id")?;
-    let source = text(body, "source")?;
-    let file_context = text(body, "file_context")?;
-    let segment_id = text(body, "segment_id")?;
-    let private_index = text(body, "connected_private_index_id")?;
-    let prepend = flag(
-        body,
-        "prepend_schema_context",
-        "prepend_schema_context",
-        true,
-    )?;
+    let request = Connect {
+        file_url,
+        file_id: text(body, "file_id")?,
+        source: text(body, "source")?,
+        file_context: text(body, "file_context")?,
+        segment_id: text(body, "segment_id")?,
+        private_index: text(body, "connected_private_index_id")?,
+        prepend_schema_context: flag(
+            body,
+            "prepend_schema_context",
+            "prepend_schema_context",
+            true,
+        )?,
+    };
     let generate_ontology = flag(body, "generate_ontology", "generate_ontology", true)?;
     flag(body, "link_world_ontology", "link_world_ontology", false)?;
+    let (row, replaced) = connect_file(&api, &tenant, request).await?;
+    let ontology_state = if generate_ontology {
+        "schema"
+    } else {
+        "skipped"
+    };
+    let url = row.file_url.clone().unwrap_or_default();
+    let message = if replaced {
+        format!("file {} replaced by a new copy of {url}", row.file_id)
+    } else {
+        format!("file {} connected: a copy of {url} is stored", row.file_id)
+    };
+    Ok(Json(
+        json!({"message": message, "id": row.file_id, "metadata": metadata(&row, ontology_state)}),
+    ))
+}
 
+/// Downloads, reads and stores one file; true when it replaced the file of
+/// the id given.
+pub(super) async fn connect_file(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    request: Connect,
+) -> Result<(FileRow, bool), ApiError> {
+    let Connect {
+        file_url,
+        file_id: given_id,
+        source,
+        file_context,
+        segment_id,
+        private_index,
+        prepend_schema_context: prepend,
+    } = request;
     let previous = match &given_id {
         Some(id) => {
             if !is_id(id) {
@@ -71,7 +117,7 @@ pub async fn connect(
                     "file_id must be 1 to 64 letters, digits, '_' or '-'",
                 ));
             }
-            super::files::row(&api, &tenant, id).await.ok()
+            super::files::row(api, tenant, id).await.ok()
         }
         None => None,
     };
@@ -108,8 +154,8 @@ pub async fn connect(
             other => ApiError::invalid("file_url", other.to_string()),
         })?;
     let mut row = store_file(
-        &api,
-        &tenant,
+        api,
+        tenant,
         &file_id,
         &name,
         content_type_of(format),
@@ -132,25 +178,5 @@ pub async fn connect(
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
-    let ontology_state = if generate_ontology {
-        "schema"
-    } else {
-        "skipped"
-    };
-    let message = if previous.is_some() {
-        format!(
-            "file {} replaced by a new copy of {}",
-            row.file_id,
-            row.file_url.clone().unwrap_or_default()
-        )
-    } else {
-        format!(
-            "file {} connected: a copy of {} is stored",
-            row.file_id,
-            row.file_url.clone().unwrap_or_default()
-        )
-    };
-    Ok(Json(
-        json!({"message": message, "id": row.file_id, "metadata": metadata(&row, ontology_state)}),
-    ))
+    Ok((row, previous.is_some()))
 }

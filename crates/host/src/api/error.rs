@@ -25,6 +25,8 @@ pub enum ApiError {
     },
     #[error("no file {0} belongs to this API key")]
     FileNotFound(String),
+    #[error("no private index {0} belongs to this API key")]
+    IndexNotFound(String),
     /// The whole message: what is missing and why.
     #[error("{0}")]
     CardNotFound(String),
@@ -64,9 +66,10 @@ impl ApiError {
         match self {
             ApiError::NoKey | ApiError::UnknownKey => StatusCode::UNAUTHORIZED,
             ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
-            ApiError::FileNotFound(_) | ApiError::CardNotFound(_) | ApiError::NotFound => {
-                StatusCode::NOT_FOUND
-            }
+            ApiError::FileNotFound(_)
+            | ApiError::IndexNotFound(_)
+            | ApiError::CardNotFound(_)
+            | ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::UploadRefused(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -82,6 +85,7 @@ impl ApiError {
             ApiError::UnknownKey => "unknown_api_key",
             ApiError::Invalid { .. } => "invalid_request",
             ApiError::FileNotFound(_) => "file_not_found",
+            ApiError::IndexNotFound(_) => "private_index_not_found",
             ApiError::CardNotFound(_) => "card_not_found",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
@@ -97,6 +101,7 @@ impl ApiError {
         match self {
             ApiError::Invalid { param, .. } => Some(param),
             ApiError::FileNotFound(_) => Some("file_id"),
+            ApiError::IndexNotFound(_) => Some("id"),
             ApiError::NoKey | ApiError::UnknownKey => Some("X-API-Key"),
             _ => None,
         }

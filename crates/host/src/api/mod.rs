@@ -13,6 +13,7 @@ mod error;
 mod fetch;
 mod files;
 pub(crate) mod ids;
+mod indexes;
 mod keys;
 mod recommend;
 mod sign;
@@ -27,7 +28,7 @@ use axum::extract::{Request, State};
 use axum::http::HeaderMap;
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use axum::Router;
 
 pub use error::ApiError;
@@ -171,6 +172,28 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
         .route(
             "/api/v1/beta/visualize",
             post(visualize::visualize).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/private_indexes/",
+            get(indexes::list)
+                .post(indexes::create)
+                .fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/private_indexes",
+            get(indexes::list)
+                .post(indexes::create)
+                .fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/private_indexes/{id}/",
+            put(indexes::put)
+                .patch(indexes::patch)
+                .fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/private_indexes/{id}/files/",
+            post(indexes::add_files).fallback(method_not_allowed),
         )
         .route(
             "/api/v1/image/{card_id}/",

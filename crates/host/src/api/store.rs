@@ -81,6 +81,19 @@ CREATE TABLE IF NOT EXISTS files (
     updated_at TEXT NOT NULL,
     PRIMARY KEY (tenant, file_id)
 );
+CREATE TABLE IF NOT EXISTS private_indexes (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    is_default INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    ontology_status TEXT NOT NULL,
+    kg_elements_key TEXT,
+    link_world_ontology INTEGER NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
 CREATE TABLE IF NOT EXISTS cards (
     card_id TEXT PRIMARY KEY,
     tenant TEXT NOT NULL,
@@ -92,6 +105,38 @@ CREATE TABLE IF NOT EXISTS cards (
     created_at TEXT NOT NULL
 );
 ";
+
+/// A private index (spec 2.7) as its row holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRow {
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub is_default: bool,
+    pub created_at: String,
+    pub updated_at: String,
+    pub ontology_status: String,
+    /// The object key of the index's ontology, once one is built.
+    pub kg_elements_key: Option<String>,
+    pub link_world_ontology: bool,
+}
+
+const INDEX_COLUMNS: &str = "id, name, description, is_default, created_at, updated_at,
+    ontology_status, kg_elements_key, link_world_ontology";
+
+fn index_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<IndexRow> {
+    Ok(IndexRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        description: r.get(2)?,
+        is_default: r.get(3)?,
+        created_at: r.get(4)?,
+        updated_at: r.get(5)?,
+        ontology_status: r.get(6)?,
+        kg_elements_key: r.get(7)?,
+        link_world_ontology: r.get(8)?,
+    })
+}
 
 /// A card made from a stored file (cards from CSV sent inline are never
 /// stored).
@@ -282,6 +327,146 @@ impl Store {
 }
 
 impl Store {
+    /// A new index; a tenant's first is its default.
+    pub fn create_index(
+        &self,
+        tenant: &Tenant,
+        name: &str,
+        description: Option<&str>,
+        status: &str,
+    ) -> Result<IndexRow, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(|e| self.db_error(e))?;
+        let others: i64 = tx
+            .query_row(
+                "SELECT COUNT(*) FROM private_indexes WHERE tenant = ?1",
+                params![tenant.0],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.db_error(e))?;
+        let now = super::ids::now_rfc3339();
+        let row = IndexRow {
+            id: new_id("pidx"),
+            name: name.to_owned(),
+            description: description.map(str::to_owned),
+            is_default: others == 0,
+            created_at: now.clone(),
+            updated_at: now,
+            ontology_status: status.to_owned(),
+            kg_elements_key: None,
+            link_world_ontology: false,
+        };
+        self.write_index(&tx, tenant, &row)?;
+        tx.commit().map_err(|e| self.db_error(e))?;
+        Ok(row)
+    }
+
+    fn write_index(
+        &self,
+        db: &Connection,
+        tenant: &Tenant,
+        row: &IndexRow,
+    ) -> Result<(), StoreError> {
+        db.execute(
+            &format!(
+                "INSERT OR REPLACE INTO private_indexes (tenant, {INDEX_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+            ),
+            params![
+                tenant.0,
+                row.id,
+                row.name,
+                row.description,
+                row.is_default,
+                row.created_at,
+                row.updated_at,
+                row.ontology_status,
+                row.kg_elements_key,
+                row.link_world_ontology,
+            ],
+        )
+        .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
+    /// Writes an index's row as it is now.
+    pub fn put_index(&self, tenant: &Tenant, row: &IndexRow) -> Result<(), StoreError> {
+        let db = self.db();
+        self.write_index(&db, tenant, row)
+    }
+
+    pub fn index(&self, tenant: &Tenant, id: &str) -> Result<Option<IndexRow>, StoreError> {
+        let db = self.db();
+        db.query_row(
+            &format!("SELECT {INDEX_COLUMNS} FROM private_indexes WHERE tenant = ?1 AND id = ?2"),
+            params![tenant.0, id],
+            index_row,
+        )
+        .optional()
+        .map_err(|e| self.db_error(e))
+    }
+
+    /// `limit` of a tenant's indexes from `offset`, oldest first, and how
+    /// many it has in all.
+    pub fn indexes(
+        &self,
+        tenant: &Tenant,
+        offset: u64,
+        limit: u64,
+    ) -> Result<(Vec<IndexRow>, u64), StoreError> {
+        let db = self.db();
+        let total: i64 = db
+            .query_row(
+                "SELECT COUNT(*) FROM private_indexes WHERE tenant = ?1",
+                params![tenant.0],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.db_error(e))?;
+        let mut statement = db
+            .prepare(&format!(
+                "SELECT {INDEX_COLUMNS} FROM private_indexes WHERE tenant = ?1
+                 ORDER BY created_at, rowid LIMIT ?2 OFFSET ?3"
+            ))
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(
+                params![
+                    tenant.0,
+                    i64::try_from(limit).unwrap_or(i64::MAX),
+                    i64::try_from(offset).unwrap_or(i64::MAX)
+                ],
+                index_row,
+            )
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.db_error(e))?;
+        Ok((rows, u64::try_from(total).unwrap_or(0)))
+    }
+
+    /// The files of an index: (file id, schema id, cleaned key, what the
+    /// cleaned table holds), oldest first.
+    pub fn index_files(
+        &self,
+        tenant: &Tenant,
+        index: &str,
+    ) -> Result<Vec<(String, String, String, String)>, StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(
+                "SELECT file_id, schema_id, cleaned_key, cleaned_context FROM files
+                 WHERE tenant = ?1 AND private_index = ?2 ORDER BY created_at, rowid",
+            )
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![tenant.0, index], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.db_error(e))?;
+        Ok(rows)
+    }
+
     pub fn put_cards(&self, cards: &[CardRow]) -> Result<(), StoreError> {
         let mut db = self.db();
         let tx = db.transaction().map_err(|e| self.db_error(e))?;
