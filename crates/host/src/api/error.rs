@@ -27,6 +27,8 @@ pub enum ApiError {
     FileNotFound(String),
     #[error("no private index {0} belongs to this API key")]
     IndexNotFound(String),
+    #[error("no thread {0} belongs to this API key")]
+    ThreadNotFound(String),
     /// The whole message: what is missing and why.
     #[error("{0}")]
     CardNotFound(String),
@@ -68,6 +70,7 @@ impl ApiError {
             ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
             ApiError::FileNotFound(_)
             | ApiError::IndexNotFound(_)
+            | ApiError::ThreadNotFound(_)
             | ApiError::CardNotFound(_)
             | ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
@@ -86,6 +89,7 @@ impl ApiError {
             ApiError::Invalid { .. } => "invalid_request",
             ApiError::FileNotFound(_) => "file_not_found",
             ApiError::IndexNotFound(_) => "private_index_not_found",
+            ApiError::ThreadNotFound(_) => "thread_not_found",
             ApiError::CardNotFound(_) => "card_not_found",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
@@ -102,6 +106,7 @@ impl ApiError {
             ApiError::Invalid { param, .. } => Some(param),
             ApiError::FileNotFound(_) => Some("file_id"),
             ApiError::IndexNotFound(_) => Some("id"),
+            ApiError::ThreadNotFound(_) => Some("thread_id"),
             ApiError::NoKey | ApiError::UnknownKey => Some("X-API-Key"),
             _ => None,
         }

@@ -19,6 +19,7 @@ mod recommend;
 mod sign;
 mod store;
 mod table;
+mod threads;
 mod upload;
 mod visualize;
 
@@ -194,6 +195,30 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
         .route(
             "/api/v1/beta/private_indexes/{id}/files/",
             post(indexes::add_files).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/threads",
+            get(threads::threads).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/threads/",
+            get(threads::threads).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/threads/{thread_id}",
+            get(threads::thread).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/threads/{thread_id}/",
+            get(threads::thread).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/threads/{thread_id}/messages",
+            get(threads::messages).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/threads/{thread_id}/messages/",
+            get(threads::messages).fallback(method_not_allowed),
         )
         .route(
             "/api/v1/image/{card_id}/",

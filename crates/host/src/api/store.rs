@@ -94,6 +94,24 @@ CREATE TABLE IF NOT EXISTS private_indexes (
     link_world_ontology INTEGER NOT NULL,
     PRIMARY KEY (tenant, id)
 );
+CREATE TABLE IF NOT EXISTS threads (
+    tenant TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    title TEXT,
+    metadata TEXT NOT NULL,
+    PRIMARY KEY (tenant, thread_id)
+);
+CREATE TABLE IF NOT EXISTS thread_messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS thread_messages_of ON thread_messages (tenant, thread_id, seq);
 CREATE TABLE IF NOT EXISTS cards (
     card_id TEXT PRIMARY KEY,
     tenant TEXT NOT NULL,
@@ -121,6 +139,15 @@ pub struct IndexRow {
     pub link_world_ontology: bool,
 }
 
+fn thread_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ThreadRow> {
+    Ok(ThreadRow {
+        thread_id: r.get(0)?,
+        created: r.get(1)?,
+        title: r.get(2)?,
+        metadata: r.get(3)?,
+    })
+}
+
 const INDEX_COLUMNS: &str = "id, name, description, is_default, created_at, updated_at,
     ontology_status, kg_elements_key, link_world_ontology";
 
@@ -136,6 +163,24 @@ fn index_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<IndexRow> {
         kg_elements_key: r.get(7)?,
         link_world_ontology: r.get(8)?,
     })
+}
+
+/// A thread (spec 2.8): `metadata` is JSON text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThreadRow {
+    pub thread_id: String,
+    pub created: i64,
+    pub title: Option<String>,
+    pub metadata: String,
+}
+
+/// A message of a thread (spec 2.9): `content` is JSON text (its blocks).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageRow {
+    pub message_id: String,
+    pub created: i64,
+    pub role: String,
+    pub content: String,
 }
 
 /// A card made from a stored file (cards from CSV sent inline are never
@@ -327,6 +372,135 @@ impl Store {
 }
 
 impl Store {
+    pub fn create_thread(&self, tenant: &Tenant, row: &ThreadRow) -> Result<(), StoreError> {
+        self.db()
+            .execute(
+                "INSERT INTO threads (tenant, thread_id, created, title, metadata)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    tenant.0,
+                    row.thread_id,
+                    row.created,
+                    row.title,
+                    row.metadata
+                ],
+            )
+            .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
+    pub fn thread(&self, tenant: &Tenant, id: &str) -> Result<Option<ThreadRow>, StoreError> {
+        self.db()
+            .query_row(
+                "SELECT thread_id, created, title, metadata FROM threads
+                 WHERE tenant = ?1 AND thread_id = ?2",
+                params![tenant.0, id],
+                thread_row,
+            )
+            .optional()
+            .map_err(|e| self.db_error(e))
+    }
+
+    /// Up to `limit` threads, newest first, from after the thread `after`
+    /// (none: from the newest); and whether more follow.
+    pub fn threads(
+        &self,
+        tenant: &Tenant,
+        after: Option<&str>,
+        limit: u32,
+    ) -> Result<(Vec<ThreadRow>, bool), StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(
+                "SELECT thread_id, created, title, metadata FROM threads WHERE tenant = ?1
+                 AND (?2 IS NULL OR rowid < (SELECT rowid FROM threads WHERE tenant = ?1 AND thread_id = ?2))
+                 ORDER BY rowid DESC LIMIT ?3",
+            )
+            .map_err(|e| self.db_error(e))?;
+        let mut rows = statement
+            .query_map(params![tenant.0, after, i64::from(limit) + 1], thread_row)
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.db_error(e))?;
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        Ok((rows, more))
+    }
+
+    pub fn add_messages(
+        &self,
+        tenant: &Tenant,
+        thread_id: &str,
+        messages: &[MessageRow],
+    ) -> Result<(), StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(|e| self.db_error(e))?;
+        for m in messages {
+            tx.execute(
+                "INSERT INTO thread_messages (tenant, thread_id, message_id, created, role, content)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![tenant.0, thread_id, m.message_id, m.created, m.role, m.content],
+            )
+            .map_err(|e| self.db_error(e))?;
+        }
+        tx.commit().map_err(|e| self.db_error(e))
+    }
+
+    pub fn has_message(
+        &self,
+        tenant: &Tenant,
+        thread_id: &str,
+        message_id: &str,
+    ) -> Result<bool, StoreError> {
+        self.db()
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM thread_messages
+                 WHERE tenant = ?1 AND thread_id = ?2 AND message_id = ?3)",
+                params![tenant.0, thread_id, message_id],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.db_error(e))
+    }
+
+    /// Up to `limit` messages of a thread, oldest first, from after the
+    /// message `after`; and whether more follow.
+    pub fn messages(
+        &self,
+        tenant: &Tenant,
+        thread_id: &str,
+        after: Option<&str>,
+        limit: u32,
+    ) -> Result<(Vec<MessageRow>, bool), StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(
+                "SELECT message_id, created, role, content FROM thread_messages
+                 WHERE tenant = ?1 AND thread_id = ?2
+                 AND (?3 IS NULL OR seq > (SELECT seq FROM thread_messages
+                     WHERE tenant = ?1 AND thread_id = ?2 AND message_id = ?3))
+                 ORDER BY seq LIMIT ?4",
+            )
+            .map_err(|e| self.db_error(e))?;
+        let mut rows = statement
+            .query_map(
+                params![tenant.0, thread_id, after, i64::from(limit) + 1],
+                |r| {
+                    Ok(MessageRow {
+                        message_id: r.get(0)?,
+                        created: r.get(1)?,
+                        role: r.get(2)?,
+                        content: r.get(3)?,
+                    })
+                },
+            )
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.db_error(e))?;
+        let more = rows.len() > limit as usize;
+        rows.truncate(limit as usize);
+        Ok((rows, more))
+    }
+
     /// A new index; a tenant's first is its default.
     pub fn create_index(
         &self,

@@ -46,6 +46,8 @@ struct Request {
     kind: Option<CardKind>,
     dark: bool,
     debug: bool,
+    /// This host's member: the thread a call with a query continues.
+    thread_id: Option<String>,
 }
 
 fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
@@ -115,6 +117,7 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
         kind,
         dark,
         debug: flag(body, "debug", "debug", false)?,
+        thread_id: text(body, "thread_id")?,
     })
 }
 
@@ -134,9 +137,26 @@ pub async fn visualize(
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let request = parse(&object(&body)?)?;
-    envelope(&api, &tenant, &api.base_url(&headers), request)
-        .await
-        .map(Json)
+    // A call with a query starts a thread, or continues the one named.
+    let query = request.query.clone().filter(|q| !q.trim().is_empty());
+    let thread = match &request.thread_id {
+        Some(id) => Some(super::threads::find(&api, &tenant, id).await?),
+        None => None,
+    };
+    let mut answer = envelope(&api, &tenant, &api.base_url(&headers), request).await?;
+    if let Some(query) = query {
+        let id = super::threads::record(
+            &api,
+            &tenant,
+            thread,
+            "visualize",
+            &query,
+            &answer["outputs"],
+        )
+        .await?;
+        answer["thread_id"] = Value::String(id);
+    }
+    Ok(Json(answer))
 }
 
 /// The cards of one stored file, as `POST files` answers (4.2).
@@ -153,6 +173,7 @@ pub async fn of_file(
         kind: None,
         dark: false,
         debug: false,
+        thread_id: None,
     };
     envelope(api, tenant, base, request).await
 }
