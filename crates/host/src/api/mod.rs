@@ -16,6 +16,7 @@ pub(crate) mod ids;
 mod indexes;
 mod keys;
 mod recommend;
+mod saved_views;
 mod sign;
 mod store;
 mod table;
@@ -195,6 +196,16 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
         .route(
             "/api/v1/beta/private_indexes/{id}/files/",
             post(indexes::add_files).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/saved_views",
+            get(saved_views::list)
+                .post(saved_views::create)
+                .fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/beta/visualize_saved_view",
+            post(saved_views::apply).fallback(method_not_allowed),
         )
         .route(
             "/api/v1/threads",

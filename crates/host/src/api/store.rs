@@ -112,6 +112,17 @@ CREATE TABLE IF NOT EXISTS thread_messages (
     content TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS thread_messages_of ON thread_messages (tenant, thread_id, seq);
+CREATE TABLE IF NOT EXISTS saved_views (
+    tenant TEXT NOT NULL,
+    view_id TEXT NOT NULL,
+    reference_id TEXT,
+    schema_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    card_type TEXT NOT NULL,
+    query TEXT,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, view_id)
+);
 CREATE TABLE IF NOT EXISTS cards (
     card_id TEXT PRIMARY KEY,
     tenant TEXT NOT NULL,
@@ -182,6 +193,33 @@ pub struct MessageRow {
     pub role: String,
     pub content: String,
 }
+
+/// A saved view: a chart recipe for a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewRow {
+    pub view_id: String,
+    pub reference_id: Option<String>,
+    pub schema_id: String,
+    pub name: String,
+    pub card_type: String,
+    /// Words naming the columns, as `visualize`'s query steers the cards.
+    pub query: Option<String>,
+    pub created_at: String,
+}
+
+fn view_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
+    Ok(ViewRow {
+        view_id: r.get(0)?,
+        reference_id: r.get(1)?,
+        schema_id: r.get(2)?,
+        name: r.get(3)?,
+        card_type: r.get(4)?,
+        query: r.get(5)?,
+        created_at: r.get(6)?,
+    })
+}
+
+const VIEW_COLUMNS: &str = "view_id, reference_id, schema_id, name, card_type, query, created_at";
 
 /// A card made from a stored file (cards from CSV sent inline are never
 /// stored).
@@ -499,6 +537,74 @@ impl Store {
         let more = rows.len() > limit as usize;
         rows.truncate(limit as usize);
         Ok((rows, more))
+    }
+
+    /// Stores a view; `None` when the key has `max` views already or the
+    /// reference id is taken.
+    pub fn create_view(
+        &self,
+        tenant: &Tenant,
+        row: &ViewRow,
+        max: i64,
+    ) -> Result<Result<(), &'static str>, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(|e| self.db_error(e))?;
+        let (count, taken): (i64, bool) = tx
+            .query_row(
+                "SELECT COUNT(*), COALESCE(SUM(reference_id IS NOT NULL AND reference_id = ?2), 0) > 0
+                 FROM saved_views WHERE tenant = ?1",
+                params![tenant.0, row.reference_id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(|e| self.db_error(e))?;
+        if count >= max {
+            return Ok(Err("too_many"));
+        }
+        if taken {
+            return Ok(Err("reference_taken"));
+        }
+        tx.execute(
+            &format!(
+                "INSERT INTO saved_views (tenant, {VIEW_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+            ),
+            params![
+                tenant.0,
+                row.view_id,
+                row.reference_id,
+                row.schema_id,
+                row.name,
+                row.card_type,
+                row.query,
+                row.created_at
+            ],
+        )
+        .map_err(|e| self.db_error(e))?;
+        tx.commit().map_err(|e| self.db_error(e))?;
+        Ok(Ok(()))
+    }
+
+    /// A key's views, oldest first: all, or the one of `view_id` or of
+    /// `reference_id`.
+    pub fn views(
+        &self,
+        tenant: &Tenant,
+        view_id: Option<&str>,
+        reference_id: Option<&str>,
+    ) -> Result<Vec<ViewRow>, StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(&format!(
+                "SELECT {VIEW_COLUMNS} FROM saved_views WHERE tenant = ?1
+                 AND (?2 IS NULL OR view_id = ?2) AND (?3 IS NULL OR reference_id = ?3)
+                 ORDER BY created_at, rowid"
+            ))
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![tenant.0, view_id, reference_id], view_row)
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.db_error(e))?;
+        Ok(rows)
     }
 
     /// A new index; a tenant's first is its default.

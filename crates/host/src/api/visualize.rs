@@ -48,6 +48,8 @@ struct Request {
     debug: bool,
     /// This host's member: the thread a call with a query continues.
     thread_id: Option<String>,
+    /// Saved views to apply instead of the recommender's choice (4.6).
+    views: Option<Vec<super::store::ViewRow>>,
 }
 
 fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
@@ -118,6 +120,7 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
         dark,
         debug: flag(body, "debug", "debug", false)?,
         thread_id: text(body, "thread_id")?,
+        views: None,
     })
 }
 
@@ -174,6 +177,30 @@ pub async fn of_file(
         dark: false,
         debug: false,
         thread_id: None,
+        views: None,
+    };
+    envelope(api, tenant, base, request).await
+}
+
+/// 4.6: the cards of `views` for the stored files `file_ids`, each file
+/// drawn by the views of its schema.
+pub async fn of_views(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    base: &str,
+    file_ids: Vec<String>,
+    views: Vec<super::store::ViewRow>,
+    debug: bool,
+) -> Result<Value, ApiError> {
+    let request = Request {
+        csv: Vec::new(),
+        file_ids,
+        query: None,
+        kind: None,
+        dark: false,
+        debug,
+        thread_id: None,
+        views: Some(views),
     };
     envelope(api, tenant, base, request).await
 }
@@ -224,16 +251,37 @@ async fn envelope(
     let mut stored = Vec::new();
     let mut debug = Vec::new();
     for source in &sources {
-        let suggestions = suggest(
-            &source.table,
-            &source.name,
-            request.query.as_deref(),
-            request.kind,
-            request.dark,
-        )
-        .map_err(|reason| {
-            ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
-        })?;
+        let suggestions = match &request.views {
+            None => suggest(
+                &source.table,
+                &source.name,
+                request.query.as_deref(),
+                request.kind,
+                request.dark,
+            )
+            .map_err(|reason| {
+                ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
+            })?,
+            Some(views) => {
+                // The views of this table's schema, each a card when the
+                // data can be drawn so (else said in debug).
+                let schema = source.table.schema_id();
+                let mut made = Vec::new();
+                for view in views.iter().filter(|v| v.schema_id == schema) {
+                    let kind = CardKind::from_name(&view.card_type);
+                    match suggest(&source.table, &source.name, view.query.as_deref(), kind, request.dark) {
+                        Ok(found) => made.extend(found.into_iter().map(|mut s| {
+                            s.title = view.name.clone();
+                            s
+                        })),
+                        Err(reason) => debug.push(
+                            json!({"source": source.name, "saved_view_id": view.view_id, "not_drawn": reason}),
+                        ),
+                    }
+                }
+                made
+            }
+        };
         for suggestion in suggestions {
             let text = suggestion.visualization_data.to_string();
             // Every card is one the widget and the embed draw.
