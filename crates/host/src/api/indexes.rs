@@ -91,6 +91,11 @@ async fn find(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<IndexRow, Api
         .ok_or_else(missing)
 }
 
+/// Whether `id` is a private index of this key (404 when not).
+pub(super) async fn exists(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<(), ApiError> {
+    find(api, tenant, id).await.map(|_| ())
+}
+
 fn name_of(body: &Map<String, Value>, required: bool) -> Result<Option<String>, ApiError> {
     let name = text(body, "name")?;
     match name {

@@ -17,6 +17,7 @@ mod indexes;
 mod keys;
 mod recommend;
 mod saved_views;
+mod search;
 mod sign;
 mod store;
 mod table;
@@ -196,6 +197,10 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
         .route(
             "/api/v1/beta/private_indexes/{id}/files/",
             post(indexes::add_files).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/knowledge_search",
+            post(search::search).fallback(method_not_allowed),
         )
         .route(
             "/api/v1/beta/saved_views",

@@ -126,11 +126,15 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
 
 /// One table to draw from: where it came from, and the cleaned file's URL
 /// for stored files.
-struct Source {
-    name: String,
-    file_id: Option<String>,
-    data_url: String,
-    table: Table,
+pub(super) struct Source {
+    pub name: String,
+    pub file_id: Option<String>,
+    pub data_url: String,
+    pub table: Table,
+    /// Where a searched card came from, in words ("From the built-in
+    /// dataset …"), and the index it was found in.
+    pub origin: Option<String>,
+    pub index: Option<String>,
 }
 
 pub async fn visualize(
@@ -229,6 +233,8 @@ async fn envelope(
             file_id: None,
             data_url: String::new(),
             table,
+            origin: None,
+            index: None,
         });
     }
     for id in &request.file_ids {
@@ -245,6 +251,8 @@ async fn envelope(
             data_url: format!("{base}/api/v1/beta/files/{}/cleaned/", file.file_id),
             file_id: Some(file.file_id),
             table,
+            origin: None,
+            index: None,
         });
     }
     let mut cards = Vec::new();
@@ -330,11 +338,12 @@ async fn envelope(
     Ok(json!({"outputs": outputs, "request_id": new_id("req")}))
 }
 
-fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value {
+pub(super) fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value {
     let id = new_id("card");
-    let origin = match &source.file_id {
-        Some(file_id) => format!("From the file {} ({file_id}).", source.name),
-        None => "From CSV sent with the request; not stored.".to_owned(),
+    let origin = match (&source.origin, &source.file_id) {
+        (Some(origin), _) => origin.clone(),
+        (None, Some(file_id)) => format!("From the file {} ({file_id}).", source.name),
+        (None, None) => "From CSV sent with the request; not stored.".to_owned(),
     };
     json!({
         "card_id": id,
@@ -346,14 +355,14 @@ fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value {
         "sources": [{
             "source_name": source.name,
             "source_description": source.table.context(),
-            "source_index": source.file_id.as_ref().map_or("inline", |_| "private"),
+            "source_index": source.index.as_deref().unwrap_or(if source.file_id.is_some() { "private" } else { "inline" }),
             "url": source.data_url,
         }],
         "methodologies": [{
             "methodology_name": "Rule-based recommendation",
             "methodology_description": "The card type follows from the columns' kinds and counts and from the query's words (docs/service-api.md#visualize); values are summed per category or date.",
         }],
-        "source_indexes": [],
+        "source_indexes": source.index.iter().collect::<Vec<_>>(),
         "card_type": suggestion.kind.as_str(),
         "data_url": source.data_url,
         "confidence": suggestion.confidence,
