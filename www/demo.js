@@ -590,6 +590,12 @@ async function suggest() {
     return;
   }
   $('status-viz').textContent = answer.outputs.answer;
+  vizShown = showCards(answer, vizCards, 'viz');
+}
+
+// Each card of an answer twice: posted to the service, and drawn here.
+function showCards(answer, container, prefix) {
+  const shown = [];
   answer.outputs.knowledge_cards.forEach((card, i) => {
     const row = document.createElement('div');
     row.className = 'viz-card';
@@ -597,16 +603,49 @@ async function suggest() {
     head.className = 'viz-head';
     head.textContent = `${card.card_type} · ${card.confidence} confidence · ${card.description}`;
     const service = document.createElement('div');
-    service.id = `viz-service-${i}`;
+    service.id = `${prefix}-service-${i}`;
     service.className = 'chart';
     const local = document.createElement('div');
-    local.id = `viz-local-${i}`;
+    local.id = `${prefix}-local-${i}`;
     local.className = 'chart';
     row.append(head, service, local);
-    vizCards.append(row);
+    container.append(row);
     const options = { serviceUrl: location.origin, cardId: card.card_id, visualizationData: card.visualization_data, height: '320px', ...themed() };
-    vizShown.push(render({ ...options, containerId: service.id }));
-    vizShown.push(render({ ...options, containerId: local.id, mode: 'local' }));
+    shown.push(render({ ...options, containerId: service.id }));
+    shown.push(render({ ...options, containerId: local.id, mode: 'local' }));
   });
+  return shown;
 }
 $('viz-go').addEventListener('click', suggest);
+
+// Search the built-in datasets (and the key's private indexes): spec 4.3.
+const searchCards = $('search-cards');
+let searchShown = [];
+async function searchDatasets() {
+  const key = $('viz-key').value.trim();
+  sessionStorage.setItem('zdr-demo-key', key);
+  $('status-search').textContent = 'Searching…';
+  for (const shown of searchShown) shown.destroy();
+  searchShown = [];
+  searchCards.replaceChildren();
+  let answer;
+  try {
+    const response = await fetch('/api/v1/knowledge_search', {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        inputs: { text: $('search-query').value },
+        country_code: $('search-country').value,
+        locale: $('search-locale').value,
+      }),
+    });
+    answer = await response.json();
+    if (!response.ok) throw new Error(answer.error?.message ?? `the service answered ${response.status}`);
+  } catch (error) {
+    $('status-search').textContent = error.message;
+    return;
+  }
+  $('status-search').textContent = answer.outputs.answer;
+  searchShown = showCards(answer, searchCards, 'search');
+}
+$('search-go').addEventListener('click', searchDatasets);

@@ -405,7 +405,30 @@ test('the demo visualizes a CSV through the API and shows each card in service a
     await frame.waitForFunction(() => document.readyState === 'complete' && document.querySelector('svg'), null, WAIT);
     await page.waitForSelector(`#viz-local-${i} canvas`, WAIT);
   }
-  await page.locator('section.visualize').screenshot({ path: join(RESULTS, 'demo-visualize.png') });
+  await page.locator('section.visualize:not(.search)').screenshot({ path: join(RESULTS, 'demo-visualize.png') });
+  // Search -> card -> widget: the built-in datasets, for India, in German.
+  await page.fill('#search-query', 'life expectancy and fertility');
+  await page.selectOption('#search-country', 'IN');
+  await page.selectOption('#search-locale', 'de-DE');
+  await page.click('#search-go');
+  await page.waitForFunction(() => /^\d cards? from .* in index world/.test(document.getElementById('status-search').textContent), null, WAIT);
+  const found = await page.locator('#search-cards .viz-card').count();
+  assert.ok(found >= 2, `${found} search cards`);
+  for (let i = 0; i < found; i++) {
+    const frame = await frameOf(page, `#search-service-${i}`);
+    await frame.waitForFunction(() => document.readyState === 'complete' && document.querySelector('svg'), null, WAIT);
+    await page.waitForSelector(`#search-local-${i} canvas`, WAIT);
+  }
+  // The line of three measures is drawn as change since start, in German.
+  const lineText = await (await shownSvg(await frameOf(page, '#search-service-0'))).textContent();
+  assert.match(lineText, /[+\u2212]?\d+(,\d+)?\u00a0%/);
+  const bars = await page.waitForFunction(
+    () => [...document.querySelectorAll('#search-cards table.zdr-embed-data')].map((t) => t.textContent).join(' ') || false,
+    null,
+    WAIT,
+  );
+  assert.match(await bars.jsonValue(), /Indien|India/);
+  await page.locator('section.search').screenshot({ path: join(RESULTS, 'demo-search.png') });
   // Asking again replaces the cards, nothing left behind.
   await page.click('#viz-go');
   await page.waitForFunction((n) => document.querySelectorAll('#viz-cards .viz-card').length === n && document.querySelectorAll('#viz-cards iframe').length === n, cards, WAIT);
