@@ -62,3 +62,23 @@ pub fn string_list(body: &Map<String, Value>, name: &'static str) -> Result<Vec<
         Some(_) => Err(wrong()),
     }
 }
+
+/// `output_settings.knowledge_card_settings.image_dark_mode` (4.3, 4.5):
+/// false when any level is absent or null.
+pub fn image_dark_mode(body: &Map<String, Value>) -> Result<bool, ApiError> {
+    match optional(body, "output_settings") {
+        None => Ok(false),
+        Some(Value::Object(settings)) => match optional(settings, "knowledge_card_settings") {
+            None => Ok(false),
+            Some(Value::Object(card)) => flag(card, "image_dark_mode", "output_settings", false),
+            Some(_) => Err(ApiError::invalid(
+                "output_settings",
+                "output_settings.knowledge_card_settings must be an object",
+            )),
+        },
+        Some(_) => Err(ApiError::invalid(
+            "output_settings",
+            "output_settings must be an object or null",
+        )),
+    }
+}

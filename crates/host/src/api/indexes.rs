@@ -20,8 +20,8 @@ use serde_json::{json, Map, Value};
 use super::body::{flag, object, optional, text};
 use super::connector::{connect_file, metadata, Connect};
 use super::ids::{is_id, now_rfc3339};
-use super::store::{IndexRow, Store};
-use super::{Api, ApiError, Tenant};
+use super::store::IndexRow;
+use super::{blocking, Api, ApiError, Tenant};
 
 /// Indexes a page lists when `page_size` is not given, and at most.
 pub const PAGE_SIZE: u64 = 20;
@@ -46,17 +46,6 @@ fn summary(row: &IndexRow) -> Value {
         "updated_at": row.updated_at,
         "ontology_status": row.ontology_status,
     })
-}
-
-async fn blocking<T: Send + 'static>(
-    api: &Arc<Api>,
-    work: impl FnOnce(&Store) -> Result<T, super::store::StoreError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let store = api.store()?;
-    tokio::task::spawn_blocking(move || work(&store))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)
 }
 
 /// 2.7 complete, as PUT and PATCH answer it: with the ontology's key and the

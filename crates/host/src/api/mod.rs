@@ -109,6 +109,20 @@ impl Api {
     }
 }
 
+/// Runs `work` on the store on a blocking thread, so database and file
+/// calls never hold up the async workers; a failure is logged and answered
+/// with a request id.
+async fn blocking<T: Send + 'static>(
+    api: &Arc<Api>,
+    work: impl FnOnce(&Store) -> Result<T, store::StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = api.store()?;
+    tokio::task::spawn_blocking(move || work(&store))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)
+}
+
 /// Checks what the API needs at start (the keys), so that `serve` fails
 /// with the reason instead of answering 503 later.
 pub fn check(config: &Config) -> Result<usize, String> {

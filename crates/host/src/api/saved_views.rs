@@ -19,7 +19,7 @@ use zdr_chart::model::CardKind;
 use super::body::{flag, object, optional, string_list, text};
 use super::ids::{is_id, new_id, now_rfc3339};
 use super::store::ViewRow;
-use super::{Api, ApiError, Tenant};
+use super::{blocking, Api, ApiError, Tenant};
 
 /// Views a key keeps at most.
 pub const MAX_VIEWS: i64 = 1_000;
@@ -110,12 +110,8 @@ pub async fn create(
         query: (!columns.is_empty()).then(|| columns.join(" by ")),
         created_at: now_rfc3339(),
     };
-    let store = api.store()?;
     let (t, saved) = (tenant.clone(), row.clone());
-    let outcome = tokio::task::spawn_blocking(move || store.create_view(&t, &saved, MAX_VIEWS))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)?;
+    let outcome = blocking(&api, move |store| store.create_view(&t, &saved, MAX_VIEWS)).await?;
     match outcome {
         Ok(()) => Ok(Json(view_object(&row))),
         Err("reference_taken") => Err(ApiError::invalid(

@@ -21,13 +21,12 @@ use zdr_chart::geo::Atlas;
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
-use super::body::{flag, object, optional, text};
-use super::ids::{new_id, now_rfc3339};
+use super::body::{object, optional, text};
+use super::ids::new_id;
 use super::recommend::suggest;
-use super::store::CardRow;
 use super::table::{read_csv, Cell, Kind, Table};
-use super::visualize::{card, Source};
-use super::{Api, ApiError, Tenant};
+use super::visualize::{card, card_row, Source};
+use super::{blocking, Api, ApiError, Tenant};
 
 /// A built-in dataset, as `datasets.json` describes it.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -214,25 +213,7 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
         }
     };
     let indexes = super::body::string_list(body, "source_indexes")?;
-    let dark = match optional(body, "output_settings") {
-        None => false,
-        Some(Value::Object(settings)) => match optional(settings, "knowledge_card_settings") {
-            None => false,
-            Some(Value::Object(card)) => flag(card, "image_dark_mode", "output_settings", false)?,
-            Some(_) => {
-                return Err(ApiError::invalid(
-                    "output_settings",
-                    "output_settings.knowledge_card_settings must be an object",
-                ))
-            }
-        },
-        Some(_) => {
-            return Err(ApiError::invalid(
-                "output_settings",
-                "output_settings must be an object or null",
-            ))
-        }
-    };
+    let dark = super::body::image_dark_mode(body)?;
     let country = text(body, "country_code")?.unwrap_or_else(|| "US".into());
     let known = country.len() == 2
         && country.bytes().all(|b| b.is_ascii_alphabetic())
@@ -285,9 +266,8 @@ async fn documents(
         }
         return Ok(out);
     }
-    let store = api.store()?;
     let (t, i) = (tenant.clone(), index.to_owned());
-    let files = tokio::task::spawn_blocking(move || {
+    let files = blocking(api, move |store| {
         let files = store.index_files(&t, &i)?;
         let mut out = Vec::new();
         for (file_id, _, cleaned_key, _) in files {
@@ -295,11 +275,9 @@ async fn documents(
                 out.push((row, store.object(&t, &cleaned_key)?));
             }
         }
-        Ok::<_, super::store::StoreError>(out)
+        Ok(out)
     })
-    .await
-    .map_err(ApiError::internal)?
-    .map_err(ApiError::internal)?;
+    .await?;
     let mut out = Vec::new();
     for (row, bytes) in files {
         let table = read_csv(&bytes).map_err(ApiError::internal)?;
@@ -440,12 +418,8 @@ pub async fn search(
     // The order searched: as given (each a built-in index or a private
     // index of this key), else the key's private indexes, then the built-ins.
     let order: Vec<String> = if request.indexes.is_empty() {
-        let store = api.store()?;
         let t = tenant.clone();
-        let (private, _) = tokio::task::spawn_blocking(move || store.indexes(&t, 0, 100))
-            .await
-            .map_err(ApiError::internal)?
-            .map_err(ApiError::internal)?;
+        let (private, _) = blocking(&api, move |store| store.indexes(&t, 0, 100)).await?;
         private
             .into_iter()
             .map(|i| i.id)
@@ -542,20 +516,10 @@ pub async fn search(
                     continue;
                 }
                 let card = card(&base, &source, suggestion);
-                if let Some(card_id) = card["card_id"].as_str() {
-                    stored.push(CardRow {
-                        card_id: card_id.to_owned(),
-                        tenant: tenant.0.clone(),
-                        file_id: doc.file_id.clone().unwrap_or_else(|| {
-                            format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
-                        }),
-                        card_type: card["card_type"].as_str().unwrap_or_default().to_owned(),
-                        title: card["title"].as_str().unwrap_or_default().to_owned(),
-                        description: card["description"].as_str().unwrap_or_default().to_owned(),
-                        visualization_data: card["visualization_data"].to_string(),
-                        created_at: now_rfc3339(),
-                    });
-                }
+                let file_id = doc.file_id.clone().unwrap_or_else(|| {
+                    format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
+                });
+                stored.extend(card_row(&card, &tenant, &file_id));
                 cards.push(card);
             }
             let skipped = order.len().saturating_sub(searched.len());
@@ -573,11 +537,7 @@ pub async fn search(
         }
     };
     if !stored.is_empty() {
-        let store = api.store()?;
-        tokio::task::spawn_blocking(move || store.put_cards(&stored))
-            .await
-            .map_err(ApiError::internal)?
-            .map_err(ApiError::internal)?;
+        blocking(&api, move |store| store.put_cards(&stored)).await?;
     }
     let outputs = json!({"knowledge_cards": cards, "answer": answer});
     let thread_id = super::threads::record(

@@ -18,24 +18,13 @@ use serde_json::{json, Value};
 use time::OffsetDateTime;
 
 use super::ids::{is_id, new_id};
-use super::store::{MessageRow, Store, StoreError, ThreadRow};
-use super::{Api, ApiError, Tenant};
+use super::store::{MessageRow, ThreadRow};
+use super::{blocking, Api, ApiError, Tenant};
 
 pub const LIMIT: u32 = 20;
 pub const MAX_LIMIT: u32 = 100;
 /// A thread's title: its first query, cut to this many characters.
 const MAX_TITLE: usize = 200;
-
-async fn blocking<T: Send + 'static>(
-    api: &Arc<Api>,
-    work: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let store = api.store()?;
-    tokio::task::spawn_blocking(move || work(&store))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(ApiError::internal)
-}
 
 fn thread_object(row: &ThreadRow) -> Value {
     json!({

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
-use super::body::{flag, object, optional, string_list, text};
+use super::body::{flag, object, string_list, text};
 use super::files::row;
 use super::ids::{new_id, now_rfc3339};
 use super::recommend::{suggest, Suggestion};
@@ -93,25 +93,7 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
     for name in ["segment_id", "connected_private_index_id", "extra_params"] {
         text(body, name)?;
     }
-    let dark = match optional(body, "output_settings") {
-        None => false,
-        Some(Value::Object(settings)) => match optional(settings, "knowledge_card_settings") {
-            None => false,
-            Some(Value::Object(card)) => flag(card, "image_dark_mode", "output_settings", false)?,
-            Some(_) => {
-                return Err(ApiError::invalid(
-                    "output_settings",
-                    "output_settings.knowledge_card_settings must be an object",
-                ))
-            }
-        },
-        Some(_) => {
-            return Err(ApiError::invalid(
-                "output_settings",
-                "output_settings must be an object or null",
-            ))
-        }
-    };
+    let dark = super::body::image_dark_mode(body)?;
     Ok(Request {
         csv,
         file_ids,
@@ -304,17 +286,8 @@ async fn envelope(
             let card = card(&base, source, suggestion);
             // Cards of stored files are kept, so their pages and images can
             // be shown; cards of inline CSV never are.
-            if let (Some(file_id), Some(card_id)) = (&source.file_id, card["card_id"].as_str()) {
-                stored.push(CardRow {
-                    card_id: card_id.to_owned(),
-                    tenant: tenant.0.clone(),
-                    file_id: file_id.clone(),
-                    card_type: card["card_type"].as_str().unwrap_or_default().to_owned(),
-                    title: card["title"].as_str().unwrap_or_default().to_owned(),
-                    description: card["description"].as_str().unwrap_or_default().to_owned(),
-                    visualization_data: card["visualization_data"].to_string(),
-                    created_at: now_rfc3339(),
-                });
+            if let Some(file_id) = &source.file_id {
+                stored.extend(card_row(&card, &tenant, file_id));
             }
             cards.push(card);
         }
@@ -336,6 +309,22 @@ async fn envelope(
         });
     }
     Ok(json!({"outputs": outputs, "request_id": new_id("req")}))
+}
+
+/// The row that keeps `card`, made from `file_id` (a file, or a built-in
+/// dataset), so its page, image and embed answer later.
+pub(super) fn card_row(card: &Value, tenant: &Tenant, file_id: &str) -> Option<CardRow> {
+    let text = |name: &str| card[name].as_str().unwrap_or_default().to_owned();
+    Some(CardRow {
+        card_id: card["card_id"].as_str()?.to_owned(),
+        tenant: tenant.0.clone(),
+        file_id: file_id.to_owned(),
+        card_type: text("card_type"),
+        title: text("title"),
+        description: text("description"),
+        visualization_data: card["visualization_data"].to_string(),
+        created_at: now_rfc3339(),
+    })
 }
 
 pub(super) fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value {
