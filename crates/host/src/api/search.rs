@@ -77,6 +77,10 @@ pub fn builtin_indexes() -> Vec<&'static str> {
     names
 }
 
+/// Indexes one search names, and private indexes one search looks in, at most.
+const MAX_INDEXES: usize = 100;
+/// Files of a private index searched at most (the oldest).
+const MAX_FILES: usize = 100;
 /// Query text at most, in characters.
 const MAX_QUERY: usize = 2_000;
 /// Words of the query searched for at most.
@@ -213,6 +217,12 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
         }
     };
     let indexes = super::body::string_list(body, "source_indexes")?;
+    if indexes.len() > MAX_INDEXES {
+        return Err(ApiError::invalid(
+            "source_indexes",
+            format!("source_indexes names at most {MAX_INDEXES} indexes"),
+        ));
+    }
     let dark = super::body::image_dark_mode(body)?;
     let country = text(body, "country_code")?.unwrap_or_else(|| "US".into());
     let known = country.len() == 2
@@ -270,7 +280,7 @@ async fn documents(
     let files = blocking(api, move |store| {
         let files = store.index_files(&t, &i)?;
         let mut out = Vec::new();
-        for (file_id, _, cleaned_key, _) in files {
+        for (file_id, _, cleaned_key, _) in files.into_iter().take(MAX_FILES) {
             if let Some(row) = store.file(&t, &file_id)? {
                 out.push((row, store.object(&t, &cleaned_key)?));
             }
@@ -419,7 +429,8 @@ pub async fn search(
     // index of this key), else the key's private indexes, then the built-ins.
     let order: Vec<String> = if request.indexes.is_empty() {
         let t = tenant.clone();
-        let (private, _) = blocking(&api, move |store| store.indexes(&t, 0, 100)).await?;
+        let limit = MAX_INDEXES as u64;
+        let (private, _) = blocking(&api, move |store| store.indexes(&t, 0, limit)).await?;
         private
             .into_iter()
             .map(|i| i.id)
