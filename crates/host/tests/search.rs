@@ -75,6 +75,18 @@ async fn built_in_datasets_are_searched_in_order_and_drawn_for_the_country_and_l
             .collect()
     };
     assert_eq!(names(&answer), ["United States"]);
+    // Bars of a dataset over time show the latest year, not a sum of years.
+    let bars = of_type(&answer, "bar");
+    assert!(
+        bars["title"].as_str().unwrap().ends_with(" in 2005"),
+        "{}",
+        bars["title"]
+    );
+    let fertility = bars["visualization_data"]["data"][0]["y"].as_f64().unwrap();
+    assert!(
+        (1.0..3.0).contains(&fertility),
+        "US fertility in 2005: {fertility}"
+    );
     let india = search(
         &router,
         KEY,

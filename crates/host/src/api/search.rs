@@ -353,6 +353,63 @@ fn to_country(table: Table, query: &str, country: &str) -> Table {
     }
 }
 
+/// The table at its latest date, and that date as written: bars, pies and
+/// maps of a dataset over time show the latest values per category rather
+/// than their sum over every date (a country's fertility summed over fifty
+/// years means nothing). `None` for a table without dates, or of one date.
+fn latest(table: &Table) -> Option<(Table, String)> {
+    let time = table.columns.iter().find(|c| c.kind == Kind::Time)?;
+    let seconds: Vec<Option<f64>> = time
+        .cells
+        .iter()
+        .map(|c| match c {
+            Cell::Text(t) => zdr_chart::model::parse_date(t).map(|(s, _)| s),
+            _ => None,
+        })
+        .collect();
+    let last = seconds
+        .iter()
+        .flatten()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let first = seconds
+        .iter()
+        .flatten()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    if last.partial_cmp(&first) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    let keep: Vec<bool> = seconds.iter().map(|s| *s == Some(last)).collect();
+    let at = keep.iter().position(|k| *k)?;
+    let written = match time.cells.get(at) {
+        Some(Cell::Text(t)) => t.clone(),
+        _ => return None,
+    };
+    let columns = table
+        .columns
+        .iter()
+        .map(|c| super::table::Column {
+            name: c.name.clone(),
+            kind: c.kind,
+            cells: c
+                .cells
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(cell, _)| cell.clone())
+                .collect(),
+        })
+        .collect();
+    Some((
+        Table {
+            columns,
+            rows: keep.iter().filter(|k| **k).count(),
+        },
+        written,
+    ))
+}
+
 /// The card adapted to the intent and written in `locale`: series of
 /// different measures as percent change since start, series of one
 /// measure far apart in size on two axes.
@@ -509,7 +566,7 @@ pub async fn search(
                 origin: Some(origin),
                 index: Some(index.clone()),
             };
-            let suggestions = suggest(
+            let mut suggestions = suggest(
                 &source.table,
                 &source.name,
                 Some(&request.query),
@@ -517,6 +574,28 @@ pub async fn search(
                 request.dark,
             )
             .map_err(|reason| ApiError::invalid("inputs", reason))?;
+            // Categories of a dataset over time: their latest values.
+            if let Some((snapshot, date)) = latest(&source.table) {
+                for suggestion in &mut suggestions {
+                    if matches!(
+                        suggestion.kind,
+                        CardKind::Bar | CardKind::Pie | CardKind::Choropleth
+                    ) {
+                        let again = suggest(
+                            &snapshot,
+                            &source.name,
+                            Some(&request.query),
+                            Some(suggestion.kind),
+                            request.dark,
+                        );
+                        if let Some(mut latest) = again.ok().and_then(|mut s| s.pop()) {
+                            latest.title = [latest.title.as_str(), " in ", &date].concat();
+                            latest.visualization_data["viz_config"]["title"] = json!(latest.title);
+                            *suggestion = latest;
+                        }
+                    }
+                }
+            }
             for mut suggestion in suggestions {
                 adapt(
                     &mut suggestion.visualization_data,
