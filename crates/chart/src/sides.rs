@@ -170,6 +170,10 @@ mod tests {
     #[test]
     fn every_reader_refuses_what_the_card_cannot_do() {
         let series = r#"{"series": [{"name": "A", "points": [{"x": "2024", "y": 1}]}, {"name": "B", "points": [{"x": "2024", "y": 2}]}]}"#;
+        let too_many = format!(
+            r#"{{"title": "t", "right_axis_series": [{}]}}"#,
+            vec!["\"A\""; 201].join(",")
+        );
         let cases = [
             (
                 r#"{"title": "t", "viz_component_type": "bar", "right_axis_series": ["A"]}"#,
@@ -180,6 +184,11 @@ mod tests {
                 r#"{"title": "t", "right_axis_series": "A"}"#,
                 series,
                 "viz_config.right_axis_series: expected an array of at most 200 series names, found",
+            ),
+            (
+                &*too_many,
+                series,
+                "viz_config.right_axis_series: expected an array of at most 200 series names",
             ),
             (
                 r#"{"title": "t", "right_axis_series": ["A", 2]}"#,

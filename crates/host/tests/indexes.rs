@@ -74,6 +74,10 @@ async fn indexes_are_created_with_the_fields_of_2_7_and_the_first_is_the_default
         (json!({"name": 3}), "name"),
         (json!({"name": "x".repeat(201)}), "name"),
         (json!({"name": "a", "description": ["b"]}), "description"),
+        (
+            json!({"name": "a", "description": "d".repeat(2_001)}),
+            "description",
+        ),
         (json!([1]), "body"),
     ] {
         let (status, answer) = call(&router, KEY, "POST", BASE, Some(body.clone())).await;

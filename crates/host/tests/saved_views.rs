@@ -182,6 +182,8 @@ async fn bad_views_and_requests_are_refused_by_name() {
             "schema_id",
         ),
         (with("columns", json!("sales")), "columns"),
+        (with("columns", json!(vec!["sales"; 11])), "columns"),
+        (with("name", json!("n".repeat(201))), "name"),
         (
             with("saved_view_reference_id", json!("r1")),
             "saved_view_reference_id",

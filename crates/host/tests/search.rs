@@ -275,6 +275,14 @@ async fn every_field_is_checked_and_named() {
             json!({"inputs": {"text": "stocks"}, "output_settings": 3}),
             "output_settings",
         ),
+        (
+            json!({"inputs": {"text": "stocks"}, "locale": "x".repeat(100_000)}),
+            "locale",
+        ),
+        (
+            json!({"inputs": {"text": "stocks"}, "source_indexes": vec!["markets"; 101]}),
+            "source_indexes",
+        ),
     ] {
         let (status, answer) = call(
             &router,
@@ -284,8 +292,11 @@ async fn every_field_is_checked_and_named() {
             Some(body.clone()),
         )
         .await;
-        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
-        assert_eq!(answer["error"]["param"], param, "{body}");
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{param}: {answer}");
+        assert_eq!(answer["error"]["param"], param, "{param}");
+        // A long value is never echoed whole.
+        let size = answer.to_string().len();
+        assert!(size < 2_000, "{param}: an error of {size} bytes");
     }
     let (status, _) = call(&router, KEY, "GET", "/api/v1/knowledge_search", None).await;
     assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);

@@ -354,7 +354,8 @@ fn locale(path: &Path<'_>, object: &Object) -> Result<crate::locale::Locale, Dat
             &path.key("locale"),
             [
                 "\"",
-                &tag,
+                // Echoed, but never more than a tag's length.
+                &tag.chars().take(40).collect::<String>(),
                 "\" is not a locale charts are written in; use one of ",
                 &crate::locale::tags(),
                 " (a language alone, such as \"de\", picks the first of its own)",

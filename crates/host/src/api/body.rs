@@ -82,3 +82,28 @@ pub fn image_dark_mode(body: &Map<String, Value>) -> Result<bool, ApiError> {
         )),
     }
 }
+
+/// A name or title: trimmed, not blank, at most `max` characters; `None`
+/// when absent and not `required`.
+pub fn name(
+    body: &Map<String, Value>,
+    member: &'static str,
+    max: usize,
+    required: bool,
+) -> Result<Option<String>, ApiError> {
+    match text(body, member)? {
+        None if required => Err(ApiError::invalid(
+            member,
+            format!("{member} is required: a string of 1 to {max} characters"),
+        )),
+        Some(n) if n.trim().is_empty() => Err(ApiError::invalid(
+            member,
+            format!("{member} must not be blank"),
+        )),
+        Some(n) if n.chars().count() > max => Err(ApiError::invalid(
+            member,
+            format!("{member} is longer than {max} characters"),
+        )),
+        n => Ok(n.map(|n| n.trim().to_owned())),
+    }
+}

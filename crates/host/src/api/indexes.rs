@@ -86,18 +86,7 @@ pub(super) async fn exists(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<
 }
 
 fn name_of(body: &Map<String, Value>, required: bool) -> Result<Option<String>, ApiError> {
-    let name = text(body, "name")?;
-    match name {
-        None if required => Err(ApiError::invalid("name", "name is required: a string")),
-        Some(name) if name.trim().is_empty() => {
-            Err(ApiError::invalid("name", "name must not be blank"))
-        }
-        Some(name) if name.chars().count() > MAX_NAME => Err(ApiError::invalid(
-            "name",
-            format!("name is longer than {MAX_NAME} characters"),
-        )),
-        name => Ok(name.map(|n| n.trim().to_owned())),
-    }
+    super::body::name(body, "name", MAX_NAME, required)
 }
 
 fn description_of(body: &Map<String, Value>) -> Result<Option<String>, ApiError> {

@@ -58,15 +58,7 @@ pub async fn create(
     body: axum::body::Bytes,
 ) -> Result<Json<Value>, ApiError> {
     let body = object(&body)?;
-    let name = match text(&body, "name")? {
-        Some(n) if !n.trim().is_empty() && n.chars().count() <= MAX_NAME => n.trim().to_owned(),
-        _ => {
-            return Err(ApiError::invalid(
-                "name",
-                format!("name is required: a title of 1 to {MAX_NAME} characters"),
-            ))
-        }
-    };
+    let name = super::body::name(&body, "name", MAX_NAME, true)?.unwrap_or_default();
     let kind = match text(&body, "viz_component_type")? {
         Some(k) => CardKind::from_name(&k).ok_or_else(|| {
             ApiError::invalid(

@@ -231,7 +231,10 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
     if !known {
         return Err(ApiError::invalid(
             "country_code",
-            format!("country_code {country:?} is not an ISO 3166-1 alpha-2 code of a country"),
+            format!(
+                "country_code {:?} is not an ISO 3166-1 alpha-2 code of a country",
+                country.chars().take(8).collect::<String>()
+            ),
         ));
     }
     let tag = text(body, "locale")?.unwrap_or_else(|| "en-US".into());
@@ -239,7 +242,8 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
         ApiError::invalid(
             "locale",
             format!(
-                "locale {tag:?} is not one the cards can be written in: {}",
+                "locale {:?} is not one the cards can be written in: {}",
+                tag.chars().take(40).collect::<String>(),
                 zdr_chart::locale::tags()
             ),
         )
