@@ -140,6 +140,18 @@ async fn the_canvas_is_an_image_named_by_title_and_summary_with_a_hidden_table()
         label.len() > "Sales by region. ".len() + 10,
         "a summary follows: {label}"
     );
+    // Written in a task after the frame that shows the card.
+    wait_until(
+        || {
+            container
+                .query_selector("table.zdr-embed-data tbody tr")
+                .ok()
+                .flatten()
+                .is_some()
+        },
+        "the hidden table",
+    )
+    .await;
     let table = container
         .query_selector("table.zdr-embed-data")
         .unwrap_throw()
@@ -161,6 +173,18 @@ async fn long_data_is_cut_in_the_table_with_a_note() {
     engine_ready().await;
     let container = fresh_container("local-long");
     let (handle, _) = drawn(local("local-long", many_points(1000))).await;
+    // Written in a task after the frame that shows the card.
+    wait_until(
+        || {
+            container
+                .query_selector("table.zdr-embed-data tbody tr")
+                .ok()
+                .flatten()
+                .is_some()
+        },
+        "the hidden table",
+    )
+    .await;
     let rows = container
         .query_selector_all("table.zdr-embed-data tbody tr")
         .unwrap_throw()

@@ -443,8 +443,10 @@ describe('local mode', () => {
     const { context, page, problems } = await openPage();
     await show(page, { mode: 'local', visualizationData: BAR, height: '400px' });
     await loadsReach(page, 1);
-    const a11y = () =>
-      page.evaluate(() => {
+    const a11y = async () => {
+      // The table is written in a task after the frame that shows the card.
+      await page.evaluate(() => new Promise((ok) => setTimeout(ok, 0)));
+      return page.evaluate(() => {
         const wrapper = document.querySelector('#chart > div.zdr-embed-local');
         const canvas = wrapper.querySelector('canvas');
         const table = wrapper.querySelector('table.zdr-embed-data');
@@ -471,6 +473,7 @@ describe('local mode', () => {
           tooltipHidden: wrapper.querySelector('.zdr-embed-tooltip').getAttribute('aria-hidden'),
         };
       });
+    };
     const bar = await a11y();
     assert.equal(bar.role, 'img');
     assert.match(bar.label, /^Unit sales by region\. Bar chart\b/, bar.label);

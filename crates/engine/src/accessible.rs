@@ -37,17 +37,16 @@ impl Description {
         })
     }
 
-    /// Names the canvas and refills the table for `chart`. Text only
-    /// (`textContent`), never markup: the data may be hostile.
-    pub fn describe(
-        &self,
-        canvas: &HtmlCanvasElement,
-        chart: &Chart,
-        title: &str,
-    ) -> Result<(), JsValue> {
-        let summary = chart.summary();
-        canvas.set_attribute("aria-label", &label(title, &summary))?;
+    /// Names the canvas for `chart`: at once, with the data.
+    pub fn name(canvas: &HtmlCanvasElement, chart: &Chart, title: &str) -> Result<(), JsValue> {
+        canvas.set_attribute("aria-label", &label(title, &chart.summary()))
+    }
 
+    /// Refills the table for `chart`. Text only (`textContent`), never
+    /// markup: the data may be hostile. Called after the frame that shows
+    /// the card (`LocalCanvas`): 200 rows cost the page a layout of several
+    /// milliseconds, which the card's pixels need not wait for.
+    pub fn fill(&self, chart: &Chart, title: &str) -> Result<(), JsValue> {
         let data = chart.data_table(MAX_TABLE_ROWS);
         self.table.set_text_content(None);
         let caption = self.child(&self.table, "caption")?;

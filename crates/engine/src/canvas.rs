@@ -63,6 +63,11 @@ pub(crate) struct CanvasState {
     drawn: Option<DrawKey>,
     /// The requested animation frame, if any.
     frame: Option<i32>,
+    /// The hidden table waits for the data shown: it is written in a task
+    /// after the frame that draws them (`on_table`), that timer's id.
+    table_due: bool,
+    table_timer: Option<i32>,
+    on_table: Closure<dyn FnMut()>,
     /// Owned here and holding only a weak reference back: no cycle, and
     /// dropping it mid-call is safe (wasm-bindgen frees it after the call).
     on_frame: Closure<dyn FnMut()>,
@@ -118,6 +123,9 @@ impl LocalCanvas {
                 generation: 0,
                 drawn: None,
                 frame: None,
+                table_due: false,
+                table_timer: None,
+                on_table: table_closure(weak.clone()),
                 on_frame: frame_closure(weak.clone()),
                 callbacks: spec.callbacks,
                 announce: true,
@@ -154,6 +162,9 @@ impl Drop for LocalCanvas {
         self.observer.disconnect();
         if let Ok(mut state) = self.state.try_borrow_mut() {
             state.cancel_frame();
+            if let Some(id) = state.table_timer.take() {
+                state.window.clear_timeout_with_handle(id);
+            }
         }
         self.wrapper.remove();
     }
@@ -163,18 +174,11 @@ impl LocalCanvas {
     /// Puts new data on the canvas (drawn in the next animation frame).
     pub fn show(&mut self, chart: Rc<Chart>) -> Result<(), EngineError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
-        // The data's own title names the card; the settings' one stands in.
-        let title = match chart.config.title.trim() {
-            "" => state.fallback_title.clone(),
-            title => title.to_owned(),
-        };
-        state
-            .description
-            .describe(&state.canvas, &chart, &title)
-            .map_err(EngineError::dom(
-                "describe the chart for assistive technology",
-            ))?;
+        Description::name(&state.canvas, &chart, &state.title(&chart)).map_err(
+            EngineError::dom("describe the chart for assistive technology"),
+        )?;
         state.chart = chart;
+        state.table_due = true;
         state.generation = state.generation.wrapping_add(1);
         state.announce = true;
         state.schedule();
@@ -237,6 +241,28 @@ impl LocalCanvas {
 }
 
 impl CanvasState {
+    /// The data's own title names the card; the settings' one stands in.
+    fn title(&self, chart: &Chart) -> String {
+        match chart.config.title.trim() {
+            "" => self.fallback_title.clone(),
+            title => title.to_owned(),
+        }
+    }
+
+    /// After a frame: the hidden table in a task of its own, so the frame
+    /// that shows the card does not lay it out.
+    fn schedule_table(&mut self) {
+        if self.table_due && self.table_timer.is_none() {
+            self.table_timer = self
+                .window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(
+                    self.on_table.as_ref().unchecked_ref(),
+                    0,
+                )
+                .ok();
+        }
+    }
+
     pub(crate) fn theme(&self) -> Theme {
         self.chart.theme(Some(self.scheme.is_dark(&self.chart)))
     }
@@ -369,6 +395,7 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
             };
             state.frame = None;
             let outcome = state.draw_now();
+            state.schedule_table();
             let announce = outcome.is_ok() && state.drawn.is_some() && state.announce;
             if announce || outcome.is_err() {
                 state.announce = false;
@@ -385,6 +412,37 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
             Ok(false) => {}
             Err(error) => callbacks.failed(&error),
         }
+    })
+}
+
+/// The timer callback that writes the hidden table for the data shown.
+fn table_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
+    Closure::new(move || {
+        if zdr_protocol::failure::has_failed() {
+            return;
+        }
+        let Some(state) = weak.upgrade() else {
+            return;
+        };
+        let failed = {
+            let Ok(mut state) = state.try_borrow_mut() else {
+                return;
+            };
+            state.table_timer = None;
+            if !std::mem::take(&mut state.table_due) {
+                return;
+            }
+            let title = state.title(&state.chart);
+            match state.description.fill(&state.chart, &title) {
+                Ok(()) => return,
+                Err(thrown) => (
+                    state.callbacks.clone(),
+                    EngineError::dom("describe the chart for assistive technology")(thrown),
+                ),
+            }
+        };
+        // Page code runs only here, with no borrow held.
+        failed.0.failed(&failed.1);
     })
 }
 
