@@ -68,12 +68,16 @@ pub fn min_max_columns(
     let Some((lo, hi)) = bounds(xs, x_lo, x_hi) else {
         return (Vec::new(), Vec::new());
     };
-    let mut out = Polyline::with_capacity(n.min(columns.saturating_mul(4).saturating_add(4)));
+    let capacity = n.min(columns.saturating_mul(4).saturating_add(4));
+    let mut kept = Keeper::new(
+        lo,
+        hi,
+        columns,
+        (Vec::with_capacity(capacity), Vec::with_capacity(capacity)),
+    );
     // Nearest points outside the range: (index, x).
     let mut left: Option<(usize, f64)> = None;
     let mut right: Option<(usize, f64)> = None;
-    let mut run = Run::default();
-    let mut column = usize::MAX;
     for (i, (&x, &y)) in xs.iter().zip(ys).enumerate() {
         if !x.is_finite() {
             continue;
@@ -90,19 +94,9 @@ pub fn min_max_columns(
             }
             continue;
         }
-        if !y.is_finite() {
-            run.flush(xs, ys, &mut out);
-            out.gap(x);
-            continue;
-        }
-        let c = bucket(x, lo, hi, columns).unwrap_or(0);
-        if c != column {
-            run.flush(xs, ys, &mut out);
-            column = c;
-        }
-        run.add(i, y);
+        kept.push(x, y);
     }
-    run.flush(xs, ys, &mut out);
+    let mut out = kept.into_polyline();
     if let Some((i, x)) = left {
         out.prepend(x, ys.get(i).copied().unwrap_or(f64::NAN));
     }
@@ -227,13 +221,6 @@ struct Polyline {
 }
 
 impl Polyline {
-    fn with_capacity(capacity: usize) -> Self {
-        Polyline {
-            xs: Vec::with_capacity(capacity),
-            ys: Vec::with_capacity(capacity),
-        }
-    }
-
     fn push_point(&mut self, x: f64, y: f64) {
         if y.is_finite() {
             self.xs.push(x);
@@ -261,43 +248,194 @@ impl Polyline {
     }
 }
 
-/// First, min, max and last of a run of finite points in one bucket, as indices.
-#[derive(Default)]
-struct Run {
-    /// (first, min, max, last), and the min and max values.
-    points: Option<([usize; 4], f64, f64)>,
+/// [`min_max_columns`] a point at a time, for points in x order within
+/// `[lo, hi]`: what a caller uses that reads a line in parts (the engine
+/// copying the page's typed arrays a block at a time), never holding it whole.
+pub struct Keeper {
+    lo: f64,
+    hi: f64,
+    columns: usize,
+    column: usize,
+    /// Points pushed so far: the index of the next.
+    seen: usize,
+    /// Pushed with a finite y.
+    given: usize,
+    /// The last x pushed by [`Keeper::push_sorted`], as given.
+    previous: f64,
+    run: Run,
+    out: Polyline,
 }
 
-impl Run {
-    fn add(&mut self, i: usize, y: f64) {
-        match &mut self.points {
-            None => self.points = Some(([i; 4], y, y)),
-            Some((indices, min, max)) => {
-                if y < *min {
-                    *min = y;
-                    indices[1] = i;
+impl Keeper {
+    /// `out`: the vectors to keep the points in (emptied first): a caller
+    /// that reads line after line reuses those of a line it let go of.
+    pub fn new(lo: f64, hi: f64, columns: usize, out: (Vec<f64>, Vec<f64>)) -> Keeper {
+        let columns = columns.max(1);
+        let (mut xs, mut ys) = out;
+        xs.clear();
+        ys.clear();
+        Keeper {
+            lo,
+            hi,
+            columns,
+            column: usize::MAX,
+            seen: 0,
+            given: 0,
+            previous: f64::NEG_INFINITY,
+            run: Run::default(),
+            out: Polyline { xs, ys },
+        }
+    }
+
+    fn bucket(&self, x: f64) -> usize {
+        bucket(x, self.lo, self.hi, self.columns).unwrap_or(0)
+    }
+
+    /// The next point: `x` finite and within `[lo, hi]`; a `y` not finite is a gap.
+    pub fn push(&mut self, x: f64, y: f64) {
+        if y.is_finite() {
+            let c = self.bucket(x);
+            if c != self.column {
+                self.flush();
+                self.column = c;
+            }
+        }
+        self.add(x, y);
+    }
+
+    /// The next points, `false` (and some of them pushed) as soon as one
+    /// is before the one it follows, or not a number. Each column's points
+    /// are found by galloping over x, so a column's position is computed a
+    /// few times, not once per point.
+    pub fn push_sorted(&mut self, xs: &[f64], ys: &[f64]) -> bool {
+        let n = xs.len().min(ys.len());
+        let mut start = 0;
+        while start < n {
+            let c = self.column_at(xs, start);
+            let (mut a, mut b, mut step) = (start, start + 1, 1);
+            while b < n && self.column_at(xs, b) <= c {
+                a = b;
+                b = n.min(b + step);
+                step *= 2;
+            }
+            while a + 1 < b {
+                let m = a + (b - a) / 2;
+                if self.column_at(xs, m) <= c {
+                    a = m;
+                } else {
+                    b = m;
                 }
-                if y > *max {
-                    *max = y;
-                    indices[2] = i;
-                }
-                indices[3] = i;
+            }
+            let (Some(xs), Some(ys)) = (xs.get(start..b), ys.get(start..b)) else {
+                return false;
+            };
+            if c != self.column {
+                self.flush();
+                self.column = c;
+            }
+            if !self.part(xs, ys) {
+                return false;
+            }
+            start = b;
+        }
+        true
+    }
+
+    fn column_at(&self, xs: &[f64], i: usize) -> usize {
+        xs.get(i).map_or(usize::MAX, |&x| self.bucket(x))
+    }
+
+    /// Points of one column, in order. A function of its own: called once
+    /// per column, the browser compiles it fully after a few, while a
+    /// single call that read every point would run as first compiled.
+    #[inline(never)]
+    fn part(&mut self, xs: &[f64], ys: &[f64]) -> bool {
+        for (&x, &y) in xs.iter().zip(ys) {
+            if x < self.previous || x.is_nan() {
+                return false;
+            }
+            self.previous = x;
+            self.add(x, y);
+        }
+        true
+    }
+
+    fn add(&mut self, x: f64, y: f64) {
+        let i = self.seen;
+        self.seen += 1;
+        if y.is_finite() {
+            self.given += 1;
+            self.run.add(i, x, y);
+        } else {
+            self.flush();
+            self.out.gap(x);
+        }
+    }
+
+    fn flush(&mut self) {
+        let Some([first, low, high, last]) = self.run.points.take() else {
+            return;
+        };
+        let (a, b) = if low.0 <= high.0 {
+            (low, high)
+        } else {
+            (high, low)
+        };
+        // In x order: the first and last bound the others.
+        let mut previous = None;
+        for (i, x, y) in [first, a, b, last] {
+            if previous != Some(i) {
+                self.out.push_point(x, y + 0.0);
+                previous = Some(i);
             }
         }
     }
 
-    fn flush(&mut self, xs: &[f64], ys: &[f64], out: &mut Polyline) {
-        let Some(([first, low, high, last], _, _)) = self.points.take() else {
-            return;
-        };
-        // In x order: the first and last bound the others.
-        let mut previous = None;
-        for i in [first, low.min(high), low.max(high), last] {
-            if previous != Some(i) {
-                if let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) {
-                    out.push_point(x, y);
+    /// Points pushed with a finite y.
+    pub fn given(&self) -> usize {
+        self.given
+    }
+
+    /// The last x [`Keeper::push_sorted`] took.
+    pub fn previous(&self) -> f64 {
+        self.previous
+    }
+
+    /// The kept points: x and y.
+    pub fn finish(self) -> (Vec<f64>, Vec<f64>) {
+        let out = self.into_polyline();
+        (out.xs, out.ys)
+    }
+
+    fn into_polyline(mut self) -> Polyline {
+        self.flush();
+        self.out
+    }
+}
+
+/// A point of a run: its index, x and y.
+type Point = (usize, f64, f64);
+
+/// First, min, max and last of a run of finite points in one bucket.
+#[derive(Default)]
+struct Run {
+    /// (first, min, max, last).
+    points: Option<[Point; 4]>,
+}
+
+impl Run {
+    fn add(&mut self, i: usize, x: f64, y: f64) {
+        let point = (i, x, y);
+        match &mut self.points {
+            None => self.points = Some([point; 4]),
+            Some([_, low, high, last]) => {
+                if y < low.2 {
+                    *low = point;
                 }
-                previous = Some(i);
+                if y > high.2 {
+                    *high = point;
+                }
+                *last = point;
             }
         }
     }

@@ -18,10 +18,9 @@
 // Keys that would make `data: {...}` another shape than parallel x and y.
 const OTHER_SHAPES = ['columns', 'rows', 'value', 'values', 'label', 'start', 'end', 'points'];
 
-// [viz_config's JSON text, [[name, x, y, precision, kept], ...]] with x
-// and y Float64Arrays (x seconds since 1970 when precision is given; kept,
-// when given, the count of points with a value a long line was kept for
-// pixels from); or undefined: read textOf(data).
+// [viz_config's JSON text, [[name, x, y, precision, epoch], ...]] with x
+// and y Float64Arrays (x seconds since 1970 when precision is given, epoch
+// milliseconds when epoch is true); or undefined: read textOf(data).
 // More than `maxSeries` series (the engine's cap) are never copied: the
 // text's reader refuses them. `columns`: zdr_chart::reduce::KEPT_COLUMNS.
 export function columnsOf(data, maxSeries, columns) {
@@ -36,148 +35,17 @@ export function columnsOf(data, maxSeries, columns) {
   const series = seriesOf(data.data, maxSeries, dates);
   const epoch = config.x_time === 'epoch_ms';
   for (let i = 0; series && timeseries && i < series.length; i++) {
-    const [name, x, y, precision] = series[i];
-    // A long line is kept for pixels here, before anything is copied: a
-    // million points cross into the engine as about 32,768. Below about
-    // 260,000 points the engine's own keeping is quicker than this cold
-    // code (docs/benchmarks.md); whole years (not dates read here) and
-    // lines out of order are left to it too.
-    const kept = x.length > 32 * columns && (precision !== undefined || epoch) &&
-      keptForPixels(x, y, columns, epoch);
-    if (kept) {
-      series[i] = [name, kept[0], kept[1], precision ?? kept[2], kept[3]];
-    } else if (precision === undefined && !datesRead(x, epoch)) {
-      // Checked here, before the engine lets go of the card it shows for
-      // new data: the JSON text's reader words the refusal, the card stays.
-      return undefined;
-    }
+    const [, x, , precision] = series[i];
+    // Epoch milliseconds: marked so. A long line's are checked by the
+    // engine as it copies them a block at a time (zdr_chart's LongLine),
+    // compiled code that keeps it for pixels as it goes; a shorter one's
+    // here, before the engine lets go of the card it shows for new data:
+    // the JSON text's reader words the refusal, the card stays.
+    if (epoch) series[i][4] = true;
+    if (precision === undefined && !(epoch && x.length > 4 * columns) && !datesRead(x, epoch)) return undefined;
   }
   return series && [JSON.stringify(config), series];
 }
-
-// zdr_chart::reduce::kept_for_pixels (min_max_columns over `columns` equal
-// parts of the line's own dates) in the same floating-point arithmetic,
-// on seconds (x / 1000 with epoch milliseconds, as date.rs reads them):
-// [x, y, precision (epoch milliseconds' own), kept], or undefined when x is
-// not in order or out of date.rs's range. Tests hold it to the engine's
-// own (tests/e2e/columns.test.mjs).
-//
-// Cold code runs this, so each point costs little and each loop is a small
-// function V8 optimises soon: in order, the points of a part are a run of
-// indices (the part of x only grows with x), found by galloping over x, and
-// then only y is read, as reduce.rs reads it point by point.
-function keptForPixels(xs, ys, columns, epoch) {
-  const n = xs.length;
-  // Dividing by 1 changes nothing; + 0 makes -0 the 0 JSON would carry.
-  const scale = epoch ? 1000 : 1;
-  // In order (keepPart checks each point) from the first to the last within date.rs's range.
-  if (epoch && !(xs[0] >= -62167219200000 && xs[n - 1] <= 253402300799999)) return undefined;
-  const lo = (xs[0] + 0) / scale;
-  const span = ((xs[n - 1] + 0) / scale) * 0.5 - lo * 0.5;
-  // Room for twice what a line without gaps keeps (a line with more gaps
-  // than that is left to the engine): no allocation in proportion to the
-  // line, which would make the page's garbage collector run for it.
-  const kept = {
-    xs, ys, scale, x: new Float64Array(8 * columns), y: new Float64Array(8 * columns), k: 0, given: 0,
-    // The open run of points with a value: indices of its first, lowest,
-    // highest and last, as reduce.rs's Run.
-    first: -1, low: 0, high: 0, end: 0, min: 0, max: 0,
-  };
-  for (let start = 0; start < n;) {
-    const c = part(xs[start], scale, lo, span, columns);
-    // The first point of a later part: gallop, then halve.
-    let a = start;
-    let b = start + 1;
-    for (let step = 1; b < n && part(xs[b], scale, lo, span, columns) <= c; step *= 2) {
-      a = b;
-      b = Math.min(n, b + step);
-    }
-    while (a + 1 < b) {
-      const m = (a + b) >>> 1;
-      if (part(xs[m], scale, lo, span, columns) <= c) a = m;
-      else b = m;
-    }
-    if (!keepPart(kept, start, b)) return undefined;
-    start = b;
-  }
-  // Writes past a typed array's end are dropped: counted, and too many.
-  if (kept.k > kept.x.length) return undefined;
-  return [kept.x.subarray(0, kept.k), kept.y.subarray(0, kept.k), epoch && !midnights(xs) ? 3 : 2, kept.given];
-}
-
-// Every one a midnight: to the day (date.rs's from_epoch_ms).
-function midnights(ms) {
-  for (let i = 0; i < ms.length; i++) {
-    const days = (ms[i] + 0) / 1000 / 86400;
-    if (days !== Math.floor(days)) return false;
-  }
-  return true;
-}
-
-// The points [start, stop) of one part, then the end of its run; false
-// when one is before the point it follows.
-function keepPart(kept, start, stop) {
-  const xs = kept.xs;
-  const ys = kept.ys;
-  let first = kept.first, low = kept.low, high = kept.high, end = kept.end;
-  let min = kept.min, max = kept.max, given = kept.given;
-  for (let i = start; i <= stop; i++) {
-    if (i > 0 && i < stop && !(xs[i] >= xs[i - 1])) return false;
-    const y = i < stop ? ys[i] : NaN;
-    // Finite: a value. Else, and at the part's end, the run is done.
-    if (y - y === 0) {
-      given++;
-      if (first < 0) {
-        first = low = high = end = i;
-        min = max = y;
-      } else {
-        if (y < min) (min = y), (low = i);
-        if (y > max) (max = y), (high = i);
-        end = i;
-      }
-    } else {
-      if (first >= 0) putRun(kept, first, low, high, end);
-      first = -1;
-      // One gap point for a run of them, at its first x.
-      const k = kept.k;
-      if (i < stop && (k === 0 || kept.y[k - 1] === kept.y[k - 1])) {
-        kept.x[k] = (xs[i] + 0) / kept.scale;
-        kept.y[k] = NaN;
-        kept.k = k + 1;
-      }
-    }
-  }
-  kept.first = first;
-  kept.low = low;
-  kept.high = high;
-  kept.end = end;
-  kept.min = min;
-  kept.max = max;
-  kept.given = given;
-  return true;
-}
-
-// reduce.rs's bucket() of one x.
-function part(x, scale, lo, span, columns) {
-  // Clamped as reduce.rs clamps it (never NaN here: x is finite and in order).
-  return Math.min(columns - 1, Math.max(0, Math.floor((span > 0 ? (((x + 0) / scale) * 0.5 - lo * 0.5) / span : 0.5) * columns)));
-}
-
-// A run's first, lowest, highest and last points in x order, each once.
-function putRun(kept, first, low, high, end) {
-  const a = low < high ? low : high;
-  const b = low < high ? high : low;
-  put(kept, first);
-  if (a !== first) put(kept, a);
-  if (b !== a) put(kept, b);
-  if (end !== b) put(kept, end);
-}
-
-function put(kept, i) {
-  kept.x[kept.k] = (kept.xs[i] + 0) / kept.scale;
-  kept.y[kept.k++] = kept.ys[i] + 0;
-}
-
 
 // A timeseries's numbers are what date.rs takes: whole years 0 to 9999,
 // or with x_time "epoch_ms" milliseconds within those years.

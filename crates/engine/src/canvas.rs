@@ -196,7 +196,10 @@ impl LocalCanvas {
                 ..
             }) = Rc::get_mut(&mut state.chart)
             {
-                *series = Vec::new();
+                // A kept line's vectors become the spare the next long line is kept in.
+                for one in std::mem::take(series) {
+                    crate::data::recycle(one.xs, one.ys);
+                }
             }
             // Its hit areas too: the new draw builds its own beside them.
             state.hits = HitMap::default();

@@ -2,11 +2,12 @@
 //! module's auto fallback), or the page's own `visualizationData` object
 //! in local mode, read as columns where it can be (`js/columns.js`).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
-use zdr_chart::model::{DatePrecision, GivenSeries, GivenX, MAX_SERIES};
-use zdr_chart::reduce::KEPT_COLUMNS;
+use zdr_chart::model::{DatePrecision, GivenSeries, GivenX, LongLine, MAX_SERIES};
+use zdr_chart::reduce::{KEPT_COLUMNS, KEPT_POINTS};
 use zdr_chart::Chart;
 
 use crate::error::EngineError;
@@ -46,13 +47,20 @@ pub(crate) fn read_releasing(data: &JsValue, release: &dyn Fn()) -> Result<Rc<Ch
     let found = columns_of(data, MAX_SERIES, KEPT_COLUMNS).map_err(not_serialisable)?;
     // Any error at all is worded by the whole text's reader instead: the
     // columns' paths (`data.x[3]`) are not the page's (`data[3].x`).
-    if let Some(Found { config, series }) = Found::from_js(&found) {
+    if let Some(series) = Found::from_js(&found).and_then(Found::kept_while_copied) {
+        let (config, series) = series;
+        let long = series.iter().any(|one| matches!(one, Ready::Kept(_)));
         let mut series = Some(series);
         let mut copied = || {
             release();
             copy(series.take().unwrap_or_default())
         };
         if let Some(chart) = Chart::from_columns(&config, &mut copied) {
+            // A spare for the next update's long line, made now: after a
+            // first draw (an update's card gave its old line back).
+            if let Some(spare) = long.then(spare).flatten() {
+                recycle(spare.0, spare.1);
+            }
             return Ok(Rc::new(chart));
         }
     }
@@ -63,6 +71,50 @@ pub(crate) fn read_releasing(data: &JsValue, release: &dyn Fn()) -> Result<Rc<Ch
             reason: "JSON.stringify produced no text (a toJSON method returned undefined?)".into(),
         }),
     }
+}
+
+/// Points copied from the page at a time when a long line is kept as it
+/// is copied: 2 × 128 KiB of the module's memory, never the whole line.
+const BLOCK: u32 = 1 << 14;
+
+thread_local! {
+    /// The block, kept from one read to the next.
+    static BLOCK_BUFFER: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+    /// Room for one kept line besides the card's own: an update keeps the
+    /// new line while the card shown still holds the old one (a refused
+    /// update must leave it as it was), then gives the old one's back
+    /// ([`recycle`]). Made with the first long line, so updates never grow
+    /// the module's memory, which never shrinks.
+    static SPARE: RefCell<(Vec<f64>, Vec<f64>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// A card's kept line it lets go of: the spare for the next.
+pub(crate) fn recycle(xs: Vec<f64>, ys: Vec<f64>) {
+    SPARE.with(|spare| {
+        if let Ok(mut spare) = spare.try_borrow_mut() {
+            if spare.0.capacity() < xs.capacity() {
+                *spare = (xs, ys);
+            }
+        }
+    });
+}
+
+/// The spare, with room for a kept line; `None` while it is in use.
+fn spare() -> Option<(Vec<f64>, Vec<f64>)> {
+    SPARE.with(|spare| {
+        let (mut xs, mut ys) = std::mem::take(&mut *spare.try_borrow_mut().ok()?);
+        xs.clear();
+        ys.clear();
+        xs.reserve(KEPT_POINTS + 4);
+        ys.reserve(KEPT_POINTS + 4);
+        Some((xs, ys))
+    })
+}
+
+/// A series about to be copied: a long line already kept, or the rest.
+enum Ready {
+    Kept(GivenSeries),
+    Whole(FoundSeries),
 }
 
 /// What `columnsOf` found: `viz_config`'s text and the series, still in the page.
@@ -77,8 +129,8 @@ struct FoundSeries {
     y: js_sys::Float64Array,
     /// Set when x are dates the page read (seconds since 1970).
     dates: Option<DatePrecision>,
-    /// Set when the page kept a long line for pixels: the points with a value it had.
-    kept_from: Option<usize>,
+    /// Set when x are epoch milliseconds of a timeseries.
+    epoch: bool,
 }
 
 impl Found {
@@ -97,7 +149,7 @@ impl Found {
                 x: one.get(1).dyn_into().ok()?,
                 y: one.get(2).dyn_into().ok()?,
                 dates,
-                kept_from: one.get(4).as_f64().map(|n| n as usize),
+                epoch: one.get(4).is_truthy(),
             });
         }
         Some(Found {
@@ -107,18 +159,77 @@ impl Found {
     }
 }
 
+impl Found {
+    /// `viz_config` and the series, each long line of dates already kept
+    /// for pixels as it was copied a block at a time ([`LongLine`]): a
+    /// million points never cross whole, and the card shown is still there
+    /// when one of them is no date (`None`: the JSON text's reader then
+    /// words the error).
+    fn kept_while_copied(self) -> Option<(String, Vec<Ready>)> {
+        let mut series = Vec::with_capacity(self.series.len());
+        for one in self.series {
+            let kept = BLOCK_BUFFER.with(|block| match block.try_borrow_mut() {
+                Ok(mut block) => one.long_line(&mut block),
+                Err(_) => Some(None),
+            })?;
+            series.push(match kept {
+                Some(kept) => Ready::Kept(kept),
+                None => Ready::Whole(one),
+            });
+        }
+        Some((self.config, series))
+    }
+}
+
+impl FoundSeries {
+    /// The line kept, `Some(None)` for one to copy whole (short, not dates,
+    /// or out of order), `None` when an x is no date.
+    fn long_line(&self, block: &mut Vec<f64>) -> Option<Option<GivenSeries>> {
+        let n = self.x.length();
+        if !(self.epoch || self.dates.is_some()) || n == 0 || self.y.length() != n {
+            return Some(None);
+        }
+        if n as usize <= KEPT_POINTS {
+            return Some(None);
+        }
+        let (first, last) = (self.x.get_index(0), self.x.get_index(n - 1));
+        let out = spare().unwrap_or_default();
+        let Some(mut line) = LongLine::new(n as usize, first, last, self.dates, out) else {
+            return Some(None);
+        };
+        block.resize(2 * BLOCK as usize, 0.0);
+        let (xs, ys) = block.split_at_mut(BLOCK as usize);
+        let mut start = 0;
+        while start < n {
+            let end = n.min(start + BLOCK);
+            let len = (end - start) as usize;
+            let (xs, ys) = (&mut xs[..len], &mut ys[..len]);
+            self.x.subarray(start, end).copy_to(xs);
+            self.y.subarray(start, end).copy_to(ys);
+            if !line.read(xs, ys) {
+                return None;
+            }
+            start = end;
+        }
+        Some(line.finish(self.name.clone()))
+    }
+}
+
 /// The columns copied into this module's memory, once each.
-fn copy(series: Vec<FoundSeries>) -> Vec<GivenSeries> {
+fn copy(series: Vec<Ready>) -> Vec<GivenSeries> {
     series
         .into_iter()
-        .map(|one| GivenSeries {
-            name: one.name,
-            x: match one.dates {
-                Some(precision) => GivenX::Dates(one.x.to_vec(), precision),
-                None => GivenX::Numbers(one.x.to_vec()),
+        .map(|one| match one {
+            Ready::Kept(kept) => kept,
+            Ready::Whole(one) => GivenSeries {
+                name: one.name,
+                x: match one.dates {
+                    Some(precision) => GivenX::Dates(one.x.to_vec(), precision),
+                    None => GivenX::Numbers(one.x.to_vec()),
+                },
+                y: one.y.to_vec(),
+                kept_from: None,
             },
-            y: one.y.to_vec(),
-            kept_from: one.kept_from,
         })
         .collect()
 }

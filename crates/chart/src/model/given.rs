@@ -11,6 +11,7 @@ use super::card::{series_name, Card, Series};
 use super::date::DatePrecision;
 use super::stream::{date_of, drop_gaps, gaps_as_nan, line, Field};
 use super::{CardKind, Path, VizConfig, MAX_SERIES};
+use crate::reduce::{Keeper, KEPT_COLUMNS, KEPT_POINTS};
 
 /// The x values of a series as handed over.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +35,104 @@ pub struct GivenSeries {
     /// [`crate::reduce::kept_for_pixels`]'s arithmetic, from dates it read
     /// itself ([`GivenX::Dates`]): how many points with a value it was given.
     pub kept_from: Option<usize>,
+}
+
+/// A long timeseries line read in blocks, and kept for pixels as it is
+/// read: the same points [`crate::reduce::kept_for_pixels`] keeps of the
+/// whole line, for a line in date order. Local mode copies the page's typed
+/// arrays so, a block at a time, and never holds a million points.
+pub struct LongLine {
+    keeper: Keeper,
+    /// Milliseconds since 1970 (`x_time: "epoch_ms"`), else seconds the
+    /// caller read from date strings, with their precision.
+    epoch_ms: bool,
+    precision: DatePrecision,
+    /// Every x so far in order: kept as read. Once one is not, the rest
+    /// are only checked to be dates, and the line is copied whole.
+    sorted: bool,
+}
+
+impl LongLine {
+    /// A line of `len` points from `first` to `last` (x as given); `None`
+    /// when it is not long enough to keep (copy it whole). `dates`: x are
+    /// seconds the caller read, of that precision; `None`: epoch milliseconds.
+    /// `out`: the vectors to keep its points in ([`Keeper::new`]).
+    pub fn new(
+        len: usize,
+        first: f64,
+        last: f64,
+        dates: Option<DatePrecision>,
+        out: (Vec<f64>, Vec<f64>),
+    ) -> Option<LongLine> {
+        if len <= KEPT_POINTS {
+            return None;
+        }
+        let epoch_ms = dates.is_none();
+        let second = |x: f64| if epoch_ms { (x + 0.0) / 1000.0 } else { x };
+        let (lo, hi) = (second(first), second(last));
+        Some(LongLine {
+            keeper: Keeper::new(lo, hi, KEPT_COLUMNS, out),
+            epoch_ms,
+            precision: dates.unwrap_or(DatePrecision::Day),
+            // A first or last x that is no date: read as out of order, so
+            // that every x is checked.
+            sorted: date(lo) && date(hi),
+        })
+    }
+
+    /// The next block of points; `false` as soon as an x is no date (the
+    /// whole is then read as JSON text, for its error). Epoch milliseconds
+    /// are made seconds in place, as date.rs's `from_epoch_ms` makes them.
+    #[inline(never)]
+    pub fn read(&mut self, xs: &mut [f64], ys: &[f64]) -> bool {
+        if self.epoch_ms {
+            for x in xs.iter_mut() {
+                *x = (*x + 0.0) / 1000.0;
+            }
+            // from_epoch_ms's precision: to the day when every one is a midnight.
+            if self.precision == DatePrecision::Day
+                && xs.iter().any(|&s| s / 86_400.0 != (s / 86_400.0).floor())
+            {
+                self.precision = DatePrecision::Time;
+            }
+        }
+        // In order from a first to a last date, every x is one.
+        if self.sorted && self.keeper.push_sorted(xs, ys) {
+            return true;
+        }
+        if self.sorted {
+            self.sorted = false;
+            // All before the one out of order were in order: the last of
+            // them is their largest.
+            let previous = self.keeper.previous();
+            if !(previous == f64::NEG_INFINITY || date(previous)) {
+                return false;
+            }
+        }
+        xs.iter().all(|&x| date(x))
+    }
+
+    /// The kept line, or `None` for one out of order: copy it whole.
+    pub fn finish(self, name: Option<String>) -> Option<GivenSeries> {
+        if !self.sorted {
+            return None;
+        }
+        let given = self.keeper.given();
+        let (x, y) = self.keeper.finish();
+        Some(GivenSeries {
+            name,
+            x: GivenX::Dates(x, self.precision),
+            y,
+            kept_from: Some(given),
+        })
+    }
+}
+
+/// Seconds since 1970 a date can be (`from_epoch_ms`'s range, divided
+/// as it divides: a division rounds monotonically, so the milliseconds are
+/// in its range exactly when their seconds are in this one).
+fn date(seconds: f64) -> bool {
+    (-62_167_219_200_000.0 / 1000.0..=253_402_300_799_999.0 / 1000.0).contains(&seconds)
 }
 
 /// `viz_config` (JSON text) and the series: the card, or `None`. The

@@ -16,7 +16,7 @@ use crate::json::{Object, Value};
 pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, XYSeries};
 pub use date::{civil_from_days, civil_from_seconds, days_from_civil, parse_date, DatePrecision};
 pub use error::{describe, DataError, Path};
-pub use given::{GivenSeries, GivenX};
+pub use given::{GivenSeries, GivenX, LongLine};
 pub use kind::CardKind;
 pub use limits::*;
 
