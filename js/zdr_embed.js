@@ -9,29 +9,61 @@
 //
 // Copied into pkg/ by scripts/build.sh; the TypeScript types are
 // zdr_embed.d.ts beside it.
+//
+// Importing it touches no browser global, so a server that renders the
+// page (Next.js, SvelteKit, Nuxt) can import it; a call there, or before
+// init(), throws an Error that says what to do instead of a TypeError from
+// deep in the glue.
 import initService, {
   __setEngineLoader,
   EmbedHandle,
   initSync as initServiceSync,
-  preload,
-  render,
-  renderMultiple,
+  preload as servicePreload,
+  render as serviceRender,
+  renderMultiple as serviceRenderMultiple,
 } from './service/zdr_embed_service.js';
 
 const loadEngine = () => import('./engine/zdr_engine.js');
+let ready = false;
 
 // The service module's functions exist once it is instantiated: the loader
 // is handed over right after, by either way of initialising it.
 export default async function init(moduleOrPath) {
   const output = await initService(moduleOrPath);
   __setEngineLoader(loadEngine);
+  ready = true;
   return output;
 }
 
 export function initSync(module) {
   const output = initServiceSync(module);
   __setEngineLoader(loadEngine);
+  ready = true;
   return output;
 }
 
-export { EmbedHandle, preload, render, renderMultiple };
+function started(name) {
+  if (typeof document === 'undefined') {
+    throw new Error(`zdr-embed: ${name}() draws in a browser page, and there is no document here: call it from code that runs in the browser (React's useEffect, Vue's onMounted, Svelte's onMount), not while rendering on the server`);
+  }
+  if (!ready) {
+    throw new Error(`zdr-embed: ${name}() was called before the module was ready: \`await init()\` (the package's default export) first, once per page`);
+  }
+}
+
+export function render(options) {
+  started('render');
+  return serviceRender(options);
+}
+
+export function renderMultiple(configs) {
+  started('renderMultiple');
+  return serviceRenderMultiple(configs);
+}
+
+export function preload() {
+  started('preload');
+  return servicePreload();
+}
+
+export { EmbedHandle };

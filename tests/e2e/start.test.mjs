@@ -1,0 +1,81 @@
+// End to end: a clear start (issue 19). The packed package's entry can be
+// imported where pages are rendered on a server (Node, no window); a call
+// there, or in a browser before `await init()`, throws an Error that says
+// what to do, never a TypeError from deep in the glue.
+//
+// It builds nothing: scripts/test.sh builds the package and zdr-host first.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { launch } from './browser.mjs';
+import { startHost, stopHost } from './host.mjs';
+import { packPackage, ROOT } from './package.mjs';
+
+const IMPORT_MAP = `<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>`;
+
+let work;
+let packageDir;
+let host;
+let browser;
+
+before(async () => {
+  assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed.js')), 'pkg/ is missing: run scripts/build.sh first');
+  work = mkdtempSync(join(tmpdir(), 'zdr-start-e2e-'));
+  packageDir = packPackage(work);
+  const site = join(work, 'site');
+  mkdirSync(site);
+  writeFileSync(join(site, 'early.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${IMPORT_MAP}</head>
+<body><div id="c" style="width: 480px; height: 300px"></div><script type="module">
+  import init, { render, renderMultiple, preload } from 'zdr-embed';
+  const caught = (call) => { try { call(); return null; } catch (error) { return { isError: error instanceof Error, message: error.message }; } };
+  window.early = { render: caught(() => render({ containerId: 'c', mode: 'local', visualizationData: {} })),
+    renderMultiple: caught(() => renderMultiple([])), preload: caught(() => preload()) };
+  await init();
+  window.later = await new Promise((ok) => render({ containerId: 'c', mode: 'local',
+    visualizationData: { viz_config: { title: 'T', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }] },
+    onLoad: (element) => ok(element.tagName), onError: (error) => ok(error.message) }));
+</script></body></html>`);
+  host = await startHost(['--www', site, '--package', packageDir]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await stopHost(host);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('imported on a server (Node, no window or document), the entry loads and render() says to call it in the browser', async () => {
+  assert.equal(typeof globalThis.window, 'undefined');
+  assert.equal(typeof globalThis.document, 'undefined');
+  const entry = await import(pathToFileURL(join(packageDir, 'pkg/zdr_embed.js')).href);
+  assert.deepEqual(Object.keys(entry).sort(), ['EmbedHandle', 'default', 'initSync', 'preload', 'render', 'renderMultiple']);
+  for (const name of ['render', 'renderMultiple', 'preload']) {
+    assert.throws(() => entry[name]({}), (error) => {
+      assert.ok(error instanceof Error && !(error instanceof TypeError), String(error));
+      assert.match(error.message, new RegExp(`^zdr-embed: ${name}\\(\\) draws in a browser page, and there is no document here: call it from code that runs in the browser`));
+      return true;
+    });
+  }
+});
+
+test('in a browser, a call before `await init()` throws an Error that says to await init(); after it, the card draws', async () => {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto(`${host.origin}/early.html`);
+  await page.waitForFunction(() => window.later !== undefined, null, { timeout: 20_000 });
+  const { early, later } = await page.evaluate(() => ({ early: window.early, later: window.later }));
+  for (const name of ['render', 'renderMultiple', 'preload']) {
+    assert.equal(early[name]?.isError, true, `${name}: ${JSON.stringify(early[name])}`);
+    assert.equal(early[name].message,
+      `zdr-embed: ${name}() was called before the module was ready: \`await init()\` (the package's default export) first, once per page`);
+  }
+  assert.equal(later, 'CANVAS');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
