@@ -28,11 +28,20 @@ let ready = false;
 
 // The service module's functions exist once it is instantiated: the loader
 // is handed over right after, by either way of initialising it.
-export default async function init(moduleOrPath) {
-  const output = await initService(moduleOrPath);
-  __setEngineLoader(loadEngine);
-  ready = true;
-  return output;
+// Once per page: a second call (the <zdr-embed> element's, the page's own)
+// gets the first one's promise, never a second instance of the module.
+let starting;
+export default function init(moduleOrPath) {
+  starting ??= initService(moduleOrPath).then((output) => {
+    __setEngineLoader(loadEngine);
+    ready = true;
+    return output;
+  }, (error) => {
+    // A failed start (the module not found, say) may be tried again.
+    starting = undefined;
+    throw error;
+  });
+  return starting;
 }
 
 export function initSync(module) {

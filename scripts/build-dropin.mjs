@@ -28,6 +28,12 @@ if (!dir || !output) {
 }
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const glue = readFileSync(join(dir, `${NAME}.js`), 'utf8');
+// The <zdr-embed> element, inlined: js/element.js has no imports and one export.
+const element = readFileSync(new URL('../js/element.js', import.meta.url), 'utf8');
+if (element.match(/^export /gm)?.length !== 1 || /^import /m.test(element)) {
+  console.error('js/element.js must have no imports and exactly one export (defineZdrEmbed)');
+  process.exit(1);
+}
 const wasm = readFileSync(join(dir, `${NAME}_bg.wasm`));
 const SYNC_COMPILE_LIMIT = 8 * 1024 * 1024;
 if (wasm.length > SYNC_COMPILE_LIMIT) {
@@ -73,6 +79,8 @@ ${glue}
     version: '${version}',
     engine: 'zdr-embed',
   });
+${element.replace(/^export /m, '')}
+  defineZdrEmbed({ render: wasm_bindgen.render, ready: function () { return Promise.resolve(); } });
 })();
 `;
 writeFileSync(output, script);

@@ -68,9 +68,11 @@ else
 fi
 
 say "the package's entry (js/)"
-cp js/zdr_embed.js js/zdr_embed.d.ts pkg/
+cp js/zdr_embed.js js/zdr_embed.d.ts js/zdr_embed_element.js js/zdr_embed_element.d.ts js/element.js pkg/
 # Every page loads the entry: its comments stay in js/ (673 -> 241 B gzip).
 minify pkg/zdr_embed.js --module
+minify pkg/zdr_embed_element.js --module
+minify pkg/element.js --module
 
 say "wasm-pack build: the service module as a classic script, for the drop-in file"
 build . target/dropin zdr_embed_service no-modules

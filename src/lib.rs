@@ -58,8 +58,6 @@ export interface VisualizationData {
 
 /** Options every mode shares. */
 export interface CommonOptions {
-  /** id of the element the card is appended to. */
-  containerId: string;
   visualizationData: VisualizationData;
   /** CSS length or pixels; default "100%". */
   width?: string | number;
@@ -129,8 +127,24 @@ export interface AutoOptions extends CommonOptions {
   onLoad?: (element: HTMLIFrameElement | HTMLCanvasElement) => void;
 }
 
+/** Where the card goes: one of the two. */
+export type Container =
+  | {
+      /** id of the element the card is appended to. */
+      containerId: string;
+      container?: undefined;
+    }
+  | {
+      /**
+       * The element itself (this package's addition to the spec's options): for an element no
+       * id reaches from the document, in a shadow root or a custom element's own.
+       */
+      container: Element;
+      containerId?: undefined;
+    };
+
 /** Options of `render`: the service's `ServiceZDREmbed.render` options, plus `mode` and its companions. */
-export type RenderOptions = ServiceOptions | LocalOptions | AutoOptions;
+export type RenderOptions = (ServiceOptions | LocalOptions | AutoOptions) & Container;
 "#;
 
 /// Shows a card: validates `options`, then creates the iframe and posts or sends

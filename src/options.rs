@@ -114,7 +114,7 @@ impl EmbedOptions {
         // the first mistake.
         let mode = mode(options)?;
         let embed_mode = embed_mode(options)?;
-        let container_id = required_string(options, "containerId")?;
+        let container = container(options)?;
         let dark_mode = optional_bool(options, "darkMode")?;
         let auto_height = is_auto_height(options)?;
         let service = match mode {
@@ -144,7 +144,10 @@ impl EmbedOptions {
         let timeout_ms = timeout(options)?;
         let on_load = optional_function(options, "onLoad")?;
         let on_error = optional_function(options, "onError")?;
-        let container = find_container(document, &container_id)?;
+        let container = match container {
+            Ok(element) => element,
+            Err(id) => find_container(document, &id)?,
+        };
         let name = service
             .as_ref()
             .map_or_else(|| "Chart".to_owned(), |s| concat(&["Chart ", &s.card_id]));
@@ -370,6 +373,26 @@ fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, E
         return Err(wrong_type(key, "a number or a CSS length string", &value));
     };
     css_length(input).map_err(|problem| invalid(key, problem.words()))
+}
+
+/// The element the card goes in: `container` (this package's addition,
+/// for elements no id reaches from the document: in a shadow root, or a
+/// custom element's own), else the spec's `containerId`, found later.
+fn container(options: &JsValue) -> Result<Result<Element, String>, EmbedError> {
+    let element = member(options, "container", "container")?;
+    if element.is_undefined() || element.is_null() {
+        return required_string(options, "containerId").map(Err);
+    }
+    if !member(options, "containerId", "containerId")?.is_undefined() {
+        return Err(invalid(
+            "containerId",
+            "cannot be given with \"container\": give one of them",
+        ));
+    }
+    element
+        .dyn_into::<Element>()
+        .map(Ok)
+        .map_err(|value| wrong_type("container", "an element", &value))
 }
 
 fn find_container(document: &Document, id: &str) -> Result<Element, EmbedError> {

@@ -70,3 +70,10 @@ render({ containerId: 'chart', mode: 'local', visualizationData: data, timeoutMs
 render({ ...options, embedMode: 'iframe' });
 // @ts-expect-error embedMode is for the service: not in local mode
 render({ containerId: 'chart', mode: 'local', visualizationData: data, embedMode: 'postmessage' });
+
+// An element instead of an id: one of the two, never both.
+render({ container: document.createElement('div'), mode: 'local', visualizationData: data });
+// @ts-expect-error container and containerId together
+render({ container: document.createElement('div'), containerId: 'chart', mode: 'local', visualizationData: data });
+// @ts-expect-error neither container nor containerId
+render({ mode: 'local', visualizationData: data });
