@@ -275,6 +275,55 @@ fn wrongly_typed_options_throw_naming_the_option_and_the_type() {
 }
 
 #[wasm_bindgen_test]
+fn a_container_element_in_a_shadow_root_takes_the_card() {
+    // No id reaches into a shadow root from the document: `container` does.
+    let host = fresh_container("shadow-host");
+    let root = host
+        .attach_shadow(&web_sys::ShadowRootInit::new(web_sys::ShadowRootMode::Open))
+        .unwrap_throw();
+    let inner = web_sys::window()
+        .unwrap_throw()
+        .document()
+        .unwrap_throw()
+        .create_element("div")
+        .unwrap_throw();
+    root.append_child(&inner).unwrap_throw();
+    let opts = options("unused");
+    js_sys::Reflect::delete_property(
+        opts.unchecked_ref::<js_sys::Object>(),
+        &"containerId".into(),
+    )
+    .unwrap_throw();
+    set(&opts, "container", inner.clone());
+    let handle = render(opts.clone()).unwrap_throw();
+    assert!(
+        inner.query_selector("iframe").unwrap_throw().is_some(),
+        "the frame is in the shadow root"
+    );
+    handle.destroy().unwrap_throw();
+    assert_eq!(inner.child_element_count(), 0);
+
+    // Both, or something that is no element: a thrown Error naming the option.
+    set(&opts, "containerId", "shadow-host");
+    let both = expect_render_error(&host, &opts);
+    assert_eq!(
+        both,
+        "render: option \"containerId\" cannot be given with \"container\": give one of them"
+    );
+    js_sys::Reflect::delete_property(
+        opts.unchecked_ref::<js_sys::Object>(),
+        &"containerId".into(),
+    )
+    .unwrap_throw();
+    set(&opts, "container", "shadow-host");
+    let text = expect_render_error(&host, &opts);
+    assert!(
+        text.starts_with("render: option \"container\" must be an element"),
+        "{text}"
+    );
+}
+
+#[wasm_bindgen_test]
 fn a_missing_container_element_throws() {
     let container = fresh_container("present");
     let opts = options("absent");
