@@ -68,7 +68,7 @@ else
 fi
 
 say "the package's entry (js/)"
-cp js/zdr_embed.js js/zdr_embed.d.ts js/zdr_embed_element.js js/zdr_embed_element.d.ts js/element.js pkg/
+cp js/zdr_embed.js js/zdr_embed.d.ts js/zdr_embed_element.js js/zdr_embed_element.d.ts js/zdr_embed_widget.d.ts js/element.js pkg/
 # Every page loads the entry: its comments stay in js/ (673 -> 241 B gzip).
 minify pkg/zdr_embed.js --module
 minify pkg/zdr_embed_element.js --module

@@ -77,3 +77,21 @@ render({ container: document.createElement('div'), mode: 'local', visualizationD
 render({ container: document.createElement('div'), containerId: 'chart', mode: 'local', visualizationData: data });
 // @ts-expect-error neither container nor containerId
 render({ mode: 'local', visualizationData: data });
+
+// The element: its tag, property and events are typed once "zdr-embed/element" is imported.
+import 'zdr-embed/element';
+const element = document.createElement('zdr-embed');
+element.visualizationData = data;
+element.setAttribute('mode', 'local');
+element.addEventListener('zdr-load', (event) => event.detail.element.tagName);
+element.addEventListener('zdr-error', (event) => event.detail.error.message);
+const shownHandle: EmbedHandle | null = element.handle;
+void shownHandle;
+// @ts-expect-error visualizationData is the card's data, not a string
+element.visualizationData = 'text';
+
+// The drop-in script's global.
+import type {} from 'zdr-embed/widget';
+window.ServiceZDREmbed.render({ containerId: 'chart', mode: 'local', visualizationData: data });
+// @ts-expect-error the global's render takes render's options
+window.ServiceZDREmbed.render({ containerId: 1 });
