@@ -1,0 +1,182 @@
+// End to end: the recipes of the README (docs/recipes/), each an app that
+// installs the packed package: Vite with React 19 in StrictMode, Vite with
+// Vue, webpack 5, and a plain HTML page that loads the package's files from
+// a static folder as a CDN would. Built here, served by the real zdr-host,
+// driven in headless Chromium. The README shows these files verbatim.
+//
+// It builds nothing of the project: scripts/test.sh builds the package
+// (scripts/build.sh) and zdr-host first. The frameworks are devDependencies.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import react from '@vitejs/plugin-react';
+import vue from '@vitejs/plugin-vue';
+import { build } from 'vite';
+import webpack from 'webpack';
+
+import { launch } from './browser.mjs';
+import { startHost, stopHost } from './host.mjs';
+import { instrument } from './instrument.mjs';
+import { packPackage, ROOT } from './package.mjs';
+
+const RECIPES = join(ROOT, 'docs/recipes');
+const WAIT = { timeout: 30_000 };
+const PAGE = (script) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>App</title></head>
+<body><div id="root"></div><div id="card"></div><script type="module" src="${script}"></script></body></html>`;
+
+let work, packageDir, site, host, browser;
+
+/** An app folder: the recipe's files, the packed package and the frameworks it names in node_modules. */
+function app(name, files, modules) {
+  const dir = join(work, name);
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(packageDir, join(dir, 'node_modules', 'zdr-embed'), 'dir');
+  for (const module of modules) symlinkSync(join(ROOT, 'node_modules', module), join(dir, 'node_modules', module), 'dir');
+  writeFileSync(join(dir, 'package.json'), `{ "name": "${name}", "private": true, "type": "module" }\n`);
+  for (const file of files) cpSync(join(RECIPES, name, file), join(dir, file));
+  return dir;
+}
+
+before(async () => {
+  assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed.js')), 'run scripts/build.sh first');
+  work = mkdtempSync(join(tmpdir(), 'zdr-frameworks-e2e-'));
+  packageDir = packPackage(work);
+  site = join(work, 'site');
+  mkdirSync(site);
+
+  // React 19, StrictMode, a development build (StrictMode mounts, unmounts
+  // and mounts again only there).
+  const reactApp = app('react', ['Chart.jsx', 'main.jsx'], ['react', 'react-dom']);
+  writeFileSync(join(reactApp, 'index.html'), PAGE('/main.jsx'));
+  await build({
+    root: reactApp, base: '/react/', configFile: false, logLevel: 'silent', mode: 'development', plugins: [react()],
+    define: { 'process.env.NODE_ENV': '"development"' },
+    build: { outDir: join(site, 'react'), emptyOutDir: true, minify: false },
+  });
+
+  const vueApp = app('vue', ['ZdrChart.vue', 'main.js'], ['vue']);
+  writeFileSync(join(vueApp, 'index.html'), PAGE('/main.js'));
+  await build({
+    root: vueApp, base: '/vue/', configFile: false, logLevel: 'silent', plugins: [vue()],
+    build: { outDir: join(site, 'vue'), emptyOutDir: true },
+  });
+
+  const webpackApp = app('webpack', ['index.js', 'webpack.config.js'], []);
+  const { default: config } = await import(pathToFileURL(join(webpackApp, 'webpack.config.js')).href);
+  const outDir = join(site, 'webpack');
+  await new Promise((ok, fail) => webpack({ ...config, context: webpackApp, output: { ...config.output, path: outDir, publicPath: '/webpack/' } }, (error, stats) => {
+    if (error || stats.hasErrors()) fail(error ?? new Error(stats.toString('errors-only')));
+    else ok();
+  }));
+  writeFileSync(join(outDir, 'index.html'), PAGE('/webpack/main.js'));
+
+  // A static folder, as a CDN serves the package: its files as they are.
+  mkdirSync(join(site, 'static', 'cdn'), { recursive: true });
+  cpSync(packageDir, join(site, 'cdn', 'zdr-embed@0.1.0'), { recursive: true });
+  cpSync(join(RECIPES, 'static', 'index.html'), join(site, 'static', 'index.html'));
+
+  host = await startHost(['--www', site]);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await stopHost(host);
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+async function open(path) {
+  const context = await browser.newContext({ deviceScaleFactor: 1 });
+  await context.addInitScript(instrument);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  // Failed requests by address (the browser's own /favicon.ico aside), not by console text.
+  page.on('console', (message) => message.type() === 'error' && !message.text().startsWith('Failed to load resource') && problems.push(message.text()));
+  page.on('response', (response) => response.status() >= 400 && !response.url().endsWith('/favicon.ico') && problems.push(`${response.status()} ${response.url()}`));
+  await page.goto(`${host.origin}${path}`);
+  return { context, page, problems };
+}
+
+/** The cards' canvases in the page and their names. */
+const cards = (page) => page.evaluate(() => {
+  const all = [...document.querySelectorAll('canvas'), ...[...document.querySelectorAll('zdr-embed')].flatMap((el) => [...el.shadowRoot.querySelectorAll('canvas')])];
+  return all.map((canvas) => canvas.getAttribute('aria-label') ?? '');
+});
+const shows = (page, pattern) => page.waitForFunction((source) => {
+  const labels = [...document.querySelectorAll('canvas')].map((canvas) => canvas.getAttribute('aria-label') ?? '');
+  return labels.length === 1 && new RegExp(source).test(labels[0]);
+}, pattern.source, WAIT);
+/** What the page holds on to: live listeners, observers, pending frames. */
+const held = (page) => page.evaluate(() => ({ listeners: window.__t.listeners.length, observing: window.__t.observing.size, frames: window.__t.frames.size }));
+
+async function mountUpdateUnmount(path, screenshot) {
+  const { context, page, problems } = await open(path);
+  await shows(page, /^Sales, Q4 180\. Bar chart/);
+  const first = await page.evaluateHandle(() => document.querySelector('canvas'));
+  await page.click('#more');
+  await shows(page, /^Sales, Q4 220\. Bar chart/);
+  assert.ok(await page.evaluate((canvas) => canvas === document.querySelector('canvas'), first), 'the same canvas, updated');
+  await page.screenshot({ path: join(ROOT, 'test-results', screenshot) });
+  const shown = await held(page);
+  // Unmounted: nothing of the card is left, nor anything it listened with.
+  await page.click('#toggle');
+  await page.waitForFunction(() => document.querySelectorAll('canvas, iframe, .zdr-embed-local').length === 0, null, WAIT);
+  const hidden = await held(page);
+  assert.ok(hidden.listeners < shown.listeners, `listeners: ${shown.listeners} shown, ${hidden.listeners} hidden`);
+  assert.deepEqual([hidden.observing, hidden.frames], [0, 0]);
+  // Mounted again, then unmounted again: the same count, nothing leaked.
+  await page.click('#toggle');
+  await shows(page, /^Sales, Q4 220\. Bar chart/);
+  assert.deepEqual((await held(page)).listeners, shown.listeners);
+  await page.click('#toggle');
+  await page.waitForFunction(() => document.querySelectorAll('canvas').length === 0, null, WAIT);
+  assert.deepEqual(await held(page), hidden);
+  assert.deepEqual(problems, []);
+  await context.close();
+}
+
+test('Vite + React 19 in StrictMode: one card after mount, unmount and mount; updated in place; nothing left after unmounting', async () => {
+  const bundle = readdirSync(join(site, 'react', 'assets')).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(site, 'react', 'assets', name), 'utf8')).join('\n');
+  assert.ok(bundle.includes('StrictMode') && bundle.includes('Each child in a list should have a unique'), 'a development build of React, where StrictMode mounts twice');
+  mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+  await mountUpdateUnmount('/react/index.html', 'recipe-react.png');
+});
+
+test('Vite + Vue 3: the card mounts, updates when its data change, and leaves nothing when unmounted', async () => {
+  await mountUpdateUnmount('/vue/index.html', 'recipe-vue.png');
+});
+
+test('webpack 5: the engine in a chunk of its own, both .wasm as assets, and the card drawn', async () => {
+  const files = readdirSync(join(site, 'webpack'));
+  assert.equal(files.filter((name) => name.endsWith('.wasm')).length, 2, files.join(' '));
+  assert.ok(files.filter((name) => name.endsWith('.js')).length >= 2, `an engine chunk beside main.js: ${files.join(' ')}`);
+  const { context, page, problems } = await open('/webpack/index.html');
+  await shows(page, /^Sales\. Bar chart/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a plain HTML page loading the package from a static folder: the drop-in with <zdr-embed>, and the ES module', async () => {
+  const { context, page, problems } = await open('/static/index.html');
+  await page.waitForFunction(() => document.querySelector('#chart canvas') && document.querySelector('zdr-embed').shadowRoot.querySelector('canvas'), null, WAIT);
+  const labels = await cards(page);
+  assert.equal(labels.length, 2, labels.join(' | '));
+  assert.ok(labels.some((label) => /^Sales\. Bar chart/.test(label)), labels.join(' | '));
+  assert.ok(labels.some((label) => /^Costs\. Pie chart/.test(label)), labels.join(' | '));
+  await page.screenshot({ path: join(ROOT, 'test-results', 'recipe-static.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the README shows each recipe as it is tested', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  for (const [dir, file] of [['react', 'Chart.jsx'], ['react', 'main.jsx'], ['vue', 'ZdrChart.vue'], ['webpack', 'index.js'], ['webpack', 'webpack.config.js'], ['static', 'index.html']]) {
+    const text = readFileSync(join(RECIPES, dir, file), 'utf8').trimEnd();
+    assert.ok(readme.includes(text), `README.md does not show docs/recipes/${dir}/${file} as it is`);
+  }
+});
