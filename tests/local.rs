@@ -140,18 +140,7 @@ async fn the_canvas_is_an_image_named_by_title_and_summary_with_a_hidden_table()
         label.len() > "Sales by region. ".len() + 10,
         "a summary follows: {label}"
     );
-    // Written in a task after the frame that shows the card.
-    wait_until(
-        || {
-            container
-                .query_selector("table.zdr-embed-data tbody tr")
-                .ok()
-                .flatten()
-                .is_some()
-        },
-        "the hidden table",
-    )
-    .await;
+    table_written(&container).await;
     let table = container
         .query_selector("table.zdr-embed-data")
         .unwrap_throw()
@@ -173,18 +162,7 @@ async fn long_data_is_cut_in_the_table_with_a_note() {
     engine_ready().await;
     let container = fresh_container("local-long");
     let (handle, _) = drawn(local("local-long", many_points(1000))).await;
-    // Written in a task after the frame that shows the card.
-    wait_until(
-        || {
-            container
-                .query_selector("table.zdr-embed-data tbody tr")
-                .ok()
-                .flatten()
-                .is_some()
-        },
-        "the hidden table",
-    )
-    .await;
+    table_written(&container).await;
     let rows = container
         .query_selector_all("table.zdr-embed-data tbody tr")
         .unwrap_throw()
@@ -483,4 +461,19 @@ async fn auto_mode_draws_locally_when_the_service_cannot_be_reached() {
     assert_eq!(loads.last(), handle.canvas());
     handle.destroy().unwrap_throw();
     assert_eq!(container.child_element_count(), 0);
+}
+
+/// The hidden table is written in a task after the frame that shows the card.
+async fn table_written(container: &web_sys::Element) {
+    wait_until(
+        || {
+            container
+                .query_selector("table.zdr-embed-data tbody tr")
+                .ok()
+                .flatten()
+                .is_some()
+        },
+        "the hidden table",
+    )
+    .await;
 }

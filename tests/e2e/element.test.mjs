@@ -6,13 +6,12 @@
 // It builds nothing: scripts/test.sh builds the package and zdr-host first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { launch } from './browser.mjs';
-import { startHost, stopHost } from './host.mjs';
-import { packPackage, ROOT } from './package.mjs';
+import { hostSite, tearDown } from './host.mjs';
+import { ROOT } from './package.mjs';
 
 const WAIT = { timeout: 20_000 };
 const BAR = readFileSync(join(ROOT, 'docs/examples/bar.json'), 'utf8');
@@ -44,12 +43,9 @@ let browser;
 
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed_element.js')), 'pkg/ is missing: run scripts/build.sh first');
-  work = mkdtempSync(join(tmpdir(), 'zdr-element-e2e-'));
-  const packageDir = packPackage(work);
-  const site = join(work, 'site');
-  mkdirSync(site);
-  writeFileSync(join(site, 'record.js'), RECORD);
-  writeFileSync(join(site, 'module.js'), `import '/node_modules/zdr-embed/pkg/zdr_embed_element.js';
+  ({ work, host } = await hostSite('zdr-element-e2e-', {
+    'record.js': RECORD,
+    'module.js': `import '/node_modules/zdr-embed/pkg/zdr_embed_element.js';
 // A component of the page's own with a shadow root, a card inside it.
 class CardPanel extends HTMLElement {
   connectedCallback() {
@@ -62,26 +58,22 @@ class CardPanel extends HTMLElement {
   }
 }
 customElements.define('card-panel', CardPanel);
-`);
-  writeFileSync(join(site, 'element.html'), `<!doctype html><html lang="en"><head>${HEAD}
+`,
+    'element.html': `<!doctype html><html lang="en"><head>${HEAD}
 <script src="record.js"></script><script type="module" src="module.js"></script></head><body>
 <zdr-embed id="local" mode="local" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
 <zdr-embed id="service" service-url="" card-id="element-card" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
 <card-panel id="panel"></card-panel>
-</body></html>`);
-  writeFileSync(join(site, 'dropin.html'), `<!doctype html><html lang="en"><head>${HEAD}
+</body></html>`,
+    'dropin.html': `<!doctype html><html lang="en"><head>${HEAD}
 <script src="record.js"></script><script src="/node_modules/zdr-embed/pkg/zdr_embed_widget.js"></script></head><body>
 <zdr-embed id="dropped" mode="local" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
-</body></html>`);
-  host = await startHost(['--www', site, '--package', packageDir]);
+</body></html>`,
+  }));
   browser = await launch();
 });
 
-after(async () => {
-  await browser?.close();
-  await stopHost(host);
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+after(() => tearDown({ browser, host, work }));
 
 async function open(path) {
   const page = await browser.newPage();

@@ -8,7 +8,7 @@
 // (scripts/build.sh) and zdr-host first. The frameworks are devDependencies.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +19,7 @@ import { build } from 'vite';
 import webpack from 'webpack';
 
 import { launch } from './browser.mjs';
-import { startHost, stopHost } from './host.mjs';
+import { startHost, tearDown } from './host.mjs';
 import { instrument } from './instrument.mjs';
 import { packPackage, ROOT } from './package.mjs';
 
@@ -83,11 +83,7 @@ before(async () => {
   browser = await launch();
 });
 
-after(async () => {
-  await browser?.close();
-  await stopHost(host);
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+after(() => tearDown({ browser, host, work }));
 
 async function open(path) {
   const context = await browser.newContext({ deviceScaleFactor: 1 });

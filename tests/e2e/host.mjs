@@ -5,7 +5,7 @@
 // or target/debug/zdr-host, whichever is newer.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -84,4 +84,11 @@ export async function hostSite(prefix, pages, args = []) {
   for (const [name, text] of Object.entries(pages)) writeFileSync(join(site, name), text);
   const host = await startHost(['--www', site, '--package', packageDir, ...args]);
   return { work, packageDir, site, host };
+}
+
+/** The end of a test file: the browser closed, the host stopped, `work` removed. */
+export async function tearDown({ browser, host, work }) {
+  await browser?.close();
+  await stopHost(host);
+  if (work) rmSync(work, { recursive: true, force: true });
 }

@@ -6,14 +6,11 @@
 // It builds nothing: scripts/test.sh builds the package and zdr-host first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 import { launch } from './browser.mjs';
-import { startHost, stopHost } from './host.mjs';
-import { packPackage, ROOT } from './package.mjs';
+import { hostSite, tearDown } from './host.mjs';
 
 const IMPORT_MAP = `<script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>`;
 
@@ -23,12 +20,7 @@ let host;
 let browser;
 
 before(async () => {
-  assert.ok(existsSync(join(ROOT, 'pkg/zdr_embed.js')), 'pkg/ is missing: run scripts/build.sh first');
-  work = mkdtempSync(join(tmpdir(), 'zdr-start-e2e-'));
-  packageDir = packPackage(work);
-  const site = join(work, 'site');
-  mkdirSync(site);
-  writeFileSync(join(site, 'early.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${IMPORT_MAP}</head>
+  ({ work, packageDir, host } = await hostSite('zdr-start-e2e-', { 'early.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${IMPORT_MAP}</head>
 <body><div id="c" style="width: 480px; height: 300px"></div><script type="module">
   import init, { render, renderMultiple, preload } from 'zdr-embed';
   const caught = (call) => { try { call(); return null; } catch (error) { return { isError: error instanceof Error, message: error.message }; } };
@@ -38,22 +30,19 @@ before(async () => {
   window.later = await new Promise((ok) => render({ containerId: 'c', mode: 'local',
     visualizationData: { viz_config: { title: 'T', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }] },
     onLoad: (element) => ok(element.tagName), onError: (error) => ok(error.message) }));
-</script></body></html>`);
-  host = await startHost(['--www', site, '--package', packageDir]);
+</script></body></html>` }));
   browser = await launch();
 });
 
-after(async () => {
-  await browser?.close();
-  await stopHost(host);
-  if (work) rmSync(work, { recursive: true, force: true });
-});
+after(() => tearDown({ browser, host, work }));
 
-test('imported on a server (Node, no window or document), the entry loads and render() says to call it in the browser', async () => {
+test('imported on a server (Node, no window or document), the entry and the element module load, and render() says to call it in the browser', async () => {
   assert.equal(typeof globalThis.window, 'undefined');
   assert.equal(typeof globalThis.document, 'undefined');
   const entry = await import(pathToFileURL(join(packageDir, 'pkg/zdr_embed.js')).href);
   assert.deepEqual(Object.keys(entry).sort(), ['EmbedHandle', 'default', 'initSync', 'preload', 'render', 'renderMultiple']);
+  // The element's module too: it registers nothing where there are no custom elements.
+  await import(pathToFileURL(join(packageDir, 'pkg/zdr_embed_element.js')).href);
   for (const name of ['render', 'renderMultiple', 'preload']) {
     assert.throws(() => entry[name]({}), (error) => {
       assert.ok(error instanceof Error && !(error instanceof TypeError), String(error));
