@@ -242,42 +242,48 @@ fn the_first_and_last_dates_are_dates_exactly_where_the_whole_reader_says() {
     }
 }
 
-proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
-        ..proptest::prelude::ProptestConfig::default()
-    })]
+// proptest takes randomness from the OS: native only (as tests/hostile.rs).
+#[cfg(not(target_arch = "wasm32"))]
+mod hostile {
+    use super::*;
 
-    /// Hostile lines in random blocks: never a panic, and each outcome is
-    /// the whole reader's: the same card, a refusal where it refuses, or a
-    /// line out of order left to be copied whole.
-    #[test]
-    fn hostile_lines_in_blocks_agree_with_the_whole_reader(
-        seed in proptest::prelude::any::<u64>(),
-        n in 32_769usize..36_000,
-        harm in 0u8..7,
-        at in 0.0f64..1.0,
-        blocks in proptest::prelude::any::<u64>(),
-    ) {
-        let mut line = line(n, 60_000.0, 0.01, harm == 6, seed);
-        let i = ((n - 1) as f64 * at) as usize;
-        match harm {
-            1 => line.x[i] = f64::NAN,
-            2 => line.x[i] = 1e300,
-            3 => line.x.swap(i, n - 1 - i),
-            4 => line.x[i] = -0.0,
-            5 => line.x.iter_mut().for_each(|x| *x = -0.0),
-            _ => {}
-        }
-        let whole = whole(EPOCH, &line, None);
-        match in_blocks(&line, None, blocks) {
-            Ok(Some(kept)) => {
-                let from_blocks = Chart::from_columns(EPOCH, &mut || vec![kept.clone()]);
-                proptest::prop_assert_eq!(format!("{from_blocks:?}"), format!("{whole:?}"));
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(24),
+            ..proptest::prelude::ProptestConfig::default()
+        })]
+
+        /// Hostile lines in random blocks: never a panic, and each outcome is
+        /// the whole reader's: the same card, a refusal where it refuses, or a
+        /// line out of order left to be copied whole.
+        #[test]
+        fn hostile_lines_in_blocks_agree_with_the_whole_reader(
+            seed in proptest::prelude::any::<u64>(),
+            n in 32_769usize..36_000,
+            harm in 0u8..7,
+            at in 0.0f64..1.0,
+            blocks in proptest::prelude::any::<u64>(),
+        ) {
+            let mut line = line(n, 60_000.0, 0.01, harm == 6, seed);
+            let i = ((n - 1) as f64 * at) as usize;
+            match harm {
+                1 => line.x[i] = f64::NAN,
+                2 => line.x[i] = 1e300,
+                3 => line.x.swap(i, n - 1 - i),
+                4 => line.x[i] = -0.0,
+                5 => line.x.iter_mut().for_each(|x| *x = -0.0),
+                _ => {}
             }
-            // Out of order: copied whole, which reads it (or refuses it) itself.
-            Ok(None) => {}
-            Err(_) => proptest::prop_assert!(whole.is_none(), "refused in blocks, read whole"),
+            let whole = whole(EPOCH, &line, None);
+            match in_blocks(&line, None, blocks) {
+                Ok(Some(kept)) => {
+                    let from_blocks = Chart::from_columns(EPOCH, &mut || vec![kept.clone()]);
+                    proptest::prop_assert_eq!(format!("{from_blocks:?}"), format!("{whole:?}"));
+                }
+                // Out of order: copied whole, which reads it (or refuses it) itself.
+                Ok(None) => {}
+                Err(_) => proptest::prop_assert!(whole.is_none(), "refused in blocks, read whole"),
+            }
         }
     }
 }
