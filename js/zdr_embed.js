@@ -28,20 +28,14 @@ let ready = false;
 
 // The service module's functions exist once it is instantiated: the loader
 // is handed over right after, by either way of initialising it.
-// Once per page: a second call (the <zdr-embed> element's, the page's own)
-// gets the first one's promise, never a second instance of the module.
-let starting;
-export default function init(moduleOrPath) {
-  starting ??= initService(moduleOrPath).then((output) => {
-    __setEngineLoader(loadEngine);
-    ready = true;
-    return output;
-  }, (error) => {
-    // A failed start (the module not found, say) may be tried again.
-    starting = undefined;
-    throw error;
-  });
-  return starting;
+// The glue's own init runs once per page (a second call, the <zdr-embed>
+// element's or the page's, gets the first one's instance; a failed start
+// may be tried again).
+export default async function init(moduleOrPath) {
+  const output = await initService(moduleOrPath);
+  __setEngineLoader(loadEngine);
+  ready = true;
+  return output;
 }
 
 export function initSync(module) {

@@ -157,9 +157,7 @@ impl Found {
             series,
         })
     }
-}
 
-impl Found {
     /// `viz_config` and the series, each long line of dates already kept
     /// for pixels as it was copied a block at a time ([`LongLine`]): a
     /// million points never cross whole, and the card shown is still there
