@@ -36,7 +36,7 @@ pub fn app(config: Config) -> Router {
         .head(embed::probe)
         .fallback(embed::method_not_allowed);
     let mut router = Router::new()
-        .merge(api::routes(config.clone()))
+        .merge(api::routes(config.clone(), lanes.clone()))
         .route("/embed/{card_id}/", embed_route.clone())
         // The spec's address ends in a slash; a missing one is forgiven.
         .route("/embed/{card_id}", embed_route)

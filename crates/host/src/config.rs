@@ -22,6 +22,12 @@ pub const DEFAULT_DRAW_MEMORY: usize = 128 * 1024 * 1024;
 /// 32 MiB: eight posts at the default body limit being read or waiting.
 pub const DEFAULT_BODY_MEMORY: usize = 32 * 1024 * 1024;
 
+/// The per-key rate limit's defaults: generous, so that only a runaway
+/// client meets them (a page of twenty cards, each with its image, makes
+/// about forty calls at once).
+pub const DEFAULT_API_RATE: f64 = 50.0;
+pub const DEFAULT_API_BURST: u32 = 500;
+
 /// Where the package this host serves (--package) puts the engine module.
 pub const DEFAULT_ENGINE_URL: &str = "/node_modules/zdr-embed/pkg/engine/zdr_engine.js";
 
@@ -129,6 +135,15 @@ pub struct Config {
     /// scheme http and the Host header of each request.
     #[arg(long, env = "ZDR_PUBLIC_URL", value_parser = parse_public_url)]
     pub public_url: Option<String>,
+    /// Requests a second each API key may make, on average (a token bucket
+    /// per key); past it the answer is 429 with Retry-After. 0 turns the
+    /// limit off.
+    #[arg(long, env = "ZDR_API_RATE", default_value_t = DEFAULT_API_RATE)]
+    pub api_rate: f64,
+    /// Requests an API key may make at once before --api-rate applies (the
+    /// bucket's size).
+    #[arg(long, env = "ZDR_API_BURST", default_value_t = DEFAULT_API_BURST)]
+    pub api_burst: u32,
     /// Let the file connector fetch from loopback, private and link-local
     /// addresses (for tests and a trusted network only: a caller could
     /// otherwise reach services behind this host).
@@ -163,6 +178,8 @@ impl Default for Config {
             public_url: None,
             allow_private_fetch: false,
             max_connections: 512,
+            api_rate: DEFAULT_API_RATE,
+            api_burst: DEFAULT_API_BURST,
         }
     }
 }

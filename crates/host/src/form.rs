@@ -107,8 +107,24 @@ pub async fn read_body(
     body: Body,
     rules: &BodyRules,
 ) -> Result<Posted, FormError> {
-    let (limit, timeout) = (rules.limit, rules.timeout);
     let kind = kind(headers)?;
+    let (bytes, held) = read_limited(headers, body, rules).await?;
+    Ok(Posted {
+        kind,
+        bytes,
+        _held: held,
+    })
+}
+
+/// Any body (a form's, or the service API's JSON and uploads) read by
+/// `rules`: the bytes, and their share of the body memory, to be held as
+/// long as they are.
+pub async fn read_limited(
+    headers: &HeaderMap,
+    body: Body,
+    rules: &BodyRules,
+) -> Result<(Vec<u8>, Option<OwnedSemaphorePermit>), FormError> {
+    let (limit, timeout) = (rules.limit, rules.timeout);
     let declared = headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -120,17 +136,11 @@ pub async fn read_body(
         }
         collect(body, rules, declared).await
     };
-    let (bytes, held) =
-        tokio::time::timeout(timeout, read)
-            .await
-            .map_err(|_| FormError::TimedOut {
-                seconds: timeout.as_secs(),
-            })??;
-    Ok(Posted {
-        kind,
-        bytes,
-        _held: held,
-    })
+    tokio::time::timeout(timeout, read)
+        .await
+        .map_err(|_| FormError::TimedOut {
+            seconds: timeout.as_secs(),
+        })?
 }
 
 /// The whole body and its share of the body memory, or (after draining the

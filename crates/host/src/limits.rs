@@ -62,9 +62,17 @@ impl DrawLimit {
     /// wait ends when the returned future is dropped (the client left, or
     /// the deadline passed).
     pub async fn enter(&self, body: usize) -> Result<Ticket, AppError> {
-        let units = body
-            .saturating_mul(MEMORY_PER_BODY_BYTE)
-            .saturating_add(MEMORY_PER_DRAW)
+        self.admit(
+            body.saturating_mul(MEMORY_PER_BODY_BYTE)
+                .saturating_add(MEMORY_PER_DRAW),
+        )
+        .await
+    }
+
+    /// A slot and `memory` bytes for any heavy work (the service API's file
+    /// reads, cards and images reckon their own), as [`DrawLimit::enter`].
+    pub async fn admit(&self, memory: usize) -> Result<Ticket, AppError> {
+        let units = memory
             .div_ceil(UNIT)
             .clamp(1, self.memory_units.max(1) as usize) as u32;
         if let Ok(slot) = self.slots.clone().try_acquire_owned() {
@@ -182,18 +190,28 @@ pub enum Stopped {
     Deadline,
 }
 
-/// What a draw on a blocking thread checks between its steps.
+/// What heavy work on a blocking thread (a draw, a file read) checks
+/// between its steps.
 #[derive(Debug, Clone)]
 pub struct Stop {
     abandoned: Arc<AtomicBool>,
-    deadline: Instant,
+    deadline: Option<Instant>,
 }
 
 impl Stop {
+    /// For work that no request waits on (the built-in datasets, the fuzz
+    /// target): it runs to its end.
+    pub fn never() -> Stop {
+        Stop {
+            abandoned: Arc::new(AtomicBool::new(false)),
+            deadline: None,
+        }
+    }
+
     pub fn check(&self) -> Result<(), Stopped> {
         if self.abandoned.load(Ordering::Relaxed) {
             Err(Stopped::Abandoned)
-        } else if Instant::now() >= self.deadline {
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
             Err(Stopped::Deadline)
         } else {
             Ok(())
@@ -212,7 +230,7 @@ impl AbandonOnDrop {
         let flag = Arc::new(AtomicBool::new(false));
         let stop = Stop {
             abandoned: flag.clone(),
-            deadline,
+            deadline: Some(deadline),
         };
         (AbandonOnDrop(flag), stop)
     }

@@ -6,7 +6,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
+
+use super::extract::{Path, Query};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
@@ -14,6 +16,7 @@ use serde::Deserialize;
 use zdr_chart::Chart;
 
 use super::store::CardRow;
+use super::work::{draw_memory, heavy};
 use super::{Api, ApiError, Tenant};
 use crate::html::{escape, style_hash, Page};
 
@@ -67,21 +70,22 @@ pub async fn image(
     let side = |v: Option<u32>, default: u32| v.unwrap_or(default).clamp(MIN_SIDE, MAX_SIDE);
     let (width, height) = (side(query.width, 880), side(query.height, 540));
     let dark = query.dark_mode;
-    let bytes = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, String> {
-        let chart = Chart::from_json(&card.visualization_data).map_err(|e| e.to_string())?;
+    let memory = draw_memory(card.visualization_data.len());
+    let bytes = heavy(&api, memory, move |stop| {
+        let chart = Chart::from_json(&card.visualization_data).map_err(ApiError::internal)?;
+        stop.check().map_err(|_| ApiError::Deadline(0))?;
         let theme = chart.theme(dark);
         let scene = chart
             .scene(f64::from(width), f64::from(height), &theme, false)
-            .map_err(|e| e.to_string())?;
+            .map_err(ApiError::internal)?;
+        stop.check().map_err(|_| ApiError::Deadline(0))?;
         if png {
-            zdr_chart::paint::png::write(&scene, 2.0).map_err(|e| e.to_string())
+            zdr_chart::paint::png::write(&scene, 2.0).map_err(ApiError::internal)
         } else {
             Ok(zdr_chart::paint::svg::write(&scene).into_bytes())
         }
     })
-    .await
-    .map_err(ApiError::internal)?
-    .map_err(ApiError::internal)?;
+    .await?;
     let mut response = bytes.into_response();
     let kind = if png { "image/png" } else { "image/svg+xml" };
     response
@@ -113,18 +117,22 @@ pub async fn page(State(api): State<Arc<Api>>, Path(card_id): Path<String>) -> R
             )
         }
     };
-    let svg = Chart::from_json(&card.visualization_data)
-        .ok()
-        .and_then(|chart| {
-            let theme = chart.theme(Some(false));
-            chart.to_svg(880, 540, &theme).ok()
-        });
-    let Some(svg) = svg else {
-        return html(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "Card unavailable",
-            "<p>The card could not be drawn.</p>",
-        );
+    let (data, memory) = (card.visualization_data.clone(), draw_memory(card.visualization_data.len()));
+    let drawn = heavy(&api, memory, move |_| {
+        let chart = Chart::from_json(&data).map_err(ApiError::internal)?;
+        let theme = chart.theme(Some(false));
+        chart.to_svg(880, 540, &theme).map_err(ApiError::internal)
+    })
+    .await;
+    let svg = match drawn {
+        Ok(svg) => svg,
+        Err(error) => {
+            return html(
+                error.status(),
+                "Card unavailable",
+                &format!("<p>{}</p>", escape(&error.to_string())),
+            )
+        }
     };
     let body = format!(
         "<h1>{}</h1>\n<p>{}</p>\n<div class=\"chart\">{svg}</div>\n<p class=\"meta\">{} card, made {} from file {}. Embed it: post its visualization_data to <code>/embed/{}/</code>.</p>",

@@ -11,7 +11,7 @@ use axum::extract::State;
 use axum::{Extension, Json};
 use serde_json::{json, Value};
 
-use super::body::{flag, object, text};
+use super::body::{flag, text};
 use super::fetch::FetchError;
 use super::ids::{is_id, new_id};
 use super::store::FileRow;
@@ -51,9 +51,9 @@ pub(super) struct Connect {
 pub async fn connect(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
-    let body = &object(&body)?;
+    let body = &body.object;
     let file_url = text(body, "file_url")?.ok_or_else(|| {
         ApiError::invalid(
             "file_url",
@@ -121,6 +121,7 @@ pub(super) async fn connect_file(
         }
         None => None,
     };
+    super::indexes::connected(api, tenant, private_index.as_deref()).await?;
     let file_id = given_id.unwrap_or_else(|| new_id("file"));
 
     let parsed = reqwest::Url::parse(&file_url)
@@ -142,15 +143,16 @@ pub(super) async fn connect_file(
             format!("{name}: the file's name must end in .csv, .xls, .xlsx or .parquet"),
         )
     })?;
-    let (bytes, _) = api
+    let (bytes, _, _held) = api
         .fetcher()?
-        .get(&file_url, MAX_CONNECTED)
+        .get(&file_url, MAX_CONNECTED, &api.lanes.bodies)
         .await
         .map_err(|e| match e {
             FetchError::TooLarge(limit) => ApiError::TooLarge {
                 what: "the file at file_url".into(),
                 limit,
             },
+            FetchError::Busy => ApiError::Busy,
             other => ApiError::invalid("file_url", other.to_string()),
         })?;
     let mut row = store_file(

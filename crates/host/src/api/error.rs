@@ -27,6 +27,9 @@ pub enum ApiError {
     FileNotFound(String),
     #[error("no private index {0} belongs to this API key")]
     IndexNotFound(String),
+    /// As [`ApiError::IndexNotFound`], for `connected_private_index_id`.
+    #[error("no private index {0} belongs to this API key (connected_private_index_id)")]
+    ConnectedIndexNotFound(String),
     #[error("no thread {0} belongs to this API key")]
     ThreadNotFound(String),
     /// The whole message: what is missing and why.
@@ -44,6 +47,17 @@ pub enum ApiError {
     Unreadable(String),
     #[error("the API is not available on this host: {0}")]
     Unavailable(String),
+    /// The whole message: what is in conflict and what to do.
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}; send {1}")]
+    UnsupportedType(String, &'static str),
+    #[error("this API key has made more requests than this host allows ({0}); try again after the Retry-After seconds")]
+    RateLimited(String, u64),
+    #[error("the host is doing as much heavy work (reading files, drawing cards) as it can; try again in a moment")]
+    Busy,
+    #[error("the work took longer than this host allows ({0} ms) and was stopped; try again, or with less data")]
+    Deadline(u128),
     /// The cause is in the host's log under this request id.
     #[error("the request could not be completed (request id {0})")]
     Internal(String),
@@ -70,6 +84,7 @@ impl ApiError {
             ApiError::Invalid { .. } => StatusCode::BAD_REQUEST,
             ApiError::FileNotFound(_)
             | ApiError::IndexNotFound(_)
+            | ApiError::ConnectedIndexNotFound(_)
             | ApiError::ThreadNotFound(_)
             | ApiError::CardNotFound(_)
             | ApiError::NotFound => StatusCode::NOT_FOUND,
@@ -77,7 +92,12 @@ impl ApiError {
             ApiError::UploadRefused(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unreadable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Unavailable(_) | ApiError::Busy | ApiError::Deadline(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::UnsupportedType(..) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::RateLimited(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -88,7 +108,9 @@ impl ApiError {
             ApiError::UnknownKey => "unknown_api_key",
             ApiError::Invalid { .. } => "invalid_request",
             ApiError::FileNotFound(_) => "file_not_found",
-            ApiError::IndexNotFound(_) => "private_index_not_found",
+            ApiError::IndexNotFound(_) | ApiError::ConnectedIndexNotFound(_) => {
+                "private_index_not_found"
+            }
             ApiError::ThreadNotFound(_) => "thread_not_found",
             ApiError::CardNotFound(_) => "card_not_found",
             ApiError::NotFound => "not_found",
@@ -97,6 +119,11 @@ impl ApiError {
             ApiError::TooLarge { .. } => "too_large",
             ApiError::Unreadable(_) => "unreadable_file",
             ApiError::Unavailable(_) => "unavailable",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::UnsupportedType(..) => "unsupported_media_type",
+            ApiError::RateLimited(..) => "rate_limited",
+            ApiError::Busy => "busy",
+            ApiError::Deadline(_) => "deadline",
             ApiError::Internal(_) => "internal_error",
         }
     }
@@ -106,10 +133,34 @@ impl ApiError {
             ApiError::Invalid { param, .. } => Some(param),
             ApiError::FileNotFound(_) => Some("file_id"),
             ApiError::IndexNotFound(_) => Some("id"),
+            ApiError::ConnectedIndexNotFound(_) => Some("connected_private_index_id"),
             ApiError::ThreadNotFound(_) => Some("thread_id"),
             ApiError::NoKey | ApiError::UnknownKey => Some("X-API-Key"),
+            ApiError::UnsupportedType(..) => Some("Content-Type"),
             _ => None,
         }
+    }
+
+    /// Seconds a client should wait before it tries again, for the answers
+    /// that say to.
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            ApiError::RateLimited(_, seconds) => Some(*seconds),
+            ApiError::Busy | ApiError::Deadline(_) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The error body alone (status, code and message), for a status that
+    /// came from elsewhere: the framework, a panic, a layer.
+    pub fn body(status: StatusCode, code: &str, message: &str) -> Response {
+        let body = json!({"error": {
+            "status": status.as_u16(),
+            "code": code,
+            "message": message,
+            "param": null,
+        }});
+        (status, Json(body)).into_response()
     }
 }
 
@@ -128,6 +179,11 @@ impl IntoResponse for ApiError {
                 axum::http::header::WWW_AUTHENTICATE,
                 axum::http::HeaderValue::from_static("X-API-Key"),
             );
+        }
+        if let Some(seconds) = self.retry_after() {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
         response
     }

@@ -30,6 +30,8 @@ pub enum FetchError {
     Status(u16),
     #[error("the download failed: {0}")]
     Failed(String),
+    #[error("the host is holding as many downloads and bodies as its memory allows")]
+    Busy,
 }
 
 /// Is this an address anyone on the internet could reach? (RFC 6890's
@@ -148,12 +150,16 @@ impl Fetcher {
         })
     }
 
-    /// The body of `url`, at most `limit` bytes, and the final URL.
+    /// The body of `url`, at most `limit` bytes, the final URL, and the
+    /// body's share of `memory` (the host's body memory), taken as the bytes
+    /// arrive and held as long as they are.
     pub async fn get(
         &self,
         url: &str,
         limit: usize,
-    ) -> Result<(Vec<u8>, reqwest::Url), FetchError> {
+        memory: &Arc<tokio::sync::Semaphore>,
+    ) -> Result<(Vec<u8>, reqwest::Url, Option<tokio::sync::OwnedSemaphorePermit>), FetchError>
+    {
         let url = reqwest::Url::parse(url).map_err(|e| FetchError::Url(e.to_string()))?;
         if !matches!(url.scheme(), "http" | "https") {
             return Err(FetchError::Scheme);
@@ -169,15 +175,24 @@ impl Fetcher {
         }
         let final_url = response.url().clone();
         let mut body = Vec::new();
+        let mut held: Option<tokio::sync::OwnedSemaphorePermit> = None;
         let mut stream = response.bytes_stream();
         while let Some(chunk) = stream.next().await {
             let chunk = chunk.map_err(describe)?;
             if body.len() + chunk.len() > limit {
                 return Err(FetchError::TooLarge(limit));
             }
+            let share = u32::try_from(chunk.len())
+                .ok()
+                .and_then(|n| memory.clone().try_acquire_many_owned(n).ok())
+                .ok_or(FetchError::Busy)?;
+            match held.as_mut() {
+                Some(held) => held.merge(share),
+                None => held = Some(share),
+            }
             body.extend_from_slice(&chunk);
         }
-        Ok((body, final_url))
+        Ok((body, final_url, held))
     }
 }
 

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, State};
+
+use super::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
@@ -75,7 +77,7 @@ pub async fn get_cleaned(
 ) -> Result<Response, ApiError> {
     let row = row(&api, &tenant, &file_id).await?;
     let store = api.store()?;
-    let csv = tokio::task::spawn_blocking(move || store.object(&tenant, &row.cleaned_key))
+    let csv = tokio::task::spawn_blocking(move || store.object(&tenant, &row.cleaned_object))
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)?;
@@ -113,7 +115,8 @@ pub async fn post_files(
                 .starts_with("multipart/form-data")
         });
     let file_id = if multipart {
-        let (fields, file) = super::upload::parts(request, super::MAX_FILE + 16 * 1024).await?;
+        let (fields, file, _held) =
+            super::upload::parts(&api, request, super::MAX_FILE + 16 * 1024).await?;
         let name = fields
             .iter()
             .find(|(n, _)| n == "file_name")
@@ -133,13 +136,8 @@ pub async fn post_files(
         super::upload::store_file(&api, &tenant, &id, &name, content_type, file, None).await?;
         id
     } else {
-        let bytes = axum::body::to_bytes(request.into_body(), 64 * 1024)
-            .await
-            .map_err(|_| ApiError::TooLarge {
-                what: "the body".into(),
-                limit: 64 * 1024,
-            })?;
-        let body = super::body::object(&bytes)?;
+        let body = super::extract::JsonBody::from_request(request, &api).await?;
+        let body = body.object;
         let name = body
             .get("file_name")
             .and_then(Value::as_str)

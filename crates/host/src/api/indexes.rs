@@ -12,12 +12,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
+
+use super::extract::{Path, Query};
 use axum::http::HeaderMap;
 use axum::{Extension, Json};
 use serde_json::{json, Map, Value};
 
-use super::body::{flag, object, optional, text};
+use super::body::{flag, optional, text};
 use super::connector::{connect_file, metadata, Connect};
 use super::ids::{is_id, now_rfc3339};
 use super::store::IndexRow;
@@ -85,6 +87,21 @@ pub(super) async fn exists(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<
     find(api, tenant, id).await.map(|_| ())
 }
 
+/// `connected_private_index_id` (file_connector, visualize) must name an
+/// index of this key; another key's answers as one that does not exist.
+pub(super) async fn connected(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    id: Option<&str>,
+) -> Result<(), ApiError> {
+    match id {
+        None => Ok(()),
+        Some(id) => exists(api, tenant, id)
+            .await
+            .map_err(|_| ApiError::ConnectedIndexNotFound(id.chars().take(64).collect())),
+    }
+}
+
 fn name_of(body: &Map<String, Value>, required: bool) -> Result<Option<String>, ApiError> {
     super::body::name(body, "name", MAX_NAME, required)
 }
@@ -118,9 +135,9 @@ fn only_name_and_description(body: &Map<String, Value>) -> Result<(), ApiError> 
 pub async fn create(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
-    let body = object(&body)?;
+    let body = &body.object;
     let name = name_of(&body, true)?.unwrap_or_default();
     let description = description_of(&body)?;
     let row = blocking(&api, move |store| {
@@ -190,10 +207,10 @@ pub async fn put(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
     Path(id): Path<String>,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let mut row = find(&api, &tenant, &id).await?;
-    let body = object(&body)?;
+    let body = &body.object;
     only_name_and_description(&body)?;
     row.name = name_of(&body, true)?.unwrap_or_default();
     row.description = description_of(&body)?;
@@ -205,10 +222,10 @@ pub async fn patch(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
     Path(id): Path<String>,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let mut row = find(&api, &tenant, &id).await?;
-    let body = object(&body)?;
+    let body = &body.object;
     only_name_and_description(&body)?;
     if body.is_empty() {
         return Err(ApiError::invalid(
@@ -285,10 +302,10 @@ pub async fn add_files(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
     Path(id): Path<String>,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let mut index = find(&api, &tenant, &id).await?;
-    let body = object(&body)?;
+    let body = &body.object;
     let entries = match optional(&body, "files") {
         Some(Value::Array(entries)) if entries.is_empty() => {
             return Err(ApiError::invalid("files", "files is empty: nothing to add"))
@@ -346,11 +363,14 @@ pub async fn add_files(
                 json!({"file_id": file_id, "schema_id": schema_id, "schema": context})
             })
             .collect();
-        let key = format!("indexes/{}/kg-elements.json", index.id);
         let document = json!({"index": index.id, "elements": elements}).to_string();
-        let (t, k) = (tenant.clone(), key.clone());
-        blocking(&api, move |store| {
-            store.put_object(&t, &k, document.as_bytes())
+        let (t, old) = (tenant.clone(), index.kg_elements_key.clone());
+        let key = blocking(&api, move |store| {
+            let key = store.put_object(&t, document.as_bytes())?;
+            if let Some(old) = old {
+                store.delete_objects(&t, &[&old])?;
+            }
+            Ok(key)
         })
         .await?;
         index.kg_elements_key = Some(key);

@@ -10,11 +10,13 @@ mod body;
 mod cards;
 mod connector;
 mod error;
+mod extract;
 mod fetch;
 mod files;
 pub(crate) mod ids;
 mod indexes;
 mod keys;
+mod rate;
 mod recommend;
 mod saved_views;
 mod search;
@@ -24,6 +26,7 @@ mod table;
 mod threads;
 mod upload;
 mod visualize;
+mod work;
 
 use std::sync::{Arc, OnceLock};
 
@@ -39,6 +42,7 @@ pub use keys::{Keys, Tenant};
 use store::Store;
 
 use crate::config::Config;
+use crate::limits::{Lanes, Stop};
 
 /// The largest file the API takes (spec section 8: files 100 KB).
 pub const MAX_FILE: usize = 100 * 1024;
@@ -48,15 +52,20 @@ pub const MAX_FILE: usize = 100 * 1024;
 pub struct Api {
     keys: Result<Keys, String>,
     config: Arc<Config>,
+    /// The host's one admission, shared with the embed.
+    lanes: Arc<Lanes>,
+    rate: rate::RateLimit,
     store: OnceLock<Result<Arc<Store>, String>>,
     fetcher: OnceLock<Result<fetch::Fetcher, String>>,
 }
 
 impl Api {
-    pub fn new(config: Arc<Config>) -> Api {
+    pub fn new(config: Arc<Config>, lanes: Arc<Lanes>) -> Api {
         Api {
             keys: Keys::load(&config.api_keys, config.api_keys_file.as_deref()),
+            rate: rate::RateLimit::new(config.api_rate, config.api_burst),
             config,
+            lanes,
             store: OnceLock::new(),
             fetcher: OnceLock::new(),
         }
@@ -145,8 +154,72 @@ async fn authenticate(
         .filter(|k| !k.is_empty())
         .ok_or(ApiError::NoKey)?;
     let tenant = keys.tenant(key).cloned().ok_or(ApiError::UnknownKey)?;
+    api.rate
+        .take(&tenant.0, std::time::Instant::now())
+        .map_err(|seconds| {
+            ApiError::RateLimited(
+                format!(
+                    "{} a second, {} at once",
+                    api.config.api_rate, api.config.api_burst
+                ),
+                seconds,
+            )
+        })?;
     request.extensions_mut().insert(tenant);
     Ok(next.run(request).await)
+}
+
+/// Any answer of the API that is an error but not its JSON body (a
+/// framework's own rejection, a layer's) is made one, with its status and
+/// headers kept.
+async fn json_errors(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if json || !(status.is_client_error() || status.is_server_error()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let text: String = String::from_utf8_lossy(&text).chars().take(200).collect();
+    let code = match status.as_u16() {
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "request_timeout",
+        413 => "too_large",
+        415 => "unsupported_media_type",
+        429 => "rate_limited",
+        500..=599 => "internal_error",
+        _ => "invalid_request",
+    };
+    let message = if status.is_server_error() || text.trim().is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("the request could not be answered")
+            .to_owned()
+    } else {
+        text
+    };
+    let mut answer = ApiError::body(status, code, &message);
+    for (name, value) in &parts.headers {
+        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
+            answer.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    answer
+}
+
+/// A handler that panicked: the panic hook logged where; the client gets
+/// the JSON error without anything of the panic.
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    ApiError::body(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        "internal_error",
+        "the request could not be completed (the host's log says where it failed)",
+    )
 }
 
 async fn not_found() -> ApiError {
@@ -159,8 +232,8 @@ async fn method_not_allowed() -> ApiError {
 
 /// `/api/...` (keys required) and the upload form's target `/upload/`
 /// (its signed fields are its authority).
-pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S> {
-    let api = Arc::new(Api::new(config));
+pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>, lanes: Arc<Lanes>) -> Router<S> {
+    let api = Arc::new(Api::new(config, lanes));
     let keyed = Router::new()
         .route(
             "/api/v1/beta/file_upload_url",
@@ -255,13 +328,24 @@ pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>) -> Router<S
             get(cards::image).fallback(method_not_allowed),
         )
         .route("/api/{*rest}", axum::routing::any(not_found))
-        .route_layer(middleware::from_fn_with_state(api.clone(), authenticate));
-    Router::new()
-        .merge(keyed)
-        .route("/card/{card_id}/", get(cards::page))
+        .route_layer(middleware::from_fn_with_state(api.clone(), authenticate))
         .route(
             upload::UPLOAD_PATH,
             post(upload::receive).fallback(method_not_allowed),
         )
+        .layer(middleware::from_fn(json_errors))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked));
+    Router::new()
+        .merge(keyed)
+        .route("/card/{card_id}/", get(cards::page))
         .with_state(api)
+}
+
+/// Reads a table from `bytes` of `format` as an upload is read, for the
+/// fuzz target: the same bounds, no deadline.
+#[doc(hidden)]
+pub fn read_table(format: &str, bytes: &[u8]) -> Result<(usize, usize), String> {
+    table::read(format, bytes, &Stop::never())
+        .map(|t| (t.rows, t.columns.len()))
+        .map_err(|e| e.to_string())
 }

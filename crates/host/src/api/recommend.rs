@@ -745,7 +745,7 @@ mod tests {
                 i / 400
             ));
         }
-        let table = read_csv(csv.as_bytes()).unwrap();
+        let table = read_csv(csv.as_bytes(), &crate::limits::Stop::never()).unwrap();
         let line = suggest(&table, "t", None, Some(CardKind::Timeseries), false).unwrap();
         let points = &line[0].visualization_data["data"]["series"][0]["points"];
         assert_eq!(points.as_array().unwrap().len(), MAX_ROWS);

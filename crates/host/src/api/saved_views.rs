@@ -16,7 +16,7 @@ use axum::{Extension, Json};
 use serde_json::{json, Map, Value};
 use zdr_chart::model::CardKind;
 
-use super::body::{flag, object, optional, string_list, text};
+use super::body::{flag, optional, string_list, text};
 use super::ids::{is_id, new_id, now_rfc3339};
 use super::store::ViewRow;
 use super::{blocking, Api, ApiError, Tenant};
@@ -55,9 +55,9 @@ fn checked_id(body: &Map<String, Value>, name: &'static str) -> Result<Option<St
 pub async fn create(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
-    let body = object(&body)?;
+    let body = &body.object;
     let name = super::body::name(&body, "name", MAX_NAME, true)?.unwrap_or_default();
     let kind = match text(&body, "viz_component_type")? {
         Some(k) => CardKind::from_name(&k).ok_or_else(|| {
@@ -151,9 +151,9 @@ pub async fn apply(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
-    let body = object(&body)?;
+    let body = &body.object;
     let mut file_ids = string_list(&body, "file_ids")?;
     if let Some(id) = text(&body, "file_id")? {
         if !file_ids.contains(&id) {

@@ -21,12 +21,15 @@ use zdr_chart::geo::Atlas;
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
-use super::body::{object, optional, text};
+use super::body::{optional, text};
 use super::ids::new_id;
 use super::recommend::suggest;
-use super::table::{read_csv, Cell, Kind, Table};
+use super::store::{FileRow, Store};
+use super::table::{read_csv, Cell, Kind, Table, TableError};
 use super::visualize::{card, card_row, Source};
+use super::work::{heavy, table_memory};
 use super::{blocking, Api, ApiError, Tenant};
+use crate::limits::Stop;
 
 /// A built-in dataset, as `datasets.json` describes it.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -87,6 +90,8 @@ const MAX_QUERY: usize = 2_000;
 const MAX_WORDS: usize = 16;
 /// Distinct values of a column indexed at most.
 const MAX_VALUES: usize = 300;
+/// The largest built-in dataset's CSV, in bytes (seattle-weather's is 48 KB).
+const BUILTIN_LARGEST: usize = 64 << 10;
 
 const STOPWORDS: [&str; 24] = [
     "the", "of", "and", "in", "on", "for", "to", "a", "an", "by", "with", "show", "me", "what",
@@ -142,13 +147,16 @@ fn words_of(table: &Table) -> (String, String) {
     (columns, values.join(" "))
 }
 
-/// A searchable dataset: its table and what is said of it.
+/// A searchable dataset: what is said of it and the words of its table
+/// (the table itself is read again only for the one that is drawn, so a
+/// search holds one table at a time).
 struct Document {
     name: String,
     description: String,
     extra: String,
-    table: Table,
-    file_id: Option<String>,
+    /// The table's column names and category values ([`words_of`]).
+    words: (String, String),
+    file: Option<FileRow>,
     dataset: Option<&'static Dataset>,
 }
 
@@ -158,7 +166,7 @@ fn rank(documents: &[Document], expression: &str) -> rusqlite::Result<Vec<usize>
     let db = Connection::open_in_memory()?;
     db.execute_batch("CREATE VIRTUAL TABLE docs USING fts5(name, description, columns, vals)")?;
     for (i, d) in documents.iter().enumerate() {
-        let (columns, values) = words_of(&d.table);
+        let (columns, values) = &d.words;
         db.execute(
             "INSERT INTO docs (rowid, name, description, columns, vals) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![
@@ -257,45 +265,67 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
     })
 }
 
+/// A stopped read says so; any other failure to read a table the host
+/// wrote itself is the host's.
+fn table_error(error: TableError) -> ApiError {
+    match error {
+        TableError::Stopped(_) => ApiError::Deadline(0),
+        other => ApiError::internal(other),
+    }
+}
+
+/// The table of a document.
+fn table_of(
+    store: &Store,
+    tenant: &Tenant,
+    document: &Document,
+    stop: &Stop,
+) -> Result<Table, ApiError> {
+    match (&document.file, document.dataset) {
+        (Some(file), _) => {
+            let bytes = store
+                .object(tenant, &file.cleaned_object)
+                .map_err(ApiError::internal)?;
+            read_csv(&bytes, stop).map_err(table_error)
+        }
+        (None, Some(d)) => {
+            let text = csv_of(&d.id).unwrap_or_default();
+            read_csv(text.as_bytes(), stop).map_err(table_error)
+        }
+        (None, None) => Err(ApiError::internal("a document with no table")),
+    }
+}
+
 /// The documents of one index: a built-in one's datasets, or the files of
-/// a private index of this key.
-async fn documents(
-    api: &Arc<Api>,
+/// a private index of this key, each table read and let go in turn.
+fn documents(
+    store: &Store,
     tenant: &Tenant,
     index: &str,
+    stop: &Stop,
 ) -> Result<Vec<Document>, ApiError> {
+    let mut out = Vec::new();
     if builtin_indexes().contains(&index) {
-        let mut out = Vec::new();
         for d in datasets().iter().filter(|d| d.index == index) {
-            let Some(text) = csv_of(&d.id) else { continue };
-            let table = read_csv(text.as_bytes()).map_err(ApiError::internal)?;
-            out.push(Document {
+            let mut document = Document {
                 name: d.title.clone(),
                 description: d.description.clone(),
                 extra: d.keywords.clone(),
-                table,
-                file_id: None,
+                words: Default::default(),
+                file: None,
                 dataset: Some(d),
-            });
+            };
+            document.words = words_of(&table_of(store, tenant, &document, stop)?);
+            out.push(document);
         }
         return Ok(out);
     }
-    let (t, i) = (tenant.clone(), index.to_owned());
-    let files = blocking(api, move |store| {
-        let files = store.index_files(&t, &i)?;
-        let mut out = Vec::new();
-        for (file_id, _, cleaned_key, _) in files.into_iter().take(MAX_FILES) {
-            if let Some(row) = store.file(&t, &file_id)? {
-                out.push((row, store.object(&t, &cleaned_key)?));
-            }
-        }
-        Ok(out)
-    })
-    .await?;
-    let mut out = Vec::new();
-    for (row, bytes) in files {
-        let table = read_csv(&bytes).map_err(ApiError::internal)?;
-        out.push(Document {
+    let files = store.index_files(tenant, index).map_err(ApiError::internal)?;
+    for (file_id, _, _, _) in files.into_iter().take(MAX_FILES) {
+        let Some(row) = store.file(tenant, &file_id).map_err(ApiError::internal)? else {
+            continue;
+        };
+        let mut document = Document {
             name: row.file_name.clone(),
             description: [
                 row.file_context.clone().unwrap_or_default(),
@@ -303,10 +333,12 @@ async fn documents(
             ]
             .join(" "),
             extra: String::new(),
-            table,
-            file_id: Some(row.file_id),
+            words: Default::default(),
+            file: Some(row),
             dataset: None,
-        });
+        };
+        document.words = words_of(&table_of(store, tenant, &document, stop)?);
+        out.push(document);
     }
     Ok(out)
 }
@@ -478,9 +510,9 @@ pub async fn search(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
-    let body = object(&body)?;
+    let body = &body.object;
     let request = parse(&body)?;
     let thread = match text(&body, "thread_id")? {
         Some(id) => Some(super::threads::find(&api, &tenant, &id).await?),
@@ -515,121 +547,139 @@ pub async fn search(
         }
         request.indexes.clone()
     };
-    let expression = match_expression(&request.query);
     let base = api.base_url(&headers);
-    let mut searched = Vec::new();
-    let mut found: Option<(String, Document)> = None;
-    if let Some(expression) = &expression {
-        for index in &order {
-            searched.push(index.clone());
-            let mut docs = documents(&api, &tenant, index).await?;
-            let ranked = rank(&docs, expression).map_err(ApiError::internal)?;
-            if let Some(&best) = ranked.first() {
-                if best < docs.len() {
-                    found = Some((index.clone(), docs.swap_remove(best)));
-                    break;
-                }
-            }
-        }
-    }
-
-    let mut cards = Vec::new();
-    let mut stored = Vec::new();
-    let answer = match found {
-        None => format!(
-            "Nothing relevant to \"{}\" in {}.",
-            request.query.trim(),
-            if searched.is_empty() {
-                "any index (no word to search for)".to_owned()
-            } else {
-                searched.join(", ")
-            }
-        ),
-        Some((index, doc)) => {
-            let table = to_country(doc.table, &request.query, &request.country);
-            let origin = match doc.dataset {
-                Some(d) => format!(
-                    "From the built-in dataset \"{}\" (index {index}; {}; licence: {}).",
-                    d.title, d.id, d.license
-                ),
-                None => format!("From the file {} of private index {index}.", doc.name),
-            };
-            let data_url = match (&doc.file_id, doc.dataset) {
-                (Some(id), _) => format!("{base}/api/v1/beta/files/{id}/cleaned/"),
-                (None, Some(d)) => format!(
-                    "https://github.com/vega/vega-datasets/blob/main/data/{}",
-                    d.id
-                ),
-                _ => String::new(),
-            };
-            let source = Source {
-                name: doc.name.clone(),
-                file_id: doc.file_id.clone(),
-                data_url,
-                table,
-                origin: Some(origin),
-                index: Some(index.clone()),
-            };
-            let mut suggestions = suggest(
-                &source.table,
-                &source.name,
-                Some(&request.query),
-                None,
-                request.dark,
-            )
-            .map_err(|reason| ApiError::invalid("inputs", reason))?;
-            // Categories of a dataset over time: their latest values.
-            if let Some((snapshot, date)) = latest(&source.table) {
-                for suggestion in &mut suggestions {
-                    if matches!(
-                        suggestion.kind,
-                        CardKind::Bar | CardKind::Pie | CardKind::Choropleth
-                    ) {
-                        let again = suggest(
-                            &snapshot,
-                            &source.name,
-                            Some(&request.query),
-                            Some(suggestion.kind),
-                            request.dark,
-                        );
-                        if let Some(mut latest) = again.ok().and_then(|mut s| s.pop()) {
-                            latest.title = [latest.title.as_str(), " in ", &date].concat();
-                            latest.visualization_data["viz_config"]["title"] = json!(latest.title);
-                            *suggestion = latest;
-                        }
+    let store = api.store()?;
+    let private = order.iter().any(|i| !builtin_indexes().contains(&i.as_str()));
+    // A private index's files may be as large as a table may be; the
+    // built-in datasets are small.
+    let memory = if private {
+        table_memory(usize::MAX)
+    } else {
+        table_memory(BUILTIN_LARGEST)
+    };
+    let (t, query) = (tenant.clone(), request.query.clone());
+    let asked = request.query.clone();
+    let (cards, stored, answer, searched) = heavy(&api, memory, move |stop| {
+        let tenant = t;
+        let expression = match_expression(&query);
+        let mut searched = Vec::new();
+        let mut found: Option<(String, Document)> = None;
+        if let Some(expression) = &expression {
+            for index in &order {
+                searched.push(index.clone());
+                let mut docs = documents(&store, &tenant, index, stop)?;
+                let ranked = rank(&docs, expression).map_err(ApiError::internal)?;
+                if let Some(&best) = ranked.first() {
+                    if best < docs.len() {
+                        found = Some((index.clone(), docs.swap_remove(best)));
+                        break;
                     }
                 }
             }
-            for mut suggestion in suggestions {
-                adapt(
-                    &mut suggestion.visualization_data,
-                    &source.table,
-                    request.locale,
-                );
-                if Chart::from_json(&suggestion.visualization_data.to_string()).is_err() {
-                    continue;
-                }
-                let card = card(&base, &source, suggestion);
-                let file_id = doc.file_id.clone().unwrap_or_else(|| {
-                    format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
-                });
-                stored.extend(card_row(&card, &tenant, &file_id));
-                cards.push(card);
-            }
-            let skipped = order.len().saturating_sub(searched.len());
-            format!(
-                "{} card{} from {} in index {index}{}.",
-                cards.len(),
-                if cards.len() == 1 { "" } else { "s" },
-                doc.name,
-                if skipped > 0 {
-                    format!("; {skipped} later index(es) not searched")
-                } else {
-                    String::new()
-                }
-            )
         }
-    };
+        let mut cards = Vec::new();
+        let mut stored = Vec::new();
+        let answer = match found {
+            None => format!(
+                "Nothing relevant to \"{}\" in {}.",
+                request.query.trim(),
+                if searched.is_empty() {
+                    "any index (no word to search for)".to_owned()
+                } else {
+                    searched.join(", ")
+                }
+            ),
+            Some((index, doc)) => {
+                let table = table_of(&store, &tenant, &doc, stop)?;
+                let table = to_country(table, &request.query, &request.country);
+                let file_id = doc.file.as_ref().map(|f| f.file_id.clone());
+                let origin = match doc.dataset {
+                    Some(d) => format!(
+                        "From the built-in dataset \"{}\" (index {index}; {}; licence: {}).",
+                        d.title, d.id, d.license
+                    ),
+                    None => format!("From the file {} of private index {index}.", doc.name),
+                };
+                let data_url = match (&file_id, doc.dataset) {
+                    (Some(id), _) => format!("{base}/api/v1/beta/files/{id}/cleaned/"),
+                    (None, Some(d)) => format!(
+                        "https://github.com/vega/vega-datasets/blob/main/data/{}",
+                        d.id
+                    ),
+                    _ => String::new(),
+                };
+                let source = Source {
+                    name: doc.name.clone(),
+                    file_id: file_id.clone(),
+                    data_url,
+                    table,
+                    origin: Some(origin),
+                    index: Some(index.clone()),
+                };
+                let mut suggestions = suggest(
+                    &source.table,
+                    &source.name,
+                    Some(&request.query),
+                    None,
+                    request.dark,
+                )
+                .map_err(|reason| ApiError::invalid("inputs", reason))?;
+                // Categories of a dataset over time: their latest values.
+                if let Some((snapshot, date)) = latest(&source.table) {
+                    for suggestion in &mut suggestions {
+                        if matches!(
+                            suggestion.kind,
+                            CardKind::Bar | CardKind::Pie | CardKind::Choropleth
+                        ) {
+                            let again = suggest(
+                                &snapshot,
+                                &source.name,
+                                Some(&request.query),
+                                Some(suggestion.kind),
+                                request.dark,
+                            );
+                            if let Some(mut latest) = again.ok().and_then(|mut s| s.pop()) {
+                                latest.title = [latest.title.as_str(), " in ", &date].concat();
+                                latest.visualization_data["viz_config"]["title"] =
+                                    json!(latest.title);
+                                *suggestion = latest;
+                            }
+                        }
+                    }
+                }
+                for mut suggestion in suggestions {
+                    adapt(
+                        &mut suggestion.visualization_data,
+                        &source.table,
+                        request.locale,
+                    );
+                    if Chart::from_json(&suggestion.visualization_data.to_string()).is_err() {
+                        continue;
+                    }
+                    let card = card(&base, &source, suggestion);
+                    let file_id = file_id.clone().unwrap_or_else(|| {
+                        format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
+                    });
+                    stored.extend(card_row(&card, &tenant, &file_id));
+                    cards.push(card);
+                }
+                let skipped = order.len().saturating_sub(searched.len());
+                format!(
+                    "{} card{} from {} in index {index}{}.",
+                    cards.len(),
+                    if cards.len() == 1 { "" } else { "s" },
+                    doc.name,
+                    if skipped > 0 {
+                        format!("; {skipped} later index(es) not searched")
+                    } else {
+                        String::new()
+                    }
+                )
+            }
+        };
+        Ok((cards, stored, answer, searched))
+    })
+    .await?;
     if !stored.is_empty() {
         blocking(&api, move |store| store.put_cards(&stored)).await?;
     }
@@ -639,7 +689,7 @@ pub async fn search(
         &tenant,
         thread,
         "knowledge_search",
-        &request.query,
+        &asked,
         &outputs,
     )
     .await?;

@@ -5,6 +5,12 @@
 //! into place, so a file is there whole or not at all; rows are written
 //! after their objects, in a transaction. Whatever a killed process left in
 //! `tmp/` is removed on the next start.
+//!
+//! Objects are named by ids the store makes (`obj_…`), never by anything a
+//! request carries: a key a client sees (`<file_id>/<name>`) is a label in
+//! a row, and no two writes ever share an object, so a write can never
+//! replace what another row points to. The schema is migrated at start,
+//! by version (`PRAGMA user_version`).
 
 use std::fs;
 use std::io::Write;
@@ -35,12 +41,15 @@ pub enum StoreError {
 pub struct FileRow {
     pub file_id: String,
     pub file_name: String,
-    /// The object key of the file as uploaded (`<file_id>/<file_name>`).
+    /// The key clients see of the file as uploaded (`<file_id>/<file_name>`).
     pub key: String,
+    /// The object that holds it, named by the store.
+    pub object: String,
     pub content_type: String,
     pub size: i64,
-    /// The object key of the cleaned table (CSV).
+    /// The key clients see of the cleaned table (CSV), and its object.
     pub cleaned_key: String,
+    pub cleaned_object: String,
     /// What the cleaned table holds, in words.
     pub cleaned_context: String,
     pub schema_id: String,
@@ -59,6 +68,19 @@ pub struct Store {
     db: Mutex<Connection>,
     secret: [u8; 32],
 }
+
+/// The schema's versions, each the statements that make it from the one
+/// before; the database's `user_version` says how many have run. The first
+/// also describes a database of a host from before versions were counted.
+const MIGRATIONS: [&str; 2] = [SCHEMA, OBJECT_NAMES];
+
+/// Files name their objects apart from the keys clients see; the objects
+/// of files from before keep the names they were written under.
+const OBJECT_NAMES: &str = "
+ALTER TABLE files ADD COLUMN object TEXT;
+ALTER TABLE files ADD COLUMN cleaned_object TEXT;
+UPDATE files SET object = key, cleaned_object = cleaned_key;
+";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS files (
@@ -260,7 +282,7 @@ impl Store {
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
         )
         .map_err(db_error)?;
-        db.execute_batch(SCHEMA).map_err(db_error)?;
+        migrate(&db).map_err(db_error)?;
         Ok(Store {
             root: root.to_path_buf(),
             db: Mutex::new(db),
@@ -272,15 +294,20 @@ impl Store {
         &self.secret
     }
 
-    fn object_path(&self, tenant: &Tenant, key: &str) -> PathBuf {
-        // Keys are made here (ids and a cleaned file name), never taken
-        // from a request as a path: see upload::file_name.
-        self.root.join("objects").join(&tenant.0).join(key)
+    fn object_path(&self, tenant: &Tenant, name: &str) -> Result<PathBuf, StoreError> {
+        if !is_object_name(name) || !is_object_name(&tenant.0) {
+            return Err(StoreError::Io {
+                path: name.chars().take(80).collect(),
+                source: std::io::Error::other("not an object name this store makes"),
+            });
+        }
+        Ok(self.root.join("objects").join(&tenant.0).join(name))
     }
 
-    /// Writes an object whole or not at all.
-    pub fn put_object(&self, tenant: &Tenant, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
-        let target = self.object_path(tenant, key);
+    /// Writes a new object whole or not at all, and names it.
+    pub fn put_object(&self, tenant: &Tenant, bytes: &[u8]) -> Result<String, StoreError> {
+        let name = new_id("obj");
+        let target = self.object_path(tenant, &name)?;
         let tmp = self.root.join("tmp").join(new_id("obj"));
         let io = |path: &Path| {
             let path = path.display().to_string();
@@ -300,15 +327,48 @@ impl Store {
                 let _ = dir.sync_all();
             }
         }
-        Ok(())
+        Ok(name)
     }
 
-    pub fn object(&self, tenant: &Tenant, key: &str) -> Result<Vec<u8>, StoreError> {
-        let path = self.object_path(tenant, key);
+    pub fn object(&self, tenant: &Tenant, name: &str) -> Result<Vec<u8>, StoreError> {
+        let path = self.object_path(tenant, name)?;
         fs::read(&path).map_err(|source| StoreError::Io {
             path: path.display().to_string(),
             source,
         })
+    }
+
+    /// An object's size, without reading it.
+    pub fn object_len(&self, tenant: &Tenant, name: &str) -> Result<u64, StoreError> {
+        let path = self.object_path(tenant, name)?;
+        fs::metadata(&path)
+            .map(|m| m.len())
+            .map_err(|source| StoreError::Io {
+                path: path.display().to_string(),
+                source,
+            })
+    }
+
+    /// Removes objects no row points to any more (a failed or refused
+    /// write's, a replaced file's); one that is already gone is no error.
+    pub fn delete_objects(&self, tenant: &Tenant, names: &[&str]) -> Result<(), StoreError> {
+        for name in names {
+            // A name that is no object name was never written by this
+            // store, and never becomes a path: there is nothing to remove.
+            let Ok(path) = self.object_path(tenant, name) else {
+                continue;
+            };
+            match fs::remove_file(&path) {
+                Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(StoreError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -328,20 +388,33 @@ impl Store {
 
     /// Inserts or replaces a file's row.
     pub fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError> {
+        self.write_file(tenant, row, "INSERT OR REPLACE").map(|_| ())
+    }
+
+    /// Inserts a new file's row; false, and nothing written, when the
+    /// tenant has a file of that id already.
+    pub fn insert_file(&self, tenant: &Tenant, row: &FileRow) -> Result<bool, StoreError> {
+        self.write_file(tenant, row, "INSERT OR IGNORE")
+            .map(|changed| changed == 1)
+    }
+
+    fn write_file(&self, tenant: &Tenant, row: &FileRow, verb: &str) -> Result<usize, StoreError> {
         let db = self.db();
         db.execute(
-            "INSERT OR REPLACE INTO files (tenant, file_id, file_name, key, content_type, size,
-                cleaned_key, cleaned_context, schema_id, source, file_context, file_url, segment_id,
-                private_index, prepend_schema_context, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            &format!(
+                "{verb} INTO files (tenant, {FILE_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
+            ),
             params![
                 tenant.0,
                 row.file_id,
                 row.file_name,
                 row.key,
+                row.object,
                 row.content_type,
                 row.size,
                 row.cleaned_key,
+                row.cleaned_object,
                 row.cleaned_context,
                 row.schema_id,
                 row.source,
@@ -354,8 +427,7 @@ impl Store {
                 row.updated_at,
             ],
         )
-        .map_err(|e| self.db_error(e))?;
-        Ok(())
+        .map_err(|e| self.db_error(e))
     }
 
     /// The newest file of this tenant with this name, if any.
@@ -378,29 +450,28 @@ impl Store {
     pub fn file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError> {
         let db = self.db();
         db.query_row(
-            "SELECT file_id, file_name, key, content_type, size, cleaned_key, cleaned_context,
-                schema_id, source, file_context, file_url, segment_id, private_index,
-                prepend_schema_context, created_at, updated_at
-             FROM files WHERE tenant = ?1 AND file_id = ?2",
+            &format!("SELECT {FILE_COLUMNS} FROM files WHERE tenant = ?1 AND file_id = ?2"),
             params![tenant.0, file_id],
             |r| {
                 Ok(FileRow {
                     file_id: r.get(0)?,
                     file_name: r.get(1)?,
                     key: r.get(2)?,
-                    content_type: r.get(3)?,
-                    size: r.get(4)?,
-                    cleaned_key: r.get(5)?,
-                    cleaned_context: r.get(6)?,
-                    schema_id: r.get(7)?,
-                    source: r.get(8)?,
-                    file_context: r.get(9)?,
-                    file_url: r.get(10)?,
-                    segment_id: r.get(11)?,
-                    private_index: r.get(12)?,
-                    prepend_schema_context: r.get(13)?,
-                    created_at: r.get(14)?,
-                    updated_at: r.get(15)?,
+                    object: r.get(3)?,
+                    content_type: r.get(4)?,
+                    size: r.get(5)?,
+                    cleaned_key: r.get(6)?,
+                    cleaned_object: r.get(7)?,
+                    cleaned_context: r.get(8)?,
+                    schema_id: r.get(9)?,
+                    source: r.get(10)?,
+                    file_context: r.get(11)?,
+                    file_url: r.get(12)?,
+                    segment_id: r.get(13)?,
+                    private_index: r.get(14)?,
+                    prepend_schema_context: r.get(15)?,
+                    created_at: r.get(16)?,
+                    updated_at: r.get(17)?,
                 })
             },
         )
@@ -408,6 +479,10 @@ impl Store {
         .map_err(|e| self.db_error(e))
     }
 }
+
+const FILE_COLUMNS: &str = "file_id, file_name, key, object, content_type, size, cleaned_key,
+    cleaned_object, cleaned_context, schema_id, source, file_context, file_url, segment_id,
+    private_index, prepend_schema_context, created_at, updated_at";
 
 impl Store {
     pub fn create_thread(&self, tenant: &Tenant, row: &ThreadRow) -> Result<(), StoreError> {
@@ -723,8 +798,8 @@ impl Store {
         Ok((rows, u64::try_from(total).unwrap_or(0)))
     }
 
-    /// The files of an index: (file id, schema id, cleaned key, what the
-    /// cleaned table holds), oldest first.
+    /// The files of an index: (file id, schema id, cleaned table's object,
+    /// what the cleaned table holds), oldest first.
     pub fn index_files(
         &self,
         tenant: &Tenant,
@@ -733,7 +808,7 @@ impl Store {
         let db = self.db();
         let mut statement = db
             .prepare(
-                "SELECT file_id, schema_id, cleaned_key, cleaned_context FROM files
+                "SELECT file_id, schema_id, cleaned_object, cleaned_context FROM files
                  WHERE tenant = ?1 AND private_index = ?2 ORDER BY created_at, rowid",
             )
             .map_err(|e| self.db_error(e))?;
@@ -794,6 +869,37 @@ impl Store {
         .optional()
         .map_err(|e| self.db_error(e))
     }
+}
+
+/// Runs the migrations the database has not had yet, each in a
+/// transaction with its new version.
+fn migrate(db: &Connection) -> rusqlite::Result<()> {
+    let done: i64 = db.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let done = usize::try_from(done).unwrap_or(0);
+    for (version, statements) in MIGRATIONS.iter().enumerate().skip(done) {
+        db.execute_batch(&format!(
+            "BEGIN; {statements} PRAGMA user_version = {}; COMMIT;",
+            version + 1
+        ))?;
+    }
+    Ok(())
+}
+
+/// A name this store made for an object (`obj_…`), or, for a file stored
+/// before objects had such names, the key it was written under
+/// (`<file_id>/<name>`): plain segments, none of them `.` or `..`. Anything
+/// else never becomes a path.
+fn is_object_name(name: &str) -> bool {
+    let segments: Vec<&str> = name.split('/').collect();
+    (1..=2).contains(&segments.len())
+        && segments.iter().all(|s| {
+            !s.is_empty()
+                && s.len() <= 200
+                && *s != "."
+                && *s != ".."
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+        })
 }
 
 /// The upload-signing secret: made once, then read at every start, so

@@ -12,7 +12,9 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
+
+use super::extract::{Path, Query};
 use axum::{Extension, Json};
 use serde_json::{json, Value};
 use time::OffsetDateTime;

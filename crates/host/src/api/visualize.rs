@@ -14,13 +14,14 @@ use serde_json::{json, Map, Value};
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 
-use super::body::{flag, object, string_list, text};
+use super::body::{flag, string_list, text};
 use super::files::row;
 use super::ids::{new_id, now_rfc3339};
 use super::recommend::{suggest, Suggestion};
 use super::store::CardRow;
-use super::table::{read_csv, Table};
-use super::{Api, ApiError, Tenant, MAX_FILE};
+use super::table::{read_csv, Table, TableError};
+use super::work::{heavy, table_memory};
+use super::{blocking, Api, ApiError, Tenant, MAX_FILE};
 
 /// `model` values of the spec.
 pub const MODELS: [&str; 9] = [
@@ -50,6 +51,9 @@ struct Request {
     thread_id: Option<String>,
     /// Saved views to apply instead of the recommender's choice (4.6).
     views: Option<Vec<super::store::ViewRow>>,
+    /// `connected_private_index_id`: an index of this key, or the call is
+    /// refused as if it did not exist.
+    index: Option<String>,
 }
 
 fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
@@ -90,9 +94,10 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
             ));
         }
     }
-    for name in ["segment_id", "connected_private_index_id", "extra_params"] {
+    for name in ["segment_id", "extra_params"] {
         text(body, name)?;
     }
+    let index = text(body, "connected_private_index_id")?;
     let dark = super::body::image_dark_mode(body)?;
     Ok(Request {
         csv,
@@ -103,6 +108,7 @@ fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
         debug: flag(body, "debug", "debug", false)?,
         thread_id: text(body, "thread_id")?,
         views: None,
+        index,
     })
 }
 
@@ -123,9 +129,9 @@ pub async fn visualize(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
-    let request = parse(&object(&body)?)?;
+    let request = parse(&body.object)?;
     // A call with a query starts a thread, or continues the one named.
     let query = request.query.clone().filter(|q| !q.trim().is_empty());
     let thread = match &request.thread_id {
@@ -164,6 +170,7 @@ pub async fn of_file(
         debug: false,
         thread_id: None,
         views: None,
+        index: None,
     };
     envelope(api, tenant, base, request).await
 }
@@ -187,20 +194,30 @@ pub async fn of_views(
         debug,
         thread_id: None,
         views: Some(views),
+        index: None,
     };
     envelope(api, tenant, base, request).await
 }
 
-/// The 2.4 envelope of the cards for `request`.
+/// What the cards of one request are made of, as it goes.
+#[derive(Default)]
+struct Made {
+    cards: Vec<Value>,
+    stored: Vec<CardRow>,
+    debug: Vec<Value>,
+    names: Vec<String>,
+}
+
+/// The 2.4 envelope of the cards for `request`. The tables are read and
+/// drawn one at a time, in one piece of heavy work through the host's
+/// admission, reckoned at the largest of them.
 async fn envelope(
     api: &Arc<Api>,
     tenant: &Tenant,
     base: &str,
     request: Request,
 ) -> Result<Value, ApiError> {
-    let base = base.to_owned();
-    let (api, tenant) = (api.clone(), tenant.clone());
-    let mut sources = Vec::new();
+    let mut largest = 0usize;
     for (i, text) in request.csv.iter().enumerate() {
         if text.len() > MAX_FILE {
             return Err(ApiError::TooLarge {
@@ -208,100 +225,72 @@ async fn envelope(
                 limit: MAX_FILE,
             });
         }
-        let table = read_csv(text.as_bytes())
-            .map_err(|e| ApiError::invalid("csv", format!("csv[{i}]: {e}")))?;
-        sources.push(Source {
-            name: format!("CSV {}", i + 1),
-            file_id: None,
-            data_url: String::new(),
-            table,
-            origin: None,
-            index: None,
-        });
+        largest = largest.max(text.len());
     }
+    let mut files = Vec::new();
     for id in &request.file_ids {
-        let file = row(&api, &tenant, id).await?;
-        let store = api.store()?;
-        let (t, key) = (tenant.clone(), file.cleaned_key.clone());
-        let bytes = tokio::task::spawn_blocking(move || store.object(&t, &key))
-            .await
-            .map_err(ApiError::internal)?
-            .map_err(ApiError::internal)?;
-        let table = read_csv(&bytes).map_err(ApiError::internal)?;
-        sources.push(Source {
-            name: file.file_name.clone(),
-            data_url: format!("{base}/api/v1/beta/files/{}/cleaned/", file.file_id),
-            file_id: Some(file.file_id),
-            table,
-            origin: None,
-            index: None,
-        });
+        let file = row(api, tenant, id).await?;
+        let (t, object) = (tenant.clone(), file.cleaned_object.clone());
+        let size = blocking(api, move |store| store.object_len(&t, &object)).await?;
+        largest = largest.max(usize::try_from(size).unwrap_or(usize::MAX));
+        files.push(file);
     }
-    let mut cards = Vec::new();
-    let mut stored = Vec::new();
-    let mut debug = Vec::new();
-    for source in &sources {
-        let suggestions = match &request.views {
-            None => suggest(
-                &source.table,
-                &source.name,
-                request.query.as_deref(),
-                request.kind,
-                request.dark,
-            )
-            .map_err(|reason| {
-                ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
-            })?,
-            Some(views) => {
-                // The views of this table's schema, each a card when the
-                // data can be drawn so (else said in debug).
-                let schema = source.table.schema_id();
-                let mut made = Vec::new();
-                for view in views.iter().filter(|v| v.schema_id == schema) {
-                    let kind = CardKind::from_name(&view.card_type);
-                    match suggest(&source.table, &source.name, view.query.as_deref(), kind, request.dark) {
-                        Ok(found) => made.extend(found.into_iter().map(|mut s| {
-                            s.title = view.name.clone();
-                            s
-                        })),
-                        Err(reason) => debug.push(
-                            json!({"source": source.name, "saved_view_id": view.view_id, "not_drawn": reason}),
-                        ),
-                    }
-                }
-                made
-            }
-        };
-        for suggestion in suggestions {
-            let text = suggestion.visualization_data.to_string();
-            // Every card is one the widget and the embed draw.
-            if let Err(error) = Chart::from_json(&text) {
-                tracing::error!(
-                    "api: a suggested {} card does not read: {error}",
-                    suggestion.kind.as_str()
-                );
-                continue;
-            }
-            debug.push(json!({"source": source.name, "card_type": suggestion.kind.as_str(), "columns": source.table.context()}));
-            let card = card(&base, source, suggestion);
-            // Cards of stored files are kept, so their pages and images can
-            // be shown; cards of inline CSV never are.
-            if let Some(file_id) = &source.file_id {
-                stored.extend(card_row(&card, &tenant, file_id));
-            }
-            cards.push(card);
+    super::indexes::connected(api, tenant, request.index.as_deref()).await?;
+    let store = api.store()?;
+    let (t, b) = (tenant.clone(), base.to_owned());
+    let debugging = request.debug;
+    let made = heavy(api, table_memory(largest), move |stop| {
+        let mut made = Made::default();
+        for (i, text) in request.csv.iter().enumerate() {
+            let table = read_csv(text.as_bytes(), stop).map_err(|e| match e {
+                TableError::Stopped(_) => ApiError::Deadline(0),
+                other => ApiError::invalid("csv", format!("csv[{i}]: {other}")),
+            })?;
+            let source = Source {
+                name: format!("CSV {}", i + 1),
+                file_id: None,
+                data_url: String::new(),
+                table,
+                origin: None,
+                index: None,
+            };
+            cards_of(&source, &request, &t, &b, &mut made)?;
         }
-    }
+        for file in files {
+            let bytes = store
+                .object(&t, &file.cleaned_object)
+                .map_err(ApiError::internal)?;
+            let table = read_csv(&bytes, stop).map_err(|e| match e {
+                TableError::Stopped(_) => ApiError::Deadline(0),
+                other => ApiError::internal(other),
+            })?;
+            drop(bytes);
+            let source = Source {
+                name: file.file_name.clone(),
+                data_url: format!("{b}/api/v1/beta/files/{}/cleaned/", file.file_id),
+                file_id: Some(file.file_id),
+                table,
+                origin: None,
+                index: None,
+            };
+            cards_of(&source, &request, &t, &b, &mut made)?;
+            stop.check().map_err(|_| ApiError::Deadline(0))?;
+        }
+        Ok(made)
+    })
+    .await?;
+    let Made {
+        cards,
+        stored,
+        debug,
+        names,
+    } = made;
     if !stored.is_empty() {
-        let store = api.store()?;
-        tokio::task::spawn_blocking(move || store.put_cards(&stored))
-            .await
-            .map_err(ApiError::internal)?
-            .map_err(ApiError::internal)?;
+        blocking(api, move |store| store.put_cards(&stored)).await?;
     }
-    let answer = answer(&sources, &cards);
+    let answer = answer(&names, &cards);
     let mut outputs = json!({"knowledge_cards": cards, "answer": answer});
-    if request.debug {
+    if debugging {
         outputs["debug"] = json!({
             "rules": "docs/service-api.md#visualize",
             "model": "none: a rule-based recommender answers",
@@ -309,6 +298,68 @@ async fn envelope(
         });
     }
     Ok(json!({"outputs": outputs, "request_id": new_id("req")}))
+}
+
+/// The cards of one table, added to `made`.
+fn cards_of(
+    source: &Source,
+    request: &Request,
+    tenant: &Tenant,
+    base: &str,
+    made: &mut Made,
+) -> Result<(), ApiError> {
+    made.names.push(source.name.clone());
+    let suggestions = match &request.views {
+        None => suggest(
+            &source.table,
+            &source.name,
+            request.query.as_deref(),
+            request.kind,
+            request.dark,
+        )
+        .map_err(|reason| {
+            ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
+        })?,
+        Some(views) => {
+            // The views of this table's schema, each a card when the
+            // data can be drawn so (else said in debug).
+            let schema = source.table.schema_id();
+            let mut found = Vec::new();
+            for view in views.iter().filter(|v| v.schema_id == schema) {
+                let kind = CardKind::from_name(&view.card_type);
+                match suggest(&source.table, &source.name, view.query.as_deref(), kind, request.dark) {
+                    Ok(cards) => found.extend(cards.into_iter().map(|mut s| {
+                        s.title = view.name.clone();
+                        s
+                    })),
+                    Err(reason) => made.debug.push(
+                        json!({"source": source.name, "saved_view_id": view.view_id, "not_drawn": reason}),
+                    ),
+                }
+            }
+            found
+        }
+    };
+    for suggestion in suggestions {
+        let text = suggestion.visualization_data.to_string();
+        // Every card is one the widget and the embed draw.
+        if let Err(error) = Chart::from_json(&text) {
+            tracing::error!(
+                "api: a suggested {} card does not read: {error}",
+                suggestion.kind.as_str()
+            );
+            continue;
+        }
+        made.debug.push(json!({"source": source.name, "card_type": suggestion.kind.as_str(), "columns": source.table.context()}));
+        let card = card(base, source, suggestion);
+        // Cards of stored files are kept, so their pages and images can
+        // be shown; cards of inline CSV never are.
+        if let Some(file_id) = &source.file_id {
+            made.stored.extend(card_row(&card, tenant, file_id));
+        }
+        made.cards.push(card);
+    }
+    Ok(())
 }
 
 /// The row that keeps `card`, made from `file_id` (a file, or a built-in
@@ -359,7 +410,7 @@ pub(super) fn card(base: &str, source: &Source, suggestion: Suggestion) -> Value
     })
 }
 
-fn answer(sources: &[Source], cards: &[Value]) -> String {
+fn answer(names: &[String], cards: &[Value]) -> String {
     let titles: Vec<String> = cards
         .iter()
         .filter_map(|c| {
@@ -370,7 +421,6 @@ fn answer(sources: &[Source], cards: &[Value]) -> String {
             ))
         })
         .collect();
-    let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
     format!(
         "{} card{} from {}: {}.",
         cards.len(),
