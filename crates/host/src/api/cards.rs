@@ -117,7 +117,10 @@ pub async fn page(State(api): State<Arc<Api>>, Path(card_id): Path<String>) -> R
             )
         }
     };
-    let (data, memory) = (card.visualization_data.clone(), draw_memory(card.visualization_data.len()));
+    let (data, memory) = (
+        card.visualization_data.clone(),
+        draw_memory(card.visualization_data.len()),
+    );
     let drawn = heavy(&api, memory, move |_| {
         let chart = Chart::from_json(&data).map_err(ApiError::internal)?;
         let theme = chart.theme(Some(false));

@@ -31,7 +31,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Query<T> {
             .map_err(|rejection| {
                 ApiError::invalid(
                     "query",
-                    format!("the query string is not valid: {}", quoted(&rejection.body_text())),
+                    format!(
+                        "the query string is not valid: {}",
+                        quoted(&rejection.body_text())
+                    ),
                 )
             })
     }
@@ -51,7 +54,10 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequestParts<S> for Path<T>
             .map_err(|rejection| {
                 ApiError::invalid(
                     "path",
-                    format!("the address is not valid: {}", quoted(&rejection.body_text())),
+                    format!(
+                        "the address is not valid: {}",
+                        quoted(&rejection.body_text())
+                    ),
                 )
             })
     }
@@ -107,7 +113,12 @@ fn is_json(request: &Request) -> Result<(), ApiError> {
         return Ok(());
     };
     let text = value.to_str().unwrap_or("");
-    let essence = text.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = text
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     if essence == "application/json" || essence.ends_with("+json") {
         Ok(())
     } else {

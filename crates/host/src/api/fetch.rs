@@ -158,8 +158,14 @@ impl Fetcher {
         url: &str,
         limit: usize,
         memory: &Arc<tokio::sync::Semaphore>,
-    ) -> Result<(Vec<u8>, reqwest::Url, Option<tokio::sync::OwnedSemaphorePermit>), FetchError>
-    {
+    ) -> Result<
+        (
+            Vec<u8>,
+            reqwest::Url,
+            Option<tokio::sync::OwnedSemaphorePermit>,
+        ),
+        FetchError,
+    > {
         let url = reqwest::Url::parse(url).map_err(|e| FetchError::Url(e.to_string()))?;
         if !matches!(url.scheme(), "http" | "https") {
             return Err(FetchError::Scheme);

@@ -232,7 +232,10 @@ async fn method_not_allowed() -> ApiError {
 
 /// `/api/...` (keys required) and the upload form's target `/upload/`
 /// (its signed fields are its authority).
-pub fn routes<S: Clone + Send + Sync + 'static>(config: Arc<Config>, lanes: Arc<Lanes>) -> Router<S> {
+pub fn routes<S: Clone + Send + Sync + 'static>(
+    config: Arc<Config>,
+    lanes: Arc<Lanes>,
+) -> Router<S> {
     let api = Arc::new(Api::new(config, lanes));
     let keyed = Router::new()
         .route(

@@ -320,7 +320,9 @@ fn documents(
         }
         return Ok(out);
     }
-    let files = store.index_files(tenant, index).map_err(ApiError::internal)?;
+    let files = store
+        .index_files(tenant, index)
+        .map_err(ApiError::internal)?;
     for (file_id, _, _, _) in files.into_iter().take(MAX_FILES) {
         let Some(row) = store.file(tenant, &file_id).map_err(ApiError::internal)? else {
             continue;
@@ -549,7 +551,9 @@ pub async fn search(
     };
     let base = api.base_url(&headers);
     let store = api.store()?;
-    let private = order.iter().any(|i| !builtin_indexes().contains(&i.as_str()));
+    let private = order
+        .iter()
+        .any(|i| !builtin_indexes().contains(&i.as_str()));
     // A private index's files may be as large as a table may be; the
     // built-in datasets are small.
     let memory = if private {
@@ -684,15 +688,8 @@ pub async fn search(
         blocking(&api, move |store| store.put_cards(&stored)).await?;
     }
     let outputs = json!({"knowledge_cards": cards, "answer": answer});
-    let thread_id = super::threads::record(
-        &api,
-        &tenant,
-        thread,
-        "knowledge_search",
-        &asked,
-        &outputs,
-    )
-    .await?;
+    let thread_id =
+        super::threads::record(&api, &tenant, thread, "knowledge_search", &asked, &outputs).await?;
     Ok(Json(json!({
         "outputs": outputs,
         "request_id": new_id("req"),

@@ -388,7 +388,8 @@ impl Store {
 
     /// Inserts or replaces a file's row.
     pub fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError> {
-        self.write_file(tenant, row, "INSERT OR REPLACE").map(|_| ())
+        self.write_file(tenant, row, "INSERT OR REPLACE")
+            .map(|_| ())
     }
 
     /// Inserts a new file's row; false, and nothing written, when the

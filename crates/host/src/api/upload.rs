@@ -132,15 +132,12 @@ pub(super) async fn parts(
             )
         })?;
     let (parts, body) = request.into_parts();
-    let (bytes, held) = crate::form::read_limited(
-        &parts.headers,
-        body,
-        &super::extract::rules(api, limit),
-    )
-    .await?;
-    let stream = futures_util::stream::once(async move {
-        Ok::<_, std::io::Error>(bytes::Bytes::from(bytes))
-    });
+    let (bytes, held) =
+        crate::form::read_limited(&parts.headers, body, &super::extract::rules(api, limit)).await?;
+    let stream =
+        futures_util::stream::once(
+            async move { Ok::<_, std::io::Error>(bytes::Bytes::from(bytes)) },
+        );
     let mut multipart = multer::Multipart::new(stream, boundary);
     let mut fields = Vec::new();
     let mut file = None;
@@ -298,10 +295,7 @@ pub async fn store_file(
         match &previous {
             Some(previous) => {
                 store.put_file(&tenant, &row)?;
-                store.delete_objects(
-                    &tenant,
-                    &[&previous.object, &previous.cleaned_object],
-                )?;
+                store.delete_objects(&tenant, &[&previous.object, &previous.cleaned_object])?;
                 Ok(Ok(row))
             }
             None if store.insert_file(&tenant, &row)? => Ok(Ok(row)),
@@ -326,7 +320,10 @@ mod tests {
     #[test]
     fn only_keys_this_host_makes_are_taken() {
         let id = "file_0123456789abcdef01234567";
-        assert_eq!(key_parts(&format!("{id}/sales.csv")), Some((id, "sales.csv")));
+        assert_eq!(
+            key_parts(&format!("{id}/sales.csv")),
+            Some((id, "sales.csv"))
+        );
         for bad in [
             "file_zz/../../../x.csv".to_owned(),
             format!("/{id}/sales.csv"),

@@ -22,13 +22,18 @@ pub const ORIGIN: &str = "http://127.0.0.1:8080";
 
 /// The host with keys A and B, its data in `data`, no demo pages.
 pub fn host(data: &Path, allow_private_fetch: bool) -> Router {
-    app(Config {
+    app(config(data, allow_private_fetch))
+}
+
+/// The settings [`host`] starts with, to change before starting one.
+pub fn config(data: &Path, allow_private_fetch: bool) -> Config {
+    Config {
         api_keys: vec![KEY_A.into(), KEY_B.into()],
         data_dir: data.to_path_buf(),
         www: data.join("no-www"),
         allow_private_fetch,
         ..Config::default()
-    })
+    }
 }
 
 pub async fn send(router: &Router, request: Request<Body>) -> (StatusCode, String, HeaderMap) {

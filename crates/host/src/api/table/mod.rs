@@ -88,7 +88,10 @@ pub enum TableError {
     TooManyCells { rows: usize, columns: usize },
     #[error("the cells hold more than {} MiB of text together, the most a table may hold", MAX_TEXT >> 20)]
     TooMuchText,
-    #[error("row {row}, column {column} holds more than {} bytes, the most a cell may hold", group(MAX_CELL_TEXT))]
+    #[error(
+        "row {row}, column {column} holds more than {} bytes, the most a cell may hold",
+        group(MAX_CELL_TEXT)
+    )]
     LongCell { row: usize, column: usize },
     #[error("the CSV is malformed: {0}")]
     Csv(String),
@@ -306,7 +309,9 @@ impl<'s> Builder<'s> {
         }
         for (i, column) in self.columns.iter_mut().enumerate() {
             if let Some(&(start, end)) = self.row.get(i) {
-                column.text.push_str(self.scratch.get(start..end).unwrap_or(""));
+                column
+                    .text
+                    .push_str(self.scratch.get(start..end).unwrap_or(""));
             }
             // MAX_TEXT keeps every end within u32.
             column.ends.push(column.text.len() as u32);
@@ -603,7 +608,10 @@ mod tests {
         }
         assert!(matches!(
             csv(&text),
-            Err(TableError::TooManyCells { rows: 5001, columns: 200 })
+            Err(TableError::TooManyCells {
+                rows: 5001,
+                columns: 200
+            })
         ));
         // One cell past Excel's limit, in the header and in a row.
         let long = "x".repeat(MAX_CELL_TEXT + 1);
@@ -620,7 +628,11 @@ mod tests {
         let endless = format!("a,b\n{}x\n", ",".repeat(5_000_000));
         assert!(matches!(
             csv(&endless),
-            Err(TableError::LongRow { row: 2, found: 5_000_001, expected: 2 })
+            Err(TableError::LongRow {
+                row: 2,
+                found: 5_000_001,
+                expected: 2
+            })
         ));
         let blank = format!("a,b\n{}\n1,2\n", ",".repeat(5_000_000));
         assert_eq!(csv(&blank).map(|t| t.rows), Ok(1));

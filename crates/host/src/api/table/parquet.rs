@@ -21,7 +21,9 @@ use parquet::thrift::TSerializable;
 use thrift::protocol::TCompactInputProtocol;
 
 use super::thrift::{check_struct, Budget};
-use super::{guarded, iso, unpack, Builder, Table, TableError, MAX_COLUMNS, MAX_ROWS, MAX_UNPACKED};
+use super::{
+    guarded, iso, unpack, Builder, Table, TableError, MAX_COLUMNS, MAX_ROWS, MAX_UNPACKED,
+};
 use crate::limits::Stop;
 
 /// The footer (the file's metadata) at most.
@@ -43,7 +45,11 @@ pub fn read(bytes: &[u8], stop: &Stop) -> Result<Table, TableError> {
     guarded(TableError::Parquet, || rows(bytes, stop))
 }
 
-fn decode<T: TSerializable>(bytes: &[u8], budget: usize, what: &str) -> Result<(T, usize), TableError> {
+fn decode<T: TSerializable>(
+    bytes: &[u8],
+    budget: usize,
+    what: &str,
+) -> Result<(T, usize), TableError> {
     let used = check_struct(bytes, &mut Budget(budget))
         .map_err(|e| malformed(format!("its {what} is malformed ({})", e.0)))?;
     let mut input = bytes.get(..used).unwrap_or_default();
@@ -117,7 +123,8 @@ fn check(bytes: &[u8], stop: &Stop) -> Result<(), TableError> {
             let mut at = start;
             while at < end {
                 let area = bytes.get(at..end).unwrap_or_default();
-                let (header, used): (PageHeader, _) = decode(area, MAX_HEADER_ELEMENTS, "page header")?;
+                let (header, used): (PageHeader, _) =
+                    decode(area, MAX_HEADER_ELEMENTS, "page header")?;
                 at += used;
                 page(bytes, at, end, &header, codec, &mut unpacked, stop)?;
                 at += header.compressed_page_size as usize;
@@ -147,7 +154,8 @@ fn schema(meta: &FileMetaData) -> Result<(), TableError> {
     }
     if root.num_children.unwrap_or(0) as usize != columns.len() {
         return Err(TableError::Parquet(
-            "the file has nested columns (lists, maps or groups); this host reads flat tables".into(),
+            "the file has nested columns (lists, maps or groups); this host reads flat tables"
+                .into(),
         ));
     }
     for column in columns {
@@ -159,7 +167,10 @@ fn schema(meta: &FileMetaData) -> Result<(), TableError> {
                 column.name.chars().take(64).collect::<String>()
             )));
         }
-        if column.type_length.is_some_and(|l| !(0..=MAX_FIXED).contains(&l)) {
+        if column
+            .type_length
+            .is_some_and(|l| !(0..=MAX_FIXED).contains(&l))
+        {
             return Err(malformed(format!(
                 "the column {:?} declares values of {} bytes",
                 column.name.chars().take(64).collect::<String>(),
@@ -194,7 +205,7 @@ fn page(
     *unpacked += uncompressed;
     if *unpacked > MAX_UNPACKED as u64 {
         return Err(TableError::Unpacked {
-            what: "the Parquet file's pages (by their declared sizes)".into(),
+            what: "the Parquet file (its pages, by their declared sizes)".into(),
         });
     }
     let values = [
@@ -263,7 +274,9 @@ fn rows(bytes: &[u8], stop: &Stop) -> Result<Table, TableError> {
         Field::Double(n) => n.to_string(),
         Field::Str(s) => s.clone(),
         Field::Date(days) => iso(i64::from(*days), 0),
-        Field::TimestampMillis(ms) => iso(ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000) / 1000),
+        Field::TimestampMillis(ms) => {
+            iso(ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000) / 1000)
+        }
         Field::TimestampMicros(us) => iso(
             us.div_euclid(86_400_000_000),
             us.rem_euclid(86_400_000_000) / 1_000_000,

@@ -37,7 +37,11 @@ pub fn count(
             Ok(0) => return Ok(total),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(TableError::Format(format!("the file's compressed data are malformed: {e}"))),
+            Err(e) => {
+                return Err(TableError::Format(format!(
+                    "the file's compressed data are malformed: {e}"
+                )))
+            }
         };
         total += n as u64;
         if total > limit {
@@ -134,11 +138,15 @@ pub fn check_zip(bytes: &[u8], stop: &Stop) -> Result<(), TableError> {
 /// declares.
 pub fn check_gzip(compressed: &[u8], declared: u64, stop: &Stop) -> Result<(), TableError> {
     let decoder = flate2::read::MultiGzDecoder::new(compressed);
-    count(decoder, declared, stop, |_| Ok(()), || {
-        TableError::Unpacked {
+    count(
+        decoder,
+        declared,
+        stop,
+        |_| Ok(()),
+        || TableError::Unpacked {
             what: "a page of the Parquet file (it gives more than its header declares)".into(),
-        }
-    })
+        },
+    )
     .map(|_| ())
 }
 
@@ -150,8 +158,7 @@ mod tests {
 
     #[test]
     fn a_gzip_page_that_gives_more_than_it_declares_is_stopped() {
-        let mut encoder =
-            flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
         encoder.write_all(&vec![0u8; 1 << 20]).unwrap();
         let page = encoder.finish().unwrap();
         let stop = Stop::never();

@@ -95,7 +95,12 @@ fn workbook_stream(bytes: &[u8]) -> Result<Vec<u8>, TableError> {
 
 /// A compound file holding only `stream` as its workbook.
 fn container(stream: &[u8]) -> Result<Vec<u8>, TableError> {
-    let mut file = cfb::CompoundFile::create(Cursor::new(Vec::new())).map_err(excel)?;
+    // Version 3 (512-byte sectors): calamine refuses a version 4 file whose
+    // root holds no mini stream, which is what a workbook stream of 4 KB or
+    // more leaves it.
+    let mut file =
+        cfb::CompoundFile::create_with_version(cfb::Version::V3, Cursor::new(Vec::new()))
+            .map_err(excel)?;
     let mut workbook = file.create_stream("/Workbook").map_err(excel)?;
     workbook.write_all(stream).map_err(excel)?;
     drop(workbook);
@@ -157,7 +162,9 @@ fn scan(stream: &mut [u8]) -> Result<(), TableError> {
         match kind {
             BOUND_SHEET if first_sheet.is_none() => {
                 let data = stream.get(start..end).unwrap_or_default();
-                first_sheet = Some(u32_at(data, 0).ok_or_else(|| excel("a sheet record is malformed"))? as usize);
+                first_sheet = Some(
+                    u32_at(data, 0).ok_or_else(|| excel("a sheet record is malformed"))? as usize,
+                );
             }
             BOUND_SHEET | DIMENSIONS => patch.push(at),
             _ => {}
