@@ -943,3 +943,68 @@ fn parse_hex32(text: &str) -> Option<[u8; 32]> {
     }
     Some(out)
 }
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_folder_from_before_object_names_is_migrated_and_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        // The database and object folder as a host before versions wrote them.
+        let db = Connection::open(root.join("zdr.sqlite3")).unwrap();
+        db.execute_batch(SCHEMA).unwrap();
+        db.execute(
+            "INSERT INTO files VALUES ('t_1', 'file_1', 'a.csv', 'file_1/a.csv', 'text/csv', 4,
+             'file_1/cleaned.csv', '1 rows', 'schema_1', NULL, NULL, NULL, NULL, NULL, 1,
+             '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')",
+            [],
+        )
+        .unwrap();
+        drop(db);
+        let folder = root.join("objects/t_1/file_1");
+        fs::create_dir_all(&folder).unwrap();
+        fs::write(folder.join("a.csv"), "a\n1\n").unwrap();
+        fs::write(folder.join("cleaned.csv"), "a\n1\n").unwrap();
+
+        let store = Store::open(root).unwrap();
+        let tenant = Tenant("t_1".into());
+        let row = store.file(&tenant, "file_1").unwrap().unwrap();
+        assert_eq!(
+            (row.object.as_str(), row.cleaned_object.as_str()),
+            ("file_1/a.csv", "file_1/cleaned.csv")
+        );
+        assert_eq!(
+            store.object(&tenant, &row.cleaned_object).unwrap(),
+            b"a\n1\n"
+        );
+        drop(store);
+        // Opened again, nothing runs twice.
+        let store = Store::open(root).unwrap();
+        let version: i64 = store
+            .db()
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, MIGRATIONS.len() as i64);
+
+        // New objects are named by the store, and no name a request could
+        // carry becomes a path.
+        let name = store.put_object(&tenant, b"x").unwrap();
+        assert!(name.starts_with("obj_") && is_object_name(&name));
+        for bad in [
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "a\\b",
+            "a/b/c",
+            "",
+            ".",
+            "a\0b",
+        ] {
+            assert!(!is_object_name(bad), "{bad:?}");
+            assert!(store.object(&tenant, bad).is_err(), "{bad:?}");
+        }
+    }
+}
