@@ -90,7 +90,9 @@ pub struct Config {
     #[arg(long, env = "ZDR_SMALL_POST", default_value_t = 64 * 1024)]
     pub small_post: usize,
     /// The longest a post may wait for its slot and be drawn, e.g. "10s"
-    /// or "500ms"; then it gets 503 and its drawing stops.
+    /// or "500ms"; then it gets 503 and its drawing stops. The service
+    /// API's heavy work (reading a file, making cards, searching, drawing
+    /// an image) is held to it too.
     #[arg(long, env = "ZDR_DRAW_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
     pub draw_timeout: Duration,
     /// The time a client has to send a request's headers.

@@ -146,7 +146,9 @@ impl ApiError {
     fn retry_after(&self) -> Option<u64> {
         match self {
             ApiError::RateLimited(_, seconds) => Some(*seconds),
-            ApiError::Busy | ApiError::Deadline(_) => Some(1),
+            // As the embed's answers say.
+            ApiError::Busy => Some(1),
+            ApiError::Deadline(_) => Some(5),
             _ => None,
         }
     }
