@@ -138,8 +138,8 @@ pub async fn create(
     body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let body = &body.object;
-    let name = name_of(&body, true)?.unwrap_or_default();
-    let description = description_of(&body)?;
+    let name = name_of(body, true)?.unwrap_or_default();
+    let description = description_of(body)?;
     let row = blocking(&api, move |store| {
         store.create_index(&tenant, &name, description.as_deref(), EMPTY)
     })
@@ -211,9 +211,9 @@ pub async fn put(
 ) -> Result<Json<Value>, ApiError> {
     let mut row = find(&api, &tenant, &id).await?;
     let body = &body.object;
-    only_name_and_description(&body)?;
-    row.name = name_of(&body, true)?.unwrap_or_default();
-    row.description = description_of(&body)?;
+    only_name_and_description(body)?;
+    row.name = name_of(body, true)?.unwrap_or_default();
+    row.description = description_of(body)?;
     save(&api, &tenant, row).await
 }
 
@@ -226,18 +226,18 @@ pub async fn patch(
 ) -> Result<Json<Value>, ApiError> {
     let mut row = find(&api, &tenant, &id).await?;
     let body = &body.object;
-    only_name_and_description(&body)?;
+    only_name_and_description(body)?;
     if body.is_empty() {
         return Err(ApiError::invalid(
             "body",
             "send name, description or both: nothing to change",
         ));
     }
-    if let Some(name) = name_of(&body, false)? {
+    if let Some(name) = name_of(body, false)? {
         row.name = name;
     }
     if body.contains_key("description") {
-        row.description = description_of(&body)?;
+        row.description = description_of(body)?;
     }
     save(&api, &tenant, row).await
 }
@@ -306,7 +306,7 @@ pub async fn add_files(
 ) -> Result<Json<Value>, ApiError> {
     let mut index = find(&api, &tenant, &id).await?;
     let body = &body.object;
-    let entries = match optional(&body, "files") {
+    let entries = match optional(body, "files") {
         Some(Value::Array(entries)) if entries.is_empty() => {
             return Err(ApiError::invalid("files", "files is empty: nothing to add"))
         }
@@ -323,8 +323,8 @@ pub async fn add_files(
         Some(_) => return Err(ApiError::invalid("files", "files must be an array")),
         None => return Err(ApiError::invalid("files", "files is required: an array")),
     };
-    let generate = flag(&body, "generate_ontology", "generate_ontology", true)?;
-    let link = flag(&body, "link_world_ontology", "link_world_ontology", false)?;
+    let generate = flag(body, "generate_ontology", "generate_ontology", true)?;
+    let link = flag(body, "link_world_ontology", "link_world_ontology", false)?;
 
     let state = if generate { SCHEMA } else { SKIPPED };
     let mut added = Vec::new();

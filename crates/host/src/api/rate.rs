@@ -32,7 +32,8 @@ impl RateLimit {
     /// there is none. Buckets are kept only for the host's own keys, so
     /// their number is bounded by the keys'.
     pub fn take(&self, tenant: &str, now: Instant) -> Result<(), u64> {
-        if !(self.per_second > 0.0) {
+        // 0 (or anything not a positive rate) turns the limit off.
+        if self.per_second.is_nan() || self.per_second <= 0.0 {
             return Ok(());
         }
         let mut buckets = self

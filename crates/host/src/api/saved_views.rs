@@ -58,8 +58,8 @@ pub async fn create(
     body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let body = &body.object;
-    let name = super::body::name(&body, "name", MAX_NAME, true)?.unwrap_or_default();
-    let kind = match text(&body, "viz_component_type")? {
+    let name = super::body::name(body, "name", MAX_NAME, true)?.unwrap_or_default();
+    let kind = match text(body, "viz_component_type")? {
         Some(k) => CardKind::from_name(&k).ok_or_else(|| {
             ApiError::invalid(
                 "viz_component_type",
@@ -74,8 +74,8 @@ pub async fn create(
         }
     };
     let schema_id = match (
-        checked_id(&body, "schema_id")?,
-        checked_id(&body, "file_id")?,
+        checked_id(body, "schema_id")?,
+        checked_id(body, "file_id")?,
     ) {
         (Some(schema), _) => schema,
         (None, Some(file_id)) => super::files::row(&api, &tenant, &file_id).await?.schema_id,
@@ -86,7 +86,7 @@ pub async fn create(
             ))
         }
     };
-    let columns = string_list(&body, "columns")?;
+    let columns = string_list(body, "columns")?;
     if columns.len() > MAX_COLUMNS || columns.iter().any(|c| c.trim().is_empty()) {
         return Err(ApiError::invalid(
             "columns",
@@ -95,7 +95,7 @@ pub async fn create(
     }
     let row = ViewRow {
         view_id: new_id("view"),
-        reference_id: checked_id(&body, "saved_view_reference_id")?,
+        reference_id: checked_id(body, "saved_view_reference_id")?,
         schema_id,
         name,
         card_type: kind.as_str().to_owned(),
@@ -154,13 +154,13 @@ pub async fn apply(
     body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let body = &body.object;
-    let mut file_ids = string_list(&body, "file_ids")?;
-    if let Some(id) = text(&body, "file_id")? {
+    let mut file_ids = string_list(body, "file_ids")?;
+    if let Some(id) = text(body, "file_id")? {
         if !file_ids.contains(&id) {
             file_ids.insert(0, id);
         }
     }
-    match optional(&body, "file_source") {
+    match optional(body, "file_source") {
         None => {}
         Some(Value::Object(source)) => {
             for member in [
@@ -205,10 +205,10 @@ pub async fn apply(
             format!("at most {} files per request", super::visualize::MAX_TABLES),
         ));
     }
-    text(&body, "segment_id")?;
-    let debug = flag(&body, "debug", "debug", false)?;
-    let view_id = checked_id(&body, "saved_view_id")?;
-    let reference_id = checked_id(&body, "saved_view_reference_id")?;
+    text(body, "segment_id")?;
+    let debug = flag(body, "debug", "debug", false)?;
+    let view_id = checked_id(body, "saved_view_id")?;
+    let reference_id = checked_id(body, "saved_view_reference_id")?;
     let chosen = view_id.is_some() || reference_id.is_some();
     let views = views(&api, &tenant, view_id, reference_id).await?;
     if chosen && views.is_empty() {

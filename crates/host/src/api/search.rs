@@ -515,8 +515,8 @@ pub async fn search(
     body: super::extract::JsonBody,
 ) -> Result<Json<Value>, ApiError> {
     let body = &body.object;
-    let request = parse(&body)?;
-    let thread = match text(&body, "thread_id")? {
+    let request = parse(body)?;
+    let thread = match text(body, "thread_id")? {
         Some(id) => Some(super::threads::find(&api, &tenant, &id).await?),
         None => None,
     };

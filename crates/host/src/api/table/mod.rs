@@ -269,10 +269,11 @@ impl<'s> Builder<'s> {
     ) -> Result<(), TableError> {
         self.scratch.clear();
         self.row.clear();
-        let mut found = 0;
+        let (mut found, mut beyond) = (0, false);
         for (i, cell) in cells.into_iter().enumerate() {
             found = i + 1;
             if i >= self.names.len() {
+                beyond |= !cell.trim().is_empty();
                 continue;
             }
             if cell.len() > MAX_CELL_TEXT {
@@ -283,7 +284,7 @@ impl<'s> Builder<'s> {
             self.scratch.push_str(cell);
             self.row.push((start, self.scratch.len()));
         }
-        if self.scratch.is_empty() {
+        if self.scratch.is_empty() && !beyond {
             return Ok(());
         }
         if found > self.names.len() {
