@@ -18,6 +18,9 @@ fuzz_target!(|bytes: &[u8]| {
     if let Ok((rows, columns)) = zdr_host::api::read_table(format, file) {
         assert!(rows >= 1 && rows <= 100_000, "{rows} rows");
         assert!(columns <= 200, "{columns} columns");
-        assert!(rows.saturating_mul(columns) <= 1_000_000, "{rows} x {columns}");
+        assert!(
+            rows.saturating_mul(columns) <= 1_000_000,
+            "{rows} x {columns}"
+        );
     }
 });
