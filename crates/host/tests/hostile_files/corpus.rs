@@ -205,33 +205,37 @@ impl SheetBomb {
 fn zip_bombs() -> Vec<HostileFile> {
     let bomb = SheetBomb::new();
     let si = Piece::new(b"<si><t>a</t></si>".repeat(4096).as_slice());
-    let strings: u64 = 3_500_000 / 4096;
-    let sst_head = format!(
-        r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{n}" uniqueCount="{n}">"#,
-        n = strings * 4096
-    );
-    let sst = deflate::assemble(&[
-        (&Piece::new(sst_head.as_bytes()), 1),
-        (&si, strings),
-        (&Piece::new(b"</sst>"), 1),
-    ]);
     let sst_sheet = zipfile::sheet(
         None,
         r#"<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2"><v>1</v></c><c r="B2"><v>2</v></c></row>"#,
     );
-    let sst_bomb = zipfile::xlsx(Workbook {
-        shared_strings: Some(Part::Raw {
-            deflated: sst,
-            claim: None,
-        }),
-        ..Workbook::of(Part::Deflate(sst_sheet.into_bytes()))
-    });
+    // `thousands` x 4096 entries, honest sizes.
+    let sst_bomb = |thousands: u64| {
+        let sst_head = format!(
+            r#"<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="{n}" uniqueCount="{n}">"#,
+            n = thousands * 4096
+        );
+        let sst = deflate::assemble(&[
+            (&Piece::new(sst_head.as_bytes()), 1),
+            (&si, thousands),
+            (&Piece::new(b"</sst>"), 1),
+        ]);
+        zipfile::xlsx(Workbook {
+            shared_strings: Some(Part::Raw {
+                deflated: sst,
+                claim: None,
+            }),
+            ..Workbook::of(Part::Deflate(sst_sheet.clone().into_bytes()))
+        })
+    };
     vec![
         file("xlsx-zip-lie-1.9g", "xlsx", bomb.lying_xlsx(1_900_000_000, None), "the sheet part deflates from 1.9 GB of rows (70 million cells) while both zip headers claim 4 KB"),
-        file("xlsx-zip-lie-500m", "xlsx", bomb.lying_xlsx(0, Some(500_000)), "about 0.5 MB whose sheet part unpacks to about 500 MB of rows; headers claim 4 KB"),
-        file("xlsx-zip-lie-small", "xlsx", bomb.lying_xlsx(0, Some(95_000)), "under 100 KB (the upload's limit), sheet part unpacks to about 95 MB; headers claim 4 KB"),
-        file("xlsx-shared-strings-bomb", "xlsx", sst_bomb, "honest sizes: 3.5 million tiny <si> entries (56 MB unpacked) in sharedStrings.xml, two cells use them"),
+        file("xlsx-zip-lie-190m", "xlsx", bomb.lying_xlsx(0, Some(500_000)), "about 0.5 MB whose sheet part unpacks to 192 MB of rows (7 million cells); headers claim 4 KB"),
+        file("xlsx-zip-lie-small", "xlsx", bomb.lying_xlsx(0, Some(95_000)), "under 100 KB (the upload's limit), sheet part unpacks to 36 MB (1.3 million cells); headers claim 4 KB"),
+        file("xlsx-honest-60mb-sheet", "xlsx", zipfile::xlsx(Workbook::of(Part::Raw { deflated: bomb.sheet(60_000_000, None), claim: None })), "honest sizes just under the host's 64 MiB check: 60 MB of rows, 2.2 million cells, in 150 KB"),
+        file("xlsx-shared-strings-bomb", "xlsx", sst_bomb(3_500_000 / 4096), "honest sizes: 3.5 million tiny <si> entries (56 MB unpacked) in sharedStrings.xml, two cells use them"),
+        file("xlsx-shared-strings-bomb-small", "xlsx", sst_bomb(1_800_000 / 4096), "the same with 1.8 million entries (29 MB unpacked), under 100 KB"),
     ]
 }
 
@@ -373,6 +377,9 @@ fn xls_files() -> Vec<HostileFile> {
             &one,
         ))
     };
+    let mut past_end = xls::workbook(&a, &[], &xls::dimensions(0, 2, 0, 1), &one);
+    xls::move_sheet(&mut past_end, 0x7FFF_FFFF);
+    let past_end = xls::compound(&past_end);
     vec![
         file("xls-huge-dimensions", "xls", huge, "DIMENSIONS claims 65,536 rows x 256 columns, cells at (0,0) and (65535,255)"),
         file("xls-dimensions-u32", "xls", u32_rows, "DIMENSIONS claims 4,294,967,295 rows x 256 columns (BIFF8 rows are 32-bit there)"),
@@ -382,6 +389,7 @@ fn xls_files() -> Vec<HostileFile> {
         file("xls-cfb-fat-loop", "xls", fat_loop, "the directory's FAT chain loops onto itself"),
         file("xls-cfb-sector-far", "xls", far, "the directory starts at sector 1,048,576: 512 MB past a 3 KB file"),
         file("xls-cfb-sector-very-far", "xls", very_far, "the directory starts at sector 0xFFFFFF00: 2 TB past the file"),
+        file("xls-sheet-past-end", "xls", past_end, "BOUNDSHEET8 says the sheet starts 2 GB into a 400-byte stream"),
         file("xls-continue-flood", "xls", flood(1_150_000), "an SST string whose ExtRst claims 2 GB, then 1.15 million empty CONTINUE records (quadratic)"),
         file("xls-continue-flood-small", "xls", flood(24_000), "the same with 24,000 CONTINUE records: under 100 KB"),
     ]

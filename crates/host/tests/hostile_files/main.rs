@@ -18,6 +18,8 @@
 //! - `ZDR_HOSTILE_TIMEOUT`: seconds before a request is given up and the
 //!   host restarted (default 15).
 //! - `ZDR_HOSTILE_ONLY`: run only the files whose name contains this.
+//! - `ZDR_HOSTILE_DUMP`: a folder to write every file of the corpus into
+//!   (to try one by hand).
 
 mod corpus;
 mod deflate;
@@ -73,6 +75,13 @@ struct Row {
     violations: Vec<String>,
 }
 
+/// A presigned upload form: where to post it, its fields, the file id its key names.
+struct Form {
+    path: String,
+    fields: Vec<(String, String)>,
+    file_id: String,
+}
+
 struct Run {
     setup: HostSetup,
     host: Option<Host>,
@@ -100,10 +109,7 @@ impl Run {
 
     /// The presigned form for `file_name`: the path to post to, its fields,
     /// and the file id its key names.
-    fn presign(
-        &mut self,
-        file_name: &str,
-    ) -> Result<(String, Vec<(String, String)>, String), String> {
+    fn presign(&mut self, file_name: &str) -> Result<Form, String> {
         let port = self.host().port;
         let request = server::get(
             port,
@@ -133,7 +139,11 @@ impl Run {
             .and_then(|k| k.split('/').next())
             .ok_or("no key")?
             .to_owned();
-        Ok((path, fields, file_id))
+        Ok(Form {
+            path,
+            fields,
+            file_id,
+        })
     }
 
     /// What the host made of a stored file: its `cleaned_context`.
@@ -172,14 +182,14 @@ impl Run {
         let mut file_id = None;
         let request = match route {
             Route::Upload => match self.presign(&file.file_name) {
-                Ok((path, fields, id)) => {
-                    file_id = Some(id);
+                Ok(form) => {
+                    file_id = Some(form.file_id);
                     server::post(
                         port,
-                        &path,
+                        &form.path,
                         &format!("multipart/form-data; boundary={BOUNDARY}"),
                         None,
-                        &server::multipart(BOUNDARY, &fields, &file.bytes),
+                        &server::multipart(BOUNDARY, &form.fields, &file.bytes),
                     )
                 }
                 Err(e) => {
@@ -203,6 +213,7 @@ impl Run {
             }
         };
         let pid = self.host().pid;
+        let mark = self.host().log_mark();
         if !server::reset_peak(pid) {
             self.reset_ok = false;
         }
@@ -230,7 +241,11 @@ impl Run {
                 match error_body(&answer.body, answer.status) {
                     Some((code, message)) => {
                         json_error = true;
-                        row.note = format!("{code}: {}", shorten(&message, 90));
+                        // The file's name adds nothing: the cause follows it.
+                        let cause = message
+                            .replace("the file could not be read: ", "")
+                            .replace(&format!("{}: ", file.file_name), "");
+                        row.note = format!("{code}: {}", shorten(&cause, 110));
                     }
                     None => row.note = shorten(&String::from_utf8_lossy(&answer.body), 60),
                 }
@@ -253,8 +268,14 @@ impl Run {
                 Some(s) => format!("signal {s}"),
                 None => format!("exit {}", status.code().unwrap_or(-1)),
             };
-            let words = host.last_words().unwrap_or_default();
-            row.note = format!("DIED ({how}) {}", shorten(&words, 90));
+            let words = host.last_words(mark).unwrap_or_default();
+            row.note = format!("DIED ({how}) {}", shorten(&words, 110));
+        } else if row.status == "500" {
+            if let Some(words) = host.last_words(mark) {
+                let words = words.split_once("ERROR ").map_or(&*words, |(_, w)| w);
+                let words = words.split(" request_id=").next().unwrap_or(words);
+                row.note = format!("internal_error; host log: {}", shorten(words, 110));
+            }
         } else if !healthy {
             row.note = format!("host unresponsive; {}", row.note);
         }
@@ -270,6 +291,23 @@ impl Run {
                 "the host stopped answering".into()
             });
         }
+        let accepted = matches!(row.status.as_str(), "200" | "204");
+        if accepted {
+            if let Outcome::Answer(answer) = &outcome {
+                let body: Value = serde_json::from_slice(&answer.body).unwrap_or_default();
+                if let Some(id) = body["id"].as_str() {
+                    file_id = Some(id.to_owned());
+                }
+            }
+            let context = file_id.and_then(|id| self.context(&id)).unwrap_or_default();
+            row.note = format!("accepted: {context}");
+            if control && !(context.contains("date (dates)") && context.contains("sales (numbers)"))
+            {
+                // Read as meant: the dates as dates, the sales as numbers.
+                row.violations
+                    .push(format!("a control was misread: {context:?}"));
+            }
+        }
         if control {
             let expected = match route {
                 Route::Upload => "204",
@@ -280,20 +318,6 @@ impl Run {
                     "a control answered {} ({}), not {expected}",
                     row.status, row.note
                 ));
-            } else {
-                if let Outcome::Answer(answer) = &outcome {
-                    let body: Value = serde_json::from_slice(&answer.body).unwrap_or_default();
-                    if let Some(id) = body["id"].as_str() {
-                        file_id = Some(id.to_owned());
-                    }
-                }
-                // Read as meant: the dates as dates, the sales as numbers.
-                let context = file_id.and_then(|id| self.context(&id)).unwrap_or_default();
-                if !(context.contains("date (dates)") && context.contains("sales (numbers)")) {
-                    row.violations
-                        .push(format!("a control was misread: {context:?}"));
-                }
-                row.note = context;
             }
         } else {
             if row.ms > MAX_TIME.as_millis() {
@@ -396,6 +420,12 @@ fn hostile_files_are_refused_cheaply_and_controls_accepted() {
     let hostile = corpus::corpus();
     let generation = made.elapsed();
     check(&controls.iter().chain(&hostile).collect::<Vec<_>>());
+    if let Some(dump) = std::env::var_os("ZDR_HOSTILE_DUMP") {
+        std::fs::create_dir_all(&dump).unwrap();
+        for f in controls.iter().chain(&hostile) {
+            std::fs::write(PathBuf::from(&dump).join(&f.file_name), &f.bytes).unwrap();
+        }
+    }
     let keep = |f: &HostileFile| {
         only.as_ref()
             .is_none_or(|o| f.file_name.contains(o.as_str()))
@@ -479,6 +509,7 @@ fn hostile_files_are_refused_cheaply_and_controls_accepted() {
         })
         .collect();
     let died = rows.iter().filter(|r| r.note.starts_with("DIED")).count();
+    let failing = rows.iter().filter(|r| !r.violations.is_empty()).count();
     let mut report = String::new();
     let _ = writeln!(report, "# Hostile files against zdr-host\n");
     let _ = writeln!(
@@ -486,7 +517,7 @@ fn hostile_files_are_refused_cheaply_and_controls_accepted() {
         "- binary: `{}`\n- address-space cap: {cap} bytes (`prlimit --as`)\n\
          - limits for a hostile file: 413 or 422 with the JSON error body, within {} s, peak RSS under {MAX_PEAK_MB} MB, the host alive after\n\
          - peak RSS: {}\n\
-         - {} requests ({} files, {} controls), {} with the host dying, {} restarts, {} violations; run took {:.1} s (corpus made in {} ms)\n",
+         - {} requests ({} files, {} controls), {} with the host dying, {} restarts, {} requests with violations ({} violations); run took {:.1} s (corpus made in {} ms)\n",
         binary.display(),
         MAX_TIME.as_secs(),
         if run.reset_ok {
@@ -499,6 +530,7 @@ fn hostile_files_are_refused_cheaply_and_controls_accepted() {
         controls.iter().filter(|f| keep(f)).count(),
         died,
         run.restarts,
+        failing,
         violations.len(),
         elapsed.as_secs_f64(),
         generation.as_millis(),

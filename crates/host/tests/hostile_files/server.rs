@@ -28,7 +28,14 @@ pub struct Host {
     child: Child,
     pub pid: u32,
     pub port: u16,
-    stderr: Arc<Mutex<Vec<String>>>,
+    stderr: Arc<Mutex<Log>>,
+}
+
+/// The last lines of the host's log, and how many came before them.
+#[derive(Default)]
+struct Log {
+    dropped: usize,
+    lines: Vec<String>,
 }
 
 impl Host {
@@ -59,17 +66,18 @@ impl Host {
         let mut child = command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot run prlimit (util-linux): {e}"));
-        let stderr = Arc::new(Mutex::new(Vec::new()));
+        let stderr = Arc::new(Mutex::new(Log::default()));
         let mut err = BufReader::new(child.stderr.take().unwrap());
         let into = stderr.clone();
         std::thread::spawn(move || {
             let mut line = String::new();
             while matches!(err.read_line(&mut line), Ok(n) if n > 0) {
-                let mut lines = into.lock().unwrap();
-                lines.push(line.trim_end().to_owned());
+                let mut log = into.lock().unwrap();
+                log.lines.push(line.trim_end().to_owned());
                 // Only the last lines matter (why it died).
-                if lines.len() > 200 {
-                    lines.drain(..100);
+                if log.lines.len() > 400 {
+                    log.lines.drain(..200);
+                    log.dropped += 200;
                 }
                 line.clear();
             }
@@ -91,7 +99,7 @@ impl Host {
                 "{} did not start under a cap of {} bytes: first line {line:?}, stderr {:?}",
                 setup.binary.display(),
                 setup.cap,
-                stderr.lock().unwrap()
+                stderr.lock().unwrap().lines
             );
         };
         let pid = child.id();
@@ -108,11 +116,18 @@ impl Host {
         self.child.try_wait().ok().flatten()
     }
 
-    /// The last line of its log that says why it ended (an allocation
-    /// failure, a stack overflow, a panic), when there is one.
-    pub fn last_words(&self) -> Option<String> {
-        let lines = self.stderr.lock().unwrap();
-        lines
+    /// How many lines it has logged so far.
+    pub fn log_mark(&self) -> usize {
+        let log = self.stderr.lock().unwrap();
+        log.dropped + log.lines.len()
+    }
+
+    /// The last line logged since `mark` that says what went wrong (an
+    /// allocation failure, a stack overflow, a panic), when there is one.
+    pub fn last_words(&self, mark: usize) -> Option<String> {
+        let log = self.stderr.lock().unwrap();
+        let from = mark.saturating_sub(log.dropped).min(log.lines.len());
+        log.lines[from..]
             .iter()
             .rev()
             .find(|l| {

@@ -146,6 +146,22 @@ pub fn workbook(sst_data: &[u8], after_sst: &[u8], dims: &[u8], cells: &[u8]) ->
     stream
 }
 
+/// Makes the (first) BOUNDSHEET8 record of a Workbook stream say that its
+/// sheet starts at `position`: a deliberate lie, written in place.
+pub fn move_sheet(stream: &mut [u8], position: u32) {
+    let mut at = 0;
+    while at + 4 <= stream.len() {
+        let typ = u16::from_le_bytes([stream[at], stream[at + 1]]);
+        let len = usize::from(u16::from_le_bytes([stream[at + 2], stream[at + 3]]));
+        if typ == 0x0085 {
+            put_u32(stream, at + 4, position);
+            return;
+        }
+        at += 4 + len;
+    }
+    panic!("no BOUNDSHEET8");
+}
+
 /// The Workbook stream in a version-3 compound file, timestamps fixed so
 /// that the bytes are the same on every run.
 pub fn compound(stream: &[u8]) -> Vec<u8> {
