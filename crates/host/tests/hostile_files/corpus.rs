@@ -744,7 +744,7 @@ fn format_lies() -> Vec<HostileFile> {
             "lie-zip-bomb-as-csv",
             "csv",
             bomb.lying_xlsx(0, Some(95_000)),
-            "a lying-size zip bomb (95 MB inside) named .csv",
+            "a lying-size zip bomb (36 MB inside) named .csv",
         ),
         file(
             "lie-xlsx-as-parquet",
@@ -762,7 +762,7 @@ fn format_lies() -> Vec<HostileFile> {
             "lie-lying-xlsx-as-xls",
             "xls",
             bomb.lying_xlsx(0, Some(500_000)),
-            "the 500 MB lying-size .xlsx named .xls (calamine's auto-detection opens it as xlsx)",
+            "the 192 MB lying-size .xlsx named .xls (calamine's auto-detection opens it as xlsx)",
         ),
         file(
             "lie-ods-as-xlsx",
