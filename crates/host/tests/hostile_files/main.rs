@@ -521,7 +521,7 @@ fn hostile_files_are_refused_cheaply_and_controls_accepted() {
         binary.display(),
         MAX_TIME.as_secs(),
         if run.reset_ok {
-            "VmHWM after the request, reset before it (`5` to /proc/PID/clear_refs); `≥` marks the last value sampled (every 10 ms) before the host died"
+            "VmHWM after the request, reset before it (`5` to /proc/PID/clear_refs); `≥` marks the last value sampled (every 2 ms) before the host died"
         } else {
             "VmHWM since the host started (resetting it through /proc/PID/clear_refs was not permitted); `≥` marks the last value sampled before the host died"
         },

@@ -62,7 +62,12 @@ impl Host {
                 command.env_remove(name);
             }
         }
-        command.env_remove("MIMALLOC_PURGE_DELAY");
+        // A backtrace printed as the host aborts would be symbolized first,
+        // which takes tens of MB and hundreds of ms that are not the host's.
+        command
+            .env_remove("MIMALLOC_PURGE_DELAY")
+            .env_remove("RUST_BACKTRACE")
+            .env_remove("RUST_LIB_BACKTRACE");
         let mut child = command
             .spawn()
             .unwrap_or_else(|e| panic!("cannot run prlimit (util-linux): {e}"));
@@ -82,10 +87,19 @@ impl Host {
                 line.clear();
             }
         });
+        // The first line names the port; then stdout is kept drained. A
+        // host that says nothing for 20 s has not started.
         let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        let _ = out.read_line(&mut line);
-        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let (tell, first) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = out.read_line(&mut line);
+            let _ = tell.send(line);
+            std::io::copy(&mut out, &mut std::io::sink())
+        });
+        let line = first
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_default();
         let port = line
             .trim_end()
             .strip_prefix("zdr-host listening on http://127.0.0.1:")
@@ -184,7 +198,7 @@ pub fn reset_peak(pid: u32) -> bool {
 }
 
 impl PeakWatch {
-    /// Starts sampling VmHWM every 10 ms, so that a peak is known even
+    /// Starts sampling VmHWM every 2 ms, so that a peak is known even
     /// when the process dies before the request ends.
     pub fn start(pid: u32) -> PeakWatch {
         let stop = Arc::new(AtomicBool::new(false));
@@ -196,7 +210,7 @@ impl PeakWatch {
                     if let Some(kb) = vm_hwm(pid) {
                         seen.fetch_max(kb, Ordering::Relaxed);
                     }
-                    std::thread::sleep(Duration::from_millis(10));
+                    std::thread::sleep(Duration::from_millis(2));
                 }
             })
         };
