@@ -73,10 +73,7 @@ pub async fn create(
             ))
         }
     };
-    let schema_id = match (
-        checked_id(body, "schema_id")?,
-        checked_id(body, "file_id")?,
-    ) {
+    let schema_id = match (checked_id(body, "schema_id")?, checked_id(body, "file_id")?) {
         (Some(schema), _) => schema,
         (None, Some(file_id)) => super::files::row(&api, &tenant, &file_id).await?.schema_id,
         (None, None) => {

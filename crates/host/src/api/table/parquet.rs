@@ -4,8 +4,9 @@
 //! inflates a gzip page to its end whatever it declared. So before it reads
 //! anything, the file is checked here:
 //!
-//! - the footer: at most [`MAX_FOOTER`] bytes, every count and length in it
-//!   there for real ([`thrift`]), a flat schema of at most `MAX_COLUMNS`
+//! - the footer: at most [`MAX_FOOTER`] bytes, decoded first through a
+//!   protocol that refuses a count or a length larger than the bytes there
+//!   ([`super::thrift`]), a flat schema of at most `MAX_COLUMNS`
 //!   columns (nested lists, maps and groups are refused: a few bytes of
 //!   repetition levels could make one row of millions of values);
 //! - every page of every column chunk, walked header by header: inside its
@@ -18,9 +19,8 @@
 
 use parquet::format::{CompressionCodec, FieldRepetitionType, FileMetaData, PageHeader};
 use parquet::thrift::TSerializable;
-use thrift::protocol::TCompactInputProtocol;
 
-use super::thrift::{check_struct, Budget};
+use super::thrift::Bounded;
 use super::{
     guarded, iso, unpack, Builder, Table, TableError, MAX_COLUMNS, MAX_ROWS, MAX_UNPACKED,
 };
@@ -45,18 +45,17 @@ pub fn read(bytes: &[u8], stop: &Stop) -> Result<Table, TableError> {
     guarded(TableError::Parquet, || rows(bytes, stop))
 }
 
+/// `T` decoded from the start of `bytes` through the bounded protocol, and
+/// the bytes it took.
 fn decode<T: TSerializable>(
     bytes: &[u8],
     budget: usize,
     what: &str,
 ) -> Result<(T, usize), TableError> {
-    let used = check_struct(bytes, &mut Budget(budget))
-        .map_err(|e| malformed(format!("its {what} is malformed ({})", e.0)))?;
-    let mut input = bytes.get(..used).unwrap_or_default();
-    let mut protocol = TCompactInputProtocol::new(&mut input);
+    let mut protocol = Bounded::new(bytes, budget);
     let value = T::read_from_in_protocol(&mut protocol)
         .map_err(|e| malformed(format!("its {what} could not be read ({e})")))?;
-    Ok((value, used))
+    Ok((value, bytes.len() - protocol.rest().len()))
 }
 
 /// The module's checks, before the crate reads anything.

@@ -1,151 +1,269 @@
-//! A check of Thrift compact-protocol bytes before the parquet crate's
-//! generated decoder reads them: that decoder reserves a list's memory by
-//! the count the bytes declare (`Vec::with_capacity`), and the protocol
-//! reads a binary field into a buffer of its declared length. Here every
-//! declared count and length is checked against the bytes that are really
-//! there, the nesting is bounded, and so is the number of list elements in
-//! all, so that the decoder's reservations follow what is actually read.
+//! Thrift's compact protocol over a slice, for the parquet crate's
+//! generated decoders (`parquet::format`), with bounds. Those decoders
+//! reserve a list's memory by the count the bytes declare
+//! (`Vec::with_capacity`), and read a field by its id whatever type the
+//! bytes say it has, so no check of the bytes apart from the decoding can
+//! know which counts they will trust. So the footer and every page header
+//! are decoded here first, through this protocol: it reads exactly as the
+//! crate's own (`parquet::thrift::TCompactSliceInputProtocol`, which is not
+//! public), and refuses a list whose declared count is larger than the
+//! bytes that follow or than what is left of a budget of elements, a binary
+//! field longer than what follows, and structs nested too deep. The crate
+//! then decodes the same bytes with the same calls, and so trusts only
+//! counts that were checked.
 
-/// Nesting of structs and collections at most (a Parquet footer nests
-/// about six deep).
+use thrift::protocol::{
+    TFieldIdentifier, TInputProtocol, TListIdentifier, TMapIdentifier, TMessageIdentifier,
+    TSetIdentifier, TStructIdentifier, TType,
+};
+use thrift::{Error, ProtocolError, ProtocolErrorKind, TransportError, TransportErrorKind};
+
+/// Nesting of structs at most (a Parquet footer nests about six deep).
 const MAX_DEPTH: usize = 16;
 
-#[derive(Debug, PartialEq)]
-pub struct Malformed(pub &'static str);
-
-/// Elements of all lists, sets and maps of one check at most.
-pub struct Budget(pub usize);
-
-struct Walk<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    budget: &'a mut Budget,
+pub struct Bounded<'a> {
+    buf: &'a [u8],
+    /// List elements that may still be declared.
+    budget: usize,
+    last_field_id: i16,
+    field_ids: Vec<i16>,
+    pending_bool: Option<bool>,
 }
 
-/// Checks the struct at the start of `bytes`; the bytes it takes.
-pub fn check_struct(bytes: &[u8], budget: &mut Budget) -> Result<usize, Malformed> {
-    let mut walk = Walk {
-        bytes,
-        at: 0,
-        budget,
-    };
-    walk.structure(0)?;
-    Ok(walk.at)
+fn invalid(message: &str) -> Error {
+    Error::Protocol(ProtocolError {
+        kind: ProtocolErrorKind::InvalidData,
+        message: message.to_owned(),
+    })
 }
 
-impl Walk<'_> {
-    fn byte(&mut self) -> Result<u8, Malformed> {
-        let b = *self.bytes.get(self.at).ok_or(Malformed("it ends early"))?;
-        self.at += 1;
-        Ok(b)
+fn eof() -> Error {
+    Error::Transport(TransportError {
+        kind: TransportErrorKind::EndOfFile,
+        message: "it ends early".to_owned(),
+    })
+}
+
+impl<'a> Bounded<'a> {
+    /// `budget`: list elements all the lists read may declare together.
+    pub fn new(buf: &'a [u8], budget: usize) -> Bounded<'a> {
+        Bounded {
+            buf,
+            budget,
+            last_field_id: 0,
+            field_ids: Vec::new(),
+            pending_bool: None,
+        }
     }
 
-    fn left(&self) -> usize {
-        self.bytes.len().saturating_sub(self.at)
+    /// The bytes not read yet.
+    pub fn rest(&self) -> &'a [u8] {
+        self.buf
     }
 
-    fn varint(&mut self) -> Result<u64, Malformed> {
+    fn vlq(&mut self) -> thrift::Result<u64> {
         let mut value = 0u64;
-        for shift in (0..70).step_by(7) {
-            let b = self.byte()?;
-            value |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-            if b & 0x80 == 0 {
+        let mut shift = 0u32;
+        loop {
+            let byte = self.read_byte()?;
+            value |= u64::from(byte & 0x7f).wrapping_shl(shift);
+            shift += 7;
+            if byte & 0x80 == 0 {
                 return Ok(value);
             }
+            if shift > 63 {
+                return Err(invalid("a number is too long"));
+            }
         }
-        Err(Malformed("a number is too long"))
     }
 
-    fn skip(&mut self, n: u64) -> Result<(), Malformed> {
-        if n > self.left() as u64 {
-            return Err(Malformed("a length is larger than what follows"));
+    fn zig_zag(&mut self) -> thrift::Result<i64> {
+        let value = self.vlq()?;
+        Ok((value >> 1) as i64 ^ -((value & 1) as i64))
+    }
+
+    fn list_set(&mut self) -> thrift::Result<(TType, i32)> {
+        let header = self.read_byte()?;
+        let element = match header & 0x0f {
+            0x01 | 0x02 => TType::Bool,
+            other => u8_to_type(other)?,
+        };
+        let count = match header >> 4 {
+            15 => self.vlq()?,
+            n => u64::from(n),
+        };
+        // Every element takes a byte at least.
+        if count > self.buf.len() as u64 || count > self.budget as u64 {
+            return Err(invalid("a list declares more elements than it can hold"));
         }
-        self.at += n as usize;
+        self.budget -= count as usize;
+        Ok((element, count as i32))
+    }
+}
+
+fn u8_to_type(b: u8) -> thrift::Result<TType> {
+    Ok(match b {
+        0x00 => TType::Stop,
+        0x03 => TType::I08,
+        0x04 => TType::I16,
+        0x05 => TType::I32,
+        0x06 => TType::I64,
+        0x07 => TType::Double,
+        0x08 => TType::String,
+        0x09 => TType::List,
+        0x0A => TType::Set,
+        0x0B => TType::Map,
+        0x0C => TType::Struct,
+        _ => return Err(invalid("a field has a type that does not exist")),
+    })
+}
+
+impl TInputProtocol for Bounded<'_> {
+    fn read_message_begin(&mut self) -> thrift::Result<TMessageIdentifier> {
+        Err(invalid("not a message"))
+    }
+
+    fn read_message_end(&mut self) -> thrift::Result<()> {
+        Err(invalid("not a message"))
+    }
+
+    fn read_struct_begin(&mut self) -> thrift::Result<Option<TStructIdentifier>> {
+        if self.field_ids.len() >= MAX_DEPTH {
+            return Err(invalid("structs nest too deep"));
+        }
+        self.field_ids.push(self.last_field_id);
+        self.last_field_id = 0;
+        Ok(None)
+    }
+
+    fn read_struct_end(&mut self) -> thrift::Result<()> {
+        self.last_field_id = self
+            .field_ids
+            .pop()
+            .ok_or_else(|| invalid("a struct ends that did not begin"))?;
         Ok(())
     }
 
-    /// `count` elements that each take at least a byte.
-    fn elements(&mut self, count: u64) -> Result<(), Malformed> {
-        if count > self.left() as u64 {
-            return Err(Malformed("a count is larger than what follows"));
+    fn read_field_begin(&mut self) -> thrift::Result<TFieldIdentifier> {
+        let header = self.read_byte()?;
+        let delta = header >> 4;
+        let field_type = match header & 0x0f {
+            0x01 => {
+                self.pending_bool = Some(true);
+                TType::Bool
+            }
+            0x02 => {
+                self.pending_bool = Some(false);
+                TType::Bool
+            }
+            other => u8_to_type(other)?,
+        };
+        if field_type == TType::Stop {
+            return Ok(
+                TFieldIdentifier::new::<Option<String>, String, Option<i16>>(
+                    None,
+                    TType::Stop,
+                    None,
+                ),
+            );
         }
-        self.budget.0 = self
-            .budget
-            .0
-            .checked_sub(count as usize)
-            .ok_or(Malformed("it holds too many elements"))?;
+        self.last_field_id = if delta != 0 {
+            self.last_field_id
+                .checked_add(i16::from(delta))
+                .ok_or_else(|| invalid("a field id overflows"))?
+        } else {
+            self.read_i16()?
+        };
+        Ok(TFieldIdentifier {
+            name: None,
+            field_type,
+            id: Some(self.last_field_id),
+        })
+    }
+
+    fn read_field_end(&mut self) -> thrift::Result<()> {
         Ok(())
     }
 
-    fn value(&mut self, kind: u8, depth: usize) -> Result<(), Malformed> {
-        if depth > MAX_DEPTH {
-            return Err(Malformed("it nests too deep"));
-        }
-        match kind {
-            // true, false (as a field; in a collection, a byte follows)
-            1 | 2 => Ok(()),
-            3 => self.skip(1),
-            4..=6 => self.varint().map(|_| ()),
-            7 => self.skip(8),
-            8 => {
-                let len = self.varint()?;
-                self.skip(len)
-            }
-            9 | 10 => {
-                let header = self.byte()?;
-                let element = header & 0x0f;
-                let count = match header >> 4 {
-                    15 => self.varint()?,
-                    n => u64::from(n),
-                };
-                self.elements(count)?;
-                for _ in 0..count {
-                    if matches!(element, 1 | 2) {
-                        self.skip(1)?;
-                    } else {
-                        self.value(element, depth + 1)?;
-                    }
-                }
-                Ok(())
-            }
-            11 => {
-                let count = self.varint()?;
-                if count == 0 {
-                    return Ok(());
-                }
-                let types = self.byte()?;
-                self.elements(count)?;
-                for _ in 0..count {
-                    for kind in [types >> 4, types & 0x0f] {
-                        if matches!(kind, 1 | 2) {
-                            self.skip(1)?;
-                        } else {
-                            self.value(kind, depth + 1)?;
-                        }
-                    }
-                }
-                Ok(())
-            }
-            12 => self.structure(depth + 1),
-            _ => Err(Malformed("it holds a type that does not exist")),
+    fn read_bool(&mut self) -> thrift::Result<bool> {
+        match self.pending_bool.take() {
+            Some(b) => Ok(b),
+            None => match self.read_byte()? {
+                0x01 => Ok(true),
+                0x00 | 0x02 => Ok(false),
+                _ => Err(invalid("not a boolean")),
+            },
         }
     }
 
-    fn structure(&mut self, depth: usize) -> Result<(), Malformed> {
-        if depth > MAX_DEPTH {
-            return Err(Malformed("it nests too deep"));
-        }
-        loop {
-            let header = self.byte()?;
-            if header == 0 {
-                return Ok(());
-            }
-            if header >> 4 == 0 {
-                // The field id, written whole (a zigzag i16).
-                self.varint()?;
-            }
-            self.value(header & 0x0f, depth)?;
-        }
+    fn read_bytes(&mut self) -> thrift::Result<Vec<u8>> {
+        let len = usize::try_from(self.vlq()?).map_err(|_| eof())?;
+        let bytes = self.buf.get(..len).ok_or_else(eof)?.to_vec();
+        self.buf = self.buf.get(len..).unwrap_or_default();
+        Ok(bytes)
+    }
+
+    fn read_i8(&mut self) -> thrift::Result<i8> {
+        Ok(self.read_byte()? as i8)
+    }
+
+    fn read_i16(&mut self) -> thrift::Result<i16> {
+        Ok(self.zig_zag()? as i16)
+    }
+
+    fn read_i32(&mut self) -> thrift::Result<i32> {
+        Ok(self.zig_zag()? as i32)
+    }
+
+    fn read_i64(&mut self) -> thrift::Result<i64> {
+        self.zig_zag()
+    }
+
+    fn read_double(&mut self) -> thrift::Result<f64> {
+        let bytes: [u8; 8] = self
+            .buf
+            .get(..8)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(eof)?;
+        self.buf = self.buf.get(8..).unwrap_or_default();
+        Ok(f64::from_le_bytes(bytes))
+    }
+
+    fn read_string(&mut self) -> thrift::Result<String> {
+        String::from_utf8(self.read_bytes()?).map_err(|_| invalid("a string is not UTF-8"))
+    }
+
+    fn read_list_begin(&mut self) -> thrift::Result<TListIdentifier> {
+        let (element, count) = self.list_set()?;
+        Ok(TListIdentifier::new(element, count))
+    }
+
+    fn read_list_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    // Parquet's structures hold no sets or maps; the crate's own protocol
+    // refuses them too.
+    fn read_set_begin(&mut self) -> thrift::Result<TSetIdentifier> {
+        Err(invalid("a set, which Parquet's metadata never holds"))
+    }
+
+    fn read_set_end(&mut self) -> thrift::Result<()> {
+        Err(invalid("a set, which Parquet's metadata never holds"))
+    }
+
+    fn read_map_begin(&mut self) -> thrift::Result<TMapIdentifier> {
+        Err(invalid("a map, which Parquet's metadata never holds"))
+    }
+
+    fn read_map_end(&mut self) -> thrift::Result<()> {
+        Ok(())
+    }
+
+    fn read_byte(&mut self) -> thrift::Result<u8> {
+        let (&first, rest) = self.buf.split_first().ok_or_else(eof)?;
+        self.buf = rest;
+        Ok(first)
     }
 }
 
@@ -153,26 +271,30 @@ impl Walk<'_> {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use parquet::format::{FileMetaData, PageHeader};
+    use parquet::thrift::TSerializable;
 
     #[test]
-    fn declared_counts_and_lengths_must_be_there() {
-        // A struct with field 1, a list of 3 i32 (1, 2, 3), then stop.
-        let good = [0x19, 0x35, 0x02, 0x04, 0x06, 0x00];
-        assert_eq!(check_struct(&good, &mut Budget(100)), Ok(6));
-        // The same list claiming 2^31 elements.
-        let lying = [0x19, 0xf5, 0xff, 0xff, 0xff, 0xff, 0x07, 0x02, 0x00];
-        assert!(check_struct(&lying, &mut Budget(usize::MAX)).is_err());
-        // A binary field claiming 4 GB.
+    fn declared_counts_must_be_there_whatever_type_the_field_claims() {
+        // FileMetaData's field 2 (schema, a list) sent as an i32 whose
+        // varint bytes read as a list header declaring 2^31 elements: the
+        // generated decoder reads a list there all the same.
+        let lying = [0x15, 0x02, 0x15, 0xf5, 0xff, 0xff, 0xff, 0xff, 0x07, 0x00];
+        let mut protocol = Bounded::new(&lying, usize::MAX);
+        assert!(FileMetaData::read_from_in_protocol(&mut protocol).is_err());
+        // A binary field longer than the bytes.
         let binary = [0x18, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x00];
-        assert!(check_struct(&binary, &mut Budget(100)).is_err());
-        // More elements than the budget.
-        assert!(check_struct(&good, &mut Budget(2)).is_err());
-        // Structs nested beyond the bound.
-        let mut deep = vec![0x1c; MAX_DEPTH + 2];
-        deep.extend(vec![0u8; MAX_DEPTH + 3]);
-        assert_eq!(
-            check_struct(&deep, &mut Budget(100)),
-            Err(Malformed("it nests too deep"))
-        );
+        let mut protocol = Bounded::new(&binary, 100);
+        assert!(PageHeader::read_from_in_protocol(&mut protocol).is_err());
+        // A budget of elements.
+        let list = [0x19, 0x35, 0x02, 0x04, 0x06, 0x00];
+        let mut protocol = Bounded::new(&list, 2);
+        assert!(protocol.read_struct_begin().is_ok());
+        assert!(protocol.read_field_begin().is_ok());
+        assert!(protocol.read_list_begin().is_err());
+        let mut protocol = Bounded::new(&list, 3);
+        protocol.read_struct_begin().unwrap();
+        protocol.read_field_begin().unwrap();
+        assert_eq!(protocol.read_list_begin().unwrap().size, 3);
     }
 }
