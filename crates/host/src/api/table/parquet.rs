@@ -217,7 +217,9 @@ fn page(
             return Err(malformed("a page declares a negative number of values"));
         }
         if count as usize > MAX_ROWS {
-            return Err(TableError::TooManyRows);
+            return Err(TableError::Bound(format!(
+                "a page of the Parquet file declares {count} values, more than the {MAX_ROWS} rows a table may have"
+            )));
         }
     }
     // What the crate decompresses: all of a page but the levels of a v2

@@ -30,6 +30,12 @@ pub const MAX_AREA: u64 = 500_000;
 
 /// A record type no reader acts on.
 const INERT: u16 = 0x7FFF;
+const CONTINUE: u16 = 0x003C;
+/// CONTINUE records in a row at most: calamine takes each off the front of
+/// a list, so its work grows with the square of their number (a 4.6 MB
+/// file of a million empty ones ran for minutes). A shared-strings table
+/// of a 5 MB workbook needs a few hundred.
+const MAX_CONTINUES: usize = 2_048;
 const EOF: u16 = 0x000A;
 const BOUND_SHEET: u16 = 0x0085;
 const DIMENSIONS: u16 = 0x0200;
@@ -135,6 +141,23 @@ fn records(stream: &[u8], mut at: usize) -> impl Iterator<Item = (u16, usize, us
     })
 }
 
+/// No run of more than [`MAX_CONTINUES`] CONTINUE records, anywhere in the
+/// stream (substreams and all: the whole stream is walked record by
+/// record).
+fn continues(stream: &[u8]) -> Result<(), TableError> {
+    let (mut at, mut run) = (0usize, 0usize);
+    while let (Some(kind), Some(len)) = (u16_at(stream, at), u16_at(stream, at + 2)) {
+        run = if kind == CONTINUE { run + 1 } else { 0 };
+        if run > MAX_CONTINUES {
+            return Err(TableError::Bound(format!(
+                "the workbook has more than {MAX_CONTINUES} CONTINUE records in a row, the most this host reads"
+            )));
+        }
+        at += 4 + len as usize;
+    }
+    Ok(())
+}
+
 /// The smallest rectangle holding some cells.
 #[derive(Default)]
 struct Rectangle(Option<(u32, u32, u32, u32)>);
@@ -156,6 +179,7 @@ impl Rectangle {
 
 /// Step 2 of the module's list, in place.
 fn scan(stream: &mut [u8]) -> Result<(), TableError> {
+    continues(stream)?;
     let mut patch = Vec::new();
     let mut first_sheet = None;
     for (kind, at, start, end) in records(stream, 0) {
