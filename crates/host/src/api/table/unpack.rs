@@ -60,13 +60,15 @@ struct Runs {
 }
 
 impl Runs {
-    fn feed(&mut self, bytes: &[u8], part: &str) -> Result<(), TableError> {
-        for &b in bytes {
-            match (self.in_tag, b) {
-                (false, b'<') => (self.in_tag, self.run) = (true, 0),
-                (true, b'>') => (self.in_tag, self.run) = (false, 0),
-                _ => self.run += 1,
-            }
+    fn feed(&mut self, mut bytes: &[u8], part: &str) -> Result<(), TableError> {
+        loop {
+            // Jump to the next delimiter of the run we are in.
+            let end = if self.in_tag { b'>' } else { b'<' };
+            let (run, found) = match memchr::memchr(end, bytes) {
+                Some(at) => (at, true),
+                None => (bytes.len(), false),
+            };
+            self.run += run;
             let limit = if self.in_tag { MAX_TAG } else { MAX_TEXT_RUN };
             if self.run > limit {
                 let what = if self.in_tag { "a tag" } else { "a text" };
@@ -75,8 +77,12 @@ impl Runs {
                     limit >> 10
                 )));
             }
+            if !found {
+                return Ok(());
+            }
+            (self.in_tag, self.run) = (!self.in_tag, 0);
+            bytes = bytes.get(run + 1..).unwrap_or_default();
         }
-        Ok(())
     }
 }
 
