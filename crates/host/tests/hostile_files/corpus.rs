@@ -29,6 +29,9 @@ pub struct HostileFile {
     /// wrong, deep markup around the cells, a claim the reader never needs):
     /// it may be read, or refused, as long as every other bound holds.
     pub may_be_read: bool,
+    /// A file at the host's bounds that must be read: how its cleaned
+    /// table's description starts (`100000 rows`).
+    pub read_as: Option<&'static str>,
 }
 
 fn file(name: &'static str, extension: &str, bytes: Vec<u8>, what: &'static str) -> HostileFile {
@@ -38,6 +41,7 @@ fn file(name: &'static str, extension: &str, bytes: Vec<u8>, what: &'static str)
         bytes,
         what,
         may_be_read: false,
+        read_as: None,
     }
 }
 
@@ -95,6 +99,7 @@ pub fn corpus() -> Vec<HostileFile> {
     for file in &mut files {
         file.may_be_read = MAY_BE_READ.contains(&file.name);
     }
+    files.extend(super::bounds::bounds());
     files
 }
 

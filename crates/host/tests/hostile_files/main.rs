@@ -7,7 +7,8 @@
 //! connector (served by a file server in this test); each request is timed
 //! and the host's peak RSS during it read from /proc. A hostile file must
 //! be refused (413 or 422, the API's JSON error body) within 5 s and 256 MB,
-//! the host still up; a control file must be accepted. A host that dies is
+//! the host still up; a control file must be accepted, and so must a file at
+//! the host's bounds (`bounds.rs`), within the same memory. A host that dies is
 //! recorded, started again, and the run goes on: one run measures every
 //! file, then fails listing every violation.
 //!
@@ -21,6 +22,7 @@
 //! - `ZDR_HOSTILE_DUMP`: a folder to write every file of the corpus into
 //!   (to try one by hand).
 
+mod bounds;
 mod corpus;
 mod deflate;
 mod pq;
@@ -300,7 +302,7 @@ impl Run {
                 }
             }
             let context = file_id.and_then(|id| self.context(&id)).unwrap_or_default();
-            row.note = format!("accepted: {context}");
+            row.note = format!("accepted: {}", shorten(&context, 110));
             if control && !(context.contains("date (dates)") && context.contains("sales (numbers)"))
             {
                 // Read as meant: the dates as dates, the sales as numbers.
@@ -320,13 +322,25 @@ impl Run {
                 ));
             }
         } else {
-            if row.ms > MAX_TIME.as_millis() {
+            // Reading a table at the bounds is the host's own work, not
+            // the readers': unoptimised (the debug build), it takes up to
+            // three times as long. A hostile file is held to 5 s in both.
+            let limit = match file.read_as {
+                Some(_) if cfg!(debug_assertions) => 3 * MAX_TIME,
+                _ => MAX_TIME,
+            };
+            if row.ms > limit.as_millis() {
                 row.violations.push(format!("took {} ms", row.ms));
             }
             if mb >= MAX_PEAK_MB {
                 row.violations.push(format!("peak RSS {mb:.0} MB"));
             }
-            if accepted && file.may_be_read {
+            if let Some(read_as) = file.read_as {
+                if !(accepted && row.note.starts_with(&format!("accepted: {read_as}"))) {
+                    row.violations
+                        .push(format!("a file at the bounds was not read as {read_as:?}"));
+                }
+            } else if accepted && file.may_be_read {
                 // A well-formed table, read within the bounds.
             } else if !matches!(row.status.as_str(), "413" | "422") {
                 row.violations.push(format!("answered {}", row.status));
