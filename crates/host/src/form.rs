@@ -42,18 +42,22 @@ enum Kind {
     Multipart(String),
 }
 
+/// A Content-Type's type and subtype, lower case, without parameters.
+pub fn media_type(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
 fn kind(headers: &HeaderMap) -> Result<Kind, FormError> {
     let value = headers.get(CONTENT_TYPE).ok_or(FormError::MissingType)?;
     let text = value
         .to_str()
         .map_err(|_| FormError::UnsupportedType("(not text)".into()))?;
-    let essence = text
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    match essence.as_str() {
+    match media_type(text).as_str() {
         "application/x-www-form-urlencoded" => Ok(Kind::UrlEncoded),
         "multipart/form-data" => multer::parse_boundary(text)
             .map(Kind::Multipart)

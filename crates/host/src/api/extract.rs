@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::{Api, ApiError};
-use crate::form::{read_limited, BodyRules, FormError};
+use crate::form::{media_type, read_limited, BodyRules, FormError};
 
 /// The query string, by serde; a parameter given twice, of the wrong type,
 /// or not text is a 400 naming the query.
@@ -113,12 +113,7 @@ fn is_json(request: &Request) -> Result<(), ApiError> {
         return Ok(());
     };
     let text = value.to_str().unwrap_or("");
-    let essence = text
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = media_type(text);
     if essence == "application/json" || essence.ends_with("+json") {
         Ok(())
     } else {

@@ -5,7 +5,7 @@
 //! (xlsx, xls, and the ods it falls back to), parquet 55, the csv crate.
 
 use parquet::basic::{Compression, GzipLevel};
-use parquet::format::{ColumnChunk, ColumnMetaData, CompressionCodec, Encoding, Type};
+use parquet::format::{CompressionCodec, Encoding, Type};
 
 use super::deflate::{self, Piece};
 use super::pq::{self, Chunk};
@@ -646,33 +646,19 @@ fn wide_parquet(columns: usize) -> Vec<u8> {
     body.extend_from_slice(&42i32.to_le_bytes());
     let page_len = i64::try_from(header.len() + 4).unwrap();
     let chunks = (0..columns)
-        .map(|i| ColumnChunk {
-            file_path: None,
-            file_offset: 4,
-            meta_data: Some(ColumnMetaData {
+        .map(|i| {
+            pq::column_chunk(pq::ChunkMeta {
                 type_: Type::INT32,
                 encodings: vec![Encoding::PLAIN],
-                path_in_schema: vec![name(i)],
+                path: vec![name(i)],
                 codec: CompressionCodec::UNCOMPRESSED,
                 num_values: 1,
-                total_uncompressed_size: page_len,
-                total_compressed_size: page_len,
-                key_value_metadata: None,
-                data_page_offset: 4,
-                index_page_offset: None,
-                dictionary_page_offset: None,
-                statistics: None,
-                encoding_stats: None,
-                bloom_filter_offset: None,
-                bloom_filter_length: None,
-                size_statistics: None,
-            }),
-            offset_index_offset: None,
-            offset_index_length: None,
-            column_index_offset: None,
-            column_index_length: None,
-            crypto_metadata: None,
-            encrypted_column_metadata: None,
+                uncompressed: page_len,
+                compressed: page_len,
+                start: 4,
+                data: 4,
+                dictionary: None,
+            })
         })
         .collect();
     let size = page_len * i64::try_from(columns).unwrap();

@@ -190,34 +190,18 @@ pub fn file(schema: Vec<SchemaElement>, num_rows: i64, chunks: Vec<Chunk>) -> Ve
         }
         encodings.dedup();
         let compressed = out.len() as i64 - start;
-        columns.push(ColumnChunk {
-            file_path: None,
-            file_offset: start,
-            meta_data: Some(ColumnMetaData {
-                type_: chunk.type_,
-                encodings,
-                path_in_schema: chunk.path,
-                codec: chunk.codec,
-                num_values: chunk.num_values,
-                total_uncompressed_size: chunk.declared_uncompressed.unwrap_or(uncompressed),
-                total_compressed_size: compressed,
-                key_value_metadata: None,
-                data_page_offset: data_offset.unwrap_or(start),
-                index_page_offset: None,
-                dictionary_page_offset: dictionary_offset,
-                statistics: None,
-                encoding_stats: None,
-                bloom_filter_offset: None,
-                bloom_filter_length: None,
-                size_statistics: None,
-            }),
-            offset_index_offset: None,
-            offset_index_length: None,
-            column_index_offset: None,
-            column_index_length: None,
-            crypto_metadata: None,
-            encrypted_column_metadata: None,
-        });
+        columns.push(column_chunk(ChunkMeta {
+            type_: chunk.type_,
+            encodings,
+            path: chunk.path,
+            codec: chunk.codec,
+            num_values: chunk.num_values,
+            uncompressed: chunk.declared_uncompressed.unwrap_or(uncompressed),
+            compressed,
+            start,
+            data: data_offset.unwrap_or(start),
+            dictionary: dictionary_offset,
+        }));
     }
     let row_groups = if columns.is_empty() {
         Vec::new()
@@ -263,4 +247,51 @@ pub fn footer(
     body.extend_from_slice(&u32::try_from(meta.len()).unwrap().to_le_bytes());
     body.extend_from_slice(b"PAR1");
     body
+}
+
+/// What a column chunk's metadata says; [`column_chunk`] fills in the rest
+/// as absent.
+pub struct ChunkMeta {
+    pub type_: Type,
+    pub encodings: Vec<Encoding>,
+    pub path: Vec<String>,
+    pub codec: CompressionCodec,
+    pub num_values: i64,
+    pub uncompressed: i64,
+    pub compressed: i64,
+    /// Where the chunk, its first data page and its dictionary page start.
+    pub start: i64,
+    pub data: i64,
+    pub dictionary: Option<i64>,
+}
+
+pub fn column_chunk(meta: ChunkMeta) -> ColumnChunk {
+    ColumnChunk {
+        file_path: None,
+        file_offset: meta.start,
+        meta_data: Some(ColumnMetaData {
+            type_: meta.type_,
+            encodings: meta.encodings,
+            path_in_schema: meta.path,
+            codec: meta.codec,
+            num_values: meta.num_values,
+            total_uncompressed_size: meta.uncompressed,
+            total_compressed_size: meta.compressed,
+            key_value_metadata: None,
+            data_page_offset: meta.data,
+            index_page_offset: None,
+            dictionary_page_offset: meta.dictionary,
+            statistics: None,
+            encoding_stats: None,
+            bloom_filter_offset: None,
+            bloom_filter_length: None,
+            size_statistics: None,
+        }),
+        offset_index_offset: None,
+        offset_index_length: None,
+        column_index_offset: None,
+        column_index_length: None,
+        crypto_metadata: None,
+        encrypted_column_metadata: None,
+    }
 }
