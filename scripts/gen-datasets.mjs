@@ -1,4 +1,4 @@
-// Writes crates/host/datasets/: the public datasets zdr-host searches as its
+// Writes crates/api/datasets/: the public datasets zdr-host searches as its
 // built-in indexes (spec 4.3), converted from the npm package vega-datasets
 // (a devDependency) to CSV, with their descriptions, licences and sources in
 // datasets.json. Run it to change the list or take a newer package:
@@ -14,7 +14,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', 'node_modules', 'vega-datasets');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const datapackage = JSON.parse(readFileSync(join(root, 'datapackage.json'), 'utf8'));
-const out = join(here, '..', 'crates', 'host', 'datasets');
+const out = join(here, '..', 'crates', 'api', 'datasets');
 mkdirSync(out, { recursive: true });
 
 const MONTHS = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };

@@ -18,6 +18,12 @@ cargo clippy --workspace --exclude zdr-host --all-targets --quiet --target wasm3
 # zdr-chart without the map boundaries (the widget's small build).
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
+say "the embed links nothing that stores or fetches (cargo tree -p zdr-embed-page)"
+if cargo tree -p zdr-embed-page -e normal --prefix none | grep -E '^(rusqlite|reqwest|hyper-rustls|calamine|parquet) '; then
+  echo "zdr-embed-page depends on a crate that stores or fetches: the zero-retention path must not" >&2
+  exit 1
+fi
+
 say "cargo test --workspace (widget units; zdr-chart model, SVG drawing of every example, proptest)"
 cargo test --workspace --quiet
 

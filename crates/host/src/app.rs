@@ -8,14 +8,10 @@ use tower::util::MapResponseLayer;
 use tower::Layer;
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::api;
-use crate::config::Config;
-use crate::embed;
-use crate::error::AppError;
-use crate::limits::Lanes;
-use crate::request_log;
-use crate::security;
-use crate::shell;
+use zdr_api as api;
+use zdr_embed_page::error::AppError;
+use zdr_embed_page::limits::Lanes;
+use zdr_embed_page::{embed, request_log, security, shell, Config};
 
 async fn healthz() -> &'static str {
     "ok\n"

@@ -15,7 +15,7 @@ use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
 use crate::app::app;
-use crate::config::Config;
+use zdr_embed_page::Config;
 
 /// The most hyper buffers of a connection's incoming bytes.
 const READ_AHEAD: usize = 64 * 1024;

@@ -1581,8 +1581,11 @@ async fn shell_requests_for_bad_card_ids_are_404() {
 async fn the_shell_script_is_served_from_its_file() {
     let fixture = Fixture::new();
     let app = fixture.app();
-    let file =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/shell.js")).unwrap();
+    let file = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../embed-page/assets/shell.js"
+    ))
+    .unwrap();
     let answer = send(&app, get("/zdr-shell/v1/shell.js")).await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(

@@ -1,6 +1,6 @@
 //! Spec 4.3, `POST /api/v1/knowledge_search`: full-text search (SQLite
 //! FTS5, bm25) over the built-in indexes, public datasets converted from
-//! vega-datasets at build time (`crates/host/datasets/`,
+//! vega-datasets at build time (`crates/api/datasets/`,
 //! `scripts/gen-datasets.mjs`), and over the key's private indexes, in
 //! `source_indexes`' priority order: once an index has a relevant dataset,
 //! later ones are not searched. The best dataset of that index is drawn by
@@ -29,7 +29,7 @@ use super::table::{read_csv, Cell, Kind, Table, TableError};
 use super::visualize::{card, card_row, Source};
 use super::work::{heavy, table_memory};
 use super::{blocking, Api, ApiError, Tenant};
-use crate::limits::Stop;
+use zdr_embed_page::limits::Stop;
 
 /// A built-in dataset, as `datasets.json` describes it.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -47,14 +47,14 @@ struct Catalogue {
     datasets: Vec<Dataset>,
 }
 
-const CATALOGUE: &str = include_str!("../../datasets/datasets.json");
+const CATALOGUE: &str = include_str!("../datasets/datasets.json");
 
 fn csv_of(id: &str) -> Option<&'static str> {
     Some(match id {
-        "stocks" => include_str!("../../datasets/stocks.csv"),
-        "gapminder" => include_str!("../../datasets/gapminder.csv"),
-        "seattle-weather" => include_str!("../../datasets/seattle-weather.csv"),
-        "iowa-electricity" => include_str!("../../datasets/iowa-electricity.csv"),
+        "stocks" => include_str!("../datasets/stocks.csv"),
+        "gapminder" => include_str!("../datasets/gapminder.csv"),
+        "seattle-weather" => include_str!("../datasets/seattle-weather.csv"),
+        "iowa-electricity" => include_str!("../datasets/iowa-electricity.csv"),
         _ => return None,
     })
 }

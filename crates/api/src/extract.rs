@@ -1,7 +1,7 @@
 //! The API's extractors. axum's own answer their rejections in plain text
 //! (a body past its limit, a query or a path that does not parse); these
 //! answer every one with the API's JSON error. A JSON body is read as the
-//! embed reads its posts ([`crate::form::read_limited`]): at most
+//! embed reads its posts ([`zdr_embed_page::form::read_limited`]): at most
 //! `--body-limit` bytes, within `--body-timeout`, its bytes beyond the
 //! first `--small-post` taken from the host's body memory and held as long
 //! as the body is.
@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::{Api, ApiError};
-use crate::form::{media_type, read_limited, BodyRules, FormError};
+use zdr_embed_page::form::{media_type, read_limited, BodyRules, FormError};
 
 /// The query string, by serde; a parameter given twice, of the wrong type,
 /// or not text is a 400 naming the query.

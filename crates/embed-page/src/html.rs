@@ -18,7 +18,7 @@ pub struct Page {
     pub style_hash: String,
 }
 
-pub(crate) fn style_hash(style: &str) -> String {
+pub fn style_hash(style: &str) -> String {
     let digest = Sha256::digest(style.as_bytes());
     format!(
         "'sha256-{}'",

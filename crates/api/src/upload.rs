@@ -132,8 +132,12 @@ pub(super) async fn parts(
             )
         })?;
     let (parts, body) = request.into_parts();
-    let (bytes, held) =
-        crate::form::read_limited(&parts.headers, body, &super::extract::rules(api, limit)).await?;
+    let (bytes, held) = zdr_embed_page::form::read_limited(
+        &parts.headers,
+        body,
+        &super::extract::rules(api, limit),
+    )
+    .await?;
     let stream =
         futures_util::stream::once(
             async move { Ok::<_, std::io::Error>(bytes::Bytes::from(bytes)) },

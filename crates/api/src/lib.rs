@@ -41,8 +41,8 @@ pub use error::ApiError;
 pub use keys::{Keys, Tenant};
 use store::Store;
 
-use crate::config::Config;
-use crate::limits::{Lanes, Stop};
+use zdr_embed_page::config::Config;
+use zdr_embed_page::limits::{Lanes, Stop};
 
 /// The largest file the API takes (spec section 8: files 100 KB).
 pub const MAX_FILE: usize = 100 * 1024;

@@ -730,7 +730,7 @@ fn needs(kind: CardKind) -> &'static str {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::api::table::{read_csv, MAX_ROWS};
+    use crate::table::{read_csv, MAX_ROWS};
 
     /// The largest table a file may hold, every date and every pair
     /// distinct: sums per date and per pair are indexed, not searched.
@@ -745,7 +745,7 @@ mod tests {
                 i / 400
             ));
         }
-        let table = read_csv(csv.as_bytes(), &crate::limits::Stop::never()).unwrap();
+        let table = read_csv(csv.as_bytes(), &zdr_embed_page::limits::Stop::never()).unwrap();
         let line = suggest(&table, "t", None, Some(CardKind::Timeseries), false).unwrap();
         let points = &line[0].visualization_data["data"]["series"][0]["points"];
         assert_eq!(points.as_array().unwrap().len(), MAX_ROWS);

@@ -18,7 +18,7 @@ use zdr_chart::Chart;
 use super::store::CardRow;
 use super::work::{draw_memory, heavy};
 use super::{Api, ApiError, Tenant};
-use crate::html::{escape, style_hash, Page};
+use zdr_embed_page::html::{escape, style_hash, Page};
 
 /// Sizes an image may be asked for, in CSS pixels.
 const MIN_SIDE: u32 = 200;

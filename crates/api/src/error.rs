@@ -73,7 +73,7 @@ impl ApiError {
 
     /// Logs `cause` under a new request id and answers with that id only.
     pub fn internal(cause: impl std::fmt::Display) -> ApiError {
-        let id = crate::api::ids::new_id("req");
+        let id = crate::ids::new_id("req");
         tracing::error!(request_id = %id, "api: {cause}");
         ApiError::Internal(id)
     }

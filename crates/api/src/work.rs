@@ -1,6 +1,6 @@
 //! The API's heavy work (reading a file, making cards, searching, drawing
 //! an image) goes through the host's one admission, the embed's
-//! ([`crate::limits::Lanes`]): a slot, its share of the memory budget, a
+//! ([`zdr_embed_page::limits::Lanes`]): a slot, its share of the memory budget, a
 //! place in a short queue, and the deadline (`--draw-timeout`). A busy host
 //! answers 503 with Retry-After at once instead of piling work up; work
 //! whose client has gone, or whose deadline has passed, stops at its next
@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use super::table::{TableError, MAX_UNPACKED};
 use super::{Api, ApiError};
-use crate::error::AppError;
-use crate::limits::{AbandonOnDrop, Stop, Stopped};
+use zdr_embed_page::error::AppError;
+use zdr_embed_page::limits::{AbandonOnDrop, Stop, Stopped};
 
 /// What reading a file takes beyond the file itself, as docs/service-api.md
 /// "Reading files" measures it: a table at its bounds and the reader's own
@@ -33,8 +33,9 @@ pub fn table_memory(bytes: usize) -> usize {
 
 /// What drawing a stored card takes (the embed's reckoning of a draw).
 pub fn draw_memory(visualization_data: usize) -> usize {
-    crate::limits::MEMORY_PER_DRAW
-        .saturating_add(visualization_data.saturating_mul(crate::limits::MEMORY_PER_BODY_BYTE))
+    zdr_embed_page::limits::MEMORY_PER_DRAW.saturating_add(
+        visualization_data.saturating_mul(zdr_embed_page::limits::MEMORY_PER_BODY_BYTE),
+    )
 }
 
 /// Runs `work` on a blocking thread once the admission lets it, with

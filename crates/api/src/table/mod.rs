@@ -22,7 +22,7 @@ use zdr_chart::geo::{self, Atlas};
 use zdr_chart::model::parse_date;
 
 use super::ids::hex;
-use crate::limits::{Stop, Stopped};
+use zdr_embed_page::limits::{Stop, Stopped};
 
 pub use self::csv::read_csv;
 
@@ -641,7 +641,7 @@ mod tests {
 
     #[test]
     fn a_stopped_read_says_so() {
-        let (guard, stop) = crate::limits::AbandonOnDrop::new(
+        let (guard, stop) = zdr_embed_page::limits::AbandonOnDrop::new(
             std::time::Instant::now() + std::time::Duration::from_secs(60),
         );
         drop(guard);
