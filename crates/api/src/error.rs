@@ -1,16 +1,19 @@
 //! The API's one error type and its JSON body, the same for every endpoint:
 //!
 //! ```json
-//! {"error": {"status": 404, "code": "file_not_found", "message": "...", "param": "file_id"}}
+//! {"error": {"status": 404, "code": "file_not_found", "message": "...", "param": "file_id"},
+//!  "error_type": "NOT_FOUND", "error_message": "..."}
 //! ```
 //!
 //! `code` is stable and meant for programs; `message` says what to do;
 //! `param` names the request field at fault, when there is one.
+//! `error_type` (from the service's documented list) and `error_message`
+//! are the service's own members, which its SDKs read.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use serde::Serialize;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
@@ -156,25 +159,66 @@ impl ApiError {
     /// The error body alone (status, code and message), for a status that
     /// came from elsewhere: the framework, a panic, a layer.
     pub fn body(status: StatusCode, code: &str, message: &str) -> Response {
-        let body = json!({"error": {
-            "status": status.as_u16(),
-            "code": code,
-            "message": message,
-            "param": null,
-        }});
-        (status, Json(body)).into_response()
+        (status, Json(Body::of(status, code, message, None))).into_response()
+    }
+}
+
+/// The service's `error_type` of a status (its documented list:
+/// BAD_REQUEST, AUTHENTICATION_ERROR, FORBIDDEN, NOT_FOUND,
+/// REQUEST_TIMEOUT, RATE_LIMIT_EXCEEDED, PAYMENT_REQUIRED,
+/// INTERNAL_SERVER_ERROR, SERVICE_UNAVAILABLE,
+/// RELEVANT_RESULTS_NOT_FOUND; the last two this host never needs: a
+/// search that finds nothing answers 200 with no cards).
+pub fn error_type(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        401 => "AUTHENTICATION_ERROR",
+        403 => "FORBIDDEN",
+        404 => "NOT_FOUND",
+        408 => "REQUEST_TIMEOUT",
+        429 => "RATE_LIMIT_EXCEEDED",
+        402 => "PAYMENT_REQUIRED",
+        503 => "SERVICE_UNAVAILABLE",
+        500..=599 => "INTERNAL_SERVER_ERROR",
+        _ => "BAD_REQUEST",
+    }
+}
+
+/// The body every error answers with.
+#[derive(Serialize)]
+struct Body<'a> {
+    error: Inner<'a>,
+    error_type: &'static str,
+    error_message: &'a str,
+}
+
+#[derive(Serialize)]
+struct Inner<'a> {
+    status: u16,
+    code: &'a str,
+    message: &'a str,
+    param: Option<&'a str>,
+}
+
+impl<'a> Body<'a> {
+    fn of(status: StatusCode, code: &'a str, message: &'a str, param: Option<&'a str>) -> Body<'a> {
+        Body {
+            error: Inner {
+                status: status.as_u16(),
+                code,
+                message,
+                param,
+            },
+            error_type: error_type(status),
+            error_message: message,
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let body = json!({"error": {
-            "status": status.as_u16(),
-            "code": self.code(),
-            "message": self.to_string(),
-            "param": self.param(),
-        }});
+        let message = self.to_string();
+        let body = Body::of(status, self.code(), &message, self.param());
         let mut response = (status, Json(body)).into_response();
         if status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(

@@ -1,45 +1,39 @@
-//! The service API of `../shared/spec/service-api.md` (issue 16), beside
-//! the embed: `X-API-Key` on every `/api` endpoint, one tenant per key,
-//! state in SQLite and an object folder under `--data-dir`
-//! ([`store`]), presigned uploads checked as S3 checks a POST policy
-//! ([`sign`], [`upload`]), and the files read into clean tables
-//! ([`table`], [`files`]). Errors are one JSON shape ([`error`]).
-//! Documented in docs/service-api.md.
+//! The service API of `../shared/spec/service-api.md`, as the service's own
+//! SDK (`tako-sdk`) expects it: `X-API-Key` on every `/api` endpoint, one
+//! tenant per key. Three layers, each depending only on the next:
+//!
+//! - [`http`]: routes and handlers that only translate a request into a
+//!   typed value ([`model`]) and an answer back;
+//! - [`service`]: the rules (files, cards, visualize, search, indexes,
+//!   threads, saved views), with the file readers ([`table`]), the
+//!   recommender and the host's admission ([`work`]);
+//! - [`store`]: what is kept, behind a trait (SQLite and a folder).
+//!
+//! Errors are one JSON shape ([`error`]). Documented in
+//! docs/service-api.md.
 
-mod body;
-mod cards;
-mod connector;
 mod error;
-mod extract;
 mod fetch;
-mod files;
+mod http;
 pub(crate) mod ids;
-mod indexes;
 mod keys;
+pub mod model;
 mod rate;
 mod recommend;
-mod saved_views;
-mod search;
+pub mod service;
 mod sign;
-mod store;
+pub mod store;
 mod table;
-mod threads;
-mod upload;
-mod visualize;
 mod work;
 
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::{Request, State};
 use axum::http::HeaderMap;
-use axum::middleware::{self, Next};
-use axum::response::Response;
-use axum::routing::{get, post, put};
 use axum::Router;
 
 pub use error::ApiError;
 pub use keys::{Keys, Tenant};
-use store::Store;
+use store::{SqliteStore, Store};
 
 use zdr_embed_page::config::Config;
 use zdr_embed_page::limits::{Lanes, Stop};
@@ -47,7 +41,7 @@ use zdr_embed_page::limits::{Lanes, Stop};
 /// The largest file the API takes (spec section 8: files 100 KB).
 pub const MAX_FILE: usize = 100 * 1024;
 
-/// What every API handler shares. The store opens on first use, so a host
+/// What every service shares. The store opens on first use, so a host
 /// whose API is never called writes nothing to disk.
 pub struct Api {
     keys: Result<Keys, String>,
@@ -55,7 +49,7 @@ pub struct Api {
     /// The host's one admission, shared with the embed.
     lanes: Arc<Lanes>,
     rate: rate::RateLimit,
-    store: OnceLock<Result<Arc<Store>, String>>,
+    store: OnceLock<Result<Arc<dyn Store>, String>>,
     fetcher: OnceLock<Result<fetch::Fetcher, String>>,
 }
 
@@ -77,11 +71,11 @@ impl Api {
             .map_err(|e| ApiError::Unavailable(e.clone()))
     }
 
-    fn store(&self) -> Result<Arc<Store>, ApiError> {
+    fn store(&self) -> Result<Arc<dyn Store>, ApiError> {
         self.store
             .get_or_init(|| {
-                Store::open(&self.config.data_dir)
-                    .map(Arc::new)
+                SqliteStore::open(&self.config.data_dir)
+                    .map(|s| Arc::new(s) as Arc<dyn Store>)
                     .map_err(|e| e.to_string())
             })
             .clone()
@@ -122,11 +116,11 @@ impl Api {
 /// calls never hold up the async workers; a failure is logged and answered
 /// with a request id.
 async fn blocking<T: Send + 'static>(
-    api: &Arc<Api>,
-    work: impl FnOnce(&Store) -> Result<T, store::StoreError> + Send + 'static,
+    api: &Api,
+    work: impl FnOnce(&dyn Store) -> Result<T, store::StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let store = api.store()?;
-    tokio::task::spawn_blocking(move || work(&store))
+    tokio::task::spawn_blocking(move || work(store.as_ref()))
         .await
         .map_err(ApiError::internal)?
         .map_err(ApiError::internal)
@@ -139,209 +133,13 @@ pub fn check(config: &Config) -> Result<usize, String> {
     Ok(keys.len())
 }
 
-/// `X-API-Key` (any case) names a tenant, or the request ends here.
-async fn authenticate(
-    State(api): State<Arc<Api>>,
-    mut request: Request,
-    next: Next,
-) -> Result<Response, ApiError> {
-    let keys = api.keys()?;
-    let key = request
-        .headers()
-        .get("x-api-key")
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-        .ok_or(ApiError::NoKey)?;
-    let tenant = keys.tenant(key).cloned().ok_or(ApiError::UnknownKey)?;
-    api.rate
-        .take(&tenant.0, std::time::Instant::now())
-        .map_err(|seconds| {
-            ApiError::RateLimited(
-                format!(
-                    "{} a second, {} at once",
-                    api.config.api_rate, api.config.api_burst
-                ),
-                seconds,
-            )
-        })?;
-    request.extensions_mut().insert(tenant);
-    Ok(next.run(request).await)
-}
-
-/// Any answer of the API that is an error but not its JSON body (a
-/// framework's own rejection, a layer's) is made one, with its status and
-/// headers kept.
-async fn json_errors(request: Request, next: Next) -> Response {
-    let response = next.run(request).await;
-    let status = response.status();
-    let json = response
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
-    if json || !(status.is_client_error() || status.is_server_error()) {
-        return response;
-    }
-    let (parts, body) = response.into_parts();
-    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
-    let text: String = String::from_utf8_lossy(&text).chars().take(200).collect();
-    let code = match status.as_u16() {
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "request_timeout",
-        413 => "too_large",
-        415 => "unsupported_media_type",
-        429 => "rate_limited",
-        500..=599 => "internal_error",
-        _ => "invalid_request",
-    };
-    let message = if status.is_server_error() || text.trim().is_empty() {
-        status
-            .canonical_reason()
-            .unwrap_or("the request could not be answered")
-            .to_owned()
-    } else {
-        text
-    };
-    let mut answer = ApiError::body(status, code, &message);
-    for (name, value) in &parts.headers {
-        if name != axum::http::header::CONTENT_TYPE && name != axum::http::header::CONTENT_LENGTH {
-            answer.headers_mut().insert(name.clone(), value.clone());
-        }
-    }
-    answer
-}
-
-/// A handler that panicked: the panic hook logged where; the client gets
-/// the JSON error without anything of the panic.
-fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    ApiError::body(
-        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-        "internal_error",
-        "the request could not be completed (the host's log says where it failed)",
-    )
-}
-
-async fn not_found() -> ApiError {
-    ApiError::NotFound
-}
-
-async fn method_not_allowed() -> ApiError {
-    ApiError::MethodNotAllowed
-}
-
-/// `/api/...` (keys required) and the upload form's target `/upload/`
-/// (its signed fields are its authority).
+/// `/api/...`, the upload form's target `/upload/` and a card's page
+/// `/card/{card_id}/`, over the host's admission `lanes`.
 pub fn routes<S: Clone + Send + Sync + 'static>(
     config: Arc<Config>,
     lanes: Arc<Lanes>,
 ) -> Router<S> {
-    let api = Arc::new(Api::new(config, lanes));
-    let keyed = Router::new()
-        .route(
-            "/api/v1/beta/file_upload_url",
-            get(upload::upload_url).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/files",
-            post(files::post_files).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/files/",
-            post(files::post_files).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/files/{file_id}/",
-            get(files::get_file).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/files/{file_id}/cleaned/",
-            get(files::get_cleaned).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/file_connector",
-            post(connector::connect).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/visualize",
-            post(visualize::visualize).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/private_indexes/",
-            get(indexes::list)
-                .post(indexes::create)
-                .fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/private_indexes",
-            get(indexes::list)
-                .post(indexes::create)
-                .fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/private_indexes/{id}/",
-            put(indexes::put)
-                .patch(indexes::patch)
-                .fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/private_indexes/{id}/files/",
-            post(indexes::add_files).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/knowledge_search",
-            post(search::search).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/saved_views",
-            get(saved_views::list)
-                .post(saved_views::create)
-                .fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/beta/visualize_saved_view",
-            post(saved_views::apply).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/threads",
-            get(threads::threads).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/threads/",
-            get(threads::threads).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/threads/{thread_id}",
-            get(threads::thread).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/threads/{thread_id}/",
-            get(threads::thread).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/threads/{thread_id}/messages",
-            get(threads::messages).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/threads/{thread_id}/messages/",
-            get(threads::messages).fallback(method_not_allowed),
-        )
-        .route(
-            "/api/v1/image/{card_id}/",
-            get(cards::image).fallback(method_not_allowed),
-        )
-        .route("/api/{*rest}", axum::routing::any(not_found))
-        .route_layer(middleware::from_fn_with_state(api.clone(), authenticate))
-        .route(
-            upload::UPLOAD_PATH,
-            post(upload::receive).fallback(method_not_allowed),
-        )
-        .layer(middleware::from_fn(json_errors))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked));
-    Router::new()
-        .merge(keyed)
-        .route("/card/{card_id}/", get(cards::page))
-        .with_state(api)
+    http::routes(Arc::new(Api::new(config, lanes)))
 }
 
 /// Reads a table from `bytes` of `format` as an upload is read, for the

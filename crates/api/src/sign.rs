@@ -13,7 +13,7 @@ use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
 use time::{Duration, OffsetDateTime};
 
-use super::ids::hex;
+use crate::ids::hex;
 
 pub const ALGORITHM: &str = "AWS4-HMAC-SHA256";
 const REGION: &str = "local";
@@ -48,12 +48,15 @@ pub struct Form {
     pub fields: Vec<(&'static str, String)>,
 }
 
+/// `meta`: fields of user metadata (`x-amz-meta-*`) the form carries,
+/// each fixed by the policy as S3 fixes them.
 pub fn form(
     secret: &[u8; 32],
     tenant: &str,
     key: &str,
     content_type: &str,
     max_size: usize,
+    meta: &[(&'static str, String)],
     now: OffsetDateTime,
 ) -> Form {
     let date = now
@@ -70,31 +73,32 @@ pub fn form(
         .ok()
         .and_then(|t| t.format(&Rfc3339).ok())
         .unwrap_or_default();
-    let policy = json!({
-        "expiration": expiration,
-        "conditions": [
-            {"bucket": BUCKET},
-            ["eq", "$key", key],
-            ["eq", "$Content-Type", content_type],
-            ["content-length-range", 1, max_size],
-            {"x-amz-algorithm": ALGORITHM},
-            {"x-amz-credential": credential},
-            {"x-amz-date": amz_date},
-        ],
-    });
+    let mut conditions = vec![
+        json!({"bucket": BUCKET}),
+        json!(["eq", "$key", key]),
+        json!(["eq", "$Content-Type", content_type]),
+        json!(["content-length-range", 1, max_size]),
+        json!({"x-amz-algorithm": ALGORITHM}),
+        json!({"x-amz-credential": credential}),
+        json!({"x-amz-date": amz_date}),
+    ];
+    for (name, value) in meta {
+        conditions.push(json!(["eq", format!("${name}"), value]));
+    }
+    let policy = json!({"expiration": expiration, "conditions": conditions});
     let policy = base64::engine::general_purpose::STANDARD.encode(policy.to_string());
     let signature = hex(&hmac(&signing_key(secret, &date), policy.as_bytes()));
-    Form {
-        fields: vec![
-            ("Content-Type", content_type.to_owned()),
-            ("key", key.to_owned()),
-            ("x-amz-algorithm", ALGORITHM.to_owned()),
-            ("x-amz-credential", credential),
-            ("x-amz-date", amz_date),
-            ("policy", policy),
-            ("x-amz-signature", signature),
-        ],
-    }
+    let mut fields = vec![
+        ("Content-Type", content_type.to_owned()),
+        ("key", key.to_owned()),
+        ("x-amz-algorithm", ALGORITHM.to_owned()),
+        ("x-amz-credential", credential),
+        ("x-amz-date", amz_date),
+    ];
+    fields.extend(meta.iter().cloned());
+    fields.push(("policy", policy));
+    fields.push(("x-amz-signature", signature));
+    Form { fields }
 }
 
 /// What a verified form allows: the tenant, the key and the size range.
@@ -242,7 +246,15 @@ mod tests {
     fn a_signed_form_verifies_and_any_change_does_not() {
         let secret = [7u8; 32];
         let now = OffsetDateTime::now_utc();
-        let form = form(&secret, "t_1", "file_1/a.csv", "text/csv", 100, now);
+        let form = form(
+            &secret,
+            "t_1",
+            "file_1/a.csv",
+            "text/csv",
+            100,
+            &[("x-amz-meta-source", "Finance".into())],
+            now,
+        );
         let good = fields(&form);
         let allowed = verify(&secret, &good, now).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(

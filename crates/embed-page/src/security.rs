@@ -133,8 +133,13 @@ pub async fn headers(State(config): State<Arc<Config>>, request: Request, next: 
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     let cache = cache_control(&path, response.status(), &config.engine_url);
+    // A stored card's image or page says `private` itself (its browser may
+    // keep it; no shared cache may): a success keeps what its handler set.
+    let own = response.status().is_success() && response.headers().contains_key(CACHE_CONTROL);
     let headers = response.headers_mut();
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
+    if !own {
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache));
+    }
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     let policy = match response.extensions().get::<Csp>() {

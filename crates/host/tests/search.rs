@@ -52,7 +52,14 @@ async fn built_in_datasets_are_searched_in_order_and_drawn_for_the_country_and_l
         .unwrap()
         .contains("2 later index(es) not searched"));
     let line = of_type(&answer, "timeseries");
-    assert_eq!(line["source_indexes"], json!(["world"]));
+    // The built-in datasets are the service's index `tako` (the segment,
+    // world, is in the description).
+    assert_eq!(line["source_indexes"], json!(["tako"]));
+    assert_eq!(line["sources"][0]["source_index"], "tako");
+    assert!(line["description"]
+        .as_str()
+        .unwrap()
+        .contains("index world"));
     assert!(line["description"]
         .as_str()
         .unwrap()
@@ -180,7 +187,13 @@ async fn private_indexes_come_first_and_an_index_with_results_ends_the_search() 
     .await;
     assert_eq!(answer["searched_indexes"], json!([finance]));
     let line = of_type(&answer, "timeseries");
-    assert_eq!(line["source_indexes"], json!([finance]));
+    // A card of the key's own data names no index both of the service's
+    // SDKs read; its description says which.
+    assert_eq!(line["source_indexes"], json!([]));
+    assert!(line["description"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("of {finance}")));
     // Two measures of different sizes and units: the second on a right axis.
     let config = &line["visualization_data"]["viz_config"];
     assert_eq!(config["right_axis_series"], json!(["margin"]));
@@ -196,7 +209,10 @@ async fn private_indexes_come_first_and_an_index_with_results_ends_the_search() 
     )
     .await;
     assert_eq!(first["searched_indexes"], json!([shop]));
-    assert_eq!(cards(&first)[0]["source_indexes"], json!([shop]));
+    assert!(cards(&first)[0]["description"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("of {shop}")));
     let swapped = search(
         &router,
         KEY,
@@ -204,7 +220,7 @@ async fn private_indexes_come_first_and_an_index_with_results_ends_the_search() 
     )
     .await;
     assert_eq!(swapped["searched_indexes"], json!(["markets"]));
-    assert_eq!(cards(&swapped)[0]["source_indexes"], json!(["markets"]));
+    assert_eq!(cards(&swapped)[0]["source_indexes"], json!(["tako"]));
     // An index without a relevant dataset passes the search on.
     let on = search(
         &router,

@@ -12,24 +12,23 @@
 
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::{Extension, Json};
 use rusqlite::{params, Connection};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use zdr_chart::geo::Atlas;
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
-
-use super::body::{optional, text};
-use super::ids::new_id;
-use super::recommend::suggest;
-use super::store::{FileRow, Store};
-use super::table::{read_csv, Cell, Kind, Table, TableError};
-use super::visualize::{card, card_row, Source};
-use super::work::{heavy, table_memory};
-use super::{blocking, Api, ApiError, Tenant};
 use zdr_embed_page::limits::Stop;
+
+use super::cards::{card, card_row, keep, Source};
+use super::files::MAX_LISTED;
+use crate::ids::new_id;
+use crate::model::card::{Outputs, Results};
+use crate::model::search::{SearchRequest, SourceIndex};
+use crate::recommend::{suggest, MAX_CARDS};
+use crate::store::{FileRow, Store};
+use crate::table::{read_csv, Cell, Column, Kind, Table, TableError};
+use crate::work::{heavy, table_memory};
+use crate::{Api, ApiError, Tenant};
 
 /// A built-in dataset, as `datasets.json` describes it.
 #[derive(Debug, Clone, serde::Deserialize)]
@@ -47,14 +46,14 @@ struct Catalogue {
     datasets: Vec<Dataset>,
 }
 
-const CATALOGUE: &str = include_str!("../datasets/datasets.json");
+const CATALOGUE: &str = include_str!("../../datasets/datasets.json");
 
 fn csv_of(id: &str) -> Option<&'static str> {
     Some(match id {
-        "stocks" => include_str!("../datasets/stocks.csv"),
-        "gapminder" => include_str!("../datasets/gapminder.csv"),
-        "seattle-weather" => include_str!("../datasets/seattle-weather.csv"),
-        "iowa-electricity" => include_str!("../datasets/iowa-electricity.csv"),
+        "stocks" => include_str!("../../datasets/stocks.csv"),
+        "gapminder" => include_str!("../../datasets/gapminder.csv"),
+        "seattle-weather" => include_str!("../../datasets/seattle-weather.csv"),
+        "iowa-electricity" => include_str!("../../datasets/iowa-electricity.csv"),
         _ => return None,
     })
 }
@@ -81,11 +80,11 @@ pub fn builtin_indexes() -> Vec<&'static str> {
 }
 
 /// Indexes one search names, and private indexes one search looks in, at most.
-const MAX_INDEXES: usize = 100;
+pub const MAX_INDEXES: usize = 100;
 /// Files of a private index searched at most (the oldest).
 const MAX_FILES: usize = 100;
 /// Query text at most, in characters.
-const MAX_QUERY: usize = 2_000;
+pub const MAX_QUERY: usize = 2_000;
 /// Words of the query searched for at most.
 const MAX_WORDS: usize = 16;
 /// Distinct values of a column indexed at most.
@@ -191,80 +190,6 @@ fn rank(documents: &[Document], expression: &str) -> rusqlite::Result<Vec<usize>
         .collect())
 }
 
-struct Request {
-    query: String,
-    indexes: Vec<String>,
-    dark: bool,
-    country: String,
-    locale: &'static str,
-}
-
-fn parse(body: &Map<String, Value>) -> Result<Request, ApiError> {
-    let query = match optional(body, "inputs") {
-        Some(Value::Object(inputs)) => match text(inputs, "text")? {
-            Some(q) if !q.trim().is_empty() && q.chars().count() <= MAX_QUERY => q,
-            Some(q) if !q.trim().is_empty() => {
-                return Err(ApiError::invalid(
-                    "inputs",
-                    format!("inputs.text is longer than {MAX_QUERY} characters"),
-                ))
-            }
-            _ => {
-                return Err(ApiError::invalid(
-                    "inputs",
-                    "inputs.text is required: the question to search for",
-                ))
-            }
-        },
-        Some(_) => return Err(ApiError::invalid("inputs", "inputs must be an object")),
-        None => {
-            return Err(ApiError::invalid(
-                "inputs",
-                "inputs is required: {\"text\": \"the question\"}",
-            ))
-        }
-    };
-    let indexes = super::body::string_list(body, "source_indexes")?;
-    if indexes.len() > MAX_INDEXES {
-        return Err(ApiError::invalid(
-            "source_indexes",
-            format!("source_indexes names at most {MAX_INDEXES} indexes"),
-        ));
-    }
-    let dark = super::body::image_dark_mode(body)?;
-    let country = text(body, "country_code")?.unwrap_or_else(|| "US".into());
-    let known = country.len() == 2
-        && country.bytes().all(|b| b.is_ascii_alphabetic())
-        && zdr_chart::geo::lookup(Atlas::World, &country).is_some();
-    if !known {
-        return Err(ApiError::invalid(
-            "country_code",
-            format!(
-                "country_code {:?} is not an ISO 3166-1 alpha-2 code of a country",
-                country.chars().take(8).collect::<String>()
-            ),
-        ));
-    }
-    let tag = text(body, "locale")?.unwrap_or_else(|| "en-US".into());
-    let locale = zdr_chart::locale::find(&tag).ok_or_else(|| {
-        ApiError::invalid(
-            "locale",
-            format!(
-                "locale {:?} is not one the cards can be written in: {}",
-                tag.chars().take(40).collect::<String>(),
-                zdr_chart::locale::tags()
-            ),
-        )
-    })?;
-    Ok(Request {
-        query,
-        indexes,
-        dark,
-        country: country.to_ascii_uppercase(),
-        locale: locale.tag(),
-    })
-}
-
 /// A stopped read says so; any other failure to read a table the host
 /// wrote itself is the host's.
 fn table_error(error: TableError) -> ApiError {
@@ -276,7 +201,7 @@ fn table_error(error: TableError) -> ApiError {
 
 /// The table of a document.
 fn table_of(
-    store: &Store,
+    store: &dyn Store,
     tenant: &Tenant,
     document: &Document,
     stop: &Stop,
@@ -296,39 +221,45 @@ fn table_of(
     }
 }
 
-/// The documents of one index: a built-in one's datasets, or the files of
-/// a private index of this key, each table read and let go in turn.
-fn documents(
-    store: &Store,
+/// The documents of the built-in datasets of `segment` (all of them for
+/// none), each table read and let go in turn.
+fn builtin_documents(
+    store: &dyn Store,
     tenant: &Tenant,
-    index: &str,
+    segment: Option<&str>,
     stop: &Stop,
 ) -> Result<Vec<Document>, ApiError> {
     let mut out = Vec::new();
-    if builtin_indexes().contains(&index) {
-        for d in datasets().iter().filter(|d| d.index == index) {
-            let mut document = Document {
-                name: d.title.clone(),
-                description: d.description.clone(),
-                extra: d.keywords.clone(),
-                words: Default::default(),
-                file: None,
-                dataset: Some(d),
-            };
-            document.words = words_of(&table_of(store, tenant, &document, stop)?);
-            out.push(document);
-        }
-        return Ok(out);
-    }
-    let files = store
-        .index_files(tenant, index)
-        .map_err(ApiError::internal)?;
-    for (file_id, _, _, _) in files.into_iter().take(MAX_FILES) {
-        let Some(row) = store.file(tenant, &file_id).map_err(ApiError::internal)? else {
-            continue;
-        };
+    for d in datasets()
+        .iter()
+        .filter(|d| segment.is_none_or(|s| d.index == s))
+    {
         let mut document = Document {
-            name: row.file_name.clone(),
+            name: d.title.clone(),
+            description: d.description.clone(),
+            extra: d.keywords.clone(),
+            words: Default::default(),
+            file: None,
+            dataset: Some(d),
+        };
+        document.words = words_of(&table_of(store, tenant, &document, stop)?);
+        out.push(document);
+    }
+    Ok(out)
+}
+
+/// The documents of the key's files `files`, each table read and let go
+/// in turn.
+fn file_documents(
+    store: &dyn Store,
+    tenant: &Tenant,
+    files: Vec<FileRow>,
+    stop: &Stop,
+) -> Result<Vec<Document>, ApiError> {
+    let mut out = Vec::new();
+    for row in files.into_iter().take(MAX_FILES) {
+        let mut document = Document {
+            name: row.display_name.clone().unwrap_or(row.file_name.clone()),
             description: [
                 row.file_context.clone().unwrap_or_default(),
                 row.source.clone().unwrap_or_default(),
@@ -343,6 +274,66 @@ fn documents(
         out.push(document);
     }
     Ok(out)
+}
+
+/// The key's files a group of the search looks in.
+fn files_of(store: &dyn Store, tenant: &Tenant, group: &Group) -> Result<Vec<FileRow>, ApiError> {
+    let all = || store.files(tenant, MAX_LISTED).map_err(ApiError::internal);
+    Ok(match group {
+        Group::Files(ids) => {
+            let mut out = Vec::new();
+            for id in ids {
+                out.extend(store.file(tenant, id).map_err(ApiError::internal)?);
+            }
+            out
+        }
+        Group::Index(id) => {
+            let mut out = Vec::new();
+            for (file_id, _, _, _) in store.index_files(tenant, id).map_err(ApiError::internal)? {
+                out.extend(store.file(tenant, &file_id).map_err(ApiError::internal)?);
+            }
+            out
+        }
+        Group::Loose => all()?
+            .into_iter()
+            .filter(|f| f.private_index.is_none())
+            .collect(),
+        Group::FileSegment(segment) => all()?
+            .into_iter()
+            .filter(|f| f.segment_id.as_deref() == Some(segment.as_str()))
+            .collect(),
+        Group::Builtin(_) | Group::Web(_) => Vec::new(),
+    })
+}
+
+/// What one step of a search looks in.
+#[derive(Debug, Clone)]
+enum Group {
+    /// Files named by `inputs.x_file_source_ids`.
+    Files(Vec<String>),
+    /// The built-in datasets of one segment.
+    Builtin(String),
+    /// One private index of the key.
+    Index(String),
+    /// The key's files in no private index.
+    Loose,
+    /// The key's files of one segment.
+    FileSegment(String),
+    Web(String),
+}
+
+impl Group {
+    /// As `searched_indexes` names it.
+    fn name(&self) -> String {
+        match self {
+            Group::Files(_) => "x_file_source_ids".into(),
+            Group::Builtin(segment) => segment.clone(),
+            Group::Index(id) => id.clone(),
+            Group::Loose => "connected_data".into(),
+            Group::FileSegment(segment) => format!("connected_data:{segment}"),
+            Group::Web(name) => name.clone(),
+        }
+    }
 }
 
 /// A table of countries kept to `country`'s rows, unless the query names
@@ -427,7 +418,7 @@ fn latest(table: &Table) -> Option<(Table, String)> {
     let columns = table
         .columns
         .iter()
-        .map(|c| super::table::Column {
+        .map(|c| Column {
             name: c.name.clone(),
             kind: c.kind,
             cells: c
@@ -507,75 +498,125 @@ fn adapt(visualization_data: &mut Value, table: &Table, locale: &str) {
     }
 }
 
-/// 4.3 `POST /api/v1/knowledge_search`.
-pub async fn search(
-    State(api): State<Arc<Api>>,
-    Extension(tenant): Extension<Tenant>,
-    headers: HeaderMap,
-    body: super::extract::JsonBody,
-) -> Result<Json<Value>, ApiError> {
-    let body = &body.object;
-    let request = parse(body)?;
-    let thread = match text(body, "thread_id")? {
-        Some(id) => Some(super::threads::find(&api, &tenant, &id).await?),
-        None => None,
-    };
-    // The order searched: as given (each a built-in index or a private
-    // index of this key), else the key's private indexes, then the built-ins.
-    let order: Vec<String> = if request.indexes.is_empty() {
-        let t = tenant.clone();
-        let limit = MAX_INDEXES as u64;
-        let (private, _) = blocking(&api, move |store| store.indexes(&t, 0, limit)).await?;
-        private
-            .into_iter()
-            .map(|i| i.id)
-            .chain(builtin_indexes().into_iter().map(str::to_owned))
-            .collect()
+/// What each entry of `source_indexes` searches, in the order given:
+/// `tako` the built-in segments one after the other, `connected_data` the
+/// key's private indexes one after the other and then its files in none.
+/// None given: the files `inputs.x_file_source_ids` names, then
+/// `connected_data`, then `tako`.
+async fn groups(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    request: &SearchRequest,
+) -> Result<Vec<Group>, ApiError> {
+    let mut groups = Vec::new();
+    if !request.files.is_empty() {
+        for id in &request.files {
+            super::files::row(api, tenant, id).await?;
+        }
+        groups.push(Group::Files(request.files.clone()));
+    }
+    let default = [SourceIndex::ConnectedData, SourceIndex::Tako];
+    let indexes = if request.indexes.is_empty() {
+        &default[..]
     } else {
-        for index in &request.indexes {
-            if !builtin_indexes().contains(&index.as_str()) {
-                super::indexes::exists(&api, &tenant, index)
-                    .await
-                    .map_err(|_| {
-                        ApiError::invalid(
-                            "source_indexes",
-                            format!(
-                                "{index} is neither a built-in index ({}) nor a private index of this key",
-                                builtin_indexes().join(", ")
-                            ),
-                        )
-                    })?;
+        &request.indexes[..]
+    };
+    for index in indexes {
+        match index {
+            SourceIndex::Tako => groups.extend(
+                builtin_indexes()
+                    .into_iter()
+                    .map(|s| Group::Builtin(s.to_owned())),
+            ),
+            SourceIndex::Segment(segment) => groups.push(Group::Builtin(segment.clone())),
+            SourceIndex::ConnectedData => {
+                let t = tenant.clone();
+                let limit = MAX_INDEXES as u64;
+                let (private, _) =
+                    crate::blocking(api, move |store| store.indexes(&t, 0, limit)).await?;
+                groups.extend(private.into_iter().map(|i| Group::Index(i.id)));
+                groups.push(Group::Loose);
+            }
+            SourceIndex::FileSegment(segment) => groups.push(Group::FileSegment(segment.clone())),
+            SourceIndex::Web(name) => groups.push(Group::Web(name.clone())),
+            SourceIndex::Private(id) => {
+                super::indexes::exists(api, tenant, id).await.map_err(|_| {
+                    ApiError::invalid(
+                        "source_indexes",
+                        format!(
+                            "{} is neither an index this host has (tako, connected_data, web, tako_deep_v2, the built-in segments {}) nor a private index of this key",
+                            id.chars().take(64).collect::<String>(),
+                            builtin_indexes().join(", ")
+                        ),
+                    )
+                })?;
+                groups.push(Group::Index(id.clone()));
             }
         }
-        request.indexes.clone()
+    }
+    Ok(groups)
+}
+
+/// 4.3: the best dataset of the first group that has a relevant one,
+/// drawn and adapted to the question; an empty list of cards (not an
+/// error) when nothing is relevant, as both of the service's SDKs read it.
+pub async fn search(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    base: &str,
+    request: SearchRequest,
+) -> Result<Results, ApiError> {
+    let thread = match &request.thread_id {
+        Some(id) => Some(super::threads::find(api, tenant, id).await?),
+        None => None,
     };
-    let base = api.base_url(&headers);
+    let order = groups(api, tenant, &request).await?;
     let store = api.store()?;
     let private = order
         .iter()
-        .any(|i| !builtin_indexes().contains(&i.as_str()));
-    // A private index's files may be as large as a table may be; the
-    // built-in datasets are small.
+        .any(|g| !matches!(g, Group::Builtin(_) | Group::Web(_)));
+    // The key's files may be as large as a table may be; the built-in
+    // datasets are small.
     let memory = if private {
         table_memory(usize::MAX)
     } else {
         table_memory(BUILTIN_LARGEST)
     };
-    let (t, query) = (tenant.clone(), request.query.clone());
+    let (t, b) = (tenant.clone(), base.to_owned());
     let asked = request.query.clone();
-    let (cards, stored, answer, searched) = heavy(&api, memory, move |stop| {
+    let (cards, stored, answer, searched) = heavy(api, memory, move |stop| {
         let tenant = t;
-        let expression = match_expression(&query);
-        let mut searched = Vec::new();
+        let expression = match_expression(&request.query);
+        let mut searched: Vec<String> = Vec::new();
         let mut found: Option<(String, Document)> = None;
+        // The groups after the one that answered were not searched.
+        let mut skipped = 0;
+        let mut web = false;
         if let Some(expression) = &expression {
-            for index in &order {
-                searched.push(index.clone());
-                let mut docs = documents(&store, &tenant, index, stop)?;
+            for (at, group) in order.iter().enumerate() {
+                let mut docs = match group {
+                    Group::Web(_) => {
+                        web = true;
+                        continue;
+                    }
+                    Group::Builtin(segment) => {
+                        builtin_documents(store.as_ref(), &tenant, Some(segment), stop)?
+                    }
+                    other => {
+                        let files = files_of(store.as_ref(), &tenant, other)?;
+                        file_documents(store.as_ref(), &tenant, files, stop)?
+                    }
+                };
+                // A group with nothing in it was not searched.
+                if docs.is_empty() {
+                    continue;
+                }
+                searched.push(group.name());
                 let ranked = rank(&docs, expression).map_err(ApiError::internal)?;
                 if let Some(&best) = ranked.first() {
                     if best < docs.len() {
-                        found = Some((index.clone(), docs.swap_remove(best)));
+                        found = Some((group.name(), docs.swap_remove(best)));
+                        skipped = order.len() - at - 1;
                         break;
                     }
                 }
@@ -585,16 +626,21 @@ pub async fn search(
         let mut stored = Vec::new();
         let answer = match found {
             None => format!(
-                "Nothing relevant to \"{}\" in {}.",
+                "Nothing relevant to \"{}\" in {}.{}",
                 request.query.trim(),
                 if searched.is_empty() {
                     "any index (no word to search for)".to_owned()
                 } else {
                     searched.join(", ")
+                },
+                if web {
+                    " This host has no web index to search."
+                } else {
+                    ""
                 }
             ),
             Some((index, doc)) => {
-                let table = table_of(&store, &tenant, &doc, stop)?;
+                let table = table_of(store.as_ref(), &tenant, &doc, stop)?;
                 let table = to_country(table, &request.query, &request.country);
                 let file_id = doc.file.as_ref().map(|f| f.file_id.clone());
                 let origin = match doc.dataset {
@@ -602,10 +648,10 @@ pub async fn search(
                         "From the built-in dataset \"{}\" (index {index}; {}; licence: {}).",
                         d.title, d.id, d.license
                     ),
-                    None => format!("From the file {} of private index {index}.", doc.name),
+                    None => format!("From the file {} of {index}.", doc.name),
                 };
                 let data_url = match (&file_id, doc.dataset) {
-                    (Some(id), _) => format!("{base}/api/v1/beta/files/{id}/cleaned/"),
+                    (Some(id), _) => format!("{b}/api/v1/beta/files/{id}/cleaned/"),
                     (None, Some(d)) => format!(
                         "https://github.com/vega/vega-datasets/blob/main/data/{}",
                         d.id
@@ -618,7 +664,7 @@ pub async fn search(
                     data_url,
                     table,
                     origin: Some(origin),
-                    index: Some(index.clone()),
+                    builtin: doc.dataset.map(|d| d.index.clone()),
                 };
                 let mut suggestions = suggest(
                     &source.table,
@@ -628,6 +674,7 @@ pub async fn search(
                     request.dark,
                 )
                 .map_err(|reason| ApiError::invalid("inputs", reason))?;
+                suggestions.truncate(request.count.unwrap_or(MAX_CARDS).clamp(1, MAX_CARDS));
                 // Categories of a dataset over time: their latest values.
                 if let Some((snapshot, date)) = latest(&source.table) {
                     for suggestion in &mut suggestions {
@@ -660,14 +707,13 @@ pub async fn search(
                     if Chart::from_json(&suggestion.visualization_data.to_string()).is_err() {
                         continue;
                     }
-                    let card = card(&base, &source, suggestion);
-                    let file_id = file_id.clone().unwrap_or_else(|| {
+                    let card = card(&b, &source, suggestion);
+                    let kept_as = file_id.clone().unwrap_or_else(|| {
                         format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
                     });
-                    stored.extend(card_row(&card, &tenant, &file_id));
+                    stored.push(card_row(&card, &tenant, &kept_as));
                     cards.push(card);
                 }
-                let skipped = order.len().saturating_sub(searched.len());
                 format!(
                     "{} card{} from {} in index {index}{}.",
                     cards.len(),
@@ -684,16 +730,18 @@ pub async fn search(
         Ok((cards, stored, answer, searched))
     })
     .await?;
-    if !stored.is_empty() {
-        blocking(&api, move |store| store.put_cards(&stored)).await?;
-    }
-    let outputs = json!({"knowledge_cards": cards, "answer": answer});
+    keep(api, stored).await?;
+    let outputs = Outputs {
+        knowledge_cards: cards,
+        answer: Some(answer),
+        debug: None,
+    };
     let thread_id =
-        super::threads::record(&api, &tenant, thread, "knowledge_search", &asked, &outputs).await?;
-    Ok(Json(json!({
-        "outputs": outputs,
-        "request_id": new_id("req"),
-        "thread_id": thread_id,
-        "searched_indexes": searched,
-    })))
+        super::threads::record(api, tenant, thread, "knowledge_search", &asked, &outputs).await?;
+    Ok(Results {
+        outputs,
+        request_id: new_id("req"),
+        thread_id: Some(thread_id),
+        searched_indexes: Some(searched),
+    })
 }

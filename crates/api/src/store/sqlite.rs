@@ -1,16 +1,10 @@
-//! What the API keeps, under `--data-dir`: an SQLite database
-//! (`zdr.sqlite3`, rows of files), an object folder (`objects/<tenant>/…`,
-//! the uploaded files and their cleaned tables), and the secret that signs
-//! upload forms (`upload-secret`). Objects are written to `tmp/` and renamed
-//! into place, so a file is there whole or not at all; rows are written
-//! after their objects, in a transaction. Whatever a killed process left in
-//! `tmp/` is removed on the next start.
-//!
-//! Objects are named by ids the store makes (`obj_…`), never by anything a
-//! request carries: a key a client sees (`<file_id>/<name>`) is a label in
-//! a row, and no two writes ever share an object, so a write can never
-//! replace what another row points to. The schema is migrated at start,
-//! by version (`PRAGMA user_version`).
+//! The store in SQLite (`zdr.sqlite3`) and a folder (`objects/<tenant>/…`)
+//! under `--data-dir`, beside the secret that signs upload forms
+//! (`upload-secret`). Objects are written to `tmp/` and renamed into place,
+//! so a file is there whole or not at all; rows are written after their
+//! objects, in a transaction. Whatever a killed process left in `tmp/` is
+//! removed on the next start. The schema is migrated at start, by version
+//! (`PRAGMA user_version`).
 
 use std::fs;
 use std::io::Write;
@@ -19,51 +13,13 @@ use std::sync::Mutex;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::ids::{hex, new_id};
-use super::keys::Tenant;
+use super::{
+    CardRow, FileRow, IndexRow, MessageRow, Store, StoreError, ThreadRow, ViewOutcome, ViewRow,
+};
+use crate::ids::{hex, new_id};
+use crate::keys::Tenant;
 
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("the database {path}: {source}")]
-    Db {
-        path: String,
-        source: rusqlite::Error,
-    },
-}
-
-/// A file a tenant uploaded or connected, as its row holds it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileRow {
-    pub file_id: String,
-    pub file_name: String,
-    /// The key clients see of the file as uploaded (`<file_id>/<file_name>`).
-    pub key: String,
-    /// The object that holds it, named by the store.
-    pub object: String,
-    pub content_type: String,
-    pub size: i64,
-    /// The key clients see of the cleaned table (CSV), and its object.
-    pub cleaned_key: String,
-    pub cleaned_object: String,
-    /// What the cleaned table holds, in words.
-    pub cleaned_context: String,
-    pub schema_id: String,
-    pub source: Option<String>,
-    pub file_context: Option<String>,
-    pub file_url: Option<String>,
-    pub segment_id: Option<String>,
-    pub private_index: Option<String>,
-    pub prepend_schema_context: bool,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-pub struct Store {
+pub struct SqliteStore {
     root: PathBuf,
     db: Mutex<Connection>,
     secret: [u8; 32],
@@ -72,7 +28,10 @@ pub struct Store {
 /// The schema's versions, each the statements that make it from the one
 /// before; the database's `user_version` says how many have run. The first
 /// also describes a database of a host from before versions were counted.
-const MIGRATIONS: [&str; 2] = [SCHEMA, OBJECT_NAMES];
+const MIGRATIONS: [&str; 3] = [SCHEMA, OBJECT_NAMES, DISPLAY_NAMES];
+
+/// A file's own name, given by its caller (`display_name`).
+const DISPLAY_NAMES: &str = "ALTER TABLE files ADD COLUMN display_name TEXT;";
 
 /// Files name their objects apart from the keys clients see; the objects
 /// of files from before keep the names they were written under.
@@ -157,21 +116,6 @@ CREATE TABLE IF NOT EXISTS cards (
 );
 ";
 
-/// A private index (spec 2.7) as its row holds it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IndexRow {
-    pub id: String,
-    pub name: String,
-    pub description: Option<String>,
-    pub is_default: bool,
-    pub created_at: String,
-    pub updated_at: String,
-    pub ontology_status: String,
-    /// The object key of the index's ontology, once one is built.
-    pub kg_elements_key: Option<String>,
-    pub link_world_ontology: bool,
-}
-
 fn thread_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ThreadRow> {
     Ok(ThreadRow {
         thread_id: r.get(0)?,
@@ -198,37 +142,6 @@ fn index_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<IndexRow> {
     })
 }
 
-/// A thread (spec 2.8): `metadata` is JSON text.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ThreadRow {
-    pub thread_id: String,
-    pub created: i64,
-    pub title: Option<String>,
-    pub metadata: String,
-}
-
-/// A message of a thread (spec 2.9): `content` is JSON text (its blocks).
-#[derive(Debug, Clone, PartialEq)]
-pub struct MessageRow {
-    pub message_id: String,
-    pub created: i64,
-    pub role: String,
-    pub content: String,
-}
-
-/// A saved view: a chart recipe for a schema.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ViewRow {
-    pub view_id: String,
-    pub reference_id: Option<String>,
-    pub schema_id: String,
-    pub name: String,
-    pub card_type: String,
-    /// Words naming the columns, as `visualize`'s query steers the cards.
-    pub query: Option<String>,
-    pub created_at: String,
-}
-
 fn view_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
     Ok(ViewRow {
         view_id: r.get(0)?,
@@ -243,22 +156,8 @@ fn view_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
 
 const VIEW_COLUMNS: &str = "view_id, reference_id, schema_id, name, card_type, query, created_at";
 
-/// A card made from a stored file (cards from CSV sent inline are never
-/// stored).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CardRow {
-    pub card_id: String,
-    pub tenant: String,
-    pub file_id: String,
-    pub card_type: String,
-    pub title: String,
-    pub description: String,
-    pub visualization_data: String,
-    pub created_at: String,
-}
-
-impl Store {
-    pub fn open(root: &Path) -> Result<Store, StoreError> {
+impl SqliteStore {
+    pub fn open(root: &Path) -> Result<SqliteStore, StoreError> {
         let io = |path: &Path| {
             let path = path.display().to_string();
             move |source| StoreError::Io { path, source }
@@ -273,9 +172,9 @@ impl Store {
         }
         let secret = secret(root)?;
         let path = root.join("zdr.sqlite3");
-        let db_error = |source| StoreError::Db {
+        let db_error = |source: rusqlite::Error| StoreError::Db {
             path: path.display().to_string(),
-            source,
+            message: source.to_string(),
         };
         let db = Connection::open(&path).map_err(db_error)?;
         db.execute_batch(
@@ -283,15 +182,11 @@ impl Store {
         )
         .map_err(db_error)?;
         migrate(&db).map_err(db_error)?;
-        Ok(Store {
+        Ok(SqliteStore {
             root: root.to_path_buf(),
             db: Mutex::new(db),
             secret,
         })
-    }
-
-    pub fn secret(&self) -> &[u8; 32] {
-        &self.secret
     }
 
     fn object_path(&self, tenant: &Tenant, name: &str) -> Result<PathBuf, StoreError> {
@@ -304,8 +199,162 @@ impl Store {
         Ok(self.root.join("objects").join(&tenant.0).join(name))
     }
 
-    /// Writes a new object whole or not at all, and names it.
-    pub fn put_object(&self, tenant: &Tenant, bytes: &[u8]) -> Result<String, StoreError> {
+    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves the connection usable:
+        // every write is one statement or one transaction.
+        self.db
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn db_error(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Db {
+            path: self.root.join("zdr.sqlite3").display().to_string(),
+            message: source.to_string(),
+        }
+    }
+
+    fn write_file(&self, tenant: &Tenant, row: &FileRow, verb: &str) -> Result<usize, StoreError> {
+        let db = self.db();
+        db.execute(
+            &format!(
+                "{verb} INTO files (tenant, {FILE_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"
+            ),
+            params![
+                tenant.0,
+                row.file_id,
+                row.file_name,
+                row.key,
+                row.object,
+                row.content_type,
+                row.size,
+                row.cleaned_key,
+                row.cleaned_object,
+                row.cleaned_context,
+                row.schema_id,
+                row.source,
+                row.file_context,
+                row.file_url,
+                row.segment_id,
+                row.private_index,
+                row.prepend_schema_context,
+                row.created_at,
+                row.updated_at,
+                row.display_name,
+            ],
+        )
+        .map_err(|e| self.db_error(e))
+    }
+}
+
+const FILE_COLUMNS: &str = "file_id, file_name, key, object, content_type, size, cleaned_key,
+    cleaned_object, cleaned_context, schema_id, source, file_context, file_url, segment_id,
+    private_index, prepend_schema_context, created_at, updated_at, display_name";
+
+fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileRow> {
+    Ok(FileRow {
+        file_id: r.get(0)?,
+        file_name: r.get(1)?,
+        key: r.get(2)?,
+        object: r.get(3)?,
+        content_type: r.get(4)?,
+        size: r.get(5)?,
+        cleaned_key: r.get(6)?,
+        cleaned_object: r.get(7)?,
+        cleaned_context: r.get(8)?,
+        schema_id: r.get(9)?,
+        source: r.get(10)?,
+        file_context: r.get(11)?,
+        file_url: r.get(12)?,
+        segment_id: r.get(13)?,
+        private_index: r.get(14)?,
+        prepend_schema_context: r.get(15)?,
+        created_at: r.get(16)?,
+        updated_at: r.get(17)?,
+        display_name: r.get(18)?,
+    })
+}
+
+impl SqliteStore {
+    fn write_index(
+        &self,
+        db: &Connection,
+        tenant: &Tenant,
+        row: &IndexRow,
+    ) -> Result<(), StoreError> {
+        db.execute(
+            &format!(
+                "INSERT OR REPLACE INTO private_indexes (tenant, {INDEX_COLUMNS})
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+            ),
+            params![
+                tenant.0,
+                row.id,
+                row.name,
+                row.description,
+                row.is_default,
+                row.created_at,
+                row.updated_at,
+                row.ontology_status,
+                row.kg_elements_key,
+                row.link_world_ontology,
+            ],
+        )
+        .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+}
+
+impl Store for SqliteStore {
+    fn files(&self, tenant: &Tenant, limit: u32) -> Result<Vec<FileRow>, StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(&format!(
+                "SELECT {FILE_COLUMNS} FROM files WHERE tenant = ?1
+                 ORDER BY created_at DESC, rowid DESC LIMIT ?2"
+            ))
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![tenant.0, limit], file_row)
+            .map_err(|e| self.db_error(e))?
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| self.db_error(e))?;
+        Ok(rows)
+    }
+
+    fn delete_file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError> {
+        let mut db = self.db();
+        let tx = db.transaction().map_err(|e| self.db_error(e))?;
+        let row = tx
+            .query_row(
+                &format!("SELECT {FILE_COLUMNS} FROM files WHERE tenant = ?1 AND file_id = ?2"),
+                params![tenant.0, file_id],
+                file_row,
+            )
+            .optional()
+            .map_err(|e| self.db_error(e))?;
+        if row.is_some() {
+            tx.execute(
+                "DELETE FROM cards WHERE tenant = ?1 AND file_id = ?2",
+                params![tenant.0, file_id],
+            )
+            .map_err(|e| self.db_error(e))?;
+            tx.execute(
+                "DELETE FROM files WHERE tenant = ?1 AND file_id = ?2",
+                params![tenant.0, file_id],
+            )
+            .map_err(|e| self.db_error(e))?;
+        }
+        tx.commit().map_err(|e| self.db_error(e))?;
+        Ok(row)
+    }
+
+    fn secret(&self) -> &[u8; 32] {
+        &self.secret
+    }
+
+    fn put_object(&self, tenant: &Tenant, bytes: &[u8]) -> Result<String, StoreError> {
         let name = new_id("obj");
         let target = self.object_path(tenant, &name)?;
         let tmp = self.root.join("tmp").join(new_id("obj"));
@@ -330,7 +379,7 @@ impl Store {
         Ok(name)
     }
 
-    pub fn object(&self, tenant: &Tenant, name: &str) -> Result<Vec<u8>, StoreError> {
+    fn object(&self, tenant: &Tenant, name: &str) -> Result<Vec<u8>, StoreError> {
         let path = self.object_path(tenant, name)?;
         fs::read(&path).map_err(|source| StoreError::Io {
             path: path.display().to_string(),
@@ -338,8 +387,7 @@ impl Store {
         })
     }
 
-    /// An object's size, without reading it.
-    pub fn object_len(&self, tenant: &Tenant, name: &str) -> Result<u64, StoreError> {
+    fn object_len(&self, tenant: &Tenant, name: &str) -> Result<u64, StoreError> {
         let path = self.object_path(tenant, name)?;
         fs::metadata(&path)
             .map(|m| m.len())
@@ -349,9 +397,7 @@ impl Store {
             })
     }
 
-    /// Removes objects no row points to any more (a failed or refused
-    /// write's, a replaced file's); one that is already gone is no error.
-    pub fn delete_objects(&self, tenant: &Tenant, names: &[&str]) -> Result<(), StoreError> {
+    fn delete_objects(&self, tenant: &Tenant, names: &[&str]) -> Result<(), StoreError> {
         for name in names {
             // A name that is no object name was never written by this
             // store, and never becomes a path: there is nothing to remove.
@@ -371,72 +417,17 @@ impl Store {
         Ok(())
     }
 
-    fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock leaves the connection usable:
-        // every write is one statement or one transaction.
-        self.db
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    fn db_error(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Db {
-            path: self.root.join("zdr.sqlite3").display().to_string(),
-            source,
-        }
-    }
-
-    /// Inserts or replaces a file's row.
-    pub fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError> {
+    fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError> {
         self.write_file(tenant, row, "INSERT OR REPLACE")
             .map(|_| ())
     }
 
-    /// Inserts a new file's row; false, and nothing written, when the
-    /// tenant has a file of that id already.
-    pub fn insert_file(&self, tenant: &Tenant, row: &FileRow) -> Result<bool, StoreError> {
+    fn insert_file(&self, tenant: &Tenant, row: &FileRow) -> Result<bool, StoreError> {
         self.write_file(tenant, row, "INSERT OR IGNORE")
             .map(|changed| changed == 1)
     }
 
-    fn write_file(&self, tenant: &Tenant, row: &FileRow, verb: &str) -> Result<usize, StoreError> {
-        let db = self.db();
-        db.execute(
-            &format!(
-                "{verb} INTO files (tenant, {FILE_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"
-            ),
-            params![
-                tenant.0,
-                row.file_id,
-                row.file_name,
-                row.key,
-                row.object,
-                row.content_type,
-                row.size,
-                row.cleaned_key,
-                row.cleaned_object,
-                row.cleaned_context,
-                row.schema_id,
-                row.source,
-                row.file_context,
-                row.file_url,
-                row.segment_id,
-                row.private_index,
-                row.prepend_schema_context,
-                row.created_at,
-                row.updated_at,
-            ],
-        )
-        .map_err(|e| self.db_error(e))
-    }
-
-    /// The newest file of this tenant with this name, if any.
-    pub fn file_named(
-        &self,
-        tenant: &Tenant,
-        file_name: &str,
-    ) -> Result<Option<String>, StoreError> {
+    fn file_named(&self, tenant: &Tenant, file_name: &str) -> Result<Option<String>, StoreError> {
         let db = self.db();
         db.query_row(
             "SELECT file_id FROM files WHERE tenant = ?1 AND file_name = ?2
@@ -448,45 +439,18 @@ impl Store {
         .map_err(|e| self.db_error(e))
     }
 
-    pub fn file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError> {
+    fn file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError> {
         let db = self.db();
         db.query_row(
             &format!("SELECT {FILE_COLUMNS} FROM files WHERE tenant = ?1 AND file_id = ?2"),
             params![tenant.0, file_id],
-            |r| {
-                Ok(FileRow {
-                    file_id: r.get(0)?,
-                    file_name: r.get(1)?,
-                    key: r.get(2)?,
-                    object: r.get(3)?,
-                    content_type: r.get(4)?,
-                    size: r.get(5)?,
-                    cleaned_key: r.get(6)?,
-                    cleaned_object: r.get(7)?,
-                    cleaned_context: r.get(8)?,
-                    schema_id: r.get(9)?,
-                    source: r.get(10)?,
-                    file_context: r.get(11)?,
-                    file_url: r.get(12)?,
-                    segment_id: r.get(13)?,
-                    private_index: r.get(14)?,
-                    prepend_schema_context: r.get(15)?,
-                    created_at: r.get(16)?,
-                    updated_at: r.get(17)?,
-                })
-            },
+            file_row,
         )
         .optional()
         .map_err(|e| self.db_error(e))
     }
-}
 
-const FILE_COLUMNS: &str = "file_id, file_name, key, object, content_type, size, cleaned_key,
-    cleaned_object, cleaned_context, schema_id, source, file_context, file_url, segment_id,
-    private_index, prepend_schema_context, created_at, updated_at";
-
-impl Store {
-    pub fn create_thread(&self, tenant: &Tenant, row: &ThreadRow) -> Result<(), StoreError> {
+    fn create_thread(&self, tenant: &Tenant, row: &ThreadRow) -> Result<(), StoreError> {
         self.db()
             .execute(
                 "INSERT INTO threads (tenant, thread_id, created, title, metadata)
@@ -503,7 +467,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn thread(&self, tenant: &Tenant, id: &str) -> Result<Option<ThreadRow>, StoreError> {
+    fn thread(&self, tenant: &Tenant, id: &str) -> Result<Option<ThreadRow>, StoreError> {
         self.db()
             .query_row(
                 "SELECT thread_id, created, title, metadata FROM threads
@@ -515,9 +479,7 @@ impl Store {
             .map_err(|e| self.db_error(e))
     }
 
-    /// Up to `limit` threads, newest first, from after the thread `after`
-    /// (none: from the newest); and whether more follow.
-    pub fn threads(
+    fn threads(
         &self,
         tenant: &Tenant,
         after: Option<&str>,
@@ -541,7 +503,7 @@ impl Store {
         Ok((rows, more))
     }
 
-    pub fn add_messages(
+    fn add_messages(
         &self,
         tenant: &Tenant,
         thread_id: &str,
@@ -560,7 +522,7 @@ impl Store {
         tx.commit().map_err(|e| self.db_error(e))
     }
 
-    pub fn has_message(
+    fn has_message(
         &self,
         tenant: &Tenant,
         thread_id: &str,
@@ -576,9 +538,7 @@ impl Store {
             .map_err(|e| self.db_error(e))
     }
 
-    /// Up to `limit` messages of a thread, oldest first, from after the
-    /// message `after`; and whether more follow.
-    pub fn messages(
+    fn messages(
         &self,
         tenant: &Tenant,
         thread_id: &str,
@@ -615,14 +575,12 @@ impl Store {
         Ok((rows, more))
     }
 
-    /// Stores a view; `None` when the key has `max` views already or the
-    /// reference id is taken.
-    pub fn create_view(
+    fn create_view(
         &self,
         tenant: &Tenant,
         row: &ViewRow,
         max: i64,
-    ) -> Result<Result<(), &'static str>, StoreError> {
+    ) -> Result<ViewOutcome, StoreError> {
         let mut db = self.db();
         let tx = db.transaction().map_err(|e| self.db_error(e))?;
         let (count, taken): (i64, bool) = tx
@@ -634,10 +592,10 @@ impl Store {
             )
             .map_err(|e| self.db_error(e))?;
         if count >= max {
-            return Ok(Err("too_many"));
+            return Ok(ViewOutcome::TooMany);
         }
         if taken {
-            return Ok(Err("reference_taken"));
+            return Ok(ViewOutcome::ReferenceTaken);
         }
         tx.execute(
             &format!(
@@ -656,12 +614,10 @@ impl Store {
         )
         .map_err(|e| self.db_error(e))?;
         tx.commit().map_err(|e| self.db_error(e))?;
-        Ok(Ok(()))
+        Ok(ViewOutcome::Stored)
     }
 
-    /// A key's views, oldest first: all, or the one of `view_id` or of
-    /// `reference_id`.
-    pub fn views(
+    fn views(
         &self,
         tenant: &Tenant,
         view_id: Option<&str>,
@@ -683,8 +639,7 @@ impl Store {
         Ok(rows)
     }
 
-    /// A new index; a tenant's first is its default.
-    pub fn create_index(
+    fn create_index(
         &self,
         tenant: &Tenant,
         name: &str,
@@ -700,7 +655,7 @@ impl Store {
                 |r| r.get(0),
             )
             .map_err(|e| self.db_error(e))?;
-        let now = super::ids::now_rfc3339();
+        let now = crate::ids::now_rfc3339();
         let row = IndexRow {
             id: new_id("pidx"),
             name: name.to_owned(),
@@ -717,41 +672,12 @@ impl Store {
         Ok(row)
     }
 
-    fn write_index(
-        &self,
-        db: &Connection,
-        tenant: &Tenant,
-        row: &IndexRow,
-    ) -> Result<(), StoreError> {
-        db.execute(
-            &format!(
-                "INSERT OR REPLACE INTO private_indexes (tenant, {INDEX_COLUMNS})
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-            ),
-            params![
-                tenant.0,
-                row.id,
-                row.name,
-                row.description,
-                row.is_default,
-                row.created_at,
-                row.updated_at,
-                row.ontology_status,
-                row.kg_elements_key,
-                row.link_world_ontology,
-            ],
-        )
-        .map_err(|e| self.db_error(e))?;
-        Ok(())
-    }
-
-    /// Writes an index's row as it is now.
-    pub fn put_index(&self, tenant: &Tenant, row: &IndexRow) -> Result<(), StoreError> {
+    fn put_index(&self, tenant: &Tenant, row: &IndexRow) -> Result<(), StoreError> {
         let db = self.db();
         self.write_index(&db, tenant, row)
     }
 
-    pub fn index(&self, tenant: &Tenant, id: &str) -> Result<Option<IndexRow>, StoreError> {
+    fn index(&self, tenant: &Tenant, id: &str) -> Result<Option<IndexRow>, StoreError> {
         let db = self.db();
         db.query_row(
             &format!("SELECT {INDEX_COLUMNS} FROM private_indexes WHERE tenant = ?1 AND id = ?2"),
@@ -762,9 +688,7 @@ impl Store {
         .map_err(|e| self.db_error(e))
     }
 
-    /// `limit` of a tenant's indexes from `offset`, oldest first, and how
-    /// many it has in all.
-    pub fn indexes(
+    fn indexes(
         &self,
         tenant: &Tenant,
         offset: u64,
@@ -799,9 +723,7 @@ impl Store {
         Ok((rows, u64::try_from(total).unwrap_or(0)))
     }
 
-    /// The files of an index: (file id, schema id, cleaned table's object,
-    /// what the cleaned table holds), oldest first.
-    pub fn index_files(
+    fn index_files(
         &self,
         tenant: &Tenant,
         index: &str,
@@ -809,7 +731,7 @@ impl Store {
         let db = self.db();
         let mut statement = db
             .prepare(
-                "SELECT file_id, schema_id, cleaned_object, cleaned_context FROM files
+                "SELECT file_id, schema_id, cleaned_key, cleaned_context FROM files
                  WHERE tenant = ?1 AND private_index = ?2 ORDER BY created_at, rowid",
             )
             .map_err(|e| self.db_error(e))?;
@@ -823,7 +745,7 @@ impl Store {
         Ok(rows)
     }
 
-    pub fn put_cards(&self, cards: &[CardRow]) -> Result<(), StoreError> {
+    fn put_cards(&self, cards: &[CardRow]) -> Result<(), StoreError> {
         let mut db = self.db();
         let tx = db.transaction().map_err(|e| self.db_error(e))?;
         for card in cards {
@@ -846,9 +768,7 @@ impl Store {
         tx.commit().map_err(|e| self.db_error(e))
     }
 
-    /// A card by its id alone: card ids are random, and a card's page is
-    /// shown to whoever has its address.
-    pub fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError> {
+    fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError> {
         let db = self.db();
         db.query_row(
             "SELECT card_id, tenant, file_id, card_type, title, description, visualization_data, created_at
@@ -969,7 +889,7 @@ mod tests {
         fs::write(folder.join("a.csv"), "a\n1\n").unwrap();
         fs::write(folder.join("cleaned.csv"), "a\n1\n").unwrap();
 
-        let store = Store::open(root).unwrap();
+        let store = SqliteStore::open(root).unwrap();
         let tenant = Tenant("t_1".into());
         let row = store.file(&tenant, "file_1").unwrap().unwrap();
         assert_eq!(
@@ -982,7 +902,7 @@ mod tests {
         );
         drop(store);
         // Opened again, nothing runs twice.
-        let store = Store::open(root).unwrap();
+        let store = SqliteStore::open(root).unwrap();
         let version: i64 = store
             .db()
             .query_row("PRAGMA user_version", [], |r| r.get(0))

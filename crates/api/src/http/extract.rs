@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::{Api, ApiError};
+use crate::{Api, ApiError};
 use zdr_embed_page::form::{media_type, read_limited, BodyRules, FormError};
 
 /// The query string, by serde; a parameter given twice, of the wrong type,
@@ -81,7 +81,7 @@ pub struct JsonBody {
 }
 
 /// What a request's body is read by.
-pub(super) fn rules(api: &Api, limit: usize) -> BodyRules {
+pub fn rules(api: &Api, limit: usize) -> BodyRules {
     BodyRules {
         limit,
         timeout: api.config.body_timeout,
@@ -132,7 +132,7 @@ impl FromRequest<Arc<Api>> for JsonBody {
         let (parts, body) = request.into_parts();
         let (bytes, held) =
             read_limited(&parts.headers, body, &rules(api, api.config.body_limit)).await?;
-        let object = super::body::object(&bytes)?;
+        let object = super::read::object(&bytes)?;
         Ok(JsonBody {
             object,
             _held: held,

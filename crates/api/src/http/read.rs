@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::ApiError;
+use crate::ApiError;
 
 /// The body as a JSON object, or a 400 that says what it is instead.
 pub fn object(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {

@@ -1,0 +1,92 @@
+//! Knowledge cards and the envelope they come in (spec 2.1–2.4; the SDK's
+//! `Results`, `Outputs`, `OutputsKnowledgeCard`).
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// The index names a card may give (the SDK's answer types take `tako`,
+/// `web`, `connected_data` and `tako_deep_v2`; the earlier 0.1.41 client
+/// takes only the first, second and fourth). A card of the built-in
+/// datasets names `tako`; a card of the caller's own data (a file, CSV
+/// sent inline, a private index) names none, since no name both clients
+/// read means "yours".
+pub const BUILT_IN: &str = "tako";
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Source {
+    pub source_name: String,
+    pub source_description: String,
+    pub source_index: &'static str,
+    pub url: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Methodology {
+    pub methodology_name: String,
+    pub methodology_description: String,
+}
+
+/// A card as `knowledge_search`, `visualize` and `visualize_saved_view`
+/// answer it: every field of 2.1, and the SDK's `relevance`.
+#[derive(Debug, Clone, Serialize)]
+pub struct KnowledgeCard {
+    pub card_id: String,
+    pub title: String,
+    pub description: String,
+    pub webpage_url: String,
+    pub image_url: String,
+    pub embed_url: String,
+    pub sources: Vec<Source>,
+    pub methodologies: Vec<Methodology>,
+    pub source_indexes: Vec<&'static str>,
+    pub card_type: &'static str,
+    pub data_url: String,
+    /// `high`, `medium` or `low` (the spec's field).
+    pub confidence: &'static str,
+    /// The same as the SDK spells it: `High`, `Medium` or `Low`.
+    pub relevance: &'static str,
+    pub visualization_data: Value,
+}
+
+/// `outputs` of 2.4. `debug` is this host's, on `debug: true`.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outputs {
+    pub knowledge_cards: Vec<KnowledgeCard>,
+    pub answer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub debug: Option<Debug>,
+}
+
+/// What `debug: true` adds: where the rules are, and each table's cards.
+#[derive(Debug, Clone, Serialize)]
+pub struct Debug {
+    pub rules: &'static str,
+    pub model: &'static str,
+    pub cards: Vec<DebugEntry>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DebugEntry {
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub card_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub columns: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub saved_view_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_drawn: Option<String>,
+}
+
+/// The envelope of 2.4 (the SDK's `Results`), and this host's members
+/// beside it: the thread a call with a query was kept in, and the indexes
+/// a search looked in.
+#[derive(Debug, Clone, Serialize)]
+pub struct Results {
+    pub outputs: Outputs,
+    pub request_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thread_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub searched_indexes: Option<Vec<String>>,
+}

@@ -1,0 +1,251 @@
+//! What the API keeps, behind one trait, so that the rules never see how:
+//! rows of files, private indexes, threads, saved views and cards, and the
+//! objects (files as uploaded, their cleaned tables, an index's ontology).
+//! [`sqlite::SqliteStore`] keeps them in SQLite and a folder under
+//! `--data-dir`.
+//!
+//! Objects are named by ids the store makes (`obj_…`), never by anything a
+//! request carries: a key a client sees (`<file_id>/<name>`) is a label in
+//! a row, and no two writes ever share an object, so a write can never
+//! replace what another row points to.
+
+pub mod sqlite;
+
+use crate::keys::Tenant;
+
+pub use sqlite::SqliteStore;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("the database {path}: {message}")]
+    Db { path: String, message: String },
+}
+
+/// A file a tenant uploaded or connected, as its row holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileRow {
+    pub file_id: String,
+    pub file_name: String,
+    /// The key clients see of the file as uploaded (`<file_id>/<file_name>`).
+    pub key: String,
+    /// The object that holds it, named by the store.
+    pub object: String,
+    pub content_type: String,
+    pub size: i64,
+    /// The key clients see of the cleaned table (CSV), and its object.
+    pub cleaned_key: String,
+    pub cleaned_object: String,
+    /// What the cleaned table holds, in words.
+    pub cleaned_context: String,
+    /// The name the caller gave it (`display_name`), if any.
+    pub display_name: Option<String>,
+    pub schema_id: String,
+    pub source: Option<String>,
+    pub file_context: Option<String>,
+    pub file_url: Option<String>,
+    pub segment_id: Option<String>,
+    pub private_index: Option<String>,
+    pub prepend_schema_context: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A private index (spec 2.7) as its row holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRow {
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub is_default: bool,
+    pub created_at: String,
+    pub updated_at: String,
+    pub ontology_status: String,
+    /// The object key of the index's ontology, once one is built.
+    pub kg_elements_key: Option<String>,
+    pub link_world_ontology: bool,
+}
+
+/// A thread (spec 2.8): `metadata` is JSON text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThreadRow {
+    pub thread_id: String,
+    pub created: i64,
+    pub title: Option<String>,
+    pub metadata: String,
+}
+
+/// A message of a thread (spec 2.9): `content` is JSON text (its blocks).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageRow {
+    pub message_id: String,
+    pub created: i64,
+    pub role: String,
+    pub content: String,
+}
+
+/// A saved view: a chart recipe for a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewRow {
+    pub view_id: String,
+    pub reference_id: Option<String>,
+    pub schema_id: String,
+    pub name: String,
+    pub card_type: String,
+    /// Words naming the columns, as `visualize`'s query steers the cards.
+    pub query: Option<String>,
+    pub created_at: String,
+}
+
+/// A card made from a stored file (cards from CSV sent inline are never
+/// stored).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CardRow {
+    pub card_id: String,
+    pub tenant: String,
+    pub file_id: String,
+    pub card_type: String,
+    pub title: String,
+    pub description: String,
+    pub visualization_data: String,
+    pub created_at: String,
+}
+
+/// How storing a saved view went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ViewOutcome {
+    Stored,
+    TooMany,
+    ReferenceTaken,
+}
+
+pub trait Store: Send + Sync {
+    fn secret(&self) -> &[u8; 32];
+
+    /// Writes a new object whole or not at all, and names it.
+    fn put_object(&self, tenant: &Tenant, bytes: &[u8]) -> Result<String, StoreError>;
+
+    fn object(&self, tenant: &Tenant, name: &str) -> Result<Vec<u8>, StoreError>;
+
+    /// An object's size, without reading it.
+    fn object_len(&self, tenant: &Tenant, name: &str) -> Result<u64, StoreError>;
+
+    /// Removes objects no row points to any more (a failed or refused
+    /// write's, a replaced file's); one that is already gone is no error.
+    fn delete_objects(&self, tenant: &Tenant, names: &[&str]) -> Result<(), StoreError>;
+
+    /// Inserts or replaces a file's row.
+    fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError>;
+
+    /// Inserts a new file's row; false, and nothing written, when the
+    /// tenant has a file of that id already.
+    fn insert_file(&self, tenant: &Tenant, row: &FileRow) -> Result<bool, StoreError>;
+
+    /// The newest file of this tenant with this name, if any.
+    fn file_named(&self, tenant: &Tenant, file_name: &str) -> Result<Option<String>, StoreError>;
+
+    fn file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError>;
+
+    fn create_thread(&self, tenant: &Tenant, row: &ThreadRow) -> Result<(), StoreError>;
+
+    fn thread(&self, tenant: &Tenant, id: &str) -> Result<Option<ThreadRow>, StoreError>;
+
+    /// Up to `limit` threads, newest first, from after the thread `after`
+    /// (none: from the newest); and whether more follow.
+    fn threads(
+        &self,
+        tenant: &Tenant,
+        after: Option<&str>,
+        limit: u32,
+    ) -> Result<(Vec<ThreadRow>, bool), StoreError>;
+
+    fn add_messages(
+        &self,
+        tenant: &Tenant,
+        thread_id: &str,
+        messages: &[MessageRow],
+    ) -> Result<(), StoreError>;
+
+    fn has_message(
+        &self,
+        tenant: &Tenant,
+        thread_id: &str,
+        message_id: &str,
+    ) -> Result<bool, StoreError>;
+
+    /// Up to `limit` messages of a thread, oldest first, from after the
+    /// message `after`; and whether more follow.
+    fn messages(
+        &self,
+        tenant: &Tenant,
+        thread_id: &str,
+        after: Option<&str>,
+        limit: u32,
+    ) -> Result<(Vec<MessageRow>, bool), StoreError>;
+
+    /// Stores a view; `None` when the key has `max` views already or the
+    /// reference id is taken.
+    fn create_view(
+        &self,
+        tenant: &Tenant,
+        row: &ViewRow,
+        max: i64,
+    ) -> Result<ViewOutcome, StoreError>;
+
+    /// A key's views, oldest first: all, or the one of `view_id` or of
+    /// `reference_id`.
+    fn views(
+        &self,
+        tenant: &Tenant,
+        view_id: Option<&str>,
+        reference_id: Option<&str>,
+    ) -> Result<Vec<ViewRow>, StoreError>;
+
+    /// A new index; a tenant's first is its default.
+    fn create_index(
+        &self,
+        tenant: &Tenant,
+        name: &str,
+        description: Option<&str>,
+        status: &str,
+    ) -> Result<IndexRow, StoreError>;
+
+    /// Writes an index's row as it is now.
+    fn put_index(&self, tenant: &Tenant, row: &IndexRow) -> Result<(), StoreError>;
+
+    fn index(&self, tenant: &Tenant, id: &str) -> Result<Option<IndexRow>, StoreError>;
+
+    /// `limit` of a tenant's indexes from `offset`, oldest first, and how
+    /// many it has in all.
+    fn indexes(
+        &self,
+        tenant: &Tenant,
+        offset: u64,
+        limit: u64,
+    ) -> Result<(Vec<IndexRow>, u64), StoreError>;
+
+    /// The files of an index: (file id, schema id, cleaned table's key,
+    /// what the cleaned table holds), oldest first.
+    fn index_files(
+        &self,
+        tenant: &Tenant,
+        index: &str,
+    ) -> Result<Vec<(String, String, String, String)>, StoreError>;
+
+    fn put_cards(&self, cards: &[CardRow]) -> Result<(), StoreError>;
+
+    /// A card by its id alone: card ids are random, and a card's page is
+    /// shown to whoever has its address.
+    fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError>;
+
+    /// Up to `limit` of a tenant's files, newest first.
+    fn files(&self, tenant: &Tenant, limit: u32) -> Result<Vec<FileRow>, StoreError>;
+
+    /// Deletes a file's row and the rows of the cards made from it, at
+    /// once; the row it had (its objects are the caller's to remove).
+    fn delete_file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError>;
+}
