@@ -75,3 +75,44 @@ pub fn app(config: Config) -> Router {
         .layer(middleware::from_fn(request_log::log))
         .with_state(config)
 }
+
+/// `//api/v1/…` is `/api/v1/…`: the service's earlier SDK (0.1.41) joins
+/// its default server URL, which ends in a slash, to paths that begin with
+/// one. Before routing, so every route is reached either way.
+pub fn collapse_leading_slashes<B>(mut request: axum::http::Request<B>) -> axum::http::Request<B> {
+    let path = request.uri().path();
+    if path.starts_with("//") {
+        let rest = path.trim_start_matches('/');
+        let query = request
+            .uri()
+            .query()
+            .map_or(String::new(), |q| format!("?{q}"));
+        if let Ok(uri) = format!("/{rest}{query}").parse() {
+            *request.uri_mut() = uri;
+        }
+    }
+    request
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leading_slashes_collapse_and_nothing_else_changes() {
+        let path = |uri: &str| {
+            let request = axum::http::Request::builder()
+                .uri(uri)
+                .body(())
+                .unwrap_or_default();
+            collapse_leading_slashes(request).uri().to_string()
+        };
+        assert_eq!(
+            path("//api/v1/knowledge_search"),
+            "/api/v1/knowledge_search"
+        );
+        assert_eq!(path("///api/v1/image/x/?a=1"), "/api/v1/image/x/?a=1");
+        assert_eq!(path("/api/v1/threads/"), "/api/v1/threads/");
+        assert_eq!(path("/embed//x/"), "/embed//x/");
+    }
+}

@@ -62,7 +62,10 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
         stream.set_read_timeout(Some(config.idle_timeout));
         stream.set_write_timeout(Some(config.write_timeout));
         let io = TokioIo::new(Box::pin(stream));
-        let service = TowerToHyperService::new(router.clone());
+        let service = TowerToHyperService::new(tower::ServiceExt::map_request(
+            router.clone(),
+            crate::app::collapse_leading_slashes,
+        ));
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(config.header_timeout)

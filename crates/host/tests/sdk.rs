@@ -1,0 +1,169 @@
+// A failed expectation in a test is a test failure, which is what panics mean here.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+//! The service's own Python SDK, unchanged, against the real binary:
+//! `tako-sdk` 1.2.0 (generated from the service's OpenAPI description) and
+//! 0.1.41 (the earlier hand-written client), each installed from PyPI into
+//! a throwaway virtual environment (pinned in tests/sdk/requirements-*.txt;
+//! kept under the build's temporary folder, and made again when the pins
+//! change). The drivers (tests/sdk/drive_*.py) call every method that names
+//! an endpoint of the spec and check the SDK's own parsed models; 1.2.0's
+//! answers are also validated strictly against its pydantic models.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+const KEY: &str = "sdk-key-0123456789abcdef";
+const WEATHER: &str = include_str!("../../api/datasets/seattle-weather.csv");
+
+fn here() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk")
+}
+
+/// A virtual environment with `requirements` installed, made once per
+/// version of the pins.
+fn venv(name: &str) -> PathBuf {
+    let requirements = here().join(format!("requirements-{name}.txt"));
+    let pins = std::fs::read_to_string(&requirements).unwrap();
+    let stamp = format!("{:016x}", fnv(pins.as_bytes()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("sdk-{name}-{stamp}"));
+    let python = dir.join("bin/python");
+    if dir.join("installed").exists() {
+        return python;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&dir)
+        .status()
+        .unwrap();
+    assert!(made.success(), "python3 -m venv {}", dir.display());
+    let installed = Command::new(dir.join("bin/pip"))
+        .args([
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "-r",
+        ])
+        .arg(&requirements)
+        .status()
+        .unwrap();
+    assert!(
+        installed.success(),
+        "pip install -r {}",
+        requirements.display()
+    );
+    std::fs::write(dir.join("installed"), &pins).unwrap();
+    python
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, b| {
+        (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The real binary on a free port, its data in `data`; killed when dropped.
+struct Host {
+    child: Child,
+    origin: String,
+}
+
+impl Host {
+    fn start(data: &Path) -> Host {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
+        command
+            .args([
+                "--port",
+                "0",
+                "--package",
+                ".",
+                "--allow-private-fetch",
+                "--api-key",
+                KEY,
+            ])
+            .arg("--www")
+            .arg(data.join("www"))
+            .arg("--data-dir")
+            .arg(data.join("api"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (name, _) in std::env::vars() {
+            if name.starts_with("ZDR_") {
+                command.env_remove(name);
+            }
+        }
+        let mut child = command.spawn().unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let origin = line
+            .trim_end()
+            .strip_prefix("zdr-host listening on ")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Host { child, origin }
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Serves `/weather.csv` on 127.0.0.1 for the file connector, until the
+/// test's process ends (its thread blocks in accept).
+fn files() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut head = [0u8; 4096];
+            let n = stream.read(&mut head).unwrap_or(0);
+            let found = String::from_utf8_lossy(&head[..n]).starts_with("GET /weather.csv ");
+            let (status, body) = if found {
+                ("200 OK", WEATHER)
+            } else {
+                ("404 Not Found", "")
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: text/csv\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    origin
+}
+
+fn drive(python: &Path, script: &str, host: &Host, files: &str) {
+    let output = Command::new(python)
+        .arg(here().join(script))
+        .args([&host.origin, KEY, files])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(output.status.success(), "{script}:\n{stdout}\n{stderr}");
+}
+
+#[test]
+fn the_services_own_sdks_work_unchanged() {
+    let data = tempfile::tempdir().unwrap();
+    let host = Host::start(data.path());
+    let files = files();
+    drive(&venv("1.2.0"), "drive_1_2_0.py", &host, &files);
+    drive(&venv("0.1.41"), "drive_0_1_41.py", &host, &files);
+}

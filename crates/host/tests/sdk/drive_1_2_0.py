@@ -1,0 +1,191 @@
+"""Drives zdr-host with the service's own SDK, tako-sdk 1.2.0, unchanged:
+only base_url and the key are set. Every method that names an endpoint of
+the spec is called; each answer is checked on the SDK's own parsed model,
+and validated strictly against that model (pydantic strict mode, from the
+answer's JSON text). Usage: drive_1_2_0.py HOST_URL KEY FILES_URL. Exits
+non-zero on the first failure, saying which call and why."""
+
+import sys
+
+import httpx
+import tako
+from tako import Tako
+from tako.types import BetaGetFileUploadURLResponse, Results
+from tako.types.beta import (
+    FileConnectorCreateResponse,
+    FileConnectorListResponse,
+    FileRetrieveResponse,
+    FileUpdateResponse,
+)
+
+HOST, KEY, FILES = sys.argv[1:4]
+CSV = "month,region,sales\n2024-01,North,120\n2024-02,North,135\n2024-03,North,128\n2024-01,South,98\n2024-02,South,101\n2024-03,South,110\n"
+client = Tako(api_key=KEY, base_url=HOST + "/api", max_retries=0)
+done = []
+
+
+def strict(model, raw):
+    """The answer's JSON validates strictly against the SDK's model."""
+    model.model_validate_json(raw.http_response.text, strict=True)
+    return raw.parse()
+
+
+def check(what, condition, detail=""):
+    if not condition:
+        raise SystemExit(f"FAIL {what}: {detail}")
+    done.append(what)
+
+
+# beta.get_file_upload_url, then the upload as a client posts it.
+form = strict(
+    BetaGetFileUploadURLResponse,
+    client.beta.with_raw_response.get_file_upload_url(
+        file_name="sales.csv", file_context="monthly sales", source="Finance", display_name="Sales"
+    ),
+)
+check("beta.get_file_upload_url", form.file_id and form.key.startswith(form.file_id + "/"), form)
+posted = httpx.post(form.url, data=form.fields, files={"file": ("sales.csv", CSV.encode(), "text/csv")})
+check("the presigned upload", posted.status_code == 204, posted.text)
+
+# beta.files.retrieve / update
+file = strict(FileRetrieveResponse, client.beta.files.with_raw_response.retrieve(form.file_id))
+check(
+    "beta.files.retrieve",
+    file.file_id == form.file_id
+    and file.schema_.schema_id
+    and file.schema_.display_name == "Sales"
+    and file.file_context == "monthly sales"
+    and file.source == "Finance"
+    and file.last_updated_at is not None,
+    file,
+)
+updated = strict(
+    FileUpdateResponse,
+    client.beta.files.with_raw_response.update(form.file_id, display_name="Sales 2024", source="Finance EU"),
+)
+check(
+    "beta.files.update",
+    updated.schema_.display_name == "Sales 2024"
+    and updated.source == "Finance EU"
+    and updated.file_context == "monthly sales",
+    updated,
+)
+
+# beta.visualize.create: file ids as strings and as objects, inline CSV,
+# a card type, output settings, and the spec's model (1.2.0 has no model
+# argument: it goes as an extra body member).
+by_id = strict(Results, client.beta.visualize.with_raw_response.create(file_ids=[form.file_id], query="sales over time"))
+cards = by_id.outputs.knowledge_cards
+check("beta.visualize.create (file_ids)", cards and cards[0].card_type == "timeseries", by_id)
+check("a card's relevance", cards[0].relevance in ("High", "Medium", "Low"), cards[0])
+by_object = strict(
+    Results,
+    client.beta.visualize.with_raw_response.create(
+        file_ids=[{"file_id": form.file_id, "file_context": "monthly sales"}], viz_component_type="bar"
+    ),
+)
+check(
+    "beta.visualize.create (file_ids objects, viz_component_type)",
+    [c.card_type for c in by_object.outputs.knowledge_cards] == ["bar"],
+    by_object,
+)
+inline = strict(
+    Results,
+    client.beta.visualize.with_raw_response.create(
+        csv=["region,sales\nNorth,120\nSouth,98\nEast,77\n"],
+        output_settings={"knowledge_card_settings": {"image_dark_mode": True}},
+        extra_body={"model": "o3"},
+    ),
+)
+first = inline.outputs.knowledge_cards[0]
+check(
+    "beta.visualize.create (csv, output_settings, model)",
+    first.visualization_data["viz_config"].get("dark_mode") is True,
+    first,
+)
+
+# images.retrieve: no key, PNG.
+picture = client.images.retrieve(cards[0].card_id, width=400, height=300)
+check("images.retrieve", picture.read()[:8] == b"\x89PNG\r\n\x1a\n", picture.headers)
+check("image_url without a key", httpx.get(cards[0].image_url).status_code == 200)
+check("webpage_url without a key", httpx.get(cards[0].webpage_url).status_code == 200)
+
+# beta.file_connector.create and .list
+connected = strict(
+    FileConnectorCreateResponse,
+    client.beta.file_connector.with_raw_response.create(
+        file_url=FILES + "/weather.csv", file_context="daily weather", source="NOAA", display_name="Weather"
+    ),
+)
+check(
+    "beta.file_connector.create",
+    connected.id and connected.metadata.id == connected.id and connected.metadata.source == "NOAA",
+    connected,
+)
+listed = strict(FileConnectorListResponse, client.beta.file_connector.with_raw_response.list())
+check("beta.file_connector.list", {f.id for f in listed.files} >= {connected.id, form.file_id}, listed)
+one = strict(FileConnectorListResponse, client.beta.file_connector.with_raw_response.list(file_id=connected.id))
+check("beta.file_connector.list (file_id)", [f.id for f in one.files] == [connected.id], one)
+
+# search.create: the built-in datasets as the service names them, the
+# key's own data, the web (which this host has not), objects, effort and a
+# language code; and a question nothing answers: no cards, no error.
+found = strict(
+    Results,
+    client.search.with_raw_response.create(
+        inputs={"text": "life expectancy and fertility"},
+        source_indexes=["tako"],
+        search_effort="fast",
+        locale="en",
+        country_code="JP",
+    ),
+)
+check("search.create (tako)", found.outputs.knowledge_cards, found)
+check(
+    "a built-in card names the index tako",
+    found.outputs.knowledge_cards[0].source_indexes == ["tako"]
+    and found.outputs.knowledge_cards[0].sources[0].source_index == "tako",
+    found.outputs.knowledge_cards[0],
+)
+mine = strict(
+    Results,
+    client.search.with_raw_response.create(inputs={"text": "weather"}, source_indexes=["connected_data"]),
+)
+check("search.create (connected_data)", mine.outputs.knowledge_cards, mine)
+deep = strict(
+    Results,
+    client.search.with_raw_response.create(
+        inputs={"text": "stock price"},
+        source_indexes=["web", "tako_deep_v2", {"index_type": "tako", "segment_id": "markets"}],
+        search_effort="deep",
+    ),
+)
+check("search.create (web, tako_deep_v2, a segment)", deep.outputs.knowledge_cards, deep)
+nothing = strict(
+    Results, client.search.with_raw_response.create(inputs={"text": "zebra quasar xylophone"}, source_indexes=["tako"])
+)
+check("search.create (nothing relevant)", nothing.outputs.knowledge_cards == [], nothing)
+
+# beta.files.delete: the file, its cleaned table, its cards and their
+# images are gone.
+client.beta.files.delete(form.file_id)
+try:
+    client.beta.files.retrieve(form.file_id)
+    check("beta.files.delete", False, "the file answers after its delete")
+except tako.NotFoundError as error:
+    check("beta.files.delete", error.body["error_type"] == "NOT_FOUND", error.body)
+check("a deleted file's card image", httpx.get(cards[0].image_url).status_code == 404)
+
+# Errors: the SDK's own exceptions.
+try:
+    client.beta.visualize.create(file_ids=[])
+    check("an error", False, "an empty request was answered")
+except tako.BadRequestError as error:
+    check("an error", error.body["error_type"] == "BAD_REQUEST" and error.body["error_message"], error.body)
+try:
+    Tako(api_key="not-a-key-of-this-host", base_url=HOST + "/api", max_retries=0).beta.files.retrieve("file_1")
+    check("an unknown key", False, "answered")
+except tako.AuthenticationError as error:
+    check("an unknown key", error.body["error_type"] == "AUTHENTICATION_ERROR", error.body)
+
+print("tako-sdk 1.2.0: " + "; ".join(done))
