@@ -20,5 +20,8 @@ fi
 say "starting zdr-host (Ctrl-C stops it)"
 echo "API key of this demo (X-API-Key): $(head -n 1 "$KEY_FILE")"
 echo "  e.g. curl -H \"X-API-Key: \$(head -n 1 $KEY_FILE)\" 'http://127.0.0.1:${PORT:-8080}/api/v1/beta/file_upload_url?file_name=sales.csv'"
+# --allow-private-fetch: the README's flow 2 has the host fetch a file this
+# machine serves. The demo listens on 127.0.0.1 only; a host others reach
+# should not allow it (see docs/service-api.md, the file connector).
 exec target/release/zdr-host --bind 127.0.0.1 --port "${PORT:-8080}" --www www --package . \
-  --data-dir "$DATA_DIR" --api-keys-file "$KEY_FILE"
+  --data-dir "$DATA_DIR" --api-keys-file "$KEY_FILE" --allow-private-fetch

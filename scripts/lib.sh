@@ -77,3 +77,12 @@ ensure_build_tools() {
   ensure_rust_wasm
   ensure_npm_packages
 }
+
+# What the tests of the service API run besides cargo: the README's curl
+# walk-through (curl, jq), and the service's Python SDK, which
+# crates/host/tests/sdk.rs installs from PyPI into virtual environments of
+# its own (python3 with venv and pip: the machine's CPython has them).
+ensure_test_tools() {
+  apt_install curl jq
+  python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv
+}

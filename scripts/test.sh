@@ -7,6 +7,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 ensure_build_tools
 ensure_browsers
+ensure_test_tools
 
 say "cargo fmt --check"
 cargo fmt --all -- --check

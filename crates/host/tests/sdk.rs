@@ -167,3 +167,116 @@ fn the_services_own_sdks_work_unchanged() {
     drive(&venv("1.2.0"), "drive_1_2_0.py", &host, &files);
     drive(&venv("0.1.41"), "drive_0_1_41.py", &host, &files);
 }
+
+/// The fenced block of `language` that comes first after `marker` in the
+/// README.
+fn readme_block(marker: &str, language: &str) -> String {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let after = &readme[readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("README: {marker:?}"))..];
+    let fence = format!("```{language}\n");
+    let start = after.find(&fence).unwrap() + fence.len();
+    let end = start + after[start..].find("\n```").unwrap();
+    after[start..end].to_owned()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The README's curl walk-through and its SDK walk-through, as written,
+/// against the real binary started as `scripts/demo.sh` starts it; only the
+/// ports differ (the host's and the file server's are free ones here).
+#[test]
+fn the_readmes_walkthroughs_run_as_written() {
+    for tool in ["curl", "jq"] {
+        assert!(
+            Command::new(tool).arg("--version").output().is_ok(),
+            "{tool} is needed to run the README's walk-through (scripts/test.sh installs it)"
+        );
+    }
+    let work = tempfile::tempdir().unwrap();
+    let data = work.path().join("zdr-data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("demo-api-key"), format!("{KEY}\n")).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
+    command
+        .args(["--bind", "127.0.0.1", "--port", "0", "--package", "."])
+        .arg("--www")
+        .arg(work.path().join("www"))
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("--api-keys-file")
+        .arg(data.join("demo-api-key"))
+        .arg("--allow-private-fetch")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    for (name, _) in std::env::vars() {
+        if name.starts_with("ZDR_") {
+            command.env_remove(name);
+        }
+    }
+    let mut child = command.spawn().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let host = Host {
+        child,
+        origin: line
+            .trim_end()
+            .trim_start_matches("zdr-host listening on ")
+            .trim_end_matches('/')
+            .to_owned(),
+    };
+    let address = host.origin.trim_start_matches("http://").to_owned();
+    let server = free_port().to_string();
+
+    let shell = readme_block("The spec's three flows with curl", "sh")
+        .replace("127.0.0.1:8080", &address)
+        .replace("8001", &server);
+    let output = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &shell])
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    println!("{said}");
+    assert!(
+        output.status.success(),
+        "the curl walk-through:\n{said}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The upload, the three flows, the search, the index, the saved view,
+    // the delete: each line says it worked.
+    assert!(said.lines().filter(|l| *l == "204").count() == 2, "{said}");
+    assert!(
+        !said.contains("null\n") && !said.contains("\"error\""),
+        "{said}"
+    );
+
+    let python = readme_block("The same flows,", "python").replace("127.0.0.1:8080", &address);
+    let output = Command::new(venv("1.2.0"))
+        .args(["-c", &python])
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    println!("{said}");
+    assert!(
+        output.status.success(),
+        "the SDK walk-through:\n{said}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let png = std::fs::read(work.path().join("card.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"));
+    drop(host);
+}
