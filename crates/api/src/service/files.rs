@@ -404,7 +404,7 @@ pub async fn delete(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<()
     .await?
     .ok_or_else(|| ApiError::FileNotFound(file_id.to_owned()))?;
     if let Some(index) = gone.private_index {
-        super::indexes::rebuild_ontology(api, tenant, &index).await?;
+        super::ontology::rebuild_ontology(api, tenant, &index).await?;
     }
     tracing::info!(file_id, "api: file deleted");
     Ok(())
@@ -485,7 +485,7 @@ pub async fn connect_file(
         }
         None => None,
     };
-    super::indexes::connected(api, tenant, private_index.as_deref()).await?;
+    super::ontology::connected(api, tenant, private_index.as_deref()).await?;
     let file_id = given_id.unwrap_or_else(|| new_id("file"));
 
     let parsed = url::Url::parse(&file_url)

@@ -12,15 +12,16 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use super::files::{connect_file, metadata, Connect};
-use crate::ids::{is_id, now_rfc3339};
+use super::ontology::{find, write_ontology, EMPTY, SCHEMA};
+use crate::ids::now_rfc3339;
 use crate::model::file::FileFacts;
 use crate::model::index::{
     ConnectFile, Failure, FailureError, FilesAdded, PrivateIndex, PrivateIndexList,
 };
 use crate::store::{FileRow, IndexRow};
+
+pub use super::ontology::{connected, exists};
 use crate::{blocking, Api, ApiError, Tenant};
 
 /// Indexes a page lists when `page_size` is not given, and at most.
@@ -31,8 +32,6 @@ pub const MAX_BATCH: usize = 20;
 pub const MAX_NAME: usize = 200;
 pub const MAX_DESCRIPTION: usize = 2_000;
 
-const EMPTY: &str = "empty";
-const SCHEMA: &str = "schema";
 const SKIPPED: &str = "skipped";
 
 /// 2.7 as create and list answer it.
@@ -64,33 +63,6 @@ async fn complete(
     index.kg_elements_bucket_key = Some(row.kg_elements_key.clone());
     index.data_mapping_bucket_keys = Some((!keys.is_empty()).then_some(keys));
     Ok(index)
-}
-
-async fn find(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<IndexRow, ApiError> {
-    let missing = || ApiError::IndexNotFound(id.chars().take(64).collect());
-    if !is_id(id) {
-        return Err(missing());
-    }
-    let (t, i) = (tenant.clone(), id.to_owned());
-    blocking(api, move |store| store.index(&t, &i))
-        .await?
-        .ok_or_else(missing)
-}
-
-/// Whether `id` is a private index of this key (404 when not).
-pub async fn exists(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<(), ApiError> {
-    find(api, tenant, id).await.map(|_| ())
-}
-
-/// `connected_private_index_id` (file_connector, visualize) must name an
-/// index of this key; another key's answers as one that does not exist.
-pub async fn connected(api: &Arc<Api>, tenant: &Tenant, id: Option<&str>) -> Result<(), ApiError> {
-    match id {
-        None => Ok(()),
-        Some(id) => exists(api, tenant, id)
-            .await
-            .map_err(|_| ApiError::ConnectedIndexNotFound(id.chars().take(64).collect())),
-    }
 }
 
 /// 4.10.
@@ -266,74 +238,4 @@ pub async fn add_files(
         files: added,
         failures,
     })
-}
-
-/// An index's ontology: the schemas of its files.
-#[derive(Serialize)]
-struct Ontology {
-    index: String,
-    elements: Vec<OntologyElement>,
-}
-
-#[derive(Serialize)]
-struct OntologyElement {
-    file_id: String,
-    schema_id: String,
-    schema: String,
-}
-
-/// Writes the index's ontology anew (the old one removed); its object.
-async fn write_ontology(
-    api: &Arc<Api>,
-    tenant: &Tenant,
-    index: &IndexRow,
-) -> Result<String, ApiError> {
-    let (t, i) = (tenant.clone(), index.id.clone());
-    let files = blocking(api, move |store| store.index_files(&t, &i)).await?;
-    let document = Ontology {
-        index: index.id.clone(),
-        elements: files
-            .into_iter()
-            .map(|(file_id, schema_id, _, schema)| OntologyElement {
-                file_id,
-                schema_id,
-                schema,
-            })
-            .collect(),
-    };
-    let text = serde_json::to_string(&document).map_err(ApiError::internal)?;
-    let (t, old) = (tenant.clone(), index.kg_elements_key.clone());
-    blocking(api, move |store| {
-        let key = store.put_object(&t, text.as_bytes())?;
-        if let Some(old) = old {
-            store.delete_objects(&t, &[&old])?;
-        }
-        Ok(key)
-    })
-    .await
-}
-
-/// After a file of the index is deleted: its ontology made again without
-/// it (none is left when the index has no file), so no trace of the file
-/// stays in it.
-pub async fn rebuild_ontology(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<(), ApiError> {
-    let Ok(mut index) = find(api, tenant, id).await else {
-        return Ok(());
-    };
-    let Some(old) = index.kg_elements_key.clone() else {
-        return Ok(());
-    };
-    let (t, i) = (tenant.clone(), index.id.clone());
-    let left = blocking(api, move |store| store.index_files(&t, &i)).await?;
-    if left.is_empty() {
-        let t = tenant.clone();
-        blocking(api, move |store| store.delete_objects(&t, &[&old])).await?;
-        index.kg_elements_key = None;
-        index.ontology_status = EMPTY.into();
-    } else {
-        index.kg_elements_key = Some(write_ontology(api, tenant, &index).await?);
-    }
-    index.updated_at = now_rfc3339();
-    let (t, saved) = (tenant.clone(), index);
-    blocking(api, move |store| store.put_index(&t, &saved)).await
 }

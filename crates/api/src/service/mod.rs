@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod files;
 pub mod indexes;
+pub mod ontology;
 pub mod search;
 pub mod threads;
 pub mod views;

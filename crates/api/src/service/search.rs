@@ -540,7 +540,7 @@ async fn groups(
             SourceIndex::FileSegment(segment) => groups.push(Group::FileSegment(segment.clone())),
             SourceIndex::Web(name) => groups.push(Group::Web(name.clone())),
             SourceIndex::Private(id) => {
-                super::indexes::exists(api, tenant, id).await.map_err(|_| {
+                super::ontology::exists(api, tenant, id).await.map_err(|_| {
                     ApiError::invalid(
                         "source_indexes",
                         format!(

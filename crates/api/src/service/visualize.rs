@@ -126,7 +126,7 @@ pub async fn cards(
         largest = largest.max(usize::try_from(size).unwrap_or(usize::MAX));
         files.push(row);
     }
-    super::indexes::connected(api, tenant, request.index.as_deref()).await?;
+    super::ontology::connected(api, tenant, request.index.as_deref()).await?;
     let store = api.store()?;
     let (t, b) = (tenant.clone(), base.to_owned());
     let debugging = request.debug;
