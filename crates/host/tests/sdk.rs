@@ -14,6 +14,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::Duration;
 
 const KEY: &str = "sdk-key-0123456789abcdef";
@@ -23,9 +24,16 @@ fn here() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk")
 }
 
+/// Both tests of this file ask for the 1.2.0 environment: one makes it while
+/// the other waits, or the second would remove the first's half-made folder.
+static MAKING: Mutex<()> = Mutex::new(());
+
 /// A virtual environment with `requirements` installed, made once per
 /// version of the pins.
 fn venv(name: &str) -> PathBuf {
+    let _making = MAKING
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let requirements = here().join(format!("requirements-{name}.txt"));
     let pins = std::fs::read_to_string(&requirements).unwrap();
     let stamp = format!("{:016x}", fnv(pins.as_bytes()));
