@@ -493,14 +493,12 @@ impl Store for SqliteStore {
                  ORDER BY rowid DESC LIMIT ?3",
             )
             .map_err(|e| self.db_error(e))?;
-        let mut rows = statement
+        let rows = statement
             .query_map(params![tenant.0, after, i64::from(limit) + 1], thread_row)
             .map_err(|e| self.db_error(e))?
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| self.db_error(e))?;
-        let more = rows.len() > limit as usize;
-        rows.truncate(limit as usize);
-        Ok((rows, more))
+        Ok(one_page(rows, limit))
     }
 
     fn add_messages(
@@ -555,7 +553,7 @@ impl Store for SqliteStore {
                  ORDER BY seq LIMIT ?4",
             )
             .map_err(|e| self.db_error(e))?;
-        let mut rows = statement
+        let rows = statement
             .query_map(
                 params![tenant.0, thread_id, after, i64::from(limit) + 1],
                 |r| {
@@ -570,9 +568,7 @@ impl Store for SqliteStore {
             .map_err(|e| self.db_error(e))?
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| self.db_error(e))?;
-        let more = rows.len() > limit as usize;
-        rows.truncate(limit as usize);
-        Ok((rows, more))
+        Ok(one_page(rows, limit))
     }
 
     fn create_view(
@@ -862,6 +858,13 @@ fn parse_hex32(text: &str) -> Option<[u8; 32]> {
         *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
     }
     Some(out)
+}
+
+/// Lists ask for one row past `limit`: its presence says another page exists.
+fn one_page<T>(mut rows: Vec<T>, limit: u32) -> (Vec<T>, bool) {
+    let more = rows.len() > limit as usize;
+    rows.truncate(limit as usize);
+    (rows, more)
 }
 
 #[cfg(test)]
