@@ -28,6 +28,8 @@ const DATASETS = [
   {
     id: 'stocks', index: 'markets', title: 'Monthly stock prices of five companies, 2000 to 2010',
     keywords: 'stock prices shares market companies Microsoft Amazon IBM Google Apple MSFT AMZN IBM GOOG AAPL',
+    row: 'prices',
+    aliases: { microsoft: 'symbol=MSFT', amazon: 'symbol=AMZN', google: 'symbol=GOOG', alphabet: 'symbol=GOOG', apple: 'symbol=AAPL', 'stock price': 'price', 'share price': 'price', stock: 'price', value: 'price', company: 'symbol', companies: 'symbol', ticker: 'symbol' },
     convert() {
       const [, ...rows] = lines('stocks.csv');
       return toCsv(['date', 'symbol', 'price'], rows.map(([symbol, date, price]) => {
@@ -39,6 +41,8 @@ const DATASETS = [
   {
     id: 'gapminder', index: 'world', title: 'Life expectancy, population and fertility by country, 1955 to 2005',
     keywords: 'life expectancy population fertility babies per woman countries world demographics health',
+    row: 'country-years',
+    aliases: { lifespan: 'life_expectancy', longevity: 'life_expectancy', 'birth rate': 'fertility', 'babies per woman': 'fertility', 'children per woman': 'fertility', pop: 'population', people: 'population', inhabitants: 'population', nation: 'country', nations: 'country' },
     convert() {
       const rows = JSON.parse(readFileSync(join(root, 'data', 'gapminder.json'), 'utf8'));
       return toCsv(['year', 'country', 'population', 'life_expectancy', 'fertility'],
@@ -48,6 +52,8 @@ const DATASETS = [
   {
     id: 'seattle-weather', index: 'weather', title: 'Daily weather in Seattle, 2012 to 2015',
     keywords: 'weather temperature precipitation rain wind Seattle daily climate',
+    row: 'days',
+    aliases: { rains: 'weather=rain', rainy: 'weather=rain', raining: 'weather=rain', sunny: 'weather=sun', snowy: 'weather=snow', snows: 'weather=snow', snowing: 'weather=snow', foggy: 'weather=fog', temperature: 'temp_max', temperatures: 'temp_max', 'max temperature': 'temp_max', 'maximum temperature': 'temp_max', 'high temperature': 'temp_max', 'highest temperature': 'temp_max', 'min temperature': 'temp_min', 'minimum temperature': 'temp_min', 'low temperature': 'temp_min', 'lowest temperature': 'temp_min', rainfall: 'precipitation', windy: 'wind', 'wind speed': 'wind' },
     convert() {
       const [header, ...rows] = lines('seattle-weather.csv');
       return toCsv(header, rows);
@@ -56,9 +62,53 @@ const DATASETS = [
   {
     id: 'iowa-electricity', index: 'energy', title: 'Electricity generated in Iowa by source, 2001 to 2017',
     keywords: 'electricity energy power generation renewables fossil fuels nuclear Iowa',
+    row: 'years',
+    aliases: { electricity: 'net_generation', power: 'net_generation', generation: 'net_generation', generated: 'net_generation', energy: 'net_generation', nuclear: 'source=Nuclear Energy', renewable: 'source=Renewables', fossil: 'source=Fossil Fuels' },
     convert() {
       const [, ...rows] = lines('iowa-electricity.csv');
       return toCsv(['year', 'source', 'net_generation'], rows.map(([year, source, value]) => [year.slice(0, 4), source, value]));
+    },
+  },
+  {
+    id: 'cars', index: 'vehicles', title: 'Cars of 1970 to 1982: mileage, engine and origin',
+    keywords: 'cars automobiles vehicles mileage fuel economy mpg horsepower engine cylinders displacement weight acceleration origin',
+    row: 'cars',
+    aliases: { hp: 'Horsepower', 'engine size': 'Displacement', mileage: 'Miles_per_Gallon', 'fuel economy': 'Miles_per_Gallon', 'gas mileage': 'Miles_per_Gallon', 'model year': 'Year', america: 'Origin=USA', american: 'Origin=USA', european: 'Origin=Europe', japanese: 'Origin=Japan' },
+    convert() {
+      const rows = JSON.parse(readFileSync(join(root, 'data', 'cars.json'), 'utf8'));
+      const columns = ['Name', 'Miles_per_Gallon', 'Cylinders', 'Displacement', 'Horsepower', 'Weight_in_lbs', 'Acceleration', 'Year', 'Origin'];
+      return toCsv(columns, rows.map((r) => columns.map((c) => (c === 'Year' ? r.Year.slice(0, 4) : r[c] ?? ''))));
+    },
+  },
+  {
+    id: 'movies', index: 'film', title: 'Films: box office gross, budgets and ratings',
+    keywords: 'movies films cinema box office gross revenue budget ratings IMDB Rotten Tomatoes genre director distributor',
+    row: 'movies',
+    aliases: { gross: 'Worldwide Gross', grossing: 'Worldwide Gross', 'box office': 'Worldwide Gross', earnings: 'Worldwide Gross', revenue: 'Worldwide Gross', budget: 'Production Budget', cost: 'Production Budget', rating: 'IMDB Rating', score: 'IMDB Rating', votes: 'IMDB Votes', runtime: 'Running Time min', length: 'Running Time min', genre: 'Major Genre', year: 'Release Date', released: 'Release Date', 'rated': 'MPAA Rating' },
+    convert() {
+      const rows = JSON.parse(readFileSync(join(root, 'data', 'movies.json'), 'utf8'));
+      const columns = ['Title', 'US Gross', 'Worldwide Gross', 'US DVD Sales', 'Production Budget', 'Release Date', 'MPAA Rating', 'Running Time min', 'Distributor', 'Source', 'Major Genre', 'Creative Type', 'Director', 'Rotten Tomatoes Rating', 'IMDB Rating', 'IMDB Votes'];
+      const iso = (d) => {
+        const [mon, day, year] = String(d ?? '').split(' ');
+        return MONTHS[mon] && /^\d{4}$/.test(year) ? `${year}-${String(MONTHS[mon]).padStart(2, '0')}-${String(day).padStart(2, '0')}` : '';
+      };
+      return toCsv(columns, rows.map((r) => columns.map((c) => (c === 'Release Date' ? iso(r[c]) : r[c] ?? ''))));
+    },
+  },
+  {
+    id: 'football', index: 'sports', title: 'Football matches of five European leagues, 2013 to 2017',
+    keywords: 'football soccer sports matches games goals scores teams leagues divisions home away draws wins',
+    row: 'matches',
+    // The package names the licence by its address only: OpenFootball's data are public domain (CC0 1.0).
+    license: 'CC0 1.0 Universal, public domain (OpenFootball, https://github.com/openfootball/football.json#license)',
+    aliases: { score: 'goals', scored: 'goals', league: 'division', team: 'home_team', draws: 'result=draw', draw: 'result=draw' },
+    // Goals and the result are derived from the two scores, so that
+    // "matches with more than 5 goals" and "how many draws" read.
+    convert() {
+      const rows = JSON.parse(readFileSync(join(root, 'data', 'football.json'), 'utf8'));
+      return toCsv(['date', 'division', 'home_team', 'away_team', 'home_score', 'away_score', 'goals', 'result'],
+        rows.map((r) => [r.date, r.division, r.home_team, r.away_team, r.home_score, r.away_score, r.home_score + r.away_score,
+          r.home_score > r.away_score ? 'home win' : r.home_score < r.away_score ? 'away win' : 'draw']));
     },
   },
 ];
@@ -73,9 +123,35 @@ for (const d of DATASETS) {
     title: d.title,
     description: (resource.description ?? d.title).replace(/\s+/g, ' ').trim(),
     keywords: d.keywords,
-    license: resource.licenses?.map((l) => l.title).join('; ') ?? `${pkg.license} (vega-datasets ${pkg.version})`,
+    license: d.license ?? resource.licenses?.map((l) => l.title ?? l.name).join('; ') ?? `${pkg.license} (vega-datasets ${pkg.version})`,
     sources: (resource.sources ?? []).map((s) => ({ title: s.title, url: s.path })),
+    row: d.row ?? 'rows',
+    aliases: d.aliases ?? {},
   });
 }
 writeFileSync(join(out, 'datasets.json'), JSON.stringify({ package: `vega-datasets ${pkg.version}`, datasets: meta }, null, 2) + '\n');
 console.log(`gen-datasets: ${meta.length} datasets from vega-datasets ${pkg.version} into ${out}`);
+
+// The query corpus's sales table (crates/host/tests/corpus/sales.csv): no
+// public table has the shape of the demo's sales CSV, so it is made here,
+// the same every run (a fixed linear congruential sequence), and given to
+// the public domain (CC0 1.0) with the project.
+{
+  let seed = 20241;
+  const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const regions = { North: 1.2, South: 0.9, East: 1.0, West: 0.7 };
+  const products = { Laptop: 900, Phone: 600, Tablet: 400, Monitor: 250, Headphones: 80 };
+  const rows = [];
+  for (let month = 0; month < 24; month++) {
+    const when = `${2023 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}`;
+    for (const [region, weight] of Object.entries(regions)) {
+      for (const [product, price] of Object.entries(products)) {
+        const units = Math.round((20 + 30 * next()) * weight * (1 + month / 40));
+        rows.push([when, region, product, units, Math.round(units * price * (0.9 + 0.2 * next()))]);
+      }
+    }
+  }
+  const corpus = join(here, '..', 'crates', 'host', 'tests', 'corpus');
+  mkdirSync(corpus, { recursive: true });
+  writeFileSync(join(corpus, 'sales.csv'), toCsv(['month', 'region', 'product', 'units', 'sales'], rows));
+}

@@ -19,6 +19,7 @@ mod http;
 pub(crate) mod ids;
 mod keys;
 pub mod model;
+mod query;
 mod rate;
 mod recommend;
 pub mod service;

@@ -39,12 +39,12 @@ use zdr_chart::model::{parse_date, CardKind};
 use super::table::{Cell, Column, Kind, Table};
 
 /// Bars shown at most before the largest are kept.
-const MAX_BARS: usize = 50;
+pub(crate) const MAX_BARS: usize = 50;
 /// Series of a line or groups of grouped bars at most.
-const MAX_SERIES: usize = 10;
-const MAX_GROUPS: usize = 12;
+pub(crate) const MAX_SERIES: usize = 10;
+pub(crate) const MAX_GROUPS: usize = 12;
 /// Rows a table card holds at most.
-const MAX_TABLE_ROWS: usize = 500;
+pub(crate) const MAX_TABLE_ROWS: usize = 500;
 /// Cards per request at most.
 pub const MAX_CARDS: usize = 3;
 
@@ -164,14 +164,14 @@ fn of_kind<'a>(table: &'a Table, kind: Kind, intent: &Intent) -> Vec<&'a Column>
     picked
 }
 
-fn number(cell: &Cell) -> Option<f64> {
+pub(crate) fn number(cell: &Cell) -> Option<f64> {
     match cell {
         Cell::Number(n) => Some(*n),
         _ => None,
     }
 }
 
-fn text(cell: &Cell) -> Option<&str> {
+pub(crate) fn text(cell: &Cell) -> Option<&str> {
     match cell {
         Cell::Text(t) => Some(t.as_str()),
         Cell::Number(_) | Cell::Empty => None,
@@ -206,7 +206,7 @@ fn distinct(column: &Column) -> usize {
 }
 
 /// A title as a sentence: its first letter upper case.
-fn sentence(title: &str) -> String {
+pub(crate) fn sentence(title: &str) -> String {
     let mut chars = title.chars();
     chars
         .next()
@@ -217,7 +217,7 @@ fn sentence(title: &str) -> String {
 impl Suggestion {
     /// A card of `kind`: its `viz_config` (the title, the type, the theme
     /// and `labels`, the axis titles) and its data.
-    fn new(
+    pub(crate) fn new(
         (kind, title, description, confidence, dark): (
             CardKind,
             String,
@@ -702,7 +702,7 @@ pub fn suggest(
     Ok(cards)
 }
 
-fn needs(kind: CardKind) -> &'static str {
+pub(crate) fn needs(kind: CardKind) -> &'static str {
     match kind {
         CardKind::Timeseries => "a column of dates and one of numbers",
         CardKind::Bar | CardKind::Pie | CardKind::Waterfall => {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use zdr_chart::geo::Atlas;
 
 use super::extract::JsonBody;
-use super::read::{image_dark_mode, optional, text};
+use super::read::{flag, image_dark_mode, optional, text};
 use crate::model::card::Results;
 use crate::model::search::{SearchEffort, SearchRequest, SourceIndex};
 use crate::service::search::{self, builtin_indexes, MAX_INDEXES, MAX_QUERY};
@@ -189,6 +189,7 @@ fn parse(body: &Map<String, Value>) -> Result<SearchRequest, ApiError> {
         locale: locale.tag(),
         effort,
         thread_id: text(body, "thread_id")?,
+        debug: flag(body, "debug", "debug", false)?,
     })
 }
 

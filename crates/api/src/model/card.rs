@@ -76,6 +76,28 @@ pub struct DebugEntry {
     pub saved_view_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_drawn: Option<String>,
+    /// How the query was read (docs/service-api.md, "How a question is read").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<PlanView>,
+}
+
+/// A question's plan: the columns it reads, the rows it keeps, how it
+/// summarises and orders them, and the card it became.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PlanView {
+    pub attributes: Vec<String>,
+    pub measures: Vec<String>,
+    pub dimensions: Vec<String>,
+    pub time: Option<String>,
+    pub grain: Option<&'static str>,
+    pub filters: Vec<String>,
+    pub aggregate: Option<&'static str>,
+    pub sort: Option<&'static str>,
+    pub limit: Option<usize>,
+    pub tasks: Vec<&'static str>,
+    pub chart_word: Option<&'static str>,
+    pub card_type: Option<&'static str>,
+    pub ignored: Vec<String>,
 }
 
 /// The envelope of 2.4 (the SDK's `Results`), and this host's members

@@ -59,4 +59,7 @@ pub struct SearchRequest {
     pub locale: &'static str,
     pub effort: Option<SearchEffort>,
     pub thread_id: Option<String>,
+    /// This host's `debug`: how the question was read, as `visualize`
+    /// answers it.
+    pub debug: bool,
 }

@@ -22,8 +22,9 @@ use zdr_embed_page::limits::Stop;
 use super::cards::{card, card_row, keep, Source};
 use super::files::MAX_LISTED;
 use crate::ids::new_id;
-use crate::model::card::{Outputs, Results};
+use crate::model::card::{Debug, DebugEntry, KnowledgeCard, Outputs, Results};
 use crate::model::search::{SearchRequest, SourceIndex};
+use crate::query::{self, Aliases, Drawing};
 use crate::recommend::{suggest, MAX_CARDS};
 use crate::store::{FileRow, Store};
 use crate::table::{read_csv, Cell, Column, Kind, Table, TableError};
@@ -39,6 +40,21 @@ pub struct Dataset {
     pub description: String,
     pub keywords: String,
     pub license: String,
+    /// What one row is ("cars", "days").
+    #[serde(default)]
+    pub row: Option<String>,
+    /// Words for its columns and values: `"microsoft": "symbol=MSFT"`.
+    #[serde(default)]
+    pub aliases: std::collections::BTreeMap<String, String>,
+}
+
+impl Dataset {
+    pub fn aliases(&self) -> Aliases {
+        let mut aliases =
+            Aliases::from_pairs(self.aliases.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+        aliases.row = self.row.clone();
+        aliases
+    }
 }
 
 #[derive(serde::Deserialize)]
@@ -54,6 +70,9 @@ fn csv_of(id: &str) -> Option<&'static str> {
         "gapminder" => include_str!("../../datasets/gapminder.csv"),
         "seattle-weather" => include_str!("../../datasets/seattle-weather.csv"),
         "iowa-electricity" => include_str!("../../datasets/iowa-electricity.csv"),
+        "cars" => include_str!("../../datasets/cars.csv"),
+        "movies" => include_str!("../../datasets/movies.csv"),
+        "football" => include_str!("../../datasets/football.csv"),
         _ => return None,
     })
 }
@@ -89,8 +108,8 @@ pub const MAX_QUERY: usize = 2_000;
 const MAX_WORDS: usize = 16;
 /// Distinct values of a column indexed at most.
 const MAX_VALUES: usize = 300;
-/// The largest built-in dataset's CSV, in bytes (seattle-weather's is 48 KB).
-const BUILTIN_LARGEST: usize = 64 << 10;
+/// The largest built-in dataset's CSV, in bytes (movies' is 426 KB).
+const BUILTIN_LARGEST: usize = 512 << 10;
 
 const STOPWORDS: [&str; 24] = [
     "the", "of", "and", "in", "on", "for", "to", "a", "an", "by", "with", "show", "me", "what",
@@ -99,21 +118,7 @@ const STOPWORDS: [&str; 24] = [
 
 /// The query as an FTS5 expression: its words, any of them, each a prefix.
 fn match_expression(query: &str) -> Option<String> {
-    let mut words: Vec<String> = Vec::new();
-    for word in query
-        .split(|c: char| !c.is_alphanumeric())
-        .map(str::to_lowercase)
-    {
-        if word.chars().count() >= 2
-            && !STOPWORDS.contains(&word.as_str())
-            && !words.contains(&word)
-        {
-            words.push(word);
-        }
-        if words.len() == MAX_WORDS {
-            break;
-        }
-    }
+    let words = query_words(query);
     (!words.is_empty()).then(|| {
         words
             .iter()
@@ -157,6 +162,52 @@ struct Document {
     words: (String, String),
     file: Option<FileRow>,
     dataset: Option<&'static Dataset>,
+    /// How much of the question its table names ([`named`]).
+    score: usize,
+}
+
+/// How much of `question` a table names: measures and values weigh
+/// three, groups and numeric filters two, each word of the question in
+/// the dataset's title or keywords one. Zero: nothing but full text.
+fn named(question: &str, table: &Table, aliases: &Aliases, said: &str) -> usize {
+    let plan = query::understand(question, table, aliases);
+    let values = plan
+        .filters
+        .iter()
+        .filter(|f| {
+            table
+                .columns
+                .get(f.column)
+                .is_some_and(|c| matches!(c.kind, Kind::Category | Kind::Place))
+        })
+        .count();
+    let numeric = plan.filters.len() - values;
+    let said = said.to_lowercase();
+    let words = query_words(question)
+        .iter()
+        .filter(|w| w.chars().count() >= 4 && said.contains(w.as_str()))
+        .count();
+    plan.measures.len() * 3 + values * 3 + plan.dimensions.len() * 2 + numeric.min(1) * 2 + words
+}
+
+/// The question's words, lower case, stop words left out.
+fn query_words(query: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for word in query
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+    {
+        if word.chars().count() >= 2
+            && !STOPWORDS.contains(&word.as_str())
+            && !words.contains(&word)
+        {
+            words.push(word);
+        }
+        if words.len() == MAX_WORDS {
+            break;
+        }
+    }
+    words
 }
 
 /// Ranks `documents` for `expression` with FTS5's bm25: the indices of the
@@ -227,6 +278,7 @@ fn builtin_documents(
     store: &dyn Store,
     tenant: &Tenant,
     segment: Option<&str>,
+    question: &str,
     stop: &Stop,
 ) -> Result<Vec<Document>, ApiError> {
     let mut out = Vec::new();
@@ -241,8 +293,12 @@ fn builtin_documents(
             words: Default::default(),
             file: None,
             dataset: Some(d),
+            score: 0,
         };
-        document.words = words_of(&table_of(store, tenant, &document, stop)?);
+        let table = table_of(store, tenant, &document, stop)?;
+        document.words = words_of(&table);
+        let said = [d.title.as_str(), &d.keywords].join(" ");
+        document.score = named(question, &table, &d.aliases(), &said);
         out.push(document);
     }
     Ok(out)
@@ -254,6 +310,7 @@ fn file_documents(
     store: &dyn Store,
     tenant: &Tenant,
     files: Vec<FileRow>,
+    question: &str,
     stop: &Stop,
 ) -> Result<Vec<Document>, ApiError> {
     let mut out = Vec::new();
@@ -269,8 +326,17 @@ fn file_documents(
             words: Default::default(),
             file: Some(row),
             dataset: None,
+            score: 0,
         };
-        document.words = words_of(&table_of(store, tenant, &document, stop)?);
+        let table = table_of(store, tenant, &document, stop)?;
+        document.words = words_of(&table);
+        let context = document
+            .file
+            .as_ref()
+            .and_then(|f| f.file_context.as_deref())
+            .unwrap_or("");
+        let said = [document.name.as_str(), &document.description].join(" ");
+        document.score = named(question, &table, &Aliases::from_context(context), &said);
         out.push(document);
     }
     Ok(out)
@@ -584,7 +650,7 @@ pub async fn search(
     };
     let (t, b) = (tenant.clone(), base.to_owned());
     let asked = request.query.clone();
-    let (cards, stored, answer, searched) = heavy(api, memory, move |stop| {
+    let (cards, stored, answer, searched, debug) = heavy(api, memory, move |stop| {
         let tenant = t;
         let expression = match_expression(&request.query);
         let mut searched: Vec<String> = Vec::new();
@@ -599,12 +665,16 @@ pub async fn search(
                         web = true;
                         continue;
                     }
-                    Group::Builtin(segment) => {
-                        builtin_documents(store.as_ref(), &tenant, Some(segment), stop)?
-                    }
+                    Group::Builtin(segment) => builtin_documents(
+                        store.as_ref(),
+                        &tenant,
+                        Some(segment),
+                        &request.query,
+                        stop,
+                    )?,
                     other => {
                         let files = files_of(store.as_ref(), &tenant, other)?;
-                        file_documents(store.as_ref(), &tenant, files, stop)?
+                        file_documents(store.as_ref(), &tenant, files, &request.query, stop)?
                     }
                 };
                 // A group with nothing in it was not searched.
@@ -612,8 +682,22 @@ pub async fn search(
                     continue;
                 }
                 searched.push(group.name());
+                // What the question names first; full text where it names nothing.
                 let ranked = rank(&docs, expression).map_err(ApiError::internal)?;
-                if let Some(&best) = ranked.first() {
+                let most = docs.iter().map(|d| d.score).max().unwrap_or(0);
+                let best = if most > 0 {
+                    let tied: Vec<usize> = (0..docs.len())
+                        .filter(|i| docs.get(*i).is_some_and(|d| d.score == most))
+                        .collect();
+                    ranked
+                        .iter()
+                        .copied()
+                        .find(|i| tied.contains(i))
+                        .or(tied.first().copied())
+                } else {
+                    ranked.first().copied()
+                };
+                if let Some(best) = best {
                     if best < docs.len() {
                         found = Some((group.name(), docs.swap_remove(best)));
                         skipped = order.len() - at - 1;
@@ -624,6 +708,9 @@ pub async fn search(
         }
         let mut cards = Vec::new();
         let mut stored = Vec::new();
+        let mut understood: Option<String> = None;
+        let mut plan = None;
+        let mut source_name = String::new();
         let answer = match found {
             None => format!(
                 "Nothing relevant to \"{}\" in {}.{}",
@@ -640,8 +727,34 @@ pub async fn search(
                 }
             ),
             Some((index, doc)) => {
+                source_name = doc.name.clone();
                 let table = table_of(store.as_ref(), &tenant, &doc, stop)?;
-                let table = to_country(table, &request.query, &request.country);
+                let aliases = match doc.dataset {
+                    Some(d) => d.aliases(),
+                    None => Aliases::from_context(
+                        doc.file
+                            .as_ref()
+                            .and_then(|f| f.file_context.as_deref())
+                            .unwrap_or(""),
+                    ),
+                };
+                // country_code narrows a table of countries unless the
+                // question names its own.
+                let asked = query::understand(&request.query, &table, &aliases);
+                // A question that filters, groups or maps by place asks
+                // across countries.
+                let place =
+                    |c: &usize| table.columns.get(*c).is_some_and(|c| c.kind == Kind::Place);
+                let names_places = asked.filters.iter().any(|f| place(&f.column))
+                    || asked.dimensions.iter().any(place)
+                    || asked.chart.is_some_and(|(k, _)| k == CardKind::Choropleth);
+                let rows = table.rows;
+                let table = if names_places {
+                    table
+                } else {
+                    to_country(table, &request.query, &request.country)
+                };
+                let narrowed = table.rows < rows;
                 let file_id = doc.file.as_ref().map(|f| f.file_id.clone());
                 let origin = match doc.dataset {
                     Some(d) => format!(
@@ -666,17 +779,43 @@ pub async fn search(
                     origin: Some(origin),
                     builtin: doc.dataset.map(|d| d.index.clone()),
                 };
-                let mut suggestions = suggest(
-                    &source.table,
-                    &source.name,
-                    Some(&request.query),
-                    None,
-                    request.dark,
-                )
-                .map_err(|reason| ApiError::invalid("inputs", reason))?;
+                let row = aliases.row.clone().unwrap_or_else(|| "rows".to_owned());
+                let drawing = Drawing {
+                    row: &row,
+                    dark: request.dark,
+                };
+                let answered = if asked.is_empty() {
+                    None
+                } else {
+                    query::answer(&request.query, &source.table, &aliases, None, &drawing)
+                };
+                let planned = answered.as_ref().is_some_and(|a| !a.cards.is_empty());
+                if let Some(answered) = &answered {
+                    let mut said = answered.answer.clone();
+                    if narrowed {
+                        said.push_str(&format!(
+                            " Kept to {} (country_code), the question naming no country.",
+                            request.country
+                        ));
+                    }
+                    understood = Some(said);
+                    plan = Some(answered.plan.clone());
+                }
+                let mut suggestions = match answered {
+                    Some(answered) if planned => answered.cards,
+                    _ => suggest(
+                        &source.table,
+                        &source.name,
+                        Some(&request.query),
+                        None,
+                        request.dark,
+                    )
+                    .map_err(|reason| ApiError::invalid("inputs", reason))?,
+                };
                 suggestions.truncate(request.count.unwrap_or(MAX_CARDS).clamp(1, MAX_CARDS));
-                // Categories of a dataset over time: their latest values.
-                if let Some((snapshot, date)) = latest(&source.table) {
+                // Categories of a dataset over time: their latest values
+                // (a plan has chosen its own rows).
+                if let Some((snapshot, date)) = latest(&source.table).filter(|_| !planned) {
                     for suggestion in &mut suggestions {
                         if matches!(
                             suggestion.kind,
@@ -715,7 +854,11 @@ pub async fn search(
                     cards.push(card);
                 }
                 format!(
-                    "{} card{} from {} in index {index}{}.",
+                    "{}{} card{} from {} in index {index}{}.",
+                    understood
+                        .as_ref()
+                        .map(|u| format!("{u} "))
+                        .unwrap_or_default(),
                     cards.len(),
                     if cards.len() == 1 { "" } else { "s" },
                     doc.name,
@@ -727,14 +870,29 @@ pub async fn search(
                 )
             }
         };
-        Ok((cards, stored, answer, searched))
+        let debug = request.debug.then(|| Debug {
+            rules: "docs/service-api.md#how-a-question-is-read",
+            model: "none: deterministic rules read the question",
+            cards: cards
+                .iter()
+                .map(|c: &KnowledgeCard| DebugEntry {
+                    source: source_name.clone(),
+                    card_type: Some(c.card_type),
+                    columns: None,
+                    saved_view_id: None,
+                    not_drawn: None,
+                    plan: plan.clone(),
+                })
+                .collect(),
+        });
+        Ok((cards, stored, answer, searched, debug))
     })
     .await?;
     keep(api, stored).await?;
     let outputs = Outputs {
         knowledge_cards: cards,
         answer: Some(answer),
-        debug: None,
+        debug,
     };
     let thread_id =
         super::threads::record(api, tenant, thread, "knowledge_search", &asked, &outputs).await?;

@@ -14,6 +14,7 @@ use super::cards::{answer, card, card_row, keep, Source};
 use crate::ids::new_id;
 use crate::model::card::{Debug, DebugEntry, KnowledgeCard, Outputs, Results};
 use crate::model::visualize::VisualizeRequest;
+use crate::query::{self, Aliases, Drawing};
 use crate::recommend::suggest;
 use crate::store::{CardRow, FileRow, ViewRow};
 use crate::table::{read_csv, TableError};
@@ -43,6 +44,8 @@ struct Made {
     stored: Vec<CardRow>,
     debug: Vec<DebugEntry>,
     names: Vec<String>,
+    /// What each query was understood as, per table.
+    answers: Vec<String>,
 }
 
 /// 4.5: the cards of a request, and the thread a call with a query is kept
@@ -175,9 +178,14 @@ pub async fn cards(
         stored,
         debug,
         names,
+        answers,
     } = made;
     keep(api, stored).await?;
-    let answer = answer(&names, &cards);
+    let answer = if answers.is_empty() {
+        answer(&names, &cards)
+    } else {
+        answers.join(" ")
+    };
     Ok(Results {
         outputs: Outputs {
             knowledge_cards: cards,
@@ -204,7 +212,56 @@ fn cards_of(
     made: &mut Made,
 ) -> Result<(), ApiError> {
     made.names.push(source.name.clone());
+    let question = request.query.as_deref().filter(|q| !q.trim().is_empty());
+    let mut plan = None;
     let suggestions = match views {
+        None if question.is_some() => {
+            let context = request
+                .files
+                .iter()
+                .find(|f| Some(&f.file_id) == source.file_id.as_ref())
+                .and_then(|f| f.file_context.as_deref())
+                .map(Aliases::from_context)
+                .unwrap_or_default();
+            let drawing = Drawing {
+                row: "rows",
+                dark: request.dark,
+            };
+            match query::answer(
+                question.unwrap_or_default(),
+                &source.table,
+                &context,
+                request.kind,
+                &drawing,
+            ) {
+                Some(answered) if !answered.cards.is_empty() => {
+                    made.answers
+                        .push(format!("{}: {}", source.name, answered.answer));
+                    plan = Some(answered.plan);
+                    answered.cards
+                }
+                answered => {
+                    if let Some(answered) = answered {
+                        made.answers
+                            .push(format!("{}: {}", source.name, answered.answer));
+                        plan = Some(answered.plan);
+                    }
+                    suggest(
+                        &source.table,
+                        &source.name,
+                        question,
+                        request.kind,
+                        request.dark,
+                    )
+                    .map_err(|reason| {
+                        ApiError::invalid(
+                            "viz_component_type",
+                            format!("{}: {reason}", source.name),
+                        )
+                    })?
+                }
+            }
+        }
         None => suggest(
             &source.table,
             &source.name,
@@ -239,6 +296,7 @@ fn cards_of(
                         columns: None,
                         saved_view_id: Some(view.view_id.clone()),
                         not_drawn: Some(reason),
+                        plan: None,
                     }),
                 }
             }
@@ -260,6 +318,7 @@ fn cards_of(
             columns: Some(source.table.context()),
             saved_view_id: None,
             not_drawn: None,
+            plan: plan.take(),
         });
         let card = card(base, source, suggestion);
         // Cards of stored files are kept, so their pages and images can

@@ -1,0 +1,74 @@
+//! Words a table's owner gives for its columns and values: a built-in
+//! dataset's alias list (`datasets.json`: company names for tickers, …),
+//! and a file's `file_context` ("rev means revenue", "Big Apple =
+//! city:New York").
+
+use super::words::{name_words, tokens};
+
+/// What an alias stands for, by name (resolved against the table when the
+/// question is read, so a renamed column simply stops matching).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Column(String),
+    Value(String, String),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Aliases {
+    /// The alias's words (lower case, singular), and its target.
+    pub entries: Vec<(Vec<String>, Target)>,
+    /// What one row is ("cars", "days"): titles count rows by it.
+    pub row: Option<String>,
+}
+
+/// Alias entries one list may hold at most.
+const MAX_ALIASES: usize = 200;
+
+fn target(text: &str) -> Target {
+    match text.split_once(['=', ':']) {
+        Some((column, value)) => Target::Value(column.trim().to_owned(), value.trim().to_owned()),
+        None => Target::Column(text.trim().to_owned()),
+    }
+}
+
+impl Aliases {
+    /// From `alias → "column"` or `alias → "column=value"` pairs.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Aliases {
+        let mut out = Aliases::default();
+        for (alias, to) in pairs.into_iter().take(MAX_ALIASES) {
+            let words = name_words(alias);
+            if !words.is_empty() && words.len() <= super::words::MAX_SPAN {
+                out.entries.push((words, target(to)));
+            }
+        }
+        out
+    }
+
+    /// The aliases a file's context gives: sentences "X means Y" or
+    /// "X = Y", where Y names a column, or "column:value".
+    pub fn from_context(context: &str) -> Aliases {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for sentence in context.split(['.', ';', '\n']).take(MAX_ALIASES) {
+            let split = sentence
+                .split_once(" means ")
+                .or_else(|| sentence.split_once(" = "));
+            if let Some((alias, to)) = split {
+                let alias = alias.trim();
+                if !alias.is_empty() && tokens(alias).len() <= super::words::MAX_SPAN {
+                    pairs.push((alias.to_owned(), to.trim().to_owned()));
+                }
+            }
+        }
+        let mut out = Aliases::from_pairs(pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())));
+        out.entries.truncate(MAX_ALIASES);
+        out
+    }
+
+    /// Both lists, `self`'s first.
+    pub fn with(mut self, other: Aliases) -> Aliases {
+        self.entries.extend(other.entries);
+        self.entries.truncate(MAX_ALIASES * 2);
+        self.row = self.row.or(other.row);
+        self
+    }
+}

@@ -1,0 +1,427 @@
+//! The words the rules know: chart words, aggregations, rankings, time
+//! grains and tasks, the synonyms of common column names, and which
+//! measures are rates (never summed) or levels (read at one date). All
+//! of it is documented in docs/service-api.md, "How a question is read".
+
+use zdr_chart::model::CardKind;
+
+use super::plan::{Aggregate, Grain};
+
+/// Chart words, longest first: the card type each asks for.
+pub const CHARTS: &[(&str, CardKind)] = &[
+    ("stacked bar chart", CardKind::StackedBar),
+    ("grouped bar chart", CardKind::GroupedBar),
+    ("box and whisker", CardKind::Boxplot),
+    ("scatter plot", CardKind::Scatter),
+    ("scatter chart", CardKind::Scatter),
+    ("stacked bar", CardKind::StackedBar),
+    ("grouped bar", CardKind::GroupedBar),
+    ("bar chart", CardKind::Bar),
+    ("bar graph", CardKind::Bar),
+    ("column chart", CardKind::Bar),
+    ("line chart", CardKind::Timeseries),
+    ("line graph", CardKind::Timeseries),
+    ("area chart", CardKind::Timeseries),
+    ("pie chart", CardKind::Pie),
+    ("donut chart", CardKind::Pie),
+    ("box plot", CardKind::Boxplot),
+    ("heat map", CardKind::Heatmap),
+    ("scatterplot", CardKind::Scatter),
+    ("scatter", CardKind::Scatter),
+    ("histogram", CardKind::Histogram),
+    ("boxplot", CardKind::Boxplot),
+    ("heatmap", CardKind::Heatmap),
+    ("choropleth", CardKind::Choropleth),
+    ("waterfall", CardKind::Waterfall),
+    ("gantt", CardKind::Timeline),
+    ("timeline", CardKind::Timeline),
+    ("map", CardKind::Choropleth),
+    ("pie", CardKind::Pie),
+    ("donut", CardKind::Pie),
+    ("bars", CardKind::Bar),
+    ("table", CardKind::Table),
+];
+
+/// Aggregation words.
+pub const AGGREGATES: &[(&str, Aggregate)] = &[
+    ("how many", Aggregate::Count),
+    ("how often", Aggregate::Count),
+    ("number of", Aggregate::Count),
+    ("count", Aggregate::Count),
+    ("frequency", Aggregate::Count),
+    ("total", Aggregate::Sum),
+    ("sum", Aggregate::Sum),
+    ("combined", Aggregate::Sum),
+    ("average", Aggregate::Mean),
+    ("mean", Aggregate::Mean),
+    ("avg", Aggregate::Mean),
+    ("typical", Aggregate::Mean),
+    ("median", Aggregate::Median),
+    ("maximum", Aggregate::Max),
+    ("max", Aggregate::Max),
+    ("minimum", Aggregate::Min),
+    ("min", Aggregate::Min),
+];
+
+/// Ranking words: descending or not.
+pub const RANKS: &[(&str, bool)] = &[
+    ("top", true),
+    ("highest", true),
+    ("most", true),
+    ("largest", true),
+    ("biggest", true),
+    ("best", true),
+    ("greatest", true),
+    ("leading", true),
+    ("ranked", true),
+    ("ranking", true),
+    ("rank", true),
+    ("bottom", false),
+    ("lowest", false),
+    ("least", false),
+    ("smallest", false),
+    ("worst", false),
+    ("fewest", false),
+    ("cheapest", false),
+];
+
+/// Time grain words.
+pub const GRAINS: &[(&str, Grain)] = &[
+    ("daily", Grain::Day),
+    ("day", Grain::Day),
+    ("days", Grain::Day),
+    ("weekly", Grain::Week),
+    ("week", Grain::Week),
+    ("weeks", Grain::Week),
+    ("monthly", Grain::Month),
+    ("month", Grain::Month),
+    ("months", Grain::Month),
+    ("quarterly", Grain::Quarter),
+    ("quarter", Grain::Quarter),
+    ("quarters", Grain::Quarter),
+    ("yearly", Grain::Year),
+    ("annual", Grain::Year),
+    ("annually", Grain::Year),
+    ("year", Grain::Year),
+    ("years", Grain::Year),
+    ("decade", Grain::Year),
+    ("per annum", Grain::Year),
+    ("each year", Grain::Year),
+];
+
+/// Trend words (beside a grain or a date column named).
+pub const TRENDS: &[&str] = &[
+    "over time",
+    "over the years",
+    "through the years",
+    "across time",
+    "trend",
+    "trends",
+    "evolution",
+    "evolved",
+    "history",
+    "historical",
+    "changed",
+    "change over",
+    "grown",
+    "growth",
+];
+
+pub const DISTRIBUTIONS: &[&str] = &[
+    "distribution",
+    "distributed",
+    "spread",
+    "histogram",
+    "range of",
+    "variation",
+];
+
+pub const CORRELATIONS: &[&str] = &[
+    "correlation",
+    "correlate",
+    "correlated",
+    "relationship",
+    "related",
+    "relate",
+    "against",
+    "association",
+];
+
+pub const SHARES: &[&str] = &[
+    "share",
+    "shares of",
+    "percent of",
+    "percentage",
+    "proportion",
+    "breakdown",
+    "composition",
+    "fraction",
+    "split of",
+];
+
+pub const COMPARES: &[&str] = &["compare", "comparison", "vs", "versus", "compared"];
+
+/// Synonyms of common column names: a question's word for one of a
+/// group finds a column named by another.
+pub const SYNONYMS: &[&[&str]] = &[
+    &["horsepower", "hp"],
+    &[
+        "mile per gallon",
+        "mpg",
+        "mileage",
+        "fuel economy",
+        "fuel efficiency",
+        "gas mileage",
+    ],
+    &["displacement", "engine size"],
+    &["weight", "weight in lb", "weight in lbs", "heaviness"],
+    &["sale", "revenue", "turnover"],
+    &["unit", "quantity", "qty", "units sold", "items sold"],
+    &[
+        "price",
+        "closing price",
+        "close",
+        "stock price",
+        "share price",
+    ],
+    &["temperature", "temp"],
+    &["precipitation", "rainfall"],
+    &["population", "pop", "inhabitant", "people"],
+    &["life expectancy", "lifespan", "longevity", "life"],
+    &[
+        "fertility",
+        "birth rate",
+        "baby per woman",
+        "child per woman",
+    ],
+    &["gross", "box office", "earning"],
+    &["budget", "production budget", "cost"],
+    &["rating", "score"],
+    &["country", "nation"],
+    &["region", "territory"],
+    &["product", "item"],
+    &["symbol", "ticker", "company", "stock"],
+    &["genre", "kind of movie"],
+    &["date", "day", "time", "when"],
+    &["goal", "score"],
+    &["age", "year old", "old"],
+    &["profit", "margin", "earnings"],
+];
+
+/// Words of a measure's name that make it a rate or a level: averaged,
+/// never summed across rows.
+pub const RATES: &[&str] = &[
+    "rate",
+    "ratio",
+    "average",
+    "avg",
+    "mean",
+    "median",
+    "percent",
+    "percentage",
+    "pct",
+    "share",
+    "per",
+    "expectancy",
+    "fertility",
+    "temp",
+    "temperature",
+    "price",
+    "rating",
+    "score",
+    "speed",
+    "wind",
+    "age",
+    "index",
+    "mpg",
+    "gallon",
+    "acceleration",
+    "horsepower",
+    "displacement",
+    "weight",
+    "cylinder",
+    "height",
+    "length",
+    "width",
+    "min",
+    "max",
+    "density",
+    "margin",
+];
+
+/// Words of a measure's name that make it a level: a bar of it per
+/// thing reads the latest date of a panel, not a sum over dates.
+pub const LEVELS: &[&str] = &[
+    "population",
+    "price",
+    "close",
+    "balance",
+    "inventory",
+    "stock",
+];
+
+/// Words of a measure's name that make it a flow: summed across rows.
+pub const FLOWS: &[&str] = &[
+    "sale",
+    "revenue",
+    "unit",
+    "gross",
+    "amount",
+    "total",
+    "count",
+    "quantity",
+    "generation",
+    "precipitation",
+    "goal",
+    "vote",
+    "budget",
+    "cost",
+    "profit",
+    "population",
+    "spend",
+    "spending",
+    "order",
+    "visit",
+    "click",
+    "volume",
+];
+
+/// Words that carry no meaning of their own here: never reported as
+/// ignored, never matched to a column by misspelling or in part.
+pub const STOPWORDS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "on",
+    "for",
+    "to",
+    "by",
+    "with",
+    "show",
+    "me",
+    "what",
+    "how",
+    "is",
+    "are",
+    "was",
+    "were",
+    "do",
+    "does",
+    "did",
+    "it",
+    "its",
+    "as",
+    "per",
+    "and",
+    "or",
+    "from",
+    "at",
+    "than",
+    "that",
+    "which",
+    "who",
+    "where",
+    "there",
+    "their",
+    "this",
+    "these",
+    "those",
+    "has",
+    "have",
+    "had",
+    "be",
+    "give",
+    "get",
+    "tell",
+    "display",
+    "plot",
+    "draw",
+    "visualize",
+    "visualise",
+    "chart",
+    "graph",
+    "please",
+    "can",
+    "you",
+    "i",
+    "we",
+    "my",
+    "our",
+    "all",
+    "each",
+    "every",
+    "data",
+    "about",
+    "much",
+    "many",
+    "often",
+    "over",
+    "vs",
+    "versus",
+    "between",
+    "since",
+    "after",
+    "before",
+    "into",
+    "across",
+    "make",
+    "create",
+    "want",
+    "see",
+    "like",
+    "some",
+    "any",
+    "view",
+];
+
+pub fn is_stopword(word: &str) -> bool {
+    STOPWORDS.contains(&word)
+}
+
+/// Whether `word` is a word of the rules (not to be taken for a column).
+pub fn is_rule_word(word: &str) -> bool {
+    is_stopword(word)
+        || CHARTS.iter().any(|(w, _)| *w == word)
+        || AGGREGATES.iter().any(|(w, _)| *w == word)
+        || RANKS.iter().any(|(w, _)| *w == word)
+        || GRAINS.iter().any(|(w, _)| *w == word)
+        || TRENDS.contains(&word)
+        || DISTRIBUTIONS.contains(&word)
+        || CORRELATIONS.contains(&word)
+        || SHARES.contains(&word)
+        || COMPARES.contains(&word)
+        || matches!(
+            word,
+            "time"
+                | "more"
+                | "less"
+                | "fewer"
+                | "greater"
+                | "higher"
+                | "lower"
+                | "above"
+                | "below"
+                | "under"
+                | "least"
+                | "than"
+                | "until"
+                | "till"
+                | "during"
+                | "only"
+                | "just"
+                | "not"
+                | "up"
+                | "as"
+                | "versus"
+                | "latest"
+                | "last"
+                | "first"
+                | "recent"
+                | "year"
+                | "years"
+                | "month"
+                | "months"
+        )
+}

@@ -1,0 +1,190 @@
+//! The plan a question becomes: which columns, which rows, how they are
+//! summarised and ordered, and the card that shows it. Its text form
+//! ([`Plan::describe`]) is what `debug` answers and the corpus compares.
+
+use serde::Serialize;
+use zdr_chart::model::CardKind;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aggregate {
+    Sum,
+    Mean,
+    Median,
+    Count,
+    Min,
+    Max,
+}
+
+impl Aggregate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aggregate::Sum => "sum",
+            Aggregate::Mean => "mean",
+            Aggregate::Median => "median",
+            Aggregate::Count => "count",
+            Aggregate::Min => "min",
+            Aggregate::Max => "max",
+        }
+    }
+
+    /// As a title says it: "Average", "Total".
+    pub fn word(self) -> &'static str {
+        match self {
+            Aggregate::Sum => "Total",
+            Aggregate::Mean => "Average",
+            Aggregate::Median => "Median",
+            Aggregate::Count => "Number of",
+            Aggregate::Min => "Lowest",
+            Aggregate::Max => "Highest",
+        }
+    }
+}
+
+/// A time grain: what one point of a line stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Grain {
+    Day,
+    Week,
+    Month,
+    Quarter,
+    Year,
+}
+
+impl Grain {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Grain::Day => "day",
+            Grain::Week => "week",
+            Grain::Month => "month",
+            Grain::Quarter => "quarter",
+            Grain::Year => "year",
+        }
+    }
+}
+
+/// How a filter keeps rows. Comparisons of a date column compare years.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "op", content = "value")]
+pub enum Test {
+    /// One of these values (texts as the table writes them).
+    In(Vec<String>),
+    Gt(f64),
+    Ge(f64),
+    Lt(f64),
+    Le(f64),
+    /// Both ends kept.
+    Between(f64, f64),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Filter {
+    pub column: usize,
+    pub test: Test,
+}
+
+/// What the question asks of the data, beside showing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    Trend,
+    Rank,
+    Compare,
+    Distribution,
+    Correlation,
+    Share,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rank {
+    pub limit: Option<usize>,
+    pub descending: bool,
+}
+
+/// A question read against one table: column indices into it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Plan {
+    /// Measures (numeric columns) shown, in the question's order.
+    pub measures: Vec<usize>,
+    /// Categories the values are grouped by, in the question's order.
+    pub dimensions: Vec<usize>,
+    /// The date column of a trend.
+    pub time: Option<usize>,
+    pub grain: Option<Grain>,
+    pub filters: Vec<Filter>,
+    /// The aggregation the question asked for, if any.
+    pub aggregate: Option<Aggregate>,
+    pub rank: Option<Rank>,
+    pub tasks: Vec<Task>,
+    /// The card type a chart word asked for, and the word.
+    pub chart: Option<(CardKind, &'static str)>,
+    /// A column whose named values are compared, one series (or bar) each.
+    pub split: Option<usize>,
+    /// Words of the question nothing matched (shown in `answer`).
+    pub ignored: Vec<String>,
+    /// The question asks for rows ("cars with more than 200 hp"): a table.
+    pub listing: bool,
+}
+
+impl Plan {
+    pub fn has(&self, task: Task) -> bool {
+        self.tasks.contains(&task)
+    }
+
+    pub fn add(&mut self, task: Task) {
+        if !self.has(task) {
+            self.tasks.push(task);
+        }
+    }
+
+    /// Every column the plan reads: measures, dimensions, the trend's
+    /// date column and the filters' columns, each once.
+    pub fn attributes(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        let all = self
+            .measures
+            .iter()
+            .chain(&self.dimensions)
+            .chain(&self.time)
+            .chain(self.filters.iter().map(|f| &f.column));
+        for &c in all {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        out
+    }
+
+    /// Whether nothing of the question was understood.
+    pub fn is_empty(&self) -> bool {
+        self.measures.is_empty()
+            && self.dimensions.is_empty()
+            && self.time.is_none()
+            && self.filters.is_empty()
+            && self.chart.is_none()
+            && self.tasks.is_empty()
+    }
+}
+
+/// A filter as text: `Origin = USA`, `Horsepower > 100`, `year between
+/// 1990 and 2000`, `country in Japan, Germany`.
+pub fn filter_text(name: &str, test: &Test) -> String {
+    let n = |v: f64| {
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            format!("{}", v as i64)
+        } else {
+            format!("{v}")
+        }
+    };
+    match test {
+        Test::In(values) if values.len() == 1 => format!("{name} = {}", values.join("")),
+        Test::In(values) => format!("{name} in {}", values.join(", ")),
+        Test::Gt(v) => format!("{name} > {}", n(*v)),
+        Test::Ge(v) => format!("{name} >= {}", n(*v)),
+        Test::Lt(v) => format!("{name} < {}", n(*v)),
+        Test::Le(v) => format!("{name} <= {}", n(*v)),
+        Test::Between(a, b) if a == b => format!("{name} = {}", n(*a)),
+        Test::Between(a, b) => format!("{name} between {} and {}", n(*a), n(*b)),
+    }
+}

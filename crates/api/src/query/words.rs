@@ -1,0 +1,224 @@
+//! The question as tokens: lower-cased words and numbers with where they
+//! stand, and the small pieces of spelling the matcher needs (a singular,
+//! an edit distance, a number with its scale).
+
+/// Tokens read of a question at most: a question is a sentence, and every
+/// step of the matcher is linear in them (spans are at most [`MAX_SPAN`]).
+pub const MAX_TOKENS: usize = 64;
+/// Words a column name, an alias or a value may span.
+pub const MAX_SPAN: usize = 5;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    /// Lower case, as matched.
+    pub word: String,
+    /// The word begins with a capital letter in the question (a name).
+    pub capital: bool,
+    /// Its value when the token is a number ("60m", "$1,200", "1.5").
+    pub number: Option<f64>,
+}
+
+/// The tokens of `text`: runs of letters, digits and `.,$%'` inside words,
+/// at most [`MAX_TOKENS`]; "million", "billion" and "thousand" scale the
+/// number before them.
+pub fn tokens(text: &str) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::new();
+    let mut current = String::new();
+    let flush = |current: &mut String, out: &mut Vec<Token>| {
+        let raw = current.trim_matches(|c: char| matches!(c, '.' | ',' | '\'' | '’'));
+        if !raw.is_empty() && out.len() < MAX_TOKENS {
+            let word = raw.to_lowercase();
+            let word = word
+                .strip_suffix("'s")
+                .or_else(|| word.strip_suffix("’s"))
+                .unwrap_or(&word)
+                .to_owned();
+            let scale = match word.as_str() {
+                "thousand" => Some(1e3),
+                "million" | "millions" => Some(1e6),
+                "billion" | "billions" => Some(1e9),
+                _ => None,
+            };
+            match (scale, out.last_mut()) {
+                (
+                    Some(scale),
+                    Some(Token {
+                        number: Some(n), ..
+                    }),
+                ) => *n *= scale,
+                _ => out.push(Token {
+                    number: number(&word),
+                    capital: raw.chars().next().is_some_and(char::is_uppercase),
+                    word,
+                }),
+            }
+        }
+        current.clear();
+    };
+    for c in text.chars() {
+        if c.is_alphanumeric() || matches!(c, '.' | ',' | '$' | '%' | '\'' | '’' | '-' | '_') {
+            // "8-cylinder", "life_expectancy": parts are words of their own.
+            if matches!(c, '-' | '_') {
+                flush(&mut current, &mut out);
+            } else if c == ',' && !current.chars().last().is_some_and(|l| l.is_ascii_digit()) {
+                flush(&mut current, &mut out);
+            } else {
+                current.push(c);
+            }
+        } else {
+            flush(&mut current, &mut out);
+        }
+    }
+    flush(&mut current, &mut out);
+    out
+}
+
+/// "60m" → 60e6, "$1,200" → 1200, "2.5k" → 2500, "45%" → 45; words that
+/// are not numbers → `None`. Number words one to twenty read too.
+pub fn number(word: &str) -> Option<f64> {
+    const WORDS: [&str; 20] = [
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
+    ];
+    if let Some(at) = WORDS.iter().position(|w| *w == word) {
+        return Some((at + 1) as f64);
+    }
+    let w = word.trim_start_matches('$').trim_end_matches('%');
+    let (digits, scale) = match w.char_indices().last() {
+        Some((at, 'k')) => (&w[..at], 1e3),
+        Some((at, 'm')) => (&w[..at], 1e6),
+        Some((at, 'b')) => (&w[..at], 1e9),
+        _ => (w, 1.0),
+    };
+    let digits = digits.strip_suffix("bn").unwrap_or(digits);
+    if digits.is_empty() || !digits.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let plain: String = digits.chars().filter(|c| *c != ',').collect();
+    plain
+        .parse::<f64>()
+        .ok()
+        .filter(|n| n.is_finite())
+        .map(|n| n * scale)
+}
+
+/// A word's singular, for matching "regions" to `region` and "movies" to
+/// `movie`: the few English endings that matter here.
+pub fn singular(word: &str) -> String {
+    let n = word.chars().count();
+    if n > 4 {
+        if let Some(stem) = word.strip_suffix("ies") {
+            return format!("{stem}y");
+        }
+        if let Some(stem) = word.strip_suffix("sses") {
+            return format!("{stem}ss");
+        }
+        if let Some(stem) = word
+            .strip_suffix("ches")
+            .or_else(|| word.strip_suffix("shes"))
+            .or_else(|| word.strip_suffix("xes"))
+        {
+            return format!("{stem}{}", &word[stem.len()..word.len() - 2]);
+        }
+    }
+    if n > 3 && word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") {
+        return word[..word.len() - 1].to_owned();
+    }
+    word.to_owned()
+}
+
+/// The words of a name as they are matched: split at `_`, `-`, spaces,
+/// punctuation and lower-to-upper case changes, lower case, singular.
+pub fn name_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut previous_lower = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && previous_lower {
+                words.push(std::mem::take(&mut current));
+            }
+            previous_lower = c.is_lowercase() || c.is_ascii_digit();
+            current.extend(c.to_lowercase());
+        } else {
+            previous_lower = false;
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words.iter().map(|w| singular(w)).collect()
+}
+
+/// Whether `a` is `b` misspelled: one edit for words of 4 to 7 letters,
+/// two from 8 (Damerau–Levenshtein, so a swap is one edit).
+pub fn misspelled(a: &str, b: &str) -> bool {
+    let n = a.chars().count().min(b.chars().count());
+    let allowed = match n {
+        0..=3 => return false,
+        4..=7 => 1,
+        _ => 2,
+    };
+    // Short words share their first two letters ("sales" is not "scales").
+    let head = if n <= 5 { 2 } else { 1 };
+    a != b
+        && a.chars().take(head).eq(b.chars().take(head))
+        && strsim::damerau_levenshtein(a, b) <= allowed
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        let t =
+            tokens("Movies that grossed more than 60M, budget under $1,200.5 and 2 million votes");
+        let numbers: Vec<f64> = t.iter().filter_map(|t| t.number).collect();
+        assert_eq!(numbers, [60e6, 1200.5, 2e6]);
+        assert_eq!(number("five"), Some(5.0));
+        assert_eq!(number("45%"), Some(45.0));
+        assert_eq!(number("m"), None);
+    }
+
+    #[test]
+    fn names_split_into_singular_words() {
+        assert_eq!(name_words("Miles_per_Gallon"), ["mile", "per", "gallon"]);
+        assert_eq!(name_words("Worldwide Gross"), ["worldwide", "gross"]);
+        assert_eq!(name_words("lifeExpectancy"), ["life", "expectancy"]);
+        assert_eq!(singular("countries"), "country");
+        assert_eq!(singular("matches"), "match");
+        assert!(misspelled("horsepowr", "horsepower"));
+        assert!(misspelled("fertilty", "fertility"));
+        assert!(!misspelled("sales", "scales"));
+    }
+
+    #[test]
+    fn tokens_keep_capitals_and_stop_at_the_bound() {
+        let t = tokens("life expectancy in Japan's cities");
+        assert!(t[3].capital && t[3].word == "japan");
+        assert_eq!(tokens(&"word ".repeat(1000)).len(), MAX_TOKENS);
+    }
+}
