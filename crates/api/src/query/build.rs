@@ -10,10 +10,9 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 use zdr_chart::model::{civil_from_days, parse_date, CardKind, DatePrecision};
 
-use super::lexicon::{FLOWS, LEVELS, RATES};
-use super::parse::format_number;
+use super::measure::{default_aggregate, is_level, lists_things};
+use super::plan::format_number;
 use super::plan::{filter_text, Aggregate, Grain, Plan, Task, Test};
-use super::words::name_words;
 use crate::recommend::{
     needs, number, sentence, text, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
 };
@@ -45,53 +44,6 @@ pub struct Drawn {
 
 fn display(name: &str) -> String {
     name.replace('_', " ")
-}
-
-/// The aggregation of `measure` when the question names none: a count
-/// without a measure; a sum for flows (sales, goals); an average for
-/// rates and levels (prices, life expectancy) and for the properties of
-/// things a table lists one per row (a car's horsepower).
-/// Whether a column is a flow, summed across rows (sales, goals).
-pub fn is_flow(table: &Table, column: usize) -> bool {
-    default_aggregate(table, Some(column)) == Aggregate::Sum
-}
-
-/// Whether a measure is a level, read at one date (a population).
-fn is_level(table: &Table, column: usize) -> bool {
-    table.columns.get(column).is_some_and(|c| {
-        name_words(&c.name)
-            .iter()
-            .any(|w| LEVELS.contains(&w.as_str()))
-    })
-}
-
-pub fn default_aggregate(table: &Table, measure: Option<usize>) -> Aggregate {
-    let Some(column) = measure.and_then(|m| table.columns.get(m)) else {
-        return Aggregate::Count;
-    };
-    let words = name_words(&column.name);
-    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    if has(&FLOWS) {
-        Aggregate::Sum
-    } else if has(&RATES) || lists_things(table) {
-        Aggregate::Mean
-    } else {
-        Aggregate::Sum
-    }
-}
-
-/// Whether the table lists one thing per row: a text column of distinct
-/// values (names of cars, titles of films).
-fn lists_things(table: &Table) -> bool {
-    table.columns.iter().any(|c| {
-        c.kind == Kind::Category && table.rows >= 10 && {
-            let mut seen = std::collections::HashSet::new();
-            c.cells.iter().filter_map(text).for_each(|t| {
-                seen.insert(t);
-            });
-            seen.len() > MAX_BARS && seen.len() * 2 >= table.rows
-        }
-    })
 }
 
 /// The year of a date cell.
@@ -591,24 +543,8 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             _ => name_of(m),
         },
     };
-    if plan.aggregate.is_none()
-        && measure.is_some()
-        && !matches!(
-            kind,
-            CardKind::Scatter | CardKind::Histogram | CardKind::Boxplot | CardKind::Table
-        )
-    {
-        notes.push(match aggregate {
-            Aggregate::Mean => format!(
-                "{} averaged where rows share a point (a rate or a property, never summed)",
-                name_of(measure.unwrap_or(0)).to_lowercase()
-            ),
-            _ => format!(
-                "{} summed where rows share a point",
-                name_of(measure.unwrap_or(0)).to_lowercase()
-            ),
-        });
-    }
+    // Points drawn from the kept rows: fewer means rows were combined.
+    let mut points = usize::MAX;
     // The group of a bar, pie or map: asked, compared, or the best there is.
     let grouped = matches!(
         kind,
@@ -749,6 +685,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                         .collect(),
                 ));
             }
+            points = series.iter().map(|(_, p)| p.len()).sum::<usize>() / series.len().max(1);
             let series: Vec<Value> = series
                 .into_iter()
                 .map(|(name, mut pts)| {
@@ -984,6 +921,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                     },
                 };
                 let cells = group(table, &keep, &[key, inner_key], measure, aggregate);
+                points = cells.len();
                 let inner_count = {
                     let mut s = std::collections::HashSet::new();
                     cells.iter().for_each(|(k, _, _)| {
@@ -1048,6 +986,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                 if matches!(key, Key::Period(..)) {
                     groups.sort_by(|a, b| a.1.total_cmp(&b.1));
                 }
+                points = groups.len();
                 // A ranking, a map or a pie of one thing says nothing.
                 if groups.len() < 2 && kind != CardKind::Waterfall {
                     if let Some(t) = time.filter(|t| *t != d) {
@@ -1144,6 +1083,16 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             }
         }
     };
+    let rows_used = keep.iter().filter(|k| **k).count();
+    if let (None, Some(m), true) = (plan.aggregate, measure, points < rows_used) {
+        let m = name_of(m).to_lowercase();
+        notes.push(match aggregate {
+            Aggregate::Mean => format!(
+                "{m} averaged over the rows of each point (a rate or a property: never summed)"
+            ),
+            _ => format!("{m} summed over the rows of each point"),
+        });
+    }
     let title = sentence(&format!("{title}{title_tail}"));
     let mut answer = format!("Shown: {}, as {}", lower_first(&title), kind_word(kind));
     // A figure asked for with no group: said in words too.

@@ -9,6 +9,7 @@
 mod aliases;
 mod build;
 mod lexicon;
+mod measure;
 mod parse;
 mod plan;
 mod words;

@@ -14,7 +14,7 @@ use super::lexicon::{
     is_rule_word, is_stopword, AGGREGATES, CHARTS, COMPARES, CORRELATIONS, DISTRIBUTIONS, GRAINS,
     RANKS, SHARES, SYNONYMS, TRENDS,
 };
-use super::plan::{Aggregate, Filter, Plan, Rank, Task, Test};
+use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
 use crate::table::{Cell, Kind, Table};
 
@@ -64,7 +64,13 @@ struct Schema<'a> {
     /// Part of a value's words ("premier league") → (column, value): of
     /// the values it is part of, the one of most rows.
     parts: HashMap<String, (usize, String)>,
+    /// One-word values of columns of few values, in table order, that a
+    /// misspelling may name (at most [`MAX_SPELLED`]).
+    spelled: Vec<(String, usize, String)>,
 }
+
+/// Values a misspelled word is compared with at most.
+const MAX_SPELLED: usize = 2_000;
 
 impl<'a> Schema<'a> {
     fn new(table: &'a Table) -> Schema<'a> {
@@ -73,8 +79,10 @@ impl<'a> Schema<'a> {
         let mut places = HashMap::new();
         let mut distinct = Vec::new();
         let mut parts: HashMap<String, (usize, String, usize)> = HashMap::new();
+        let mut spelled = Vec::new();
         for (at, column) in table.columns.iter().enumerate() {
             let mut rows: HashMap<&str, usize> = HashMap::new();
+            let mut order: Vec<&str> = Vec::new();
             let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
             let mut numbers: std::collections::HashSet<u64> = std::collections::HashSet::new();
             if matches!(column.kind, Kind::Category | Kind::Place) {
@@ -85,6 +93,7 @@ impl<'a> Schema<'a> {
                     }
                     *rows.entry(text.as_str()).or_insert(0) += 1;
                     if seen.insert(text.as_str()) {
+                        order.push(text.as_str());
                         values
                             .entry(key_of(text))
                             .or_insert_with(|| (at, text.clone()));
@@ -109,7 +118,14 @@ impl<'a> Schema<'a> {
             }
             distinct.push(seen.len().max(numbers.len()));
             if seen.len() <= NAMES_FROM {
-                for (value, count) in rows {
+                for value in &order {
+                    let key = key_of(value);
+                    if !key.contains(' ') && spelled.len() < MAX_SPELLED {
+                        spelled.push((key, at, (*value).to_owned()));
+                    }
+                }
+                for value in &order {
+                    let count = rows.get(value).copied().unwrap_or(0);
                     let words: Vec<String> =
                         tokens(value).iter().map(|t| singular(&t.word)).collect();
                     for len in 1..words.len().min(MAX_SPAN + 1) {
@@ -118,9 +134,9 @@ impl<'a> Schema<'a> {
                             if key.chars().count() < 4 || part.iter().all(|w| is_rule_word(w)) {
                                 continue;
                             }
-                            let entry = parts.entry(key).or_insert((at, value.to_owned(), 0));
+                            let entry = parts.entry(key).or_insert((at, (*value).to_owned(), 0));
                             if count > entry.2 {
-                                *entry = (at, value.to_owned(), count);
+                                *entry = (at, (*value).to_owned(), count);
                             }
                         }
                     }
@@ -138,6 +154,7 @@ impl<'a> Schema<'a> {
             distinct,
             places,
             parts,
+            spelled,
         }
     }
 
@@ -317,15 +334,11 @@ impl Reader<'_, '_> {
                     .any(|w| !is_rule_word(w) && misspelled(&word, w))
             });
             let value = || {
-                self.schema.values.iter().find_map(|(key, (c, v))| {
-                    let few = self
-                        .schema
-                        .distinct
-                        .get(*c)
-                        .is_some_and(|d| *d <= NAMES_FROM);
-                    (few && !key.contains(' ') && misspelled(&word, key))
-                        .then(|| Meaning::Value(*c, v.clone()))
-                })
+                self.schema
+                    .spelled
+                    .iter()
+                    .find(|(key, _, _)| misspelled(&word, key))
+                    .map(|(_, c, v)| Meaning::Value(*c, v.clone()))
             };
             let meaning = column.map(Meaning::Column).or_else(value);
             if let Some(meaning) = meaning {
@@ -725,7 +738,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     // No measure named: a table of one measure shows it; a comparison's
     // column is what a list of rows or a rate shows.
     let counting = plan.aggregate == Some(Aggregate::Count);
-    if plan.measures.is_empty() && !counting {
+    if plan.measures.is_empty() && !counting && !plan.is_empty() {
         let compared = plan.filters.iter().find(|f| {
             !matches!(f.test, Test::In(_)) && schema.kind(f.column) == Some(Kind::Number)
         });
@@ -738,7 +751,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
             if alone && plan.chart.is_none() {
                 plan.listing = true;
                 plan.measures.push(f.column);
-            } else if !super::build::is_flow(table, f.column) {
+            } else if !super::measure::is_flow(table, f.column) {
                 plan.measures.push(f.column);
             }
         } else if let [only] = numbers.as_slice() {
@@ -746,6 +759,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
                 plan.measures.push(*only);
             }
         }
+        plan.inferred_measure = !plan.measures.is_empty();
     }
 
     // What nothing read.
@@ -772,13 +786,5 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
 fn push(list: &mut Vec<usize>, c: usize) {
     if !list.contains(&c) {
         list.push(c);
-    }
-}
-
-pub fn format_number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
     }
 }

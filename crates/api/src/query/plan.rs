@@ -125,6 +125,9 @@ pub struct Plan {
     pub ignored: Vec<String>,
     /// The question asks for rows ("cars with more than 200 hp"): a table.
     pub listing: bool,
+    /// The one measure was taken for want of one named (a table of one
+    /// measure, a comparison's column), not named by the question.
+    pub inferred_measure: bool,
 }
 
 impl Plan {
@@ -170,13 +173,7 @@ impl Plan {
 /// A filter as text: `Origin = USA`, `Horsepower > 100`, `year between
 /// 1990 and 2000`, `country in Japan, Germany`.
 pub fn filter_text(name: &str, test: &Test) -> String {
-    let n = |v: f64| {
-        if v.fract() == 0.0 && v.abs() < 1e15 {
-            format!("{}", v as i64)
-        } else {
-            format!("{v}")
-        }
-    };
+    let n = format_number;
     match test {
         Test::In(values) if values.len() == 1 => format!("{name} = {}", values.join("")),
         Test::In(values) => format!("{name} in {}", values.join(", ")),
@@ -186,5 +183,14 @@ pub fn filter_text(name: &str, test: &Test) -> String {
         Test::Le(v) => format!("{name} <= {}", n(*v)),
         Test::Between(a, b) if a == b => format!("{name} = {}", n(*a)),
         Test::Between(a, b) => format!("{name} between {} and {}", n(*a), n(*b)),
+    }
+}
+
+/// A number as a filter or a label writes it: `4`, `1.5`.
+pub fn format_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
     }
 }

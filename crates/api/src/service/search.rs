@@ -187,7 +187,9 @@ fn named(question: &str, table: &Table, aliases: &Aliases, said: &str) -> usize 
         .iter()
         .filter(|w| w.chars().count() >= 4 && said.contains(w.as_str()))
         .count();
-    plan.measures.len() * 3 + values * 3 + plan.dimensions.len() * 2 + numeric.min(1) * 2 + words
+    let measures =
+        plan.measures.len() - usize::from(plan.inferred_measure && !plan.measures.is_empty());
+    measures * 3 + values * 3 + plan.dimensions.len() * 2 + numeric.min(1) * 2 + words
 }
 
 /// The question's words, lower case, stop words left out.
@@ -532,7 +534,13 @@ fn adapt(visualization_data: &mut Value, table: &Table, locale: &str) {
                 .collect()
         })
         .unwrap_or_default();
-    if names.len() >= 2 && names.iter().all(|n| measures.contains(&n.as_str())) {
+    // Series named by measures, as written or as the plan shows them.
+    let measure = |n: &String| {
+        measures
+            .iter()
+            .any(|m| *m == n || m.replace('_', " ") == *n)
+    };
+    if names.len() >= 2 && names.iter().all(measure) {
         // Measures of different units: two on their own axes, more as
         // their change since start.
         let config = &mut visualization_data["viz_config"];
@@ -793,16 +801,27 @@ pub async fn search(
                 if let Some(answered) = &answered {
                     let mut said = answered.answer.clone();
                     if narrowed {
+                        let country = zdr_chart::geo::lookup(Atlas::World, &request.country)
+                            .map_or(request.country.clone(), |c| c.name.clone());
                         said.push_str(&format!(
-                            " Kept to {} (country_code), the question naming no country.",
-                            request.country
+                            " Kept to {country} (country_code), the question naming no country."
                         ));
                     }
                     understood = Some(said);
                     plan = Some(answered.plan.clone());
                 }
                 let mut suggestions = match answered {
-                    Some(answered) if planned => answered.cards,
+                    Some(mut answered) if planned => {
+                        // The country kept to, in the title too.
+                        let country = zdr_chart::geo::lookup(Atlas::World, &request.country);
+                        if let (true, Some(country)) = (narrowed, country) {
+                            for card in &mut answered.cards {
+                                card.title = format!("{}, {}", card.title, country.name);
+                                card.visualization_data["viz_config"]["title"] = json!(card.title);
+                            }
+                        }
+                        answered.cards
+                    }
                     _ => suggest(
                         &source.table,
                         &source.name,

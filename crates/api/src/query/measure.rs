@@ -1,0 +1,57 @@
+//! What kind of number a measure is, read from its name and its table:
+//! a flow is summed across rows (sales, goals), a rate or a property is
+//! averaged (life expectancy, a car's horsepower), a level is read at
+//! one date (a population). docs/service-api.md lists the words.
+
+use super::lexicon::{FLOWS, LEVELS, RATES};
+use super::plan::Aggregate;
+use super::words::name_words;
+use crate::recommend::{text, MAX_BARS};
+use crate::table::{Kind, Table};
+
+/// Whether a column is a flow, summed across rows (sales, goals).
+pub fn is_flow(table: &Table, column: usize) -> bool {
+    default_aggregate(table, Some(column)) == Aggregate::Sum
+}
+
+/// Whether a measure is a level, read at one date (a population).
+pub fn is_level(table: &Table, column: usize) -> bool {
+    table.columns.get(column).is_some_and(|c| {
+        name_words(&c.name)
+            .iter()
+            .any(|w| LEVELS.contains(&w.as_str()))
+    })
+}
+
+/// The aggregation of `measure` when the question names none: a count
+/// without a measure; a sum for flows (sales, goals); an average for
+/// rates and levels (prices, life expectancy) and for the properties of
+/// things a table lists one per row (a car's horsepower).
+pub fn default_aggregate(table: &Table, measure: Option<usize>) -> Aggregate {
+    let Some(column) = measure.and_then(|m| table.columns.get(m)) else {
+        return Aggregate::Count;
+    };
+    let words = name_words(&column.name);
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    if has(&FLOWS) {
+        Aggregate::Sum
+    } else if has(&RATES) || lists_things(table) {
+        Aggregate::Mean
+    } else {
+        Aggregate::Sum
+    }
+}
+
+/// Whether the table lists one thing per row: a text column of more than
+/// 50 values, at least one per two rows (names of cars, titles of films).
+pub fn lists_things(table: &Table) -> bool {
+    table.columns.iter().any(|c| {
+        c.kind == Kind::Category && table.rows >= 10 && {
+            let mut seen = std::collections::HashSet::new();
+            c.cells.iter().filter_map(text).for_each(|t| {
+                seen.insert(t);
+            });
+            seen.len() > MAX_BARS && seen.len() * 2 >= table.rows
+        }
+    })
+}
