@@ -292,9 +292,19 @@ fn best_category(table: &Table, keep: &[bool], places: bool) -> Option<usize> {
 
 /// The card type for the plan before any chart word, with what it needs.
 fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<CardKind> {
-    let time = plan
-        .time
-        .or_else(|| table.columns.iter().position(|c| c.kind == Kind::Time));
+    // A line over a date the question does not name only where the table
+    // is a series over time; a table that lists things (cars, people)
+    // has dates that are their attributes.
+    // A range of dates asked for ("since 2000") is a line of them too.
+    let time = plan.time.or_else(|| {
+        let t = table.columns.iter().position(|c| c.kind == Kind::Time)?;
+        let range = plan.dimensions.is_empty()
+            && plan
+                .filters
+                .iter()
+                .any(|f| f.column == t && !matches!(f.test, Test::Between(a, b) if a == b));
+        (range || !lists_things(table)).then_some(t)
+    });
     let m = plan.measures.len();
     let dims = plan.dimensions.len();
     Some(if plan.has(Task::Correlation) && m >= 2 {

@@ -83,7 +83,50 @@ pub const RANKS: &[(&str, bool)] = &[
     ("worst", false),
     ("fewest", false),
     ("cheapest", false),
+    ("heaviest", true),
+    ("oldest", true),
+    ("tallest", true),
+    ("longest", true),
+    ("fastest", true),
+    ("richest", true),
+    ("lightest", false),
+    ("youngest", false),
+    ("shortest", false),
+    ("slowest", false),
+    ("poorest", false),
 ];
+
+/// Adjectives that name a measure by what it measures ("heavier than
+/// 5000", "the oldest", "lowest paid"): the column words each may find.
+pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
+    (
+        &["heavy", "heavier", "heaviest", "lighter", "lightest"],
+        &["weight", "mass"],
+    ),
+    (&["older", "oldest", "younger", "youngest"], &["age"]),
+    (&["tall", "taller", "tallest"], &["height"]),
+    (&["longer", "longest"], &["length", "duration"]),
+    (
+        &["fast", "faster", "fastest", "slower", "slowest"],
+        &["speed"],
+    ),
+    (
+        &["paid", "earning", "earns"],
+        &["salary", "pay", "wage", "income"],
+    ),
+    (
+        &["expensive", "cheaper", "cheapest", "pricey"],
+        &["price", "cost"],
+    ),
+    (
+        &["richer", "richest", "poorer", "poorest"],
+        &["income", "gdp", "wealth"],
+    ),
+];
+
+pub fn is_adjective(word: &str) -> bool {
+    ADJECTIVES.iter().any(|(words, _)| words.contains(&word))
+}
 
 /// Time grain words.
 pub const GRAINS: &[(&str, Grain)] = &[

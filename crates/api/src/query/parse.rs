@@ -11,8 +11,8 @@ use zdr_chart::geo::{self, Atlas};
 
 use super::aliases::{Aliases, Target};
 use super::lexicon::{
-    is_rule_word, is_stopword, AGGREGATES, CHARTS, COMPARES, CORRELATIONS, DISTRIBUTIONS, GRAINS,
-    RANKS, SHARES, SYNONYMS, TRENDS,
+    is_adjective, is_rule_word, is_stopword, ADJECTIVES, AGGREGATES, CHARTS, COMPARES,
+    CORRELATIONS, DISTRIBUTIONS, GRAINS, RANKS, SHARES, SYNONYMS, TRENDS,
 };
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
@@ -271,6 +271,21 @@ impl Reader<'_, '_> {
                 }
             }
         }
+        // 4a. An adjective of a measure ("heavier", "oldest", "paid").
+        if let [word] = words.as_slice() {
+            for (adjectives, columns) in ADJECTIVES {
+                if adjectives.contains(&span[0].word.as_str())
+                    || adjectives.contains(&word.as_str())
+                {
+                    if let Some(c) = columns
+                        .iter()
+                        .find_map(|w| schema.column_containing(&name_words(w)))
+                    {
+                        return Some(Meaning::Column(c));
+                    }
+                }
+            }
+        }
         if words.iter().all(|w| is_stopword(w)) || single_rule {
             return None;
         }
@@ -278,8 +293,9 @@ impl Reader<'_, '_> {
         if let Some((c, value)) = schema.parts.get(&key).filter(|_| first_capital) {
             return Some(Meaning::Value(*c, value.clone()));
         }
-        // 5. Part of a column's name ("gross", "budget").
-        if let Some(c) = schema.column_containing(&words) {
+        // 5. Part of a column's name ("gross", "budget"; no unit like "g").
+        let short = words.len() == 1 && key.chars().count() < 3;
+        if let Some(c) = schema.column_containing(&words).filter(|_| !short) {
             return Some(Meaning::Column(c));
         }
         // 6. A synonym of a column's name ("hp", "miles per gallon").
@@ -329,10 +345,25 @@ impl Reader<'_, '_> {
                 continue;
             }
             let word = singular(&token.word);
-            let column = self.schema.names.iter().position(|name| {
+            let fits = |name: &Vec<String>| {
                 name.iter()
                     .any(|w| !is_rule_word(w) && misspelled(&word, w))
+            };
+            // A misspelled word beside a column named in part is the rest
+            // of that name ("flipper lenght").
+            let beside = self.mentions.iter().position(|m| {
+                (m.end == at || m.start == at + 1)
+                    && matches!(m.meaning, Meaning::Column(c) if self.schema.names.get(c).is_some_and(fits))
             });
+            if let Some(i) = beside {
+                if let Some(m) = self.mentions.get_mut(i) {
+                    m.start = m.start.min(at);
+                    m.end = m.end.max(at + 1);
+                }
+                self.used[at] = true;
+                continue;
+            }
+            let column = self.schema.names.iter().position(fits);
             let value = || {
                 self.schema
                     .spelled
@@ -415,7 +446,8 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     for at in 0..n {
         let word = r.word(at).to_owned();
         if let Some((_, descending)) = RANKS.iter().find(|(w, _)| *w == word) {
-            if r.used.get(at) == Some(&true) {
+            // "heaviest" names its measure and ranks by it.
+            if r.used.get(at) == Some(&true) && !is_adjective(&word) {
                 continue;
             }
             let after = r.toks.get(at + 1).and_then(|t| t.number);
@@ -469,12 +501,16 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         let w = r.word(at).to_owned();
         let next = r.word(at + 1).to_owned();
         let (test, skip): (fn(f64, f64) -> Test, usize) = match (w.as_str(), next.as_str()) {
-            ("more" | "greater" | "higher" | "larger" | "bigger" | "longer" | "older", "than") => {
-                (|a, _| Test::Gt(a), 2)
-            }
-            ("less" | "fewer" | "lower" | "smaller" | "shorter" | "younger", "than") => {
-                (|a, _| Test::Lt(a), 2)
-            }
+            (
+                "more" | "greater" | "higher" | "larger" | "bigger" | "longer" | "older"
+                | "heavier" | "taller" | "faster" | "richer",
+                "than",
+            ) => (|a, _| Test::Gt(a), 2),
+            (
+                "less" | "fewer" | "lower" | "smaller" | "shorter" | "younger" | "lighter"
+                | "slower" | "cheaper" | "poorer",
+                "than",
+            ) => (|a, _| Test::Lt(a), 2),
             ("at", "least") | ("no", "less") => (|a, _| Test::Ge(a), 2),
             ("at", "most") | ("no", "more") | ("up", "to") => (|a, _| Test::Le(a), 2),
             ("over" | "above" | "exceeding" | "exceeds" | ">", _) => (|a, _| Test::Gt(a), 1),
@@ -526,7 +562,8 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         // table has dates ("fertility in China between 1960 and 1990").
         let years = year_like(a) && year_like(b) && time_column.is_some();
         let column = r
-            .number_column_in(at + skip, first)
+            .number_column_in(at, at + 1)
+            .or_else(|| r.number_column_in(at + skip, first))
             .or_else(|| r.number_column_in(last + 1, last + 3))
             .or_else(|| {
                 (!years)
