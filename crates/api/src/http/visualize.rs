@@ -127,10 +127,23 @@ fn parse(body: &Map<String, Value>) -> Result<VisualizeRequest, ApiError> {
     // The index a file object names is checked as connected_private_index_id is.
     let index = text(body, "connected_private_index_id")?
         .or_else(|| files.iter().find_map(|f| f.private_index_id.clone()));
+    let query = text(body, "query")?;
+    if query
+        .as_ref()
+        .is_some_and(|q| q.chars().count() > crate::service::search::MAX_QUERY)
+    {
+        return Err(ApiError::invalid(
+            "query",
+            format!(
+                "query is longer than {} characters",
+                crate::service::search::MAX_QUERY
+            ),
+        ));
+    }
     Ok(VisualizeRequest {
         csv,
         files,
-        query: text(body, "query")?,
+        query,
         kind: kind(body)?,
         dark: image_dark_mode(body)?,
         debug: flag(body, "debug", "debug", false)?,

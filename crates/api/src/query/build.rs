@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 use zdr_chart::model::{civil_from_days, parse_date, CardKind, DatePrecision};
 
-use super::measure::{default_aggregate, is_level, lists_things};
+use super::measure::{default_aggregate, is_level, lists_things, things_column};
 use super::plan::format_number;
 use super::plan::{filter_text, Aggregate, Grain, Plan, Task, Test};
 use crate::recommend::{
@@ -278,16 +278,25 @@ fn distinct_kept(table: &Table, keep: &[bool], column: usize) -> usize {
 /// The table's best category to group by when the question names none:
 /// the first with 2 to 50 values.
 fn best_category(table: &Table, keep: &[bool], places: bool) -> Option<usize> {
-    table.columns.iter().enumerate().find_map(|(i, c)| {
-        let fits = if places {
-            c.kind == Kind::Place
-        } else {
-            matches!(c.kind, Kind::Category | Kind::Place)
-        };
-        // A map shows every place; bars at most MAX_BARS.
-        let most = if places { usize::MAX } else { MAX_BARS };
-        (fits && (2..=most).contains(&distinct_kept(table, keep, i))).then_some(i)
-    })
+    // The fewest values, then the name: the same column whatever the order.
+    let mut fits: Vec<(usize, &str, usize)> = table
+        .columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let fits = if places {
+                c.kind == Kind::Place
+            } else {
+                matches!(c.kind, Kind::Category | Kind::Place)
+            };
+            // A map shows every place; bars at most MAX_BARS.
+            let most = if places { usize::MAX } else { MAX_BARS };
+            let n = distinct_kept(table, keep, i);
+            (fits && (2..=most).contains(&n)).then_some((n, c.name.as_str(), i))
+        })
+        .collect();
+    fits.sort();
+    fits.first().map(|(_, _, i)| *i)
 }
 
 /// The card type for the plan before any chart word, with what it needs.
@@ -567,11 +576,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             | CardKind::StackedBar
             | CardKind::Heatmap
     );
-    let label = table
-        .columns
-        .iter()
-        .position(|c| c.kind == Kind::Category)
-        .filter(|_| lists_things(table));
+    let label = things_column(table);
     let dimension = plan
         .dimensions
         .first()
@@ -696,6 +701,29 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                 ));
             }
             points = series.iter().map(|(_, p)| p.len()).sum::<usize>() / series.len().max(1);
+            // A count or a sum of a period with no row is 0, not a gap:
+            // the periods are those of the rows the date filters keep.
+            if matches!(aggregate, Aggregate::Count | Aggregate::Sum) && plan.measures.len() < 2 {
+                let mut dated = plan.clone();
+                dated.filters.retain(|f| f.column == t);
+                let all = group(
+                    table,
+                    &mask(&dated, table),
+                    &[period],
+                    None,
+                    Aggregate::Count,
+                );
+                for (_, pts) in &mut series {
+                    let have: std::collections::HashSet<String> =
+                        pts.iter().map(|p| p.0.clone()).collect();
+                    for (k, order, _) in &all {
+                        let k = k.concat();
+                        if !have.contains(&k) {
+                            pts.push((k, *order, 0.0));
+                        }
+                    }
+                }
+            }
             let series: Vec<Value> = series
                 .into_iter()
                 .map(|(name, mut pts)| {
@@ -835,7 +863,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         }
         CardKind::Table => {
             let mut columns: Vec<usize> = Vec::new();
-            if let Some(label) = table.columns.iter().position(|c| c.kind == Kind::Category) {
+            if let Some(label) = things_column(table) {
                 columns.push(label);
             }
             for c in plan.attributes() {

@@ -42,16 +42,28 @@ pub fn default_aggregate(table: &Table, measure: Option<usize>) -> Aggregate {
     }
 }
 
-/// Whether the table lists one thing per row: a text column of more than
-/// 50 values, at least one per two rows (names of cars, titles of films).
-pub fn lists_things(table: &Table) -> bool {
-    table.columns.iter().any(|c| {
-        c.kind == Kind::Category && table.rows >= 10 && {
-            let mut seen = std::collections::HashSet::new();
-            c.cells.iter().filter_map(text).for_each(|t| {
-                seen.insert(t);
-            });
-            seen.len() > MAX_BARS && seen.len() * 2 >= table.rows
+/// The column that names the things a table lists one per row: of its
+/// text columns with more than 50 values, at least one per two rows
+/// (names of cars, titles of films), the one of most values.
+pub fn things_column(table: &Table) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (at, c) in table.columns.iter().enumerate() {
+        if c.kind != Kind::Category || table.rows < 10 {
+            continue;
         }
-    })
+        let mut seen = std::collections::HashSet::new();
+        c.cells.iter().filter_map(text).for_each(|t| {
+            seen.insert(t);
+        });
+        let n = seen.len();
+        if n > MAX_BARS && n * 2 >= table.rows && best.is_none_or(|(_, most)| n > most) {
+            best = Some((at, n));
+        }
+    }
+    best.map(|(at, _)| at)
+}
+
+/// Whether the table lists one thing per row ([`things_column`]).
+pub fn lists_things(table: &Table) -> bool {
+    things_column(table).is_some()
 }

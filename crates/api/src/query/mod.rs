@@ -111,3 +111,140 @@ pub fn answer(
         },
     })
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use proptest::prelude::*;
+    use zdr_embed_page::limits::Stop;
+
+    use super::*;
+    use crate::table::{read_csv, Column};
+
+    const CARS: &str = include_str!("../../datasets/cars.csv");
+
+    fn cars() -> Table {
+        read_csv(CARS.as_bytes(), &Stop::never()).unwrap()
+    }
+
+    const QUESTIONS: [&str; 12] = [
+        "average mpg by origin for cars with 4 cylinders",
+        "visualize hp and displacement as a scatterplot",
+        "show origin as a bar chart",
+        "top 10 cars by horsepower",
+        "distribution of weight by origin",
+        "cars with more than 200 hp",
+        "number of cars by year",
+        "median displacement by cylinders",
+        "weight of USA cars vs Japan cars",
+        "accelaration vs horsepower",
+        "mpg of cars built after 1978",
+        "share of cars by origin",
+    ];
+
+    fn plan_of(question: &str, table: &Table) -> PlanView {
+        let plan = understand(question, table, &Aliases::default());
+        let drawn = draw(
+            &plan,
+            table,
+            &Drawing {
+                row: "rows",
+                dark: false,
+            },
+        )
+        .ok();
+        view(&plan, table, drawn.as_ref())
+    }
+
+    /// The table with its columns in `order`.
+    fn reordered(table: &Table, order: &[usize]) -> Table {
+        Table {
+            columns: order.iter().map(|i| table.columns[*i].clone()).collect(),
+            rows: table.rows,
+        }
+    }
+
+    fn renamed(table: &Table, at: usize, name: &str) -> Table {
+        let mut out = table.clone();
+        out.columns[at] = Column {
+            name: name.to_owned(),
+            ..out.columns[at].clone()
+        };
+        out
+    }
+
+    fn sorted(mut v: Vec<String>) -> Vec<String> {
+        v.sort();
+        v
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Columns in any order: the same plan.
+        #[test]
+        fn reordered_columns_give_the_same_plan(q in 0..QUESTIONS.len(), order in Just((0..9).collect::<Vec<usize>>()).prop_shuffle()) {
+            let table = cars();
+            let before = plan_of(QUESTIONS[q], &table);
+            let after = plan_of(QUESTIONS[q], &reordered(&table, &order));
+            prop_assert_eq!(sorted(before.attributes.clone()), sorted(after.attributes.clone()));
+            prop_assert_eq!(before.filters, after.filters);
+            prop_assert_eq!(before.card_type, after.card_type);
+            prop_assert_eq!(before.aggregate, after.aggregate);
+            prop_assert_eq!(before.sort, after.sort);
+        }
+
+        /// A column the question does not read, renamed: the same plan; a
+        /// column it names by name, renamed in the table and the question
+        /// alike: the same plan with the new name.
+        #[test]
+        fn renamed_columns_give_the_same_plan(q in 0..QUESTIONS.len(), name in "zq[a-z]{4,8}") {
+            let table = cars();
+            let question = QUESTIONS[q];
+            let before = plan_of(question, &table);
+            for at in 0..table.columns.len() {
+                let old = table.columns[at].name.clone();
+                let table = renamed(&table, at, &name);
+                if !before.attributes.contains(&old) {
+                    let after = plan_of(question, &table);
+                    prop_assert_eq!(&before, &after, "{} renamed", old);
+                } else if question.contains(&old.to_lowercase()) {
+                    let asked = question.replace(&old.to_lowercase(), &name);
+                    let after = plan_of(&asked, &table);
+                    let swap = |v: &Vec<String>| sorted(v.iter().map(|a| if *a == old { name.clone() } else { a.clone() }).collect());
+                    prop_assert_eq!(swap(&before.attributes), sorted(after.attributes.clone()), "{}", asked);
+                    prop_assert_eq!(before.card_type, after.card_type, "{}", asked);
+                }
+            }
+        }
+
+        /// Any text: a plan or a reason, never a panic, in time linear in
+        /// the question (it is cut at 64 tokens).
+        #[test]
+        fn any_text_gives_a_plan_or_a_reason(question in "\\PC{0,300}") {
+            let table = cars();
+            let plan = understand(&question, &table, &Aliases::default());
+            let drawn = draw(&plan, &table, &Drawing { row: "rows", dark: false });
+            if let Ok(drawn) = drawn {
+                let card = drawn.card.visualization_data.to_string();
+                prop_assert!(zdr_chart::Chart::from_json(&card).is_ok(), "{card}");
+            }
+        }
+    }
+
+    #[test]
+    fn words_of_the_rules_near_numbers_read_as_asked() {
+        let table = cars();
+        let plan = plan_of("average mpg by origin for cars with 4 cylinders", &table);
+        assert_eq!(plan.filters, ["Cylinders = 4"]);
+        assert_eq!(plan.card_type, Some("bar"));
+        assert_eq!(plan.aggregate, Some("mean"));
+        let plan = plan_of("mpg of cars built between 1975 and 1980", &table);
+        assert_eq!(plan.filters, ["Year between 1975 and 1980"]);
+        let plan = plan_of("cars with horsepower between 100 and 150", &table);
+        assert_eq!(plan.filters, ["Horsepower between 100 and 150"]);
+        assert_eq!(plan.card_type, Some("table"));
+        let plan = plan_of("top five cars by weight", &table);
+        assert_eq!((plan.sort, plan.limit), (Some("desc"), Some(5)));
+    }
+}

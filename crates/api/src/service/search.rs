@@ -181,7 +181,17 @@ fn named(question: &str, table: &Table, aliases: &Aliases, said: &str) -> usize 
                 .is_some_and(|c| matches!(c.kind, Kind::Category | Kind::Place))
         })
         .count();
-    let numeric = plan.filters.len() - values;
+    // Dates are in most tables: "since 1955" names none of them.
+    let numeric = plan
+        .filters
+        .iter()
+        .filter(|f| {
+            table
+                .columns
+                .get(f.column)
+                .is_some_and(|c| c.kind == Kind::Number)
+        })
+        .count();
     let said = said.to_lowercase();
     let words = query_words(question)
         .iter()
@@ -666,6 +676,7 @@ pub async fn search(
         // The groups after the one that answered were not searched.
         let mut skipped = 0;
         let mut web = false;
+        let mut text_match: Option<(String, Document)> = None;
         if let Some(expression) = &expression {
             for (at, group) in order.iter().enumerate() {
                 let mut docs = match group {
@@ -690,28 +701,34 @@ pub async fn search(
                     continue;
                 }
                 searched.push(group.name());
-                // What the question names first; full text where it names nothing.
+                // The first group whose dataset the question names (its
+                // columns, values, aliases) answers; where none does, the
+                // first with a full-text match.
                 let ranked = rank(&docs, expression).map_err(ApiError::internal)?;
                 let most = docs.iter().map(|d| d.score).max().unwrap_or(0);
-                let best = if most > 0 {
+                if most > 0 {
                     let tied: Vec<usize> = (0..docs.len())
                         .filter(|i| docs.get(*i).is_some_and(|d| d.score == most))
                         .collect();
-                    ranked
+                    let best = ranked
                         .iter()
                         .copied()
                         .find(|i| tied.contains(i))
-                        .or(tied.first().copied())
-                } else {
-                    ranked.first().copied()
-                };
-                if let Some(best) = best {
-                    if best < docs.len() {
+                        .or(tied.first().copied());
+                    if let Some(best) = best.filter(|b| *b < docs.len()) {
                         found = Some((group.name(), docs.swap_remove(best)));
                         skipped = order.len() - at - 1;
                         break;
                     }
                 }
+                if text_match.is_none() {
+                    if let Some(best) = ranked.first().copied().filter(|b| *b < docs.len()) {
+                        text_match = Some((group.name(), docs.swap_remove(best)));
+                    }
+                }
+            }
+            if found.is_none() {
+                found = text_match;
             }
         }
         let mut cards = Vec::new();
