@@ -129,6 +129,9 @@ fn period(date: &str, grain: Option<Grain>) -> Option<(String, f64)> {
     Some((text, at))
 }
 
+/// A point of a line: its period as written, its order, its value.
+type Point = (String, f64, f64);
+
 /// One group's values as they come, aggregated at the end.
 #[derive(Default, Clone)]
 struct Acc {
@@ -638,7 +641,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                 g => g,
             };
             let period = Key::Period(t, grain);
-            let mut series: Vec<(String, Vec<(String, f64, f64)>)> = Vec::new();
+            let mut series: Vec<(String, Vec<Point>)> = Vec::new();
             let by = plan.split.or_else(|| {
                 plan.dimensions
                     .first()

@@ -33,9 +33,9 @@ pub fn default_aggregate(table: &Table, measure: Option<usize>) -> Aggregate {
     };
     let words = name_words(&column.name);
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
-    if has(&FLOWS) {
+    if has(FLOWS) {
         Aggregate::Sum
-    } else if has(&RATES) || lists_things(table) {
+    } else if has(RATES) || lists_things(table) {
         Aggregate::Mean
     } else {
         Aggregate::Sum

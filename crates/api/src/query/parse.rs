@@ -258,7 +258,7 @@ impl Reader<'_, '_> {
         if let Some((c, value)) = schema.values.get(&key) {
             let names = schema.distinct.get(*c).is_some_and(|d| *d > NAMES_FROM);
             let short = key.chars().count() < 3 && !first_capital;
-            if !(names && !first_capital) && !short && !(single_rule && !first_capital) {
+            if (first_capital || (!names && !single_rule)) && !short {
                 return Some(Meaning::Value(*c, value.clone()));
             }
         }
@@ -724,11 +724,10 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
             },
             Meaning::Column(_) if taken.contains(&i) => {}
             Meaning::Column(c) => match schema.kind(*c) {
-                Some(Kind::Time) => {
-                    if !plan.filters.iter().any(|f| f.column == *c) || by {
-                        plan.time = Some(*c);
-                    }
+                Some(Kind::Time) if !plan.filters.iter().any(|f| f.column == *c) || by => {
+                    plan.time = Some(*c);
                 }
+                Some(Kind::Time) => {}
                 Some(Kind::Number) => {
                     let few = schema
                         .distinct

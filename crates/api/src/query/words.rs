@@ -58,9 +58,8 @@ pub fn tokens(text: &str) -> Vec<Token> {
     for c in text.chars() {
         if c.is_alphanumeric() || matches!(c, '.' | ',' | '$' | '%' | '\'' | '’' | '-' | '_') {
             // "8-cylinder", "life_expectancy": parts are words of their own.
-            if matches!(c, '-' | '_') {
-                flush(&mut current, &mut out);
-            } else if c == ',' && !current.chars().last().is_some_and(|l| l.is_ascii_digit()) {
+            let thousands = c == ',' && current.chars().last().is_some_and(|l| l.is_ascii_digit());
+            if matches!(c, '-' | '_') || (c == ',' && !thousands) {
                 flush(&mut current, &mut out);
             } else {
                 current.push(c);
