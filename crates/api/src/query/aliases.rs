@@ -19,7 +19,13 @@ pub struct Aliases {
     pub entries: Vec<(Vec<String>, Target)>,
     /// What one row is ("cars", "days"): titles count rows by it.
     pub row: Option<String>,
+    /// Words that say which table this is (its title, its keywords, a
+    /// file's name): understood, never reported as ignored.
+    pub known: Vec<String>,
 }
+
+/// Words of a table's description kept at most.
+const MAX_KNOWN: usize = 200;
 
 /// Alias entries one list may hold at most.
 const MAX_ALIASES: usize = 200;
@@ -64,11 +70,13 @@ impl Aliases {
         out
     }
 
-    /// Both lists, `self`'s first.
-    pub fn with(mut self, other: Aliases) -> Aliases {
-        self.entries.extend(other.entries);
-        self.entries.truncate(MAX_ALIASES * 2);
-        self.row = self.row.or(other.row);
+    /// With the words of `text` known (a title, keywords, a file's name).
+    pub fn knowing(mut self, text: &str) -> Aliases {
+        for token in tokens(text) {
+            if self.known.len() < MAX_KNOWN && !self.known.contains(&token.word) {
+                self.known.push(token.word);
+            }
+        }
         self
     }
 }

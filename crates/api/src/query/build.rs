@@ -13,6 +13,7 @@ use zdr_chart::model::{civil_from_days, parse_date, CardKind, DatePrecision};
 use super::measure::{default_aggregate, is_level, lists_things, things_column};
 use super::plan::format_number;
 use super::plan::{filter_text, Aggregate, Grain, Plan, Task, Test};
+use super::words::plural;
 use crate::recommend::{
     needs, number, sentence, text, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
 };
@@ -417,13 +418,17 @@ fn kind_word(kind: CardKind) -> &'static str {
 }
 
 /// The words of the filters for a title: ", Japan, since 1955".
-fn filter_words(plan: &Plan, table: &Table, row: &str) -> String {
+fn filter_words(plan: &Plan, table: &Table, row: &str, counting: bool) -> String {
     let mut out = String::new();
     for filter in &plan.filters {
         let Some(column) = table.columns.get(filter.column) else {
             continue;
         };
-        if Some(filter.column) == plan.split {
+        // Compared values are the series; counted ones are in the count.
+        let counted = counting
+            && matches!(filter.test, Test::In(_))
+            && matches!(column.kind, Kind::Category | Kind::Place);
+        if Some(filter.column) == plan.split || counted {
             continue;
         }
         let name = display(&column.name);
@@ -556,8 +561,29 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             .map(|c| display(&c.name))
             .unwrap_or_default()
     };
+    // Rows counted with values asked: "Number of days with rain".
+    let counted_values: Vec<String> = plan
+        .filters
+        .iter()
+        .filter(|f| Some(f.column) != plan.split)
+        .filter(|f| {
+            table
+                .columns
+                .get(f.column)
+                .is_some_and(|c| matches!(c.kind, Kind::Category | Kind::Place))
+        })
+        .filter_map(|f| match &f.test {
+            Test::In(values) => Some(values.join(" or ")),
+            _ => None,
+        })
+        .collect();
+    let counted = if counting && !counted_values.is_empty() {
+        format!("Number of {row} with {}", counted_values.join(" and "))
+    } else {
+        format!("Number of {row}")
+    };
     let measure_words = |m: Option<usize>| match m {
-        None => format!("Number of {row}"),
+        None => counted.clone(),
         Some(m) => match plan.aggregate {
             Some(a) if a != Aggregate::Count => {
                 format!("{} {}", a.word(), name_of(m).to_lowercase())
@@ -616,7 +642,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             assumed.push(d);
         }
     }
-    let mut title_tail = filter_words(plan, table, row);
+    let mut title_tail = filter_words(plan, table, row, counting);
     let dark = drawing.dark;
     let asked_time_filter = plan.filters.iter().any(|f| Some(f.column) == time);
 
@@ -631,15 +657,19 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             let dates = distinct_kept(table, &keep, t);
             let grain = plan.grain.or_else(|| {
                 let limit = if counting { 60 } else { MAX_POINTS };
-                (dates > limit).then(|| {
-                    notes.push(format!("{} grouped by month", name_of(t).to_lowercase()));
+                (dates > limit).then_some(if dates > MAX_POINTS * 30 {
+                    Grain::Year
+                } else {
                     Grain::Month
                 })
             });
-            let grain = match grain {
-                Some(Grain::Month) if dates > MAX_POINTS * 30 => Some(Grain::Year),
-                g => g,
-            };
+            if let (None, Some(g)) = (plan.grain, grain) {
+                notes.push(format!(
+                    "{} grouped by {}",
+                    name_of(t).to_lowercase(),
+                    g.as_str()
+                ));
+            }
             let period = Key::Period(t, grain);
             let mut series: Vec<(String, Vec<Point>)> = Vec::new();
             let by = plan.split.or_else(|| {
@@ -747,7 +777,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             } else {
                 measure_words(measure)
             };
-            let over = match (plan.grain, by) {
+            let over = match (grain, by) {
                 (Some(g), None) => format!(" per {}", g.as_str()),
                 (Some(g), Some(b)) => {
                     format!(" by {} per {}", name_of(b).to_lowercase(), g.as_str())
@@ -762,7 +792,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                             _ => String::new(),
                         })
                         .unwrap_or_default();
-                    format!(", {values}, over time")
+                    format!(" of {values} over time")
                 }
                 (None, Some(b)) => format!(" by {} over time", name_of(b).to_lowercase()),
                 (None, None) => " over time".to_owned(),
@@ -1064,7 +1094,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                     title = match rank.limit {
                         Some(n) => format!(
                             "{end} {n} {} by {}",
-                            name_of(d).to_lowercase(),
+                            plural(&name_of(d).to_lowercase()),
                             measure_words(measure).to_lowercase()
                         ),
                         None => format!(
@@ -1144,11 +1174,14 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
     {
         let all = group(table, &mask(plan, table), &[], measure, aggregate);
         if let Some((_, _, v)) = all.first() {
-            answer.push_str(&format!(
-                " ({} over all {kept} {row}: {})",
-                aggregate.as_str(),
-                short(*v)
-            ));
+            answer.push_str(&match aggregate {
+                Aggregate::Count => format!(" ({} {row} in all)", short(*v)),
+                _ => format!(
+                    " ({} over all {kept} {row}: {})",
+                    aggregate.as_str(),
+                    short(*v)
+                ),
+            });
         }
     }
     if !notes.is_empty() {

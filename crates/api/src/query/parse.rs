@@ -809,6 +809,11 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
             || RANKS.iter().any(|(k, _)| *k == w)
             || CHARTS.iter().any(|(k, _)| k.split(' ').any(|p| p == w))
             || ["compare", "against", "when", "which"].contains(&w)
+            || aliases.known.iter().any(|k| k == w)
+            || aliases
+                .row
+                .as_deref()
+                .is_some_and(|r| singular(r) == singular(w))
         {
             continue;
         }

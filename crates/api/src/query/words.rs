@@ -144,6 +144,23 @@ pub fn singular(word: &str) -> String {
     word.to_owned()
 }
 
+/// A name's plural for a title ("regions", "countries"): its last word's.
+pub fn plural(name: &str) -> String {
+    let last = name.rsplit(' ').next().unwrap_or(name);
+    let vowel_y = last.len() > 1
+        && last.ends_with('y')
+        && !last[..last.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    if last.ends_with('s') || last.ends_with(')') || last.chars().any(|c| c.is_ascii_digit()) {
+        name.to_owned()
+    } else if vowel_y {
+        format!("{}ies", &name[..name.len() - 1])
+    } else if last.ends_with("ch") || last.ends_with("sh") || last.ends_with('x') {
+        format!("{name}es")
+    } else {
+        format!("{name}s")
+    }
+}
+
 /// The words of a name as they are matched: split at `_`, `-`, spaces,
 /// punctuation and lower-to-upper case changes, lower case, singular.
 pub fn name_words(name: &str) -> Vec<String> {
@@ -209,6 +226,10 @@ mod tests {
         assert_eq!(name_words("lifeExpectancy"), ["life", "expectancy"]);
         assert_eq!(singular("countries"), "country");
         assert_eq!(singular("matches"), "match");
+        assert_eq!(plural("region"), "regions");
+        assert_eq!(plural("country"), "countries");
+        assert_eq!(plural("home team"), "home teams");
+        assert_eq!(plural("day"), "days");
         assert!(misspelled("horsepowr", "horsepower"));
         assert!(misspelled("fertilty", "fertility"));
         assert!(!misspelled("sales", "scales"));

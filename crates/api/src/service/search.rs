@@ -53,7 +53,7 @@ impl Dataset {
         let mut aliases =
             Aliases::from_pairs(self.aliases.iter().map(|(a, b)| (a.as_str(), b.as_str())));
         aliases.row = self.row.clone();
-        aliases
+        aliases.knowing(&[self.title.as_str(), &self.keywords].join(" "))
     }
 }
 
@@ -761,7 +761,8 @@ pub async fn search(
                             .as_ref()
                             .and_then(|f| f.file_context.as_deref())
                             .unwrap_or(""),
-                    ),
+                    )
+                    .knowing(&doc.name),
                 };
                 // country_code narrows a table of countries unless the
                 // question names its own.

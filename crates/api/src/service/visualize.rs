@@ -222,7 +222,8 @@ fn cards_of(
                 .find(|f| Some(&f.file_id) == source.file_id.as_ref())
                 .and_then(|f| f.file_context.as_deref())
                 .map(Aliases::from_context)
-                .unwrap_or_default();
+                .unwrap_or_default()
+                .knowing(&source.name);
             let drawing = Drawing {
                 row: "rows",
                 dark: request.dark,
