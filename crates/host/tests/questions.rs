@@ -534,3 +534,87 @@ proptest::proptest! {
         }
     }
 }
+
+/// A file's own words: `file_context` sentences "X means Y" name its
+/// columns, sent with the request or kept with the file, and a search of
+/// the key's files reads them too.
+#[tokio::test]
+async fn a_files_context_gives_its_columns_other_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let csv = "mth,rgn,rev\n2024-01,N,10\n2024-01,S,7\n2024-02,N,12\n2024-02,S,9\n2024-03,N,15\n2024-03,S,4\n";
+    let (status, file_id, answer) =
+        common::upload(&router, KEY_A, "ledger.csv", csv.as_bytes()).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
+    let ask = |body: Value| {
+        let router = router.clone();
+        async move {
+            let (status, answer) =
+                call(&router, KEY_A, "POST", "/api/v1/beta/visualize", Some(body)).await;
+            assert_eq!(status, StatusCode::OK, "{answer}");
+            answer
+        }
+    };
+    // Without context, "region" and "revenue" name nothing of the table,
+    // and the answer says so.
+    let plain =
+        ask(json!({"file_ids": [file_id], "query": "top region by revenue", "debug": true})).await;
+    assert_eq!(
+        plain["outputs"]["debug"]["cards"][0]["plan"]["ignored"],
+        json!(["region", "revenue"]),
+        "{plain}"
+    );
+    // With it, sent with the request: the bars asked for.
+    let context = "rev means revenue. rgn means region";
+    let asked = ask(json!({"file_ids": [{"file_id": file_id, "file_context": context}], "query": "top region by revenue", "debug": true})).await;
+    let plan = &asked["outputs"]["debug"]["cards"][0]["plan"];
+    assert_eq!(plan["attributes"], json!(["rev", "rgn"]), "{asked}");
+    assert_eq!(
+        (&plan["measures"], &plan["dimensions"], &plan["ignored"]),
+        (&json!(["rev"]), &json!(["rgn"]), &json!([]))
+    );
+    assert_eq!(first_card(&asked)["card_type"], "bar");
+    assert_eq!(points(first_card(&asked))[0], ("N".to_owned(), 37.0));
+    // Kept with the file: the same, and search reads it as well.
+    let (status, _) = call(
+        &router,
+        KEY_A,
+        "PATCH",
+        &format!("/api/v1/beta/files/{file_id}/"),
+        Some(json!({"file_context": context})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let kept =
+        ask(json!({"file_ids": [file_id], "query": "top region by revenue", "debug": true})).await;
+    assert_eq!(
+        kept["outputs"]["debug"]["cards"][0]["plan"]["attributes"],
+        json!(["rev", "rgn"])
+    );
+    let (status, found) = call(&router, KEY_A, "POST", "/api/v1/knowledge_search", Some(json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"], "debug": true}))).await;
+    assert_eq!(status, StatusCode::OK, "{found}");
+    assert_eq!(
+        found["outputs"]["debug"]["cards"][0]["plan"]["attributes"],
+        json!(["rev", "rgn"]),
+        "{found}"
+    );
+    // Another key's search never reads this file.
+    let (_, theirs) = call(
+        &router,
+        common::KEY_B,
+        "POST",
+        "/api/v1/knowledge_search",
+        Some(
+            json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"]}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        theirs["outputs"]["knowledge_cards"]
+            .as_array()
+            .unwrap()
+            .len(),
+        0,
+        "{theirs}"
+    );
+}

@@ -51,17 +51,30 @@ impl Aliases {
     }
 
     /// The aliases a file's context gives: sentences "X means Y" or
-    /// "X = Y", where Y names a column, or "column:value".
+    /// "X = Y", where one side names a column (or is "column:value") and
+    /// the other is a word for it.
     pub fn from_context(context: &str) -> Aliases {
         let mut pairs: Vec<(String, String)> = Vec::new();
         for sentence in context.split(['.', ';', '\n']).take(MAX_ALIASES) {
             let split = sentence
                 .split_once(" means ")
                 .or_else(|| sentence.split_once(" = "));
-            if let Some((alias, to)) = split {
-                let alias = alias.trim();
-                if !alias.is_empty() && tokens(alias).len() <= super::words::MAX_SPAN {
-                    pairs.push((alias.to_owned(), to.trim().to_owned()));
+            // Either side may be the column ("rev means revenue", "revenue
+            // = rev"): both are kept, and only one names a column of the
+            // table. A side "column:value" is the value.
+            if let Some((a, b)) = split {
+                let (a, b) = (a.trim(), b.trim());
+                let short = |t: &str| !t.is_empty() && tokens(t).len() <= super::words::MAX_SPAN;
+                if !short(a) || !short(b) {
+                    continue;
+                }
+                match (a.contains(':'), b.contains(':')) {
+                    (false, true) => pairs.push((a.to_owned(), b.to_owned())),
+                    (true, false) => pairs.push((b.to_owned(), a.to_owned())),
+                    _ => {
+                        pairs.push((a.to_owned(), b.to_owned()));
+                        pairs.push((b.to_owned(), a.to_owned()));
+                    }
                 }
             }
         }

@@ -28,6 +28,9 @@ pub struct Source {
     /// dataset …"), and the built-in index it was found in.
     pub origin: Option<String>,
     pub builtin: Option<String>,
+    /// What the file's owner said of it (`file_context`): its sentences
+    /// "X means Y" are aliases for a question's words.
+    pub context: Option<String>,
 }
 
 /// The card of `suggestion`, drawn from `source`.
@@ -73,8 +76,8 @@ pub fn card(base: &str, source: &Source, suggestion: Suggestion) -> KnowledgeCar
         description: format!("{} {origin}", suggestion.description),
         sources,
         methodologies: vec![Methodology {
-            methodology_name: "Rule-based recommendation".into(),
-            methodology_description: "The card type follows from the columns' kinds and counts and from the query's words (docs/service-api.md#visualize); values are summed per category or date.".into(),
+            methodology_name: "Rule-based reading of the question".into(),
+            methodology_description: "The question is read against the table's columns and values by documented rules, no language model (docs/service-api.md#how-a-question-is-read); without one, the card type follows from the columns' kinds and counts (docs/service-api.md#visualize). Flows are summed and rates averaged where rows are combined; filters apply before.".into(),
         }],
         source_indexes,
         card_type: suggestion.kind.as_str(),

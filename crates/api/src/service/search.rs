@@ -804,6 +804,7 @@ pub async fn search(
                     table,
                     origin: Some(origin),
                     builtin: doc.dataset.map(|d| d.index.clone()),
+                    context: doc.file.as_ref().and_then(|f| f.file_context.clone()),
                 };
                 let row = aliases.row.clone().unwrap_or_else(|| "rows".to_owned());
                 let drawing = Drawing {

@@ -147,6 +147,7 @@ pub async fn cards(
                 table,
                 origin: None,
                 builtin: None,
+                context: None,
             };
             cards_of(&source, &request, views.as_deref(), &t, &b, &mut made)?;
         }
@@ -166,6 +167,7 @@ pub async fn cards(
                 table,
                 origin: None,
                 builtin: None,
+                context: file.file_context,
             };
             cards_of(&source, &request, views.as_deref(), &t, &b, &mut made)?;
             stop.check().map_err(|_| ApiError::Deadline(0))?;
@@ -191,8 +193,8 @@ pub async fn cards(
             knowledge_cards: cards,
             answer: Some(answer),
             debug: debugging.then_some(Debug {
-                rules: "docs/service-api.md#visualize",
-                model: "none: a rule-based recommender answers",
+                rules: "docs/service-api.md#how-a-question-is-read and #visualize",
+                model: "none: deterministic rules read the question and the table",
                 cards: debug,
             }),
         },
@@ -216,11 +218,13 @@ fn cards_of(
     let mut plan = None;
     let suggestions = match views {
         None if question.is_some() => {
+            // The request's file_context for this file, else the one it was kept with.
             let context = request
                 .files
                 .iter()
                 .find(|f| Some(&f.file_id) == source.file_id.as_ref())
                 .and_then(|f| f.file_context.as_deref())
+                .or(source.context.as_deref())
                 .map(Aliases::from_context)
                 .unwrap_or_default()
                 .knowing(&source.name);
