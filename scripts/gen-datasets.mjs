@@ -180,3 +180,18 @@ console.log(`gen-datasets: ${meta.length} datasets from vega-datasets ${pkg.vers
   }
   writeFileSync(join(corpus, 'employees.csv'), toCsv(['name', 'department', 'city', 'hire_date', 'salary', 'age', 'performance_score'], rows));
 }
+
+// A second round of unseen tables (tests/corpus/unseen-2.txt): natural
+// disasters' deaths by type and year (Our World in Data, CC BY 4.0; EM-DAT
+// terms), US employment by sector and month, and barley yields by site
+// and variety (vega-datasets).
+{
+  const corpus = join(here, '..', 'crates', 'host', 'tests', 'corpus');
+  writeFileSync(join(corpus, 'disasters.csv'), readFileSync(join(root, 'data', 'disasters.csv'), 'utf8'));
+  const [header, ...rows] = lines('us-employment.csv');
+  const keep = ['month', 'nonfarm', 'construction', 'manufacturing', 'retail_trade', 'information', 'government', 'leisure_and_hospitality', 'nonfarm_change'];
+  const at = keep.map((k) => header.indexOf(k));
+  writeFileSync(join(corpus, 'us-employment.csv'), toCsv(keep, rows.map((r) => at.map((i) => (i === 0 ? r[i].slice(0, 7) : r[i])))));
+  const barley = JSON.parse(readFileSync(join(root, 'data', 'barley.json'), 'utf8'));
+  writeFileSync(join(corpus, 'barley.csv'), toCsv(['year', 'site', 'variety', 'yield'], barley.map((r) => [r.year, r.site, r.variety, r.yield])));
+}

@@ -332,9 +332,17 @@ fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<CardKind> {
         CardKind::Pie
     } else if plan.has(Task::Rank) {
         CardKind::Bar
-    } else if plan.has(Task::Trend) && time.is_some() {
+    } else if plan.has(Task::Trend)
+        && time.is_some()
+        && !(plan.time_group && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
+    {
         CardKind::Timeseries
-    } else if dims >= 2 {
+    } else if dims >= 2 || (dims == 1 && plan.split.is_some()) {
+        CardKind::GroupedBar
+    } else if dims == 1
+        && plan.time_group
+        && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t)))
+    {
         CardKind::GroupedBar
     } else if dims == 1 {
         let d = plan.dimensions.first().copied().unwrap_or(0);
@@ -541,7 +549,14 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         }
         None => base.ok_or_else(|| "the question names no column of the table".to_owned())?,
     };
-    let row = drawing.row;
+    // Rows listed by a date named first ("years with …") are those dates.
+    let listed = plan
+        .dimensions
+        .iter()
+        .find(|d| plan.listing && table.columns.get(**d).is_some_and(|c| c.kind == Kind::Time))
+        .and_then(|d| table.columns.get(*d))
+        .map(|c| plural(&display(&c.name).to_lowercase()));
+    let row = listed.as_deref().unwrap_or(drawing.row);
     let time = plan
         .time
         .or_else(|| table.columns.iter().position(|c| c.kind == Kind::Time));
@@ -1154,6 +1169,12 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             }
         }
     };
+    if let Some((words, c)) = &plan.guessed {
+        notes.push(format!(
+            "\"{words}\" taken for {}, the table's one category",
+            name_of(*c).to_lowercase()
+        ));
+    }
     let rows_used = keep.iter().filter(|k| **k).count();
     if let (None, Some(m), true) = (plan.aggregate, measure, points < rows_used) {
         let m = name_of(m).to_lowercase();

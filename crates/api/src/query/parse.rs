@@ -382,6 +382,41 @@ impl Reader<'_, '_> {
             }
         }
         self.mentions.sort_by_key(|m| m.start);
+        self.merge_parts();
+    }
+
+    /// "change in nonfarm payrolls": a column named whole (`nonfarm`) whose
+    /// words are all in another's (`nonfarm_change`), named in part beside
+    /// it, is part of that other's name.
+    fn merge_parts(&mut self) {
+        let columns: Vec<(usize, usize, usize)> = self
+            .mentions
+            .iter()
+            .filter_map(|m| match m.meaning {
+                Meaning::Column(c) => Some((c, m.start, m.end)),
+                Meaning::Value(..) => None,
+            })
+            .collect();
+        let mut drop: Vec<usize> = Vec::new();
+        for &(a, a_start, a_end) in &columns {
+            for &(b, b_start, b_end) in &columns {
+                let (Some(small), Some(large)) =
+                    (self.schema.names.get(a), self.schema.names.get(b))
+                else {
+                    continue;
+                };
+                let near = a_start.max(b_start) <= a_end.min(b_end) + 2;
+                if a != b
+                    && near
+                    && small.len() < large.len()
+                    && small.iter().all(|w| large.contains(w))
+                {
+                    drop.push(a);
+                }
+            }
+        }
+        self.mentions
+            .retain(|m| !matches!(m.meaning, Meaning::Column(c) if drop.contains(&c)));
     }
 
     /// The number column mentioned at `start..end` of the question, if any.
@@ -706,6 +741,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     let compare_word = COMPARES.iter().any(|t| r.has(t));
 
     // Roles of the columns named.
+    let mut lead_time: Option<usize> = None;
     let mut valued: Vec<(usize, Vec<String>)> = Vec::new();
     for (i, m) in r.mentions.iter().enumerate() {
         let by = matches!(
@@ -724,7 +760,18 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
             },
             Meaning::Column(_) if taken.contains(&i) => {}
             Meaning::Column(c) => match schema.kind(*c) {
+                // "years with more than …", "months when …": rows listed.
+                Some(Kind::Time)
+                    if m.start <= 1
+                        && matches!(r.word(m.end), "with" | "when" | "where" | "that" | "in") =>
+                {
+                    lead_time = Some(*c);
+                }
                 Some(Kind::Time) if !plan.filters.iter().any(|f| f.column == *c) || by => {
+                    // "by site and year": the date as a second group.
+                    if r.word(m.start.wrapping_sub(1)) == "and" && !plan.dimensions.is_empty() {
+                        plan.time_group = true;
+                    }
                     plan.time = Some(*c);
                 }
                 Some(Kind::Time) => {}
@@ -742,6 +789,43 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
                 Some(Kind::Category | Kind::Place) => push(&mut plan.dimensions, *c),
                 None => {}
             },
+        }
+    }
+    // "by disaster type": words no column has, after "by", and a table
+    // of one category: that category, and the answer says so.
+    // Only beside a measure named, and never in a ranking ("top region by
+    // revenue": "by" names the measure there).
+    let measured = !plan.measures.is_empty() || plan.aggregate == Some(Aggregate::Count);
+    if plan.dimensions.is_empty() && plan.split.is_none() && measured && !plan.has(Task::Rank) {
+        let categories: Vec<usize> = (0..table.columns.len())
+            .filter(|c| matches!(schema.kind(*c), Some(Kind::Category | Kind::Place)))
+            .collect();
+        let after_by = (0..n).find(|&at| {
+            matches!(r.word(at), "by" | "per")
+                && r.used.get(at + 1) == Some(&false)
+                && r.toks
+                    .get(at + 1)
+                    .is_some_and(|t| t.number.is_none() && !is_rule_word(&t.word))
+        });
+        if let (Some(at), [only]) = (after_by, categories.as_slice()) {
+            if !valued.iter().any(|(c, _)| c == only) {
+                let words: Vec<String> = (at + 1..n)
+                    .take_while(|i| {
+                        r.used.get(*i) == Some(&false)
+                            && r.toks
+                                .get(*i)
+                                .is_some_and(|t| t.number.is_none() && !is_stopword(&t.word))
+                    })
+                    .filter_map(|i| r.toks.get(i).map(|t| t.word.clone()))
+                    .collect();
+                for i in at + 1..at + 1 + words.len() {
+                    if let Some(u) = r.used.get_mut(i) {
+                        *u = true;
+                    }
+                }
+                plan.guessed = Some((words.join(" "), *only));
+                plan.dimensions.push(*only);
+            }
         }
     }
     for (column, values) in valued {
@@ -781,7 +865,11 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         let numbers: Vec<usize> = (0..table.columns.len())
             .filter(|c| schema.kind(*c) == Some(Kind::Number))
             .collect();
-        if let Some(f) = compared {
+        if let (Some(f), Some(t)) = (compared, lead_time) {
+            plan.listing = plan.chart.is_none();
+            plan.measures.push(f.column);
+            push(&mut plan.dimensions, t);
+        } else if let Some(f) = compared {
             let alone =
                 plan.dimensions.is_empty() && !plan.has(Task::Trend) && plan.aggregate.is_none();
             if alone && plan.chart.is_none() {

@@ -128,6 +128,10 @@ pub struct Plan {
     /// The one measure was taken for want of one named (a table of one
     /// measure, a comparison's column), not named by the question.
     pub inferred_measure: bool,
+    /// Words after "by" no column has, taken for the table's one category.
+    pub guessed: Option<(String, usize)>,
+    /// The date column is a second group ("by site and year"), not an axis.
+    pub time_group: bool,
 }
 
 impl Plan {

@@ -55,11 +55,17 @@ pub fn tokens(text: &str) -> Vec<Token> {
         }
         current.clear();
     };
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         if c.is_alphanumeric() || matches!(c, '.' | ',' | '$' | '%' | '\'' | '’' | '-' | '_') {
-            // "8-cylinder", "life_expectancy": parts are words of their own.
+            // "8-cylinder", "life_expectancy": parts are words of their own;
+            // "-500" is a number.
             let thousands = c == ',' && current.chars().last().is_some_and(|l| l.is_ascii_digit());
-            if matches!(c, '-' | '_') || (c == ',' && !thousands) {
+            let sign =
+                c == '-' && current.is_empty() && chars.peek().is_some_and(char::is_ascii_digit);
+            if sign {
+                current.push(c);
+            } else if matches!(c, '-' | '_') || (c == ',' && !thousands) {
                 flush(&mut current, &mut out);
             } else {
                 current.push(c);
@@ -108,6 +114,10 @@ pub fn number(word: &str) -> Option<f64> {
         _ => (w, 1.0),
     };
     let digits = digits.strip_suffix("bn").unwrap_or(digits);
+    let (sign, digits) = match digits.strip_prefix('-') {
+        Some(rest) => (-1.0, rest),
+        None => (1.0, digits),
+    };
     if digits.is_empty() || !digits.chars().next().is_some_and(|c| c.is_ascii_digit()) {
         return None;
     }
@@ -116,7 +126,7 @@ pub fn number(word: &str) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|n| n.is_finite())
-        .map(|n| n * scale)
+        .map(|n| sign * n * scale)
 }
 
 /// A word's singular, for matching "regions" to `region` and "movies" to
@@ -217,6 +227,11 @@ mod tests {
         assert_eq!(number("five"), Some(5.0));
         assert_eq!(number("45%"), Some(45.0));
         assert_eq!(number("m"), None);
+        let below: Vec<f64> = tokens("change below -500, not 8-cylinder")
+            .iter()
+            .filter_map(|t| t.number)
+            .collect();
+        assert_eq!(below, [-500.0, 8.0]);
     }
 
     #[test]

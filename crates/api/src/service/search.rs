@@ -199,7 +199,10 @@ fn named(question: &str, table: &Table, aliases: &Aliases, said: &str) -> usize 
         .count();
     let measures =
         plan.measures.len() - usize::from(plan.inferred_measure && !plan.measures.is_empty());
-    measures * 3 + values * 3 + plan.dimensions.len() * 2 + numeric.min(1) * 2 + words
+    // A group taken for want of one named is no sign of this table either.
+    let groups =
+        plan.dimensions.len() - usize::from(plan.guessed.is_some() && !plan.dimensions.is_empty());
+    measures * 3 + values * 3 + groups * 2 + numeric.min(1) * 2 + words
 }
 
 /// The question's words, lower case, stop words left out.
