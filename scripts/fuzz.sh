@@ -17,7 +17,7 @@ cd "$ROOT/fuzz"
 # output bound is stated for; addresses and messages need far less.
 max_len() {
   case "$1" in
-    chart_read_draw | host_form | table_readers) echo 65536 ;;
+    chart_read_draw | host_form | table_readers | questions) echo 65536 ;;
     *) echo 4096 ;;
   esac
 }

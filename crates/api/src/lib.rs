@@ -67,3 +67,24 @@ pub fn read_table(format: &str, bytes: &[u8]) -> Result<(usize, usize), String> 
         .map(|t| (t.rows, t.columns.len()))
         .map_err(|e| e.to_string())
 }
+
+/// Reads `question` against the CSV `csv` as `visualize` does, for the
+/// fuzz target: the card's `visualization_data` as JSON, or why not.
+#[doc(hidden)]
+pub fn answer_question(csv: &[u8], question: &str) -> Result<Option<String>, String> {
+    let table = table::read_csv(csv, &Stop::never()).map_err(|e| e.to_string())?;
+    let drawing = query::Drawing {
+        row: "rows",
+        dark: false,
+    };
+    Ok(
+        query::answer(question, &table, &query::Aliases::default(), None, &drawing).and_then(
+            |answered| {
+                answered
+                    .cards
+                    .first()
+                    .map(|card| card.visualization_data.to_string())
+            },
+        ),
+    )
+}

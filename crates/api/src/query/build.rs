@@ -337,11 +337,11 @@ fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<CardKind> {
         && !(plan.time_group && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
     {
         CardKind::Timeseries
-    } else if dims >= 2 || (dims == 1 && plan.split.is_some()) {
-        CardKind::GroupedBar
-    } else if dims == 1
-        && plan.time_group
-        && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t)))
+    } else if dims >= 2
+        || (dims == 1 && plan.split.is_some())
+        || (dims == 1
+            && plan.time_group
+            && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
     {
         CardKind::GroupedBar
     } else if dims == 1 {
