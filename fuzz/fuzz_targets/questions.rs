@@ -10,7 +10,10 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|bytes: &[u8]| {
     let (question, csv) = match bytes.iter().position(|b| *b == 0) {
         Some(at) => (&bytes[..at], &bytes[at + 1..]),
-        None => (bytes, &b"month,region,sales\n2024-01,North,120\n2024-02,South,98\n"[..]),
+        None => (
+            bytes,
+            &b"month,region,sales\n2024-01,North,120\n2024-02,South,98\n"[..],
+        ),
     };
     let question = String::from_utf8_lossy(question);
     if let Ok(Some(card)) = zdr_host::api::answer_question(csv, &question) {
