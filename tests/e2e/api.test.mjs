@@ -174,7 +174,7 @@ test('flow 3: visualize, then the card through the packed widget in service and 
     const frame = page.frames().find((f) => f.url().endsWith(`/embed/${card.card_id}/`));
     assert.ok(frame, 'the embed frame');
     assert.match(await frame.content(), /<svg[^>]*>/);
-    assert.match(await frame.content(), /Sales over month/);
+    assert.match(await frame.content(), /Sales over time/);
     await page.waitForSelector('#local canvas');
     await page.screenshot({ path: join(process.cwd(), 'test-results', 'flow3.png') });
     assert.deepEqual(errors, []);
