@@ -620,3 +620,42 @@ async fn a_files_context_gives_its_columns_other_names() {
         "{theirs}"
     );
 }
+
+/// `viz_component_type` with a question: that type, drawn as the question
+/// asks, or 400 saying what the type needs; never another type.
+#[tokio::test]
+async fn a_card_type_asked_by_the_request_is_kept_with_a_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let csv = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/sales.csv"),
+    )
+    .unwrap();
+    let (status, answer) = call(
+        &router,
+        KEY_A,
+        "POST",
+        "/api/v1/beta/visualize",
+        Some(json!({"csv": [csv], "query": "sales by region", "viz_component_type": "pie"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(first_card(&answer)["card_type"], "pie");
+    assert_eq!(points(first_card(&answer)).len(), 4);
+    let (status, answer) = call(
+        &router,
+        KEY_A,
+        "POST",
+        "/api/v1/beta/visualize",
+        Some(json!({"csv": [csv], "query": "sales by region", "viz_component_type": "choropleth"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("places"),
+        "{answer}"
+    );
+}

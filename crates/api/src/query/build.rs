@@ -428,7 +428,15 @@ fn kind_word(kind: CardKind) -> &'static str {
 /// The words of the filters for a title: ", Japan, since 1955".
 fn filter_words(plan: &Plan, table: &Table, row: &str, counting: bool) -> String {
     let mut out = String::new();
-    for filter in &plan.filters {
+    // Values first, then numbers, then dates: "…, Japan, since 1955".
+    let rank = |f: &&super::plan::Filter| match table.columns.get(f.column).map(|c| c.kind) {
+        Some(Kind::Time) => 2,
+        Some(Kind::Number) => 1,
+        _ => 0,
+    };
+    let mut filters: Vec<&super::plan::Filter> = plan.filters.iter().collect();
+    filters.sort_by_key(rank);
+    for filter in filters {
         let Some(column) = table.columns.get(filter.column) else {
             continue;
         };

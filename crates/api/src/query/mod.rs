@@ -99,6 +99,17 @@ pub fn answer(
         return None;
     }
     Some(match draw(&plan, table, drawing) {
+        // viz_component_type is a demand, not a wish: another type is no
+        // answer (the recommender then says what the type needs).
+        Ok(drawn) if forced.is_some_and(|k| k != drawn.kind) => Answered {
+            plan: view(&plan, table, Some(&drawn)),
+            answer: format!(
+                "Nothing to draw for \"{}\" as {}.",
+                question.trim(),
+                forced.map_or("", |k| k.as_str())
+            ),
+            cards: Vec::new(),
+        },
         Ok(drawn) => Answered {
             plan: view(&plan, table, Some(&drawn)),
             answer: drawn.answer,
