@@ -195,3 +195,14 @@ console.log(`gen-datasets: ${meta.length} datasets from vega-datasets ${pkg.vers
   const barley = JSON.parse(readFileSync(join(root, 'data', 'barley.json'), 'utf8'));
   writeFileSync(join(corpus, 'barley.csv'), toCsv(['year', 'site', 'variety', 'yield'], barley.map((r) => [r.year, r.site, r.variety, r.yield])));
 }
+
+// A third round, run once on the final rules and not tuned on
+// (tests/corpus/unseen-3.txt): US unemployment by industry and month and
+// the 1992 Los Angeles riots' deaths (vega-datasets), as the package has them.
+{
+  const corpus = join(here, '..', 'crates', 'host', 'tests', 'corpus');
+  const jobs = JSON.parse(readFileSync(join(root, 'data', 'unemployment-across-industries.json'), 'utf8'));
+  writeFileSync(join(corpus, 'unemployment.csv'), toCsv(['series', 'year', 'month', 'count', 'rate', 'date'],
+    jobs.map((r) => [r.series, r.year, r.month, r.count, r.rate, r.date.slice(0, 10)])));
+  writeFileSync(join(corpus, 'la-riots.csv'), readFileSync(join(root, 'data', 'la-riots.csv'), 'utf8'));
+}

@@ -659,3 +659,14 @@ async fn a_card_type_asked_by_the_request_is_kept_with_a_question() {
         "{answer}"
     );
 }
+
+/// The third round: its misses are left as they are (docs/service-api.md
+/// says which), so it holds at least what it scores today, 80%.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_last_round_of_unseen_questions_holds_its_score() {
+    let (n, _, scores) = score("unseen-3.txt").await;
+    assert_eq!(n, 20);
+    for (name, pct) in scores {
+        assert!(pct >= 80.0, "unseen-3.txt, {name}: {pct:.1}% of {n}");
+    }
+}

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 use zdr_chart::model::{civil_from_days, parse_date, CardKind, DatePrecision};
 
-use super::measure::{default_aggregate, is_level, lists_things, things_column};
+use super::measure::{date_column, default_aggregate, is_level, lists_things, things_column};
 use super::plan::format_number;
 use super::plan::{filter_text, Aggregate, Grain, Plan, Task, Test};
 use super::words::plural;
@@ -310,7 +310,7 @@ fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<CardKind> {
     // has dates that are their attributes.
     // A range of dates asked for ("since 2000") is a line of them too.
     let time = plan.time.or_else(|| {
-        let t = table.columns.iter().position(|c| c.kind == Kind::Time)?;
+        let t = date_column(table)?;
         let range = plan.dimensions.is_empty()
             && plan
                 .filters
@@ -565,9 +565,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         .and_then(|d| table.columns.get(*d))
         .map(|c| plural(&display(&c.name).to_lowercase()));
     let row = listed.as_deref().unwrap_or(drawing.row);
-    let time = plan
-        .time
-        .or_else(|| table.columns.iter().position(|c| c.kind == Kind::Time));
+    let time = plan.time.or_else(|| date_column(table));
     let measure = plan.measures.first().copied();
     let counting = plan.aggregate == Some(Aggregate::Count) || measure.is_none();
     let aggregate = if counting {

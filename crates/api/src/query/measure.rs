@@ -67,3 +67,22 @@ pub fn things_column(table: &Table) -> Option<usize> {
 pub fn lists_things(table: &Table) -> bool {
     things_column(table).is_some()
 }
+
+/// The table's date column when the question names none: of its date
+/// columns, the one of most distinct dates (a `date` before a `year`).
+pub fn date_column(table: &Table) -> Option<usize> {
+    let mut best: Option<(usize, usize)> = None;
+    for (at, c) in table.columns.iter().enumerate() {
+        if c.kind != Kind::Time {
+            continue;
+        }
+        let mut seen = std::collections::HashSet::new();
+        c.cells.iter().filter_map(text).for_each(|t| {
+            seen.insert(t);
+        });
+        if best.is_none_or(|(_, most)| seen.len() > most) {
+            best = Some((at, seen.len()));
+        }
+    }
+    best.map(|(at, _)| at)
+}

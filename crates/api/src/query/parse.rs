@@ -454,7 +454,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     };
     r.match_names(aliases);
     let mut plan = Plan::default();
-    let time_column = table.columns.iter().position(|c| c.kind == Kind::Time);
+    let time_column = super::measure::date_column(table);
     // Tokens the rules below have read (numbers of a filter or a rank).
     let mut read = vec![false; n];
     // Mentions a filter took (their column is filtered, not shown).
@@ -742,6 +742,9 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
 
     // Roles of the columns named.
     let mut lead_time: Option<usize> = None;
+    // Categories named after "by": groups, whatever values of them a
+    // word also names ("deaths by type" where a type is "Death").
+    let mut grouped: Vec<usize> = Vec::new();
     let mut valued: Vec<(usize, Vec<String>)> = Vec::new();
     for (i, m) in r.mentions.iter().enumerate() {
         let by = matches!(
@@ -786,7 +789,12 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
                         push(&mut plan.measures, *c);
                     }
                 }
-                Some(Kind::Category | Kind::Place) => push(&mut plan.dimensions, *c),
+                Some(Kind::Category | Kind::Place) => {
+                    if by {
+                        push(&mut grouped, *c);
+                    }
+                    push(&mut plan.dimensions, *c)
+                }
                 None => {}
             },
         }
@@ -829,6 +837,9 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         }
     }
     for (column, values) in valued {
+        if grouped.contains(&column) {
+            continue;
+        }
         // A column named and one of its values: the value is the filter.
         plan.dimensions.retain(|d| *d != column);
         if values.len() >= 2 {
