@@ -243,6 +243,28 @@ mod tests {
         }
     }
 
+    /// The largest table a file may hold, every value distinct, and the
+    /// longest question: read once through, not searched per word.
+    #[test]
+    fn the_largest_table_and_the_longest_question_are_read_in_one_pass() {
+        use crate::table::MAX_ROWS;
+        let mut csv = String::from("day,name,city,kind,sales,price\n");
+        for i in 0..MAX_ROWS {
+            let (y, m, d) = zdr_chart::model::civil_from_days(i as i64);
+            csv.push_str(&format!(
+                "{y:04}-{m:02}-{d:02},n{i},c{},k{},{i},{}\n",
+                i % 5000,
+                i % 7,
+                i % 97
+            ));
+        }
+        let table = read_csv(csv.as_bytes(), &Stop::never()).unwrap();
+        let question = "top 5 cities by average sales where price is over 50 since 1990 compared with k3 and k4 as a bar chart ".repeat(20);
+        let plan = plan_of(&question, &table);
+        assert_eq!(plan.sort, Some("desc"));
+        assert!(plan.filters.iter().any(|f| f == "price > 50"), "{plan:?}");
+    }
+
     #[test]
     fn words_of_the_rules_near_numbers_read_as_asked() {
         let table = cars();
