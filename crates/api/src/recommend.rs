@@ -23,6 +23,8 @@
 //! 9. One measure: a histogram of it.
 //! 10. Otherwise the table itself.
 //!
+//! A map, a pie or bars of a single category are never proposed.
+//!
 //! The query moves a type first: "over time", "trend", "monthly" → the line;
 //! "gantt", "schedule", "timeline", "phases" → the timeline; "share",
 //! "proportion", "breakdown" → the pie; "distribution", "spread",
@@ -690,7 +692,17 @@ pub fn suggest(
         } else {
             build(kind)
         };
-        if let Some(card) = built {
+        // A map, a pie or bars of one category say nothing: never proposed
+        // (a table kept to one country has one).
+        let single = |card: &Suggestion| {
+            matches!(
+                card.kind,
+                CardKind::Bar | CardKind::Pie | CardKind::Choropleth
+            ) && card.visualization_data["data"]
+                .as_array()
+                .is_some_and(|points| points.len() < 2)
+        };
+        if let Some(card) = built.filter(|c| !single(c)) {
             if !cards.iter().any(|c| c.kind == card.kind) {
                 cards.push(card);
             }

@@ -974,7 +974,11 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         // Bars, pies, maps and grids: groups of the kept rows.
         kind => {
             let mut d = dimension;
-            let mut key = d.map(Key::Column);
+            // A date column groups by its periods.
+            let mut key = d.map(|d| match table.columns.get(d).map(|c| c.kind) {
+                Some(Kind::Time) => Key::Period(d, plan.grain),
+                _ => Key::Column(d),
+            });
             if key.is_none() {
                 // Bars of periods when there is nothing else to group by.
                 if let Some(t) = time {
@@ -989,7 +993,13 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             if let (Some(t), Some(_)) = (time, measure) {
                 let flow = default_aggregate(table, measure) == Aggregate::Sum
                     && !measure.is_some_and(|m| is_level(table, m));
-                if t != d && !asked_time_filter && plan.aggregate.is_none() && !flow {
+                // A table that lists things (cars by model year) is no panel.
+                if t != d
+                    && !asked_time_filter
+                    && plan.aggregate.is_none()
+                    && !flow
+                    && !lists_things(table)
+                {
                     if let Some((at, date)) = latest(table, &keep, d, t) {
                         keep = at;
                         title_tail.push_str(&format!(", {date}"));
@@ -1099,11 +1109,12 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                         return Ok(drawn);
                     }
                 }
-                let mut title = format!(
-                    "{} by {}",
-                    measure_words(measure),
-                    name_of(d).to_lowercase()
-                );
+                // Periods of a date are named by their grain ("by month").
+                let group_name = match (key, plan.grain) {
+                    (Key::Period(..), Some(g)) => g.as_str().to_owned(),
+                    _ => name_of(d).to_lowercase(),
+                };
+                let mut title = format!("{} by {}", measure_words(measure), group_name.clone());
                 let total = groups.len();
                 if let Some(rank) = plan.rank {
                     if rank.descending {
@@ -1117,13 +1128,13 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                     title = match rank.limit {
                         Some(n) => format!(
                             "{end} {n} {} by {}",
-                            plural(&name_of(d).to_lowercase()),
+                            plural(&group_name.clone()),
                             measure_words(measure).to_lowercase()
                         ),
                         None => format!(
                             "{} by {}, {}",
                             measure_words(measure),
-                            name_of(d).to_lowercase(),
+                            group_name.clone(),
                             if rank.descending {
                                 "highest first"
                             } else {
@@ -1161,7 +1172,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                     title = format!(
                         "Share of {} by {}",
                         measure_words(measure).to_lowercase(),
-                        name_of(d).to_lowercase()
+                        group_name.clone()
                     );
                 }
                 let points: Vec<Value> = groups

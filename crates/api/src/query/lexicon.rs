@@ -94,6 +94,13 @@ pub const RANKS: &[(&str, bool)] = &[
     ("shortest", false),
     ("slowest", false),
     ("poorest", false),
+    ("wettest", true),
+    ("rainiest", true),
+    ("hottest", true),
+    ("warmest", true),
+    ("windiest", true),
+    ("driest", false),
+    ("coldest", false),
 ];
 
 /// Adjectives that name a measure by what it measures ("heavier than
@@ -105,7 +112,23 @@ pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
     ),
     (&["older", "oldest", "younger", "youngest"], &["age"]),
     (&["tall", "taller", "tallest"], &["height"]),
-    (&["longer", "longest"], &["length", "duration"]),
+    (
+        &["longer", "longest"],
+        &["length", "duration", "running time", "runtime"],
+    ),
+    (
+        &[
+            "wet", "wetter", "wettest", "rainier", "rainiest", "drier", "driest",
+        ],
+        &["precipitation", "rainfall", "rain"],
+    ),
+    (
+        &[
+            "hot", "hotter", "hottest", "warmer", "warmest", "colder", "coldest",
+        ],
+        &["temperature", "temp"],
+    ),
+    (&["windy", "windier", "windiest"], &["wind"]),
     (
         &["fast", "faster", "fastest", "slower", "slowest"],
         &["speed"],

@@ -16,6 +16,7 @@ mod words;
 
 pub use aliases::Aliases;
 pub use build::{draw, Drawing, Drawn};
+pub use lexicon::is_rule_word;
 pub use parse::understand;
 pub use plan::{Plan, Task};
 

@@ -211,8 +211,18 @@ impl Reader<'_, '_> {
         })
     }
 
+    /// Whether the question has `phrase` in words no column or value took
+    /// ("share price" names a column, so it asks for no share).
     fn has(&self, phrase: &str) -> bool {
-        self.find(phrase).is_some()
+        let len = phrase.split(' ').count();
+        let words: Vec<&str> = phrase.split(' ').collect();
+        (0..self.toks.len()).any(|i| {
+            words
+                .iter()
+                .enumerate()
+                .all(|(k, w)| self.toks.get(i + k).is_some_and(|t| t.word == *w))
+                && (i..i + len).all(|k| self.used.get(k) != Some(&true))
+        })
     }
 
     /// The meaning of the words `start..end`, if they name something.
@@ -478,6 +488,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     }
 
     // Ranking: "top 5", "5 highest", "the highest", "bottom 3".
+    let mut ranked_period = false;
     for at in 0..n {
         let word = r.word(at).to_owned();
         if let Some((_, descending)) = RANKS.iter().find(|(w, _)| *w == word) {
@@ -524,6 +535,19 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
                 descending: *descending,
             });
             plan.add(Task::Rank);
+            // "the wettest month", "top 5 days": periods ranked.
+            let next = if limit.is_some() && after.is_some() {
+                at + 2
+            } else {
+                at + 1
+            };
+            if let Some((_, grain)) = GRAINS.iter().find(|(w, _)| *w == r.word(next)) {
+                if let Some(t) = time_column {
+                    plan.grain = Some(*grain);
+                    plan.time = Some(t);
+                    ranked_period = true;
+                }
+            }
             break;
         }
     }
@@ -724,7 +748,9 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         })
         .min_by_key(|(at, _)| *at)
         .map(|(_, g)| g);
-    plan.grain = grain;
+    if !ranked_period {
+        plan.grain = grain;
+    }
     let trend_word = TRENDS.iter().any(|t| r.has(t));
     if trend_word || grain.is_some() {
         plan.add(Task::Trend);

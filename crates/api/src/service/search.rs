@@ -195,7 +195,7 @@ fn named(question: &str, table: &Table, aliases: &Aliases, said: &str) -> usize 
     let said = said.to_lowercase();
     let words = query_words(question)
         .iter()
-        .filter(|w| w.chars().count() >= 4 && said.contains(w.as_str()))
+        .filter(|w| w.chars().count() >= 4 && !query::is_rule_word(w) && said.contains(w.as_str()))
         .count();
     let measures =
         plan.measures.len() - usize::from(plan.inferred_measure && !plan.measures.is_empty());
@@ -820,16 +820,21 @@ pub async fn search(
                     query::answer(&request.query, &source.table, &aliases, None, &drawing)
                 };
                 let planned = answered.as_ref().is_some_and(|a| !a.cards.is_empty());
+                let mut said = answered
+                    .as_ref()
+                    .map(|a| a.answer.clone())
+                    .unwrap_or_default();
+                if narrowed {
+                    let country = zdr_chart::geo::lookup(Atlas::World, &request.country)
+                        .map_or(request.country.clone(), |c| c.name.clone());
+                    said.push_str(&format!(
+                        " Kept to {country} (country_code), the question naming no country."
+                    ));
+                }
+                if !said.is_empty() {
+                    understood = Some(said.trim_start().to_owned());
+                }
                 if let Some(answered) = &answered {
-                    let mut said = answered.answer.clone();
-                    if narrowed {
-                        let country = zdr_chart::geo::lookup(Atlas::World, &request.country)
-                            .map_or(request.country.clone(), |c| c.name.clone());
-                        said.push_str(&format!(
-                            " Kept to {country} (country_code), the question naming no country."
-                        ));
-                    }
-                    understood = Some(said);
                     plan = Some(answered.plan.clone());
                 }
                 let mut suggestions = match answered {
