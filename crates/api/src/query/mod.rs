@@ -8,10 +8,13 @@
 
 mod aliases;
 mod build;
+mod choose;
 mod lexicon;
 mod measure;
 mod parse;
+mod phrases;
 mod plan;
+mod rows;
 mod words;
 
 pub use aliases::Aliases;

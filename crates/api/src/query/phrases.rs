@@ -1,0 +1,94 @@
+//! The words of a card: column names as people read them, the card
+//! types, the filters in a title, figures in a sentence.
+
+use zdr_chart::model::CardKind;
+
+use super::plan::{format_number, Plan, Test};
+use crate::table::{Kind, Table};
+
+/// A column's name as a title writes it (`life_expectancy` → life expectancy).
+pub(super) fn display(name: &str) -> String {
+    name.replace('_', " ")
+}
+
+pub(super) fn kind_word(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Timeseries => "a line chart",
+        CardKind::Bar => "a bar chart",
+        CardKind::Pie => "a pie chart",
+        CardKind::Choropleth => "a map",
+        CardKind::GroupedBar => "grouped bars",
+        CardKind::StackedBar => "stacked bars",
+        CardKind::Heatmap => "a heatmap",
+        CardKind::Scatter => "a scatter plot",
+        CardKind::Histogram => "a histogram",
+        CardKind::Boxplot => "a box plot",
+        CardKind::Waterfall => "a waterfall",
+        CardKind::Timeline => "a timeline",
+        CardKind::Table => "a table",
+    }
+}
+
+/// The words of the filters for a title: ", Japan, since 1955".
+pub(super) fn filter_words(plan: &Plan, table: &Table, row: &str, counting: bool) -> String {
+    let mut out = String::new();
+    // Values first, then numbers, then dates: "…, Japan, since 1955".
+    let rank = |f: &&super::plan::Filter| match table.columns.get(f.column).map(|c| c.kind) {
+        Some(Kind::Time) => 2,
+        Some(Kind::Number) => 1,
+        _ => 0,
+    };
+    let mut filters: Vec<&super::plan::Filter> = plan.filters.iter().collect();
+    filters.sort_by_key(rank);
+    for filter in filters {
+        let Some(column) = table.columns.get(filter.column) else {
+            continue;
+        };
+        // Compared values are the series; counted ones are in the count.
+        let counted = counting
+            && matches!(filter.test, Test::In(_))
+            && matches!(column.kind, Kind::Category | Kind::Place);
+        if Some(filter.column) == plan.split || counted {
+            continue;
+        }
+        let name = display(&column.name);
+        let n = |v: &f64| format_number(*v);
+        let words = match (&filter.test, column.kind) {
+            (Test::In(values), Kind::Number) => {
+                format!("{row} with {} {name}", values.join(" or "))
+            }
+            (Test::In(values), _) => values.join(" and "),
+            (Test::Between(a, b), Kind::Time) if a == b => format!("in {}", n(a)),
+            (Test::Between(a, b), Kind::Time) => format!("{} to {}", n(a), n(b)),
+            (Test::Ge(v), Kind::Time) => format!("since {}", n(v)),
+            (Test::Gt(v), Kind::Time) => format!("after {}", n(v)),
+            (Test::Lt(v), Kind::Time) => format!("before {}", n(v)),
+            (Test::Le(v), Kind::Time) => format!("until {}", n(v)),
+            (Test::Between(a, b), _) => format!("{row} with {name} from {} to {}", n(a), n(b)),
+            (Test::Gt(v), _) => format!("{row} with {name} over {}", n(v)),
+            (Test::Ge(v), _) => format!("{row} with {name} of {} or more", n(v)),
+            (Test::Lt(v), _) => format!("{row} with {name} under {}", n(v)),
+            (Test::Le(v), _) => format!("{row} with {name} of {} or less", n(v)),
+        };
+        out.push_str(", ");
+        out.push_str(&words);
+    }
+    out
+}
+
+pub(super) fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// A figure for a sentence: four significant digits at most.
+pub(super) fn short(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format_number(v)
+    } else {
+        format!("{:.2}", v)
+    }
+}
