@@ -84,31 +84,35 @@ fn corpus(file: &str) -> Vec<(Ask, Case)> {
     out
 }
 
+/// `POST visualize` and `POST knowledge_search` with `key`.
+async fn visualize(router: &Router, key: &str, body: Value) -> (StatusCode, Value) {
+    call(router, key, "POST", "/api/v1/beta/visualize", Some(body)).await
+}
+
+async fn search(router: &Router, key: &str, body: Value) -> (StatusCode, Value) {
+    call(router, key, "POST", "/api/v1/knowledge_search", Some(body)).await
+}
+
 /// The plan and first card type the API answers for one question.
 async fn ask(router: &Router, ask: &Ask, question: &str) -> (Value, String, String) {
-    let (status, answer) =
-        match ask {
-            Ask::Visualize(csv) => {
-                call(
-                    router,
-                    KEY_A,
-                    "POST",
-                    "/api/v1/beta/visualize",
-                    Some(json!({"csv": [csv], "query": question, "debug": true})),
-                )
-                .await
-            }
-            Ask::Search(index) => call(
+    let (status, answer) = match ask {
+        Ask::Visualize(csv) => {
+            visualize(
                 router,
                 KEY_A,
-                "POST",
-                "/api/v1/knowledge_search",
-                Some(
-                    json!({"inputs": {"text": question}, "source_indexes": [index], "debug": true}),
-                ),
+                json!({"csv": [csv], "query": question, "debug": true}),
             )
-            .await,
-        };
+            .await
+        }
+        Ask::Search(index) => {
+            search(
+                router,
+                KEY_A,
+                json!({"inputs": {"text": question}, "source_indexes": [index], "debug": true}),
+            )
+            .await
+        }
+    };
     assert_eq!(status, StatusCode::OK, "{question}: {answer}");
     let plan = answer["outputs"]["debug"]["cards"][0]["plan"].clone();
     let card = answer["outputs"]["knowledge_cards"][0]["card_type"]
@@ -305,14 +309,8 @@ async fn the_questions_the_issue_names_get_the_cards_they_ask_for() {
         let router = router.clone();
         let csv = sales_csv.clone();
         async move {
-            let (status, answer) = call(
-                &router,
-                KEY_A,
-                "POST",
-                "/api/v1/beta/visualize",
-                Some(json!({"csv": [csv], "query": q})),
-            )
-            .await;
+            let (status, answer) =
+                visualize(&router, KEY_A, json!({"csv": [csv], "query": q})).await;
             assert_eq!(status, StatusCode::OK, "{answer}");
             answer
         }
@@ -320,12 +318,10 @@ async fn the_questions_the_issue_names_get_the_cards_they_ask_for() {
     let search = |q: &'static str, country: &'static str| {
         let router = router.clone();
         async move {
-            let (status, answer) = call(
+            let (status, answer) = search(
                 &router,
                 KEY_A,
-                "POST",
-                "/api/v1/knowledge_search",
-                Some(json!({"inputs": {"text": q}, "country_code": country})),
+                json!({"inputs": {"text": q}, "country_code": country}),
             )
             .await;
             assert_eq!(status, StatusCode::OK, "{answer}");
@@ -524,8 +520,8 @@ proptest::proptest! {
             let dir = tempfile::tempdir().unwrap();
             let router = host(dir.path(), false);
             let csv = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/sales.csv")).unwrap();
-            let v = call(&router, KEY_A, "POST", "/api/v1/beta/visualize", Some(json!({"csv": [csv], "query": question}))).await;
-            let s = call(&router, KEY_A, "POST", "/api/v1/knowledge_search", Some(json!({"inputs": {"text": question}}))).await;
+            let v = visualize(&router, KEY_A, json!({"csv": [csv], "query": question})).await;
+            let s = search(&router, KEY_A, json!({"inputs": {"text": question}})).await;
             (v, s)
         });
         for (status, answer) in [visualized, searched] {
@@ -551,8 +547,7 @@ async fn a_files_context_gives_its_columns_other_names() {
     let ask = |body: Value| {
         let router = router.clone();
         async move {
-            let (status, answer) =
-                call(&router, KEY_A, "POST", "/api/v1/beta/visualize", Some(body)).await;
+            let (status, answer) = visualize(&router, KEY_A, body).await;
             assert_eq!(status, StatusCode::OK, "{answer}");
             answer
         }
@@ -593,7 +588,7 @@ async fn a_files_context_gives_its_columns_other_names() {
         kept["outputs"]["debug"]["cards"][0]["plan"]["attributes"],
         json!(["rev", "rgn"])
     );
-    let (status, found) = call(&router, KEY_A, "POST", "/api/v1/knowledge_search", Some(json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"], "debug": true}))).await;
+    let (status, found) = search(&router, KEY_A, json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"], "debug": true})).await;
     assert_eq!(status, StatusCode::OK, "{found}");
     assert_eq!(
         found["outputs"]["debug"]["cards"][0]["plan"]["attributes"],
@@ -601,14 +596,10 @@ async fn a_files_context_gives_its_columns_other_names() {
         "{found}"
     );
     // Another key's search never reads this file.
-    let (_, theirs) = call(
+    let (_, theirs) = search(
         &router,
         common::KEY_B,
-        "POST",
-        "/api/v1/knowledge_search",
-        Some(
-            json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"]}),
-        ),
+        json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"]}),
     )
     .await;
     assert_eq!(
@@ -631,23 +622,19 @@ async fn a_card_type_asked_by_the_request_is_kept_with_a_question() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/sales.csv"),
     )
     .unwrap();
-    let (status, answer) = call(
+    let (status, answer) = visualize(
         &router,
         KEY_A,
-        "POST",
-        "/api/v1/beta/visualize",
-        Some(json!({"csv": [csv], "query": "sales by region", "viz_component_type": "pie"})),
+        json!({"csv": [csv], "query": "sales by region", "viz_component_type": "pie"}),
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(first_card(&answer)["card_type"], "pie");
     assert_eq!(points(first_card(&answer)).len(), 4);
-    let (status, answer) = call(
+    let (status, answer) = visualize(
         &router,
         KEY_A,
-        "POST",
-        "/api/v1/beta/visualize",
-        Some(json!({"csv": [csv], "query": "sales by region", "viz_component_type": "choropleth"})),
+        json!({"csv": [csv], "query": "sales by region", "viz_component_type": "choropleth"}),
     )
     .await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
@@ -669,4 +656,28 @@ async fn a_last_round_of_unseen_questions_holds_its_score() {
     for (name, pct) in scores {
         assert!(pct >= 80.0, "unseen-3.txt, {name}: {pct:.1}% of {n}");
     }
+}
+
+/// A question past its bound (2,000 characters) is refused with the JSON
+/// error body naming the field, by both endpoints; one at it is read.
+#[tokio::test]
+async fn a_question_past_its_bound_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let csv = "region,sales\nNorth,120\nSouth,98\n";
+    let at = "sales by region ".repeat(125);
+    assert_eq!(at.chars().count(), 2_000);
+    let past = format!("{at}x");
+    let (status, answer) = visualize(&router, KEY_A, json!({"csv": [csv], "query": at})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (status, answer) = visualize(&router, KEY_A, json!({"csv": [csv], "query": past})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert_eq!(answer["error"]["param"], "query", "{answer}");
+    assert!(answer["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("2000"));
+    let (status, answer) = search(&router, KEY_A, json!({"inputs": {"text": past}})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
+    assert_eq!(answer["error"]["param"], "inputs", "{answer}");
 }

@@ -93,3 +93,27 @@ impl Aliases {
         self
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// A context of 10,000 sentences keeps at most its bound of aliases,
+    /// and a sentence longer than a name is no alias.
+    #[test]
+    fn a_context_keeps_at_most_its_bound() {
+        let long = "rev means revenue. ".repeat(10_000);
+        assert!(Aliases::from_context(&long).entries.len() <= MAX_ALIASES);
+        let wordy = "a b c d e f g means revenue";
+        assert!(Aliases::from_context(wordy).entries.is_empty());
+        let both = Aliases::from_context("rev means revenue; Big Apple = city:New York");
+        assert_eq!(both.entries.len(), 3);
+        assert!(both.entries.contains(&(
+            vec!["big".into(), "apple".into()],
+            Target::Value("city".into(), "New York".into())
+        )));
+        let known = Aliases::default().knowing(&"word ".repeat(1_000));
+        assert_eq!(known.known, ["word"]);
+    }
+}
