@@ -82,6 +82,25 @@ ensure_build_tools() {
 # walk-through (curl, jq), and the service's Python SDK, which
 # crates/host/tests/sdk.rs installs from PyPI into virtual environments of
 # its own (python3 with venv and pip: the machine's CPython has them).
+S3S_FS_VERSION="0.14.1"
+
+# The newest PostgreSQL's programs (Debian keeps them out of PATH).
+postgres_bin() {
+  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
+}
+
+# PostgreSQL from Debian, and s3s-fs (an S3 server that checks SigV4
+# signatures) from crates.io: the stores replicas share, for the tests.
+ensure_shared_stores() {
+  [ -n "$(postgres_bin)" ] || apt_install postgresql
+  # Debian starts a cluster of its own when it installs one: not used here.
+  if command -v s3s-fs >/dev/null && [ "$(s3s-fs --version | awk '{print $2}')" = "$S3S_FS_VERSION" ]; then
+    return 0
+  fi
+  say "cargo install s3s-fs $S3S_FS_VERSION"
+  cargo install s3s-fs --version "$S3S_FS_VERSION" --locked --features binary --quiet
+}
+
 ensure_test_tools() {
   apt_install curl jq
   python3 -m venv --help >/dev/null 2>&1 || apt_install python3-venv

@@ -10,7 +10,7 @@ use zdr_embed_page::limits::Lanes;
 
 use crate::error::ApiError;
 use crate::keys::Keys;
-use crate::store::{self, SqliteStore, Store};
+use crate::store::{self, Store};
 use crate::{fetch, rate};
 
 /// What every service shares. The store opens on first use, so a host
@@ -21,7 +21,7 @@ pub struct Api {
     /// The host's one admission, shared with the embed.
     pub(crate) lanes: Arc<Lanes>,
     pub(crate) rate: rate::RateLimit,
-    store: OnceLock<Result<Arc<dyn Store>, String>>,
+    store: tokio::sync::OnceCell<Result<Arc<Store>, String>>,
     fetcher: OnceLock<Result<fetch::Fetcher, String>>,
 }
 
@@ -32,7 +32,7 @@ impl Api {
             rate: rate::RateLimit::new(config.api_rate, config.api_burst),
             config,
             lanes,
-            store: OnceLock::new(),
+            store: tokio::sync::OnceCell::new(),
             fetcher: OnceLock::new(),
         }
     }
@@ -43,18 +43,45 @@ impl Api {
             .map_err(|e| ApiError::Unavailable(e.clone()))
     }
 
-    pub(crate) fn store(&self) -> Result<Arc<dyn Store>, ApiError> {
+    /// The store, opened on a blocking thread the first time (a database
+    /// pool and a bucket wait on the runtime there).
+    pub(crate) async fn store(&self) -> Result<Arc<Store>, ApiError> {
+        let config = self.config.clone();
         self.store
-            .get_or_init(|| {
-                SqliteStore::open(&self.config.data_dir)
-                    .map(|s| Arc::new(s) as Arc<dyn Store>)
+            .get_or_init(|| async move {
+                let runtime = tokio::runtime::Handle::current();
+                tokio::task::spawn_blocking(move || store::open(&config, runtime))
+                    .await
                     .map_err(|e| e.to_string())
+                    .and_then(|opened| opened.map_err(|e| e.to_string()))
+                    .map(Arc::new)
             })
+            .await
             .clone()
             .map_err(|e| {
                 tracing::error!("api storage: {e}");
                 ApiError::Unavailable(format!("its storage could not be opened ({e})"))
             })
+    }
+
+    /// Opens the store now (at start, for one shared with other hosts: the
+    /// schema is migrated before the first request, and a wrong setting
+    /// stops the host).
+    pub async fn open_store(&self) -> Result<(), String> {
+        self.store().await.map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    /// `/readyz`: the database and the object store answer. A host whose
+    /// API has no keys never opens them, and is ready for the embed.
+    pub async fn ready(&self) -> Result<(), String> {
+        if self.keys.as_ref().map_or(true, |keys| keys.len() == 0) {
+            return Ok(());
+        }
+        let store = self.store().await.map_err(|e| e.to_string())?;
+        tokio::task::spawn_blocking(move || store.ready())
+            .await
+            .map_err(|e| e.to_string())?
+            .map_err(|e| e.to_string())
     }
 
     pub(crate) fn fetcher(&self) -> Result<&fetch::Fetcher, ApiError> {
@@ -89,9 +116,9 @@ impl Api {
 /// with a request id.
 pub(crate) async fn blocking<T: Send + 'static>(
     api: &Api,
-    work: impl FnOnce(&dyn Store) -> Result<T, store::StoreError> + Send + 'static,
+    work: impl FnOnce(&Store) -> Result<T, store::StoreError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let store = api.store()?;
+    let store = api.store().await?;
     tokio::task::spawn_blocking(move || work(store.as_ref()))
         .await
         .map_err(ApiError::internal)?

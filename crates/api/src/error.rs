@@ -231,6 +231,17 @@ impl IntoResponse for ApiError {
                 .headers_mut()
                 .insert(axum::http::header::RETRY_AFTER, seconds.into());
         }
+        if matches!(
+            self,
+            ApiError::TooLarge { .. }
+                | ApiError::RateLimited(..)
+                | ApiError::Busy
+                | ApiError::Deadline(_)
+        ) {
+            response
+                .extensions_mut()
+                .insert(zdr_embed_page::error::Refusal(self.code()));
+        }
         response
     }
 }

@@ -56,7 +56,13 @@ pub fn routes<S: Clone + Send + Sync + 'static>(
     config: Arc<Config>,
     lanes: Arc<Lanes>,
 ) -> Router<S> {
-    http::routes(Arc::new(Api::new(config, lanes)))
+    routes_of(Arc::new(Api::new(config, lanes)))
+}
+
+/// [`routes`] of an [`Api`] the caller keeps (for `/readyz`, and to open
+/// its store at start).
+pub fn routes_of<S: Clone + Send + Sync + 'static>(api: Arc<Api>) -> Router<S> {
+    http::routes(api)
 }
 
 /// Reads a table from `bytes` of `format` as an upload is read, for the

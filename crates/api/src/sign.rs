@@ -1,9 +1,13 @@
 //! Upload forms signed as Amazon S3 signs a browser-based POST (AWS
 //! Signature Version 4): the policy is base64 JSON with an expiration and
 //! conditions, and the signature is HMAC-SHA256 of the policy text with a
-//! key derived from the host's secret, the date, a region, a service and
-//! `aws4_request`. The credential's first part names the tenant, as S3's
-//! names the access key.
+//! key derived from a secret, the date, a region, a service and
+//! `aws4_request`.
+//!
+//! Two signers use it: this host's own `/upload/` (the secret is the host's,
+//! the credential's first part names the tenant as S3's names the access
+//! key, and [`verify`] checks the form), and a bucket (`--object-store
+//! s3://…`: the bucket's own credentials, and the bucket checks the form).
 
 use base64::Engine;
 use hmac::{Hmac, Mac};
@@ -34,25 +38,70 @@ fn hmac(key: &[u8], data: &[u8]) -> [u8; 32] {
     mac.finalize().into_bytes().into()
 }
 
-fn signing_key(secret: &[u8; 32], date: &str) -> [u8; 32] {
-    let mut first = b"AWS4".to_vec();
-    first.extend_from_slice(hex(secret).as_bytes());
-    let k_date = hmac(&first, date.as_bytes());
-    let k_region = hmac(&k_date, REGION.as_bytes());
+/// SigV4's signing key: the secret, then the date, region and service.
+fn signing_key(secret: &str, date: &str, region: &str) -> [u8; 32] {
+    let first = format!("AWS4{secret}");
+    let k_date = hmac(first.as_bytes(), date.as_bytes());
+    let k_region = hmac(&k_date, region.as_bytes());
     let k_service = hmac(&k_region, SERVICE.as_bytes());
     hmac(&k_service, b"aws4_request")
 }
 
-/// The form fields of an upload of `key` by `tenant`, at `now`.
+/// The signature of a base64 policy, in hex, for a credential's date
+/// (`YYYYMMDD`) and region.
+pub fn policy_signature(secret: &str, date: &str, region: &str, policy: &str) -> String {
+    hex(&hmac(&signing_key(secret, date, region), policy.as_bytes()))
+}
+
+/// Who signs a form, for which bucket.
+pub struct Signer<'a> {
+    /// The credential's first part: an access key id, or this host's tenant.
+    pub access_key: &'a str,
+    pub secret: &'a str,
+    pub region: &'a str,
+    pub bucket: &'a str,
+    /// A session token of temporary credentials (`x-amz-security-token`).
+    pub token: Option<&'a str>,
+}
+
+/// The form fields of an upload of `key`.
 pub struct Form {
     pub fields: Vec<(&'static str, String)>,
 }
 
+/// The secret this host signs its own forms with, as SigV4 takes it.
+fn host_secret(secret: &[u8; 32]) -> String {
+    hex(secret)
+}
+
+/// A form for this host's own `/upload/`, of `key` by `tenant`, at `now`;
 /// `meta`: fields of user metadata (`x-amz-meta-*`) the form carries,
 /// each fixed by the policy as S3 fixes them.
 pub fn form(
     secret: &[u8; 32],
     tenant: &str,
+    key: &str,
+    content_type: &str,
+    max_size: usize,
+    meta: &[(&'static str, String)],
+    now: OffsetDateTime,
+) -> Form {
+    let secret = host_secret(secret);
+    let signer = Signer {
+        access_key: tenant,
+        secret: &secret,
+        region: REGION,
+        bucket: BUCKET,
+        token: None,
+    };
+    signed_form(&signer, key, content_type, max_size, meta, now)
+}
+
+/// A form of `key` signed by `signer`, valid for [`VALID_FOR`] from `now`:
+/// the key, the content type and the metadata fixed, the size from 1 byte
+/// to `max_size`.
+pub fn signed_form(
+    signer: &Signer<'_>,
     key: &str,
     content_type: &str,
     max_size: usize,
@@ -67,14 +116,17 @@ pub fn form(
             "[year][month][day]T[hour][minute][second]Z"
         ))
         .unwrap_or_default();
-    let credential = format!("{tenant}/{date}/{REGION}/{SERVICE}/aws4_request");
+    let credential = format!(
+        "{}/{date}/{}/{SERVICE}/aws4_request",
+        signer.access_key, signer.region
+    );
     let expiration = (now + VALID_FOR)
         .replace_nanosecond(0)
         .ok()
         .and_then(|t| t.format(&Rfc3339).ok())
         .unwrap_or_default();
     let mut conditions = vec![
-        json!({"bucket": BUCKET}),
+        json!({"bucket": signer.bucket}),
         json!(["eq", "$key", key]),
         json!(["eq", "$Content-Type", content_type]),
         json!(["content-length-range", 1, max_size]),
@@ -82,12 +134,15 @@ pub fn form(
         json!({"x-amz-credential": credential}),
         json!({"x-amz-date": amz_date}),
     ];
+    if let Some(token) = signer.token {
+        conditions.push(json!({"x-amz-security-token": token}));
+    }
     for (name, value) in meta {
         conditions.push(json!(["eq", format!("${name}"), value]));
     }
     let policy = json!({"expiration": expiration, "conditions": conditions});
     let policy = base64::engine::general_purpose::STANDARD.encode(policy.to_string());
-    let signature = hex(&hmac(&signing_key(secret, &date), policy.as_bytes()));
+    let signature = policy_signature(signer.secret, &date, signer.region, &policy);
     let mut fields = vec![
         ("Content-Type", content_type.to_owned()),
         ("key", key.to_owned()),
@@ -95,6 +150,9 @@ pub fn form(
         ("x-amz-credential", credential),
         ("x-amz-date", amz_date),
     ];
+    if let Some(token) = signer.token {
+        fields.push(("x-amz-security-token", token.to_owned()));
+    }
     fields.extend(meta.iter().cloned());
     fields.push(("policy", policy));
     fields.push(("x-amz-signature", signature));
@@ -153,7 +211,7 @@ pub fn verify(
         })
         .collect::<Option<Vec<u8>>>()
         .unwrap_or_default();
-    let mut mac = HmacSha256::new_from_slice(&signing_key(secret, date))
+    let mut mac = HmacSha256::new_from_slice(&signing_key(&host_secret(secret), date, REGION))
         .map_err(|_| "the signature does not match".to_string())?;
     mac.update(policy_text.as_bytes());
     if signature.len() != 64 || mac.verify_slice(&given).is_err() {
@@ -282,5 +340,76 @@ mod tests {
             "another host's secret"
         );
         assert!(verify(&secret, &good, now + VALID_FOR + Duration::seconds(1)).is_err());
+    }
+
+    /// AWS's published example of a browser-based POST (Amazon S3 API
+    /// reference, "Example: Browser-Based Upload using HTTP POST (Using AWS
+    /// Signature Version 4)"): its credentials, its base64 policy (CRLF
+    /// line ends) and the signature the page gives.
+    #[test]
+    fn the_signer_gives_awss_published_post_signature() {
+        const POLICY: &str = "eyAiZXhwaXJhdGlvbiI6ICIyMDE1LTEyLTMwVDEyOjAwOjAwLjAwMFoiLA0KICAiY29uZGl0aW9ucyI6IFsNCiAgICB7ImJ1Y2tldCI6ICJzaWd2NGV4YW1wbGVidWNrZXQifSwNCiAgICBbInN0YXJ0cy13aXRoIiwgIiRrZXkiLCAidXNlci91c2VyMS8iXSwNCiAgICB7ImFjbCI6ICJwdWJsaWMtcmVhZCJ9LA0KICAgIHsic3VjY2Vzc19hY3Rpb25fcmVkaXJlY3QiOiAiaHR0cDovL3NpZ3Y0ZXhhbXBsZWJ1Y2tldC5zMy5hbWF6b25hd3MuY29tL3N1Y2Nlc3NmdWxfdXBsb2FkLmh0bWwifSwNCiAgICBbInN0YXJ0cy13aXRoIiwgIiRDb250ZW50LVR5cGUiLCAiaW1hZ2UvIl0sDQogICAgeyJ4LWFtei1tZXRhLXV1aWQiOiAiMTQzNjUxMjM2NTEyNzQifSwNCiAgICB7IngtYW16LXNlcnZlci1zaWRlLWVuY3J5cHRpb24iOiAiQUVTMjU2In0sDQogICAgWyJzdGFydHMtd2l0aCIsICIkeC1hbXotbWV0YS10YWciLCAiIl0sDQoNCiAgICB7IngtYW16LWNyZWRlbnRpYWwiOiAiQUtJQUlPU0ZPRE5ON0VYQU1QTEUvMjAxNTEyMjkvdXMtZWFzdC0xL3MzL2F3czRfcmVxdWVzdCJ9LA0KICAgIHsieC1hbXotYWxnb3JpdGhtIjogIkFXUzQtSE1BQy1TSEEyNTYifSwNCiAgICB7IngtYW16LWRhdGUiOiAiMjAxNTEyMjlUMDAwMDAwWiIgfQ0KICBdDQp9";
+        assert_eq!(
+            policy_signature(
+                "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                "20151229",
+                "us-east-1",
+                POLICY
+            ),
+            "8afdbf4008c03f22c2cd3cdb72e4afbb1f6a588f3255ac628749a66d7f09699e"
+        );
+        // The policy is the example's, condition for condition.
+        let text = base64::engine::general_purpose::STANDARD
+            .decode(POLICY)
+            .unwrap();
+        let policy: Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(policy["expiration"], "2015-12-30T12:00:00.000Z");
+        assert_eq!(
+            policy["conditions"][10]["x-amz-credential"],
+            "AKIAIOSFODNN7EXAMPLE/20151229/us-east-1/s3/aws4_request"
+        );
+
+        // A form made by the signer carries what the bucket checks.
+        let now = OffsetDateTime::from_unix_timestamp(1_451_347_200).unwrap();
+        let signer = Signer {
+            access_key: "AKIAIOSFODNN7EXAMPLE",
+            secret: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            region: "us-east-1",
+            bucket: "sigv4examplebucket",
+            token: None,
+        };
+        let form = signed_form(&signer, "uploads/a.csv", "text/csv", 10, &[], now);
+        let field = |name: &str| {
+            form.fields
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.clone())
+                .unwrap()
+        };
+        assert_eq!(
+            field("x-amz-credential"),
+            "AKIAIOSFODNN7EXAMPLE/20151229/us-east-1/s3/aws4_request"
+        );
+        assert_eq!(field("x-amz-date"), "20151229T000000Z");
+        assert_eq!(
+            field("x-amz-signature"),
+            policy_signature(signer.secret, "20151229", "us-east-1", &field("policy"))
+        );
+        let policy: Value = serde_json::from_slice(
+            &base64::engine::general_purpose::STANDARD
+                .decode(field("policy"))
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(policy["expiration"], "2015-12-29T01:00:00Z");
+        let conditions = policy["conditions"].as_array().unwrap();
+        for wanted in [
+            json!({"bucket": "sigv4examplebucket"}),
+            json!(["eq", "$key", "uploads/a.csv"]),
+            json!(["eq", "$Content-Type", "text/csv"]),
+            json!(["content-length-range", 1, 10]),
+        ] {
+            assert!(conditions.contains(&wanted), "{wanted}");
+        }
     }
 }

@@ -132,6 +132,21 @@ pub struct Config {
     /// used; the embed endpoint never writes here.
     #[arg(long, env = "ZDR_DATA_DIR", default_value = "zdr-data")]
     pub data_dir: PathBuf,
+    /// Where the service API keeps its rows: sqlite://<file> (unset: the
+    /// file zdr.sqlite3 in --data-dir) or postgres://user:password@host:port/database,
+    /// which any number of hosts can share. The schema is migrated at start.
+    #[arg(long, env = "ZDR_DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+    /// Connections to PostgreSQL this host opens at most.
+    #[arg(long, env = "ZDR_DATABASE_POOL", default_value_t = 16)]
+    pub database_pool: usize,
+    /// Where the service API keeps its files: a folder (unset: --data-dir)
+    /// or s3://bucket/prefix, an S3-compatible bucket any number of hosts
+    /// can share, reached with AWS_ENDPOINT_URL, AWS_REGION,
+    /// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Upload forms are then
+    /// posted straight to the bucket.
+    #[arg(long, env = "ZDR_OBJECT_STORE")]
+    pub object_store: Option<String>,
     /// The address clients reach this host at (e.g. https://charts.example.com),
     /// for the URLs the API hands out (uploads, card pages). Unset: the
     /// scheme http and the Host header of each request.
@@ -177,6 +192,9 @@ impl Default for Config {
             api_keys: Vec::new(),
             api_keys_file: None,
             data_dir: PathBuf::from("zdr-data"),
+            database_url: None,
+            database_pool: 16,
+            object_store: None,
             public_url: None,
             allow_private_fetch: false,
             max_connections: 512,

@@ -69,7 +69,24 @@ pub enum AppError {
     Draw(String),
 }
 
+/// Why a request was turned away for the host's own limits (the body's
+/// size or pace, the admission, the rate, the deadline), carried in the
+/// answer's extensions for `/metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal(pub &'static str);
+
 impl AppError {
+    /// The limit that turned the request away, if one did.
+    pub fn refusal(&self) -> Option<Refusal> {
+        Some(Refusal(match self {
+            AppError::Form(FormError::TooLarge { .. }) => "too_large",
+            AppError::Form(FormError::TimedOut { .. }) => "body_timeout",
+            AppError::Form(FormError::Busy) | AppError::Busy => "busy",
+            AppError::Deadline(_) => "deadline",
+            _ => return None,
+        }))
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             AppError::NotFound | AppError::CardId => StatusCode::NOT_FOUND,
@@ -165,6 +182,9 @@ impl IntoResponse for AppError {
         }
         if matches!(self, AppError::MethodNotAllowed) {
             headers.insert(ALLOW, HeaderValue::from_static("GET, POST, HEAD"));
+        }
+        if let Some(refusal) = self.refusal() {
+            response.extensions_mut().insert(refusal);
         }
         response
     }

@@ -27,10 +27,21 @@ const UNIT: usize = 64 * 1024;
 #[derive(Debug)]
 pub struct DrawLimit {
     slots: Arc<Semaphore>,
+    concurrent: usize,
     memory: Option<Arc<Semaphore>>,
     memory_units: u32,
     waiting: AtomicUsize,
     queue: usize,
+}
+
+/// A lane's slots, those taken, the work waiting for one, and the memory
+/// reserved by the work running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Occupancy {
+    pub slots: usize,
+    pub running: usize,
+    pub waiting: usize,
+    pub memory_bytes: usize,
 }
 
 /// A drawing slot and the memory reserved for the draw; both are given back
@@ -50,10 +61,25 @@ impl DrawLimit {
         });
         DrawLimit {
             slots: Arc::new(Semaphore::new(concurrent.max(1) as usize)),
+            concurrent: concurrent.max(1) as usize,
             memory: memory.map(|_| Arc::new(Semaphore::new(memory_units as usize))),
             memory_units,
             waiting: AtomicUsize::new(0),
             queue: queue as usize,
+        }
+    }
+
+    /// What the lane holds now, for `/metrics`.
+    pub fn occupancy(&self) -> Occupancy {
+        Occupancy {
+            slots: self.concurrent,
+            running: self
+                .concurrent
+                .saturating_sub(self.slots.available_permits()),
+            waiting: self.waiting.load(Ordering::Relaxed),
+            memory_bytes: self.memory.as_ref().map_or(0, |memory| {
+                (self.memory_units as usize).saturating_sub(memory.available_permits()) * UNIT
+            }),
         }
     }
 

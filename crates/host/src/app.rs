@@ -2,6 +2,9 @@
 
 use std::sync::Arc;
 
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{middleware, Extension, Router};
 use tower::util::MapResponseLayer;
@@ -13,8 +16,27 @@ use zdr_embed_page::error::AppError;
 use zdr_embed_page::limits::Lanes;
 use zdr_embed_page::{embed, request_log, security, shell, Config};
 
+use crate::metrics::{self, Metrics};
+
+/// Alive: the process answers.
 async fn healthz() -> &'static str {
     "ok\n"
+}
+
+/// Ready for traffic: the service API's database and object store answer
+/// (a host whose API has no keys never opens them).
+async fn readyz(State(api): State<Arc<api::Api>>) -> Response {
+    match api.ready().await {
+        Ok(()) => "ready\n".into_response(),
+        Err(reason) => {
+            tracing::warn!("not ready: {reason}");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("not ready: {reason}\n"),
+            )
+                .into_response()
+        }
+    }
 }
 
 async fn not_found() -> AppError {
@@ -24,20 +46,29 @@ async fn not_found() -> AppError {
 /// The whole service: embeds, the postMessage shell, health, the demo
 /// pages and the package.
 pub fn app(config: Config) -> Router {
+    build(config).0
+}
+
+/// [`app`], and the service API it serves (to open its store at start).
+pub fn build(config: Config) -> (Router, Arc<api::Api>) {
     let lanes = Arc::new(Lanes::new(&config));
     let config = Arc::new(config);
+    let api = Arc::new(api::Api::new(config.clone(), lanes.clone()));
+    let metrics = Arc::new(Metrics::new(lanes.clone()));
     // GET is the postMessage shell; an explicit HEAD wins over GET's.
     let embed_route = get(shell::page)
         .post(embed::post)
         .head(embed::probe)
         .fallback(embed::method_not_allowed);
     let mut router = Router::new()
-        .merge(api::routes(config.clone(), lanes.clone()))
+        .merge(api::routes_of(api.clone()))
         .route("/embed/{card_id}/", embed_route.clone())
         // The spec's address ends in a slash; a missing one is forgiven.
         .route("/embed/{card_id}", embed_route)
         .route(shell::SCRIPT_PATH, get(shell::script))
-        .route("/healthz", get(healthz));
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz).with_state(api.clone()))
+        .route("/metrics", get(metrics::page).with_state(metrics.clone()));
 
     // The package as `npm install zdr-embed` lays it out: package.json and
     // the built pkg/ folder, nothing else of the repository.
@@ -66,14 +97,16 @@ pub fn app(config: Config) -> Router {
     } else {
         router.fallback(not_found)
     };
-    router
+    let router = router
         .layer(Extension(lanes))
         .layer(middleware::from_fn_with_state(
             config.clone(),
             security::headers,
         ))
+        .layer(middleware::from_fn_with_state(metrics, metrics::record))
         .layer(middleware::from_fn(request_log::log))
-        .with_state(config)
+        .with_state(config);
+    (router, api)
 }
 
 /// `//api/v1/…` is `/api/v1/…`: the service's earlier SDK (0.1.41) joins

@@ -4,6 +4,7 @@
 //! one server, with the demo pages and the npm package beside them.
 
 pub mod app;
+mod metrics;
 mod server;
 
 pub use app::app;

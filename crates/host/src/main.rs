@@ -136,10 +136,16 @@ fn serve(config: Config) -> ExitCode {
     }));
     match zdr_host::api::check(&config) {
         Ok(0) => tracing::info!("the service API (/api/...) has no keys: start with --api-key, ZDR_API_KEYS or --api-keys-file to use it"),
-        Ok(keys) => tracing::info!(
-            "the service API (/api/...) answers {keys} key(s); it keeps its data in {}",
-            config.data_dir.display()
-        ),
+        Ok(keys) => match zdr_host::api::store::Location::of(&config) {
+            Ok(location) => tracing::info!(
+                "the service API (/api/...) answers {keys} key(s); it keeps its data in {}",
+                location.describe()
+            ),
+            Err(error) => {
+                eprintln!("zdr-host: {error}");
+                return ExitCode::FAILURE;
+            }
+        },
         Err(error) => {
             eprintln!("zdr-host: {error}");
             return ExitCode::FAILURE;

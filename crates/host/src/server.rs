@@ -14,7 +14,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
-use crate::app::app;
+use crate::app::build;
 use zdr_embed_page::Config;
 
 /// The most hyper buffers of a connection's incoming bytes.
@@ -26,12 +26,20 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 /// Binds, prints the address, and serves until SIGINT or SIGTERM; requests
 /// in flight are finished first.
 pub async fn serve(config: Config) -> std::io::Result<()> {
+    let (router, api) = build(config.clone());
+    let shared = zdr_api::store::Location::of(&config)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    if shared.is_shared() {
+        // A database or bucket other hosts share: migrated before the first
+        // request, and a wrong setting stops this host here.
+        api.open_store().await.map_err(std::io::Error::other)?;
+        tracing::info!("the service API keeps its data in {}", shared.describe());
+    }
     let address = SocketAddr::new(config.bind, config.port);
     let listener = TcpListener::bind(address).await?;
     let bound = listener.local_addr()?;
     // Printed on stdout so scripts and tests can find a port chosen by the OS.
     println!("zdr-host listening on http://{bound}/");
-    let router = app(config.clone());
     // Beyond the cap, connections wait in the kernel's listen backlog.
     let connections = Arc::new(Semaphore::new(config.max_connections as usize));
     let graceful = GracefulShutdown::new();

@@ -63,7 +63,7 @@ pub async fn upload_url(
         file_context: fact(query.file_context, "file_context")?,
         source: fact(query.source, "source")?,
     };
-    let form = files::upload_form(&api, &tenant, &api.base_url(&headers), &name, &facts)?;
+    let form = files::upload_form(&api, &tenant, &api.base_url(&headers), &name, &facts).await?;
     Ok(Json(form))
 }
 

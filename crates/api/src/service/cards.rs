@@ -108,7 +108,7 @@ pub async fn keep(api: &Arc<Api>, rows: Vec<CardRow>) -> Result<(), ApiError> {
     if rows.is_empty() {
         return Ok(());
     }
-    blocking(api, move |store| store.put_cards(&rows)).await
+    blocking(api, move |store| store.rows.put_cards(&rows)).await
 }
 
 /// Why there is no card: a card of CSV sent inline is never stored.
@@ -125,7 +125,7 @@ pub async fn lookup(api: &Arc<Api>, card_id: &str) -> Result<Option<CardRow>, Ap
         return Ok(None);
     }
     let id = card_id.to_owned();
-    blocking(api, move |store| store.card(&id)).await
+    blocking(api, move |store| store.rows.card(&id)).await
 }
 
 /// Sizes an image may be asked for, in CSS pixels.

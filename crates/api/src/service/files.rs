@@ -5,6 +5,11 @@
 //! The key a form is signed for is `<file_id>/<file_name>`: the file id is
 //! made when the form is, and the file is there under it (GET file,
 //! visualize) once the upload lands. A form stores one file once.
+//!
+//! With a bucket (`--object-store s3://…`) the form is the bucket's own,
+//! for `uploads/<tenant>/<file_id>/<file_name>`, and the bytes never pass
+//! through a host: the first host asked for the file takes it in
+//! ([`row`]), reads it under the same bounds, and keeps its own copy.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,7 +23,8 @@ use crate::model::file::{
     FileFacts, FileUpdate, FileUploadUrl, SchemaRef,
 };
 use crate::sign::{self, Allowed};
-use crate::store::FileRow;
+use crate::store::bucket::Upload;
+use crate::store::{FileRow, Intake, UploadRow};
 use crate::table::{content_type_of, format_of, read};
 use crate::work::{heavy, READ_MEMORY};
 use crate::{blocking, Api, ApiError, Tenant, MAX_FILE};
@@ -78,8 +84,9 @@ fn format_or_refusal(name: &str) -> Result<&'static str, ApiError> {
     })
 }
 
-/// 4.1: a form signed for one new file of `tenant`.
-pub fn upload_form(
+/// 4.1: a form signed for one new file of `tenant`: for this host's
+/// `/upload/`, or for the bucket itself.
+pub async fn upload_form(
     api: &Api,
     tenant: &Tenant,
     base: &str,
@@ -88,7 +95,8 @@ pub fn upload_form(
 ) -> Result<FileUploadUrl, ApiError> {
     let name = clean_name(file_name)?;
     let format = format_or_refusal(&name)?;
-    let store = api.store()?;
+    let content_type = content_type_of(format);
+    let store = api.store().await?;
     let file_id = new_id("file");
     let key = format!("{file_id}/{name}");
     let meta: Vec<(&'static str, String)> = [
@@ -99,22 +107,49 @@ pub fn upload_form(
     .into_iter()
     .filter_map(|(field, value)| value.clone().map(|v| (field, v)))
     .collect();
-    let form = sign::form(
-        store.secret(),
-        &tenant.0,
-        &key,
-        content_type_of(format),
-        MAX_FILE,
-        &meta,
-        OffsetDateTime::now_utc(),
-    );
+    let now = OffsetDateTime::now_utc();
+    let (url, form, pending) = match store.objects.intake() {
+        Intake::Host(secret) => {
+            let form = sign::form(
+                secret,
+                &tenant.0,
+                &key,
+                content_type,
+                MAX_FILE,
+                &meta,
+                now,
+            );
+            (format!("{base}{UPLOAD_PATH}"), form, None)
+        }
+        Intake::Bucket(bucket) => {
+            let bucket_key = bucket.upload_key(tenant, &file_id, &name);
+            let form = bucket.form(&bucket_key, content_type, MAX_FILE, &meta, now);
+            let pending = UploadRow {
+                file_id: file_id.clone(),
+                file_name: name.clone(),
+                bucket_key,
+                content_type: content_type.to_owned(),
+                display_name: facts.display_name.clone(),
+                file_context: facts.file_context.clone(),
+                source: facts.source.clone(),
+                expires_at: (now + sign::VALID_FOR)
+                    .format(&time::format_description::well_known::Rfc3339)
+                    .unwrap_or_default(),
+            };
+            (bucket.form_url().to_owned(), form, Some(pending))
+        }
+    };
+    if let Some(pending) = pending {
+        let t = tenant.clone();
+        blocking(api, move |store| store.rows.put_upload(&t, &pending)).await?;
+    }
     let fields: BTreeMap<String, String> = form
         .fields
         .into_iter()
         .map(|(name, value)| (name.to_owned(), value))
         .collect();
     Ok(FileUploadUrl {
-        url: format!("{base}{UPLOAD_PATH}"),
+        url,
         fields,
         key,
         file_id,
@@ -155,9 +190,14 @@ pub async fn receive(
     fields: &[(String, String)],
     file: Option<Vec<u8>>,
 ) -> Result<FileRow, ApiError> {
-    let store = api.store()?;
-    let allowed: Allowed = sign::verify(store.secret(), fields, OffsetDateTime::now_utc())
-        .map_err(ApiError::UploadRefused)?;
+    let store = api.store().await?;
+    let Intake::Host(secret) = store.objects.intake() else {
+        return Err(ApiError::UploadRefused(
+            "this host's uploads go straight to its bucket: post the form to the url that file_upload_url gives".into(),
+        ));
+    };
+    let allowed: Allowed =
+        sign::verify(secret, fields, OffsetDateTime::now_utc()).map_err(ApiError::UploadRefused)?;
     if !api.keys()?.has_tenant(&allowed.tenant) {
         return Err(ApiError::UploadRefused(
             "the form was signed for a key this host no longer has".into(),
@@ -252,8 +292,8 @@ pub async fn store_file(
     let (file_id, name, content_type) =
         (file_id.to_owned(), name.to_owned(), content_type.to_owned());
     let outcome = blocking(api, move |store| {
-        let object = store.put_object(&tenant, &bytes)?;
-        let cleaned_object = store.put_object(&tenant, cleaned.as_bytes())?;
+        let object = store.objects.put_object(&tenant, &bytes)?;
+        let cleaned_object = store.objects.put_object(&tenant, cleaned.as_bytes())?;
         let now = now_rfc3339();
         let mut row = FileRow {
             key: format!("{file_id}/{name}"),
@@ -286,19 +326,19 @@ pub async fn store_file(
                 row.segment_id = previous.segment_id.clone();
                 row.private_index = previous.private_index.clone();
                 row.prepend_schema_context = previous.prepend_schema_context;
-                store.put_file(&tenant, &row)?;
-                store.delete_objects(&tenant, &[&previous.object, &previous.cleaned_object])?;
+                store.rows.put_file(&tenant, &row)?;
+                store.objects.delete_objects(&tenant, &[&previous.object, &previous.cleaned_object])?;
                 Ok(Ok(row))
             }
             Stored::New(facts) => {
                 row.display_name = facts.display_name.clone();
                 row.file_context = facts.file_context.clone();
                 row.source = facts.source.clone();
-                if store.insert_file(&tenant, &row)? {
+                if store.rows.insert_file(&tenant, &row)? {
                     Ok(Ok(row))
                 } else {
-                    store.delete_objects(&tenant, &[&row.object, &row.cleaned_object])?;
-                    Ok(Err(store.file(&tenant, &row.file_id)?))
+                    store.objects.delete_objects(&tenant, &[&row.object, &row.cleaned_object])?;
+                    Ok(Err(store.rows.file(&tenant, &row.file_id)?))
                 }
             }
         }
@@ -318,9 +358,89 @@ pub async fn row(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<FileR
         return Err(ApiError::FileNotFound(file_id.chars().take(64).collect()));
     }
     let (t, id) = (tenant.clone(), file_id.to_owned());
-    blocking(api, move |store| store.file(&t, &id))
+    if let Some(row) = blocking(api, move |store| store.rows.file(&t, &id)).await? {
+        return Ok(row);
+    }
+    take_in(api, tenant, file_id)
         .await?
         .ok_or_else(|| ApiError::FileNotFound(file_id.to_owned()))
+}
+
+/// A file posted straight to the bucket, taken in on its first use: read
+/// no further than the form allowed, read as a table under the host's
+/// admission, and stored as the host's own copy, after which the upload
+/// and its form are done with. `None` while nothing was posted. Two hosts
+/// taking the same file in at once store it once: the row is inserted
+/// only where there is none, and the other's copy is removed.
+async fn take_in(
+    api: &Arc<Api>,
+    tenant: &Tenant,
+    file_id: &str,
+) -> Result<Option<FileRow>, ApiError> {
+    let (t, id) = (tenant.clone(), file_id.to_owned());
+    let Some(upload) = blocking(api, move |store| store.rows.upload(&t, &id)).await? else {
+        return Ok(None);
+    };
+    let key = upload.bucket_key.clone();
+    let posted = blocking(api, move |store| match store.objects.intake() {
+        Intake::Bucket(bucket) => bucket.take_upload(&key, MAX_FILE as u64).map(Some),
+        Intake::Host(_) => Ok(None),
+    })
+    .await?;
+    let bytes = match posted {
+        None | Some(Upload::Missing) => return Ok(None),
+        Some(Upload::TooLarge(size)) => {
+            return Err(ApiError::UploadRefused(format!(
+                "the file posted is {size} bytes; the form allowed at most {MAX_FILE}"
+            )))
+        }
+        Some(Upload::Bytes(bytes)) if bytes.is_empty() => {
+            return Err(ApiError::UploadRefused(
+                "the file posted is empty; the form allowed 1 byte or more".into(),
+            ))
+        }
+        Some(Upload::Bytes(bytes)) => bytes,
+    };
+    let size = bytes.len();
+    let facts = FileFacts {
+        display_name: upload.display_name.clone(),
+        file_context: upload.file_context.clone(),
+        source: upload.source.clone(),
+    };
+    let stored = store_file(
+        api,
+        tenant,
+        file_id,
+        &upload.file_name,
+        &upload.content_type,
+        bytes,
+        Stored::New(facts),
+    )
+    .await;
+    let stored = match stored {
+        Ok(row) => row,
+        // Another host took it in first.
+        Err(ApiError::Conflict(_)) => {
+            let (t, id) = (tenant.clone(), file_id.to_owned());
+            return blocking(api, move |store| store.rows.file(&t, &id)).await;
+        }
+        Err(other) => return Err(other),
+    };
+    forget_upload(api, tenant, upload).await?;
+    tracing::info!(file_id, size, "api: upload taken in from the bucket");
+    Ok(Some(stored))
+}
+
+/// Removes an upload from the bucket, then its form's row.
+async fn forget_upload(api: &Arc<Api>, tenant: &Tenant, upload: UploadRow) -> Result<(), ApiError> {
+    let t = tenant.clone();
+    blocking(api, move |store| {
+        if let Intake::Bucket(bucket) = store.objects.intake() {
+            bucket.remove_upload(&upload.bucket_key)?;
+        }
+        store.rows.drop_upload(&t, &upload.file_id)
+    })
+    .await
 }
 
 /// 2.6.
@@ -359,7 +479,7 @@ pub fn dataset_file(row: &FileRow, base_url: &str) -> DatasetFile {
 pub async fn cleaned(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<Vec<u8>, ApiError> {
     let row = row(api, tenant, file_id).await?;
     let t = tenant.clone();
-    blocking(api, move |store| store.object(&t, &row.cleaned_object)).await
+    blocking(api, move |store| store.objects.object(&t, &row.cleaned_object)).await
 }
 
 /// `PATCH files/{file_id}/`: the members sent, and only those, change.
@@ -381,7 +501,7 @@ pub async fn update(
     }
     row.updated_at = now_rfc3339();
     let (t, saved) = (tenant.clone(), row.clone());
-    blocking(api, move |store| store.put_file(&t, &saved)).await?;
+    blocking(api, move |store| store.rows.put_file(&t, &saved)).await?;
     Ok(row)
 }
 
@@ -395,14 +515,23 @@ pub async fn delete(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<()
     }
     let (t, id) = (tenant.clone(), file_id.to_owned());
     let gone = blocking(api, move |store| {
-        let row = store.delete_file(&t, &id)?;
+        let row = store.rows.delete_file(&t, &id)?;
         if let Some(row) = &row {
-            store.delete_objects(&t, &[&row.object, &row.cleaned_object])?;
+            store.objects.delete_objects(&t, &[&row.object, &row.cleaned_object])?;
         }
         Ok(row)
     })
-    .await?
-    .ok_or_else(|| ApiError::FileNotFound(file_id.to_owned()))?;
+    .await?;
+    let Some(gone) = gone else {
+        // Posted to the bucket and never used: removed unread.
+        let (t, id) = (tenant.clone(), file_id.to_owned());
+        let upload = blocking(api, move |store| store.rows.upload(&t, &id))
+            .await?
+            .ok_or_else(|| ApiError::FileNotFound(file_id.to_owned()))?;
+        forget_upload(api, tenant, upload).await?;
+        tracing::info!(file_id, "api: upload deleted before it was used");
+        return Ok(());
+    };
     if let Some(index) = gone.private_index {
         super::ontology::rebuild_ontology(api, tenant, &index).await?;
     }
@@ -439,7 +568,7 @@ pub async fn list(
         Some(id) => vec![row(api, tenant, id).await?],
         None => {
             let t = tenant.clone();
-            blocking(api, move |store| store.files(&t, MAX_LISTED)).await?
+            blocking(api, move |store| store.rows.files(&t, MAX_LISTED)).await?
         }
     };
     Ok(FileConnectorList {
@@ -542,7 +671,7 @@ pub async fn connect_file(
     row.private_index = private_index.or(row.private_index);
     row.prepend_schema_context = prepend;
     let (t, saved) = (tenant.clone(), row.clone());
-    blocking(api, move |store| store.put_file(&t, &saved)).await?;
+    blocking(api, move |store| store.rows.put_file(&t, &saved)).await?;
     Ok((row, previous.is_some()))
 }
 
@@ -579,7 +708,7 @@ pub async fn named(api: &Arc<Api>, tenant: &Tenant, name: &str) -> Result<FileRo
         tenant.clone(),
         clean_name(name).unwrap_or_else(|_| name.to_owned()),
     );
-    let id = blocking(api, move |store| store.file_named(&t, &wanted))
+    let id = blocking(api, move |store| store.rows.file_named(&t, &wanted))
         .await?
         .ok_or_else(|| {
             ApiError::FileNotFound(format!(

@@ -57,7 +57,7 @@ async fn complete(
     row: &IndexRow,
 ) -> Result<PrivateIndex, ApiError> {
     let (t, id) = (tenant.clone(), row.id.clone());
-    let files = blocking(api, move |store| store.index_files(&t, &id)).await?;
+    let files = blocking(api, move |store| store.rows.index_files(&t, &id)).await?;
     let keys: Vec<String> = files.into_iter().map(|(_, _, key, _)| key).collect();
     let mut index = summary(row);
     index.kg_elements_bucket_key = Some(row.kg_elements_key.clone());
@@ -74,7 +74,7 @@ pub async fn create(
 ) -> Result<PrivateIndex, ApiError> {
     let t = tenant.clone();
     let row = blocking(api, move |store| {
-        store.create_index(&t, &name, description.as_deref(), EMPTY)
+        store.rows.create_index(&t, &name, description.as_deref(), EMPTY)
     })
     .await?;
     Ok(summary(&row))
@@ -92,7 +92,7 @@ pub async fn list(
 ) -> Result<PrivateIndexList, ApiError> {
     let offset = (page - 1).saturating_mul(size);
     let t = tenant.clone();
-    let (rows, count) = blocking(api, move |store| store.indexes(&t, offset, size)).await?;
+    let (rows, count) = blocking(api, move |store| store.rows.indexes(&t, offset, size)).await?;
     let at =
         |page: u64| format!("{base}/api/v1/beta/private_indexes/?page={page}&page_size={size}");
     let pages = count.div_ceil(size).max(1);
@@ -122,7 +122,7 @@ pub async fn update(
     }
     row.updated_at = now_rfc3339();
     let (t, saved) = (tenant.clone(), row.clone());
-    blocking(api, move |store| store.put_index(&t, &saved)).await?;
+    blocking(api, move |store| store.rows.put_index(&t, &saved)).await?;
     complete(api, tenant, &row).await
 }
 
@@ -157,7 +157,7 @@ async fn add_one(
             row.source = entry.source.or(row.source);
             row.updated_at = now_rfc3339();
             let (t, saved) = (tenant.clone(), row.clone());
-            blocking(api, move |store| store.put_file(&t, &saved)).await?;
+            blocking(api, move |store| store.rows.put_file(&t, &saved)).await?;
             Ok(row)
         }
         (None, None) => Err(ApiError::invalid(
@@ -224,7 +224,7 @@ pub async fn add_files(
     }
     index.updated_at = now_rfc3339();
     let (t, saved) = (tenant.clone(), index.clone());
-    blocking(api, move |store| store.put_index(&t, &saved)).await?;
+    blocking(api, move |store| store.rows.put_index(&t, &saved)).await?;
     let mut message = format!(
         "{} of {total} files added to private index {}",
         added.len(),

@@ -22,7 +22,7 @@ pub async fn find(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<IndexRow,
         return Err(missing());
     }
     let (t, i) = (tenant.clone(), id.to_owned());
-    blocking(api, move |store| store.index(&t, &i))
+    blocking(api, move |store| store.rows.index(&t, &i))
         .await?
         .ok_or_else(missing)
 }
@@ -64,7 +64,7 @@ pub async fn write_ontology(
     index: &IndexRow,
 ) -> Result<String, ApiError> {
     let (t, i) = (tenant.clone(), index.id.clone());
-    let files = blocking(api, move |store| store.index_files(&t, &i)).await?;
+    let files = blocking(api, move |store| store.rows.index_files(&t, &i)).await?;
     let document = Ontology {
         index: index.id.clone(),
         elements: files
@@ -79,9 +79,9 @@ pub async fn write_ontology(
     let text = serde_json::to_string(&document).map_err(ApiError::internal)?;
     let (t, old) = (tenant.clone(), index.kg_elements_key.clone());
     blocking(api, move |store| {
-        let key = store.put_object(&t, text.as_bytes())?;
+        let key = store.objects.put_object(&t, text.as_bytes())?;
         if let Some(old) = old {
-            store.delete_objects(&t, &[&old])?;
+            store.objects.delete_objects(&t, &[&old])?;
         }
         Ok(key)
     })
@@ -99,10 +99,10 @@ pub async fn rebuild_ontology(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Resu
         return Ok(());
     };
     let (t, i) = (tenant.clone(), index.id.clone());
-    let left = blocking(api, move |store| store.index_files(&t, &i)).await?;
+    let left = blocking(api, move |store| store.rows.index_files(&t, &i)).await?;
     if left.is_empty() {
         let t = tenant.clone();
-        blocking(api, move |store| store.delete_objects(&t, &[&old])).await?;
+        blocking(api, move |store| store.objects.delete_objects(&t, &[&old])).await?;
         index.kg_elements_key = None;
         index.ontology_status = EMPTY.into();
     } else {
@@ -110,5 +110,5 @@ pub async fn rebuild_ontology(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Resu
     }
     index.updated_at = now_rfc3339();
     let (t, saved) = (tenant.clone(), index);
-    blocking(api, move |store| store.put_index(&t, &saved)).await
+    blocking(api, move |store| store.rows.put_index(&t, &saved)).await
 }

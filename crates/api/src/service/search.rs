@@ -267,7 +267,7 @@ fn table_error(error: TableError) -> ApiError {
 
 /// The table of a document.
 fn table_of(
-    store: &dyn Store,
+    store: &Store,
     tenant: &Tenant,
     document: &Document,
     stop: &Stop,
@@ -275,6 +275,7 @@ fn table_of(
     match (&document.file, document.dataset) {
         (Some(file), _) => {
             let bytes = store
+                .objects
                 .object(tenant, &file.cleaned_object)
                 .map_err(ApiError::internal)?;
             read_csv(&bytes, stop).map_err(table_error)
@@ -290,7 +291,7 @@ fn table_of(
 /// The documents of the built-in datasets of `segment` (all of them for
 /// none), each table read and let go in turn.
 fn builtin_documents(
-    store: &dyn Store,
+    store: &Store,
     tenant: &Tenant,
     segment: Option<&str>,
     question: &str,
@@ -322,7 +323,7 @@ fn builtin_documents(
 /// The documents of the key's files `files`, each table read and let go
 /// in turn.
 fn file_documents(
-    store: &dyn Store,
+    store: &Store,
     tenant: &Tenant,
     files: Vec<FileRow>,
     question: &str,
@@ -358,20 +359,20 @@ fn file_documents(
 }
 
 /// The key's files a group of the search looks in.
-fn files_of(store: &dyn Store, tenant: &Tenant, group: &Group) -> Result<Vec<FileRow>, ApiError> {
-    let all = || store.files(tenant, MAX_LISTED).map_err(ApiError::internal);
+fn files_of(store: &Store, tenant: &Tenant, group: &Group) -> Result<Vec<FileRow>, ApiError> {
+    let all = || store.rows.files(tenant, MAX_LISTED).map_err(ApiError::internal);
     Ok(match group {
         Group::Files(ids) => {
             let mut out = Vec::new();
             for id in ids {
-                out.extend(store.file(tenant, id).map_err(ApiError::internal)?);
+                out.extend(store.rows.file(tenant, id).map_err(ApiError::internal)?);
             }
             out
         }
         Group::Index(id) => {
             let mut out = Vec::new();
-            for (file_id, _, _, _) in store.index_files(tenant, id).map_err(ApiError::internal)? {
-                out.extend(store.file(tenant, &file_id).map_err(ApiError::internal)?);
+            for (file_id, _, _, _) in store.rows.index_files(tenant, id).map_err(ApiError::internal)? {
+                out.extend(store.rows.file(tenant, &file_id).map_err(ApiError::internal)?);
             }
             out
         }
@@ -620,7 +621,7 @@ async fn groups(
                 let t = tenant.clone();
                 let limit = MAX_INDEXES as u64;
                 let (private, _) =
-                    crate::blocking(api, move |store| store.indexes(&t, 0, limit)).await?;
+                    crate::blocking(api, move |store| store.rows.indexes(&t, 0, limit)).await?;
                 groups.extend(private.into_iter().map(|i| Group::Index(i.id)));
                 groups.push(Group::Loose);
             }
@@ -658,7 +659,7 @@ pub async fn search(
         None => None,
     };
     let order = groups(api, tenant, &request).await?;
-    let store = api.store()?;
+    let store = api.store().await?;
     let private = order
         .iter()
         .any(|g| !matches!(g, Group::Builtin(_) | Group::Web(_)));

@@ -54,7 +54,7 @@ pub async fn find(api: &Arc<Api>, tenant: &Tenant, id: &str) -> Result<ThreadRow
         return Err(missing());
     }
     let (t, i) = (tenant.clone(), id.to_owned());
-    blocking(api, move |store| store.thread(&t, &i))
+    blocking(api, move |store| store.rows.thread(&t, &i))
         .await?
         .ok_or_else(missing)
 }
@@ -83,7 +83,7 @@ pub async fn record(
                 metadata: serde_json::to_string(&metadata).map_err(ApiError::internal)?,
             };
             let (t, saved) = (tenant.clone(), row.clone());
-            blocking(api, move |store| store.create_thread(&t, &saved)).await?;
+            blocking(api, move |store| store.rows.create_thread(&t, &saved)).await?;
             row
         }
     };
@@ -119,7 +119,7 @@ pub async fn record(
         },
     ];
     let (t, id) = (tenant.clone(), thread.thread_id.clone());
-    blocking(api, move |store| store.add_messages(&t, &id, &messages)).await?;
+    blocking(api, move |store| store.rows.add_messages(&t, &id, &messages)).await?;
     Ok(thread.thread_id)
 }
 
@@ -167,7 +167,7 @@ pub async fn threads(
     }
     let t = tenant.clone();
     let (rows, more) = blocking(api, move |store| {
-        store.threads(&t, page.after.as_deref(), page.limit)
+        store.rows.threads(&t, page.after.as_deref(), page.limit)
     })
     .await?;
     Ok(List::of(rows.iter().map(thread).collect(), more))
@@ -188,13 +188,13 @@ pub async fn messages(
     let found = find(api, tenant, id).await?;
     let (t, i, a) = (tenant.clone(), found.thread_id.clone(), page.after.clone());
     let (rows, more) = blocking(api, move |store| {
-        store.messages(&t, &i, a.as_deref(), page.limit)
+        store.rows.messages(&t, &i, a.as_deref(), page.limit)
     })
     .await?;
     if let Some(after) = page.after.filter(|_| rows.is_empty() && !more) {
         // An unknown cursor finds nothing; say so rather than an empty page.
         let (t, i) = (tenant.clone(), found.thread_id.clone());
-        let known = blocking(api, move |store| store.has_message(&t, &i, &after)).await?;
+        let known = blocking(api, move |store| store.rows.has_message(&t, &i, &after)).await?;
         if !known {
             return Err(ApiError::invalid(
                 "after",

@@ -125,12 +125,12 @@ pub async fn cards(
     for file in &request.files {
         let row = super::files::row(api, tenant, &file.file_id).await?;
         let (t, object) = (tenant.clone(), row.cleaned_object.clone());
-        let size = blocking(api, move |store| store.object_len(&t, &object)).await?;
+        let size = blocking(api, move |store| store.objects.object_len(&t, &object)).await?;
         largest = largest.max(usize::try_from(size).unwrap_or(usize::MAX));
         files.push(row);
     }
     super::ontology::connected(api, tenant, request.index.as_deref()).await?;
-    let store = api.store()?;
+    let store = api.store().await?;
     let (t, b) = (tenant.clone(), base.to_owned());
     let debugging = request.debug;
     let made = heavy(api, table_memory(largest), move |stop| {
@@ -153,6 +153,7 @@ pub async fn cards(
         }
         for file in files {
             let bytes = store
+                .objects
                 .object(&t, &file.cleaned_object)
                 .map_err(ApiError::internal)?;
             let table = read_csv(&bytes, stop).map_err(|e| match e {

@@ -1,19 +1,27 @@
-//! What the API keeps, behind one trait, so that the rules never see how:
-//! rows of files, private indexes, threads, saved views and cards, and the
-//! objects (files as uploaded, their cleaned tables, an index's ontology).
-//! [`sqlite::SqliteStore`] keeps them in SQLite and a folder under
-//! `--data-dir`.
+//! What the API keeps, behind two traits, so that the rules never see how:
+//! [`Rows`] of files, private indexes, threads, saved views and cards, in
+//! SQLite ([`sqlite`], the default, under `--data-dir`) or PostgreSQL
+//! ([`postgres`]); and [`Objects`] (files as uploaded, their cleaned
+//! tables, an index's ontology) in a folder ([`folder`], the default) or an
+//! S3-compatible bucket ([`bucket`]). `--database-url` and
+//! `--object-store` choose each at start ([`open`]); the schema of both
+//! databases comes from one source ([`schema`]).
 //!
 //! Objects are named by ids the store makes (`obj_…`), never by anything a
 //! request carries: a key a client sees (`<file_id>/<name>`) is a label in
 //! a row, and no two writes ever share an object, so a write can never
 //! replace what another row points to.
 
+pub mod bucket;
+pub mod folder;
+mod open;
+pub mod postgres;
+pub mod schema;
 pub mod sqlite;
 
 use crate::keys::Tenant;
 
-pub use sqlite::SqliteStore;
+pub use open::{open, Location};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -24,6 +32,10 @@ pub enum StoreError {
     },
     #[error("the database {path}: {message}")]
     Db { path: String, message: String },
+    #[error("the bucket {bucket}: {message}")]
+    Bucket { bucket: String, message: String },
+    #[error("{0}")]
+    Settings(String),
 }
 
 /// A file a tenant uploaded or connected, as its row holds it.
@@ -123,9 +135,43 @@ pub enum ViewOutcome {
     ReferenceTaken,
 }
 
-pub trait Store: Send + Sync {
-    fn secret(&self) -> &[u8; 32];
+/// A form handed out for a bucket, kept until the host takes its file in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UploadRow {
+    pub file_id: String,
+    pub file_name: String,
+    /// The object's key in the bucket, as the form fixes it.
+    pub bucket_key: String,
+    pub content_type: String,
+    pub display_name: Option<String>,
+    pub file_context: Option<String>,
+    pub source: Option<String>,
+    pub expires_at: String,
+}
 
+/// What the API keeps: its rows and its objects.
+pub struct Store {
+    pub rows: Box<dyn Rows>,
+    pub objects: Box<dyn Objects>,
+}
+
+impl Store {
+    /// Both are reachable (`/readyz`).
+    pub fn ready(&self) -> Result<(), StoreError> {
+        self.rows.ready()?;
+        self.objects.ready()
+    }
+}
+
+/// Where upload forms are posted, and what signs them.
+pub enum Intake<'a> {
+    /// This host's own `/upload/`, signed with its secret.
+    Host(&'a [u8; 32]),
+    /// Straight to the bucket, signed with its credentials.
+    Bucket(&'a bucket::Bucket),
+}
+
+pub trait Objects: Send + Sync {
     /// Writes a new object whole or not at all, and names it.
     fn put_object(&self, tenant: &Tenant, bytes: &[u8]) -> Result<String, StoreError>;
 
@@ -137,6 +183,17 @@ pub trait Store: Send + Sync {
     /// Removes objects no row points to any more (a failed or refused
     /// write's, a replaced file's); one that is already gone is no error.
     fn delete_objects(&self, tenant: &Tenant, names: &[&str]) -> Result<(), StoreError>;
+
+    /// Where upload forms go.
+    fn intake(&self) -> Intake<'_>;
+
+    /// The store answers.
+    fn ready(&self) -> Result<(), StoreError>;
+}
+
+pub trait Rows: Send + Sync {
+    /// The database answers.
+    fn ready(&self) -> Result<(), StoreError>;
 
     /// Inserts or replaces a file's row.
     fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError>;
@@ -248,4 +305,12 @@ pub trait Store: Send + Sync {
     /// Deletes a file's row and the rows of the cards made from it, at
     /// once; the row it had (its objects are the caller's to remove).
     fn delete_file(&self, tenant: &Tenant, file_id: &str) -> Result<Option<FileRow>, StoreError>;
+
+    /// Keeps a form handed out for a bucket.
+    fn put_upload(&self, tenant: &Tenant, row: &UploadRow) -> Result<(), StoreError>;
+
+    fn upload(&self, tenant: &Tenant, file_id: &str) -> Result<Option<UploadRow>, StoreError>;
+
+    /// Forgets a form whose file was taken in.
+    fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError>;
 }

@@ -1,120 +1,25 @@
-//! The store in SQLite (`zdr.sqlite3`) and a folder (`objects/<tenant>/…`)
-//! under `--data-dir`, beside the secret that signs upload forms
-//! (`upload-secret`). Objects are written to `tmp/` and renamed into place,
-//! so a file is there whole or not at all; rows are written after their
-//! objects, in a transaction. Whatever a killed process left in `tmp/` is
-//! removed on the next start. The schema is migrated at start, by version
-//! (`PRAGMA user_version`).
+//! The rows in SQLite (`zdr.sqlite3` under `--data-dir`, or the file a
+//! `sqlite://` URL names), one connection in WAL mode. Rows are written
+//! after their objects, in a transaction. The schema is migrated at start,
+//! by version (`PRAGMA user_version`), from [`super::schema`].
 
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::schema::{self, Dialect, MIGRATIONS};
 use super::{
-    CardRow, FileRow, IndexRow, MessageRow, Store, StoreError, ThreadRow, ViewOutcome, ViewRow,
+    CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow, ViewOutcome,
+    ViewRow,
 };
-use crate::ids::{hex, new_id};
+use crate::ids::new_id;
 use crate::keys::Tenant;
 
-pub struct SqliteStore {
-    root: PathBuf,
+pub struct Sqlite {
+    path: PathBuf,
     db: Mutex<Connection>,
-    secret: [u8; 32],
 }
-
-/// The schema's versions, each the statements that make it from the one
-/// before; the database's `user_version` says how many have run. The first
-/// also describes a database of a host from before versions were counted.
-const MIGRATIONS: [&str; 3] = [SCHEMA, OBJECT_NAMES, DISPLAY_NAMES];
-
-/// A file's own name, given by its caller (`display_name`).
-const DISPLAY_NAMES: &str = "ALTER TABLE files ADD COLUMN display_name TEXT;";
-
-/// Files name their objects apart from the keys clients see; the objects
-/// of files from before keep the names they were written under.
-const OBJECT_NAMES: &str = "
-ALTER TABLE files ADD COLUMN object TEXT;
-ALTER TABLE files ADD COLUMN cleaned_object TEXT;
-UPDATE files SET object = key, cleaned_object = cleaned_key;
-";
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS files (
-    tenant TEXT NOT NULL,
-    file_id TEXT NOT NULL,
-    file_name TEXT NOT NULL,
-    key TEXT NOT NULL,
-    content_type TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    cleaned_key TEXT NOT NULL,
-    cleaned_context TEXT NOT NULL,
-    schema_id TEXT NOT NULL,
-    source TEXT,
-    file_context TEXT,
-    file_url TEXT,
-    segment_id TEXT,
-    private_index TEXT,
-    prepend_schema_context INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    PRIMARY KEY (tenant, file_id)
-);
-CREATE TABLE IF NOT EXISTS private_indexes (
-    tenant TEXT NOT NULL,
-    id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    description TEXT,
-    is_default INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL,
-    ontology_status TEXT NOT NULL,
-    kg_elements_key TEXT,
-    link_world_ontology INTEGER NOT NULL,
-    PRIMARY KEY (tenant, id)
-);
-CREATE TABLE IF NOT EXISTS threads (
-    tenant TEXT NOT NULL,
-    thread_id TEXT NOT NULL,
-    created INTEGER NOT NULL,
-    title TEXT,
-    metadata TEXT NOT NULL,
-    PRIMARY KEY (tenant, thread_id)
-);
-CREATE TABLE IF NOT EXISTS thread_messages (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    tenant TEXT NOT NULL,
-    thread_id TEXT NOT NULL,
-    message_id TEXT NOT NULL,
-    created INTEGER NOT NULL,
-    role TEXT NOT NULL,
-    content TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS thread_messages_of ON thread_messages (tenant, thread_id, seq);
-CREATE TABLE IF NOT EXISTS saved_views (
-    tenant TEXT NOT NULL,
-    view_id TEXT NOT NULL,
-    reference_id TEXT,
-    schema_id TEXT NOT NULL,
-    name TEXT NOT NULL,
-    card_type TEXT NOT NULL,
-    query TEXT,
-    created_at TEXT NOT NULL,
-    PRIMARY KEY (tenant, view_id)
-);
-CREATE TABLE IF NOT EXISTS cards (
-    card_id TEXT PRIMARY KEY,
-    tenant TEXT NOT NULL,
-    file_id TEXT NOT NULL,
-    card_type TEXT NOT NULL,
-    title TEXT NOT NULL,
-    description TEXT NOT NULL,
-    visualization_data TEXT NOT NULL,
-    created_at TEXT NOT NULL
-);
-";
 
 fn thread_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ThreadRow> {
     Ok(ThreadRow {
@@ -156,47 +61,28 @@ fn view_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
 
 const VIEW_COLUMNS: &str = "view_id, reference_id, schema_id, name, card_type, query, created_at";
 
-impl SqliteStore {
-    pub fn open(root: &Path) -> Result<SqliteStore, StoreError> {
-        let io = |path: &Path| {
-            let path = path.display().to_string();
-            move |source| StoreError::Io { path, source }
-        };
-        for dir in [root.to_path_buf(), root.join("objects"), root.join("tmp")] {
-            fs::create_dir_all(&dir).map_err(io(&dir))?;
-        }
-        // Left by a process killed in the middle of a write.
-        let tmp = root.join("tmp");
-        for entry in fs::read_dir(&tmp).map_err(io(&tmp))?.flatten() {
-            let _ = fs::remove_file(entry.path());
-        }
-        let secret = secret(root)?;
-        let path = root.join("zdr.sqlite3");
+impl Sqlite {
+    pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
         let db_error = |source: rusqlite::Error| StoreError::Db {
             path: path.display().to_string(),
             message: source.to_string(),
         };
-        let db = Connection::open(&path).map_err(db_error)?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Io {
+                path: parent.display().to_string(),
+                source,
+            })?;
+        }
+        let db = Connection::open(path).map_err(db_error)?;
         db.execute_batch(
             "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA busy_timeout = 5000;",
         )
         .map_err(db_error)?;
         migrate(&db).map_err(db_error)?;
-        Ok(SqliteStore {
-            root: root.to_path_buf(),
+        Ok(Sqlite {
+            path: path.to_path_buf(),
             db: Mutex::new(db),
-            secret,
         })
-    }
-
-    fn object_path(&self, tenant: &Tenant, name: &str) -> Result<PathBuf, StoreError> {
-        if !is_object_name(name) || !is_object_name(&tenant.0) {
-            return Err(StoreError::Io {
-                path: name.chars().take(80).collect(),
-                source: std::io::Error::other("not an object name this store makes"),
-            });
-        }
-        Ok(self.root.join("objects").join(&tenant.0).join(name))
     }
 
     fn db(&self) -> std::sync::MutexGuard<'_, Connection> {
@@ -209,7 +95,7 @@ impl SqliteStore {
 
     fn db_error(&self, source: rusqlite::Error) -> StoreError {
         StoreError::Db {
-            path: self.root.join("zdr.sqlite3").display().to_string(),
+            path: self.path.display().to_string(),
             message: source.to_string(),
         }
     }
@@ -276,7 +162,7 @@ fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileRow> {
     })
 }
 
-impl SqliteStore {
+impl Sqlite {
     fn write_index(
         &self,
         db: &Connection,
@@ -306,7 +192,7 @@ impl SqliteStore {
     }
 }
 
-impl Store for SqliteStore {
+impl Rows for Sqlite {
     fn files(&self, tenant: &Tenant, limit: u32) -> Result<Vec<FileRow>, StoreError> {
         let db = self.db();
         let mut statement = db
@@ -350,71 +236,10 @@ impl Store for SqliteStore {
         Ok(row)
     }
 
-    fn secret(&self) -> &[u8; 32] {
-        &self.secret
-    }
-
-    fn put_object(&self, tenant: &Tenant, bytes: &[u8]) -> Result<String, StoreError> {
-        let name = new_id("obj");
-        let target = self.object_path(tenant, &name)?;
-        let tmp = self.root.join("tmp").join(new_id("obj"));
-        let io = |path: &Path| {
-            let path = path.display().to_string();
-            move |source| StoreError::Io { path, source }
-        };
-        if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(io(parent))?;
-        }
-        let mut file = fs::File::create(&tmp).map_err(io(&tmp))?;
-        file.write_all(bytes).map_err(io(&tmp))?;
-        file.sync_all().map_err(io(&tmp))?;
-        drop(file);
-        fs::rename(&tmp, &target).map_err(io(&target))?;
-        if let Some(parent) = target.parent() {
-            // The rename itself survives a crash once its folder is synced.
-            if let Ok(dir) = fs::File::open(parent) {
-                let _ = dir.sync_all();
-            }
-        }
-        Ok(name)
-    }
-
-    fn object(&self, tenant: &Tenant, name: &str) -> Result<Vec<u8>, StoreError> {
-        let path = self.object_path(tenant, name)?;
-        fs::read(&path).map_err(|source| StoreError::Io {
-            path: path.display().to_string(),
-            source,
-        })
-    }
-
-    fn object_len(&self, tenant: &Tenant, name: &str) -> Result<u64, StoreError> {
-        let path = self.object_path(tenant, name)?;
-        fs::metadata(&path)
-            .map(|m| m.len())
-            .map_err(|source| StoreError::Io {
-                path: path.display().to_string(),
-                source,
-            })
-    }
-
-    fn delete_objects(&self, tenant: &Tenant, names: &[&str]) -> Result<(), StoreError> {
-        for name in names {
-            // A name that is no object name was never written by this
-            // store, and never becomes a path: there is nothing to remove.
-            let Ok(path) = self.object_path(tenant, name) else {
-                continue;
-            };
-            match fs::remove_file(&path) {
-                Err(source) if source.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(StoreError::Io {
-                        path: path.display().to_string(),
-                        source,
-                    })
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+    fn ready(&self) -> Result<(), StoreError> {
+        self.db()
+            .query_row("SELECT 1", [], |_| Ok(()))
+            .map_err(|e| self.db_error(e))
     }
 
     fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError> {
@@ -764,6 +589,61 @@ impl Store for SqliteStore {
         tx.commit().map_err(|e| self.db_error(e))
     }
 
+    fn put_upload(&self, tenant: &Tenant, row: &UploadRow) -> Result<(), StoreError> {
+        self.db()
+            .execute(
+                "INSERT OR REPLACE INTO uploads (tenant, file_id, file_name, bucket_key, content_type,
+                    display_name, file_context, source, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    tenant.0,
+                    row.file_id,
+                    row.file_name,
+                    row.bucket_key,
+                    row.content_type,
+                    row.display_name,
+                    row.file_context,
+                    row.source,
+                    row.expires_at
+                ],
+            )
+            .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
+    fn upload(&self, tenant: &Tenant, file_id: &str) -> Result<Option<UploadRow>, StoreError> {
+        self.db()
+            .query_row(
+                "SELECT file_id, file_name, bucket_key, content_type, display_name, file_context,
+                    source, expires_at FROM uploads WHERE tenant = ?1 AND file_id = ?2",
+                params![tenant.0, file_id],
+                |r| {
+                    Ok(UploadRow {
+                        file_id: r.get(0)?,
+                        file_name: r.get(1)?,
+                        bucket_key: r.get(2)?,
+                        content_type: r.get(3)?,
+                        display_name: r.get(4)?,
+                        file_context: r.get(5)?,
+                        source: r.get(6)?,
+                        expires_at: r.get(7)?,
+                    })
+                },
+            )
+            .optional()
+            .map_err(|e| self.db_error(e))
+    }
+
+    fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError> {
+        self.db()
+            .execute(
+                "DELETE FROM uploads WHERE tenant = ?1 AND file_id = ?2",
+                params![tenant.0, file_id],
+            )
+            .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
     fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError> {
         let db = self.db();
         db.query_row(
@@ -793,71 +673,14 @@ impl Store for SqliteStore {
 fn migrate(db: &Connection) -> rusqlite::Result<()> {
     let done: i64 = db.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let done = usize::try_from(done).unwrap_or(0);
-    for (version, statements) in MIGRATIONS.iter().enumerate().skip(done) {
+    for (version, migration) in MIGRATIONS.iter().enumerate().skip(done) {
+        let statements = schema::statements(migration, Dialect::Sqlite);
         db.execute_batch(&format!(
             "BEGIN; {statements} PRAGMA user_version = {}; COMMIT;",
             version + 1
         ))?;
     }
     Ok(())
-}
-
-/// A name this store made for an object (`obj_…`), or, for a file stored
-/// before objects had such names, the key it was written under
-/// (`<file_id>/<name>`): plain segments, none of them `.` or `..`. Anything
-/// else never becomes a path.
-fn is_object_name(name: &str) -> bool {
-    let segments: Vec<&str> = name.split('/').collect();
-    (1..=2).contains(&segments.len())
-        && segments.iter().all(|s| {
-            !s.is_empty()
-                && s.len() <= 200
-                && *s != "."
-                && *s != ".."
-                && s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
-        })
-}
-
-/// The upload-signing secret: made once, then read at every start, so
-/// forms signed before a restart still verify.
-fn secret(root: &Path) -> Result<[u8; 32], StoreError> {
-    let path = root.join("upload-secret");
-    let io = |source| StoreError::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    if let Ok(text) = fs::read_to_string(&path) {
-        if let Some(secret) = parse_hex32(text.trim()) {
-            return Ok(secret);
-        }
-    }
-    let mut secret = [0u8; 32];
-    getrandom::fill(&mut secret).map_err(|e| io(std::io::Error::other(e.to_string())))?;
-    let tmp = root.join("tmp").join("upload-secret");
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let mut file = options.open(&tmp).map_err(io)?;
-    file.write_all(hex(&secret).as_bytes()).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    fs::rename(&tmp, &path).map_err(io)?;
-    Ok(secret)
-}
-
-fn parse_hex32(text: &str) -> Option<[u8; 32]> {
-    let mut out = [0u8; 32];
-    if text.len() != 64 {
-        return None;
-    }
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
 }
 
 /// Lists ask for one row past `limit`: its presence says another page exists.
@@ -871,6 +694,9 @@ fn one_page<T>(mut rows: Vec<T>, limit: u32) -> (Vec<T>, bool) {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::store::folder::{is_object_name, Folder};
+    use crate::store::Objects;
+    use std::fs;
 
     #[test]
     fn a_data_folder_from_before_object_names_is_migrated_and_still_read() {
@@ -878,7 +704,8 @@ mod tests {
         let root = dir.path();
         // The database and object folder as a host before versions wrote them.
         let db = Connection::open(root.join("zdr.sqlite3")).unwrap();
-        db.execute_batch(SCHEMA).unwrap();
+        db.execute_batch(&schema::statements(MIGRATIONS[0], Dialect::Sqlite))
+            .unwrap();
         db.execute(
             "INSERT INTO files VALUES ('t_1', 'file_1', 'a.csv', 'file_1/a.csv', 'text/csv', 4,
              'file_1/cleaned.csv', '1 rows', 'schema_1', NULL, NULL, NULL, NULL, NULL, 1,
@@ -892,21 +719,22 @@ mod tests {
         fs::write(folder.join("a.csv"), "a\n1\n").unwrap();
         fs::write(folder.join("cleaned.csv"), "a\n1\n").unwrap();
 
-        let store = SqliteStore::open(root).unwrap();
+        let rows = Sqlite::open(&root.join("zdr.sqlite3")).unwrap();
+        let objects = Folder::open(root).unwrap();
         let tenant = Tenant("t_1".into());
-        let row = store.file(&tenant, "file_1").unwrap().unwrap();
+        let row = rows.file(&tenant, "file_1").unwrap().unwrap();
         assert_eq!(
             (row.object.as_str(), row.cleaned_object.as_str()),
             ("file_1/a.csv", "file_1/cleaned.csv")
         );
         assert_eq!(
-            store.object(&tenant, &row.cleaned_object).unwrap(),
+            objects.object(&tenant, &row.cleaned_object).unwrap(),
             b"a\n1\n"
         );
-        drop(store);
+        drop(rows);
         // Opened again, nothing runs twice.
-        let store = SqliteStore::open(root).unwrap();
-        let version: i64 = store
+        let rows = Sqlite::open(&root.join("zdr.sqlite3")).unwrap();
+        let version: i64 = rows
             .db()
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
@@ -914,7 +742,7 @@ mod tests {
 
         // New objects are named by the store, and no name a request could
         // carry becomes a path.
-        let name = store.put_object(&tenant, b"x").unwrap();
+        let name = objects.put_object(&tenant, b"x").unwrap();
         assert!(name.starts_with("obj_") && is_object_name(&name));
         for bad in [
             "../x",
@@ -927,7 +755,7 @@ mod tests {
             "a\0b",
         ] {
             assert!(!is_object_name(bad), "{bad:?}");
-            assert!(store.object(&tenant, bad).is_err(), "{bad:?}");
+            assert!(objects.object(&tenant, bad).is_err(), "{bad:?}");
         }
     }
 }
