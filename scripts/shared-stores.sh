@@ -9,7 +9,8 @@
 #   scripts/shared-stores.sh stop DIR
 #
 # DIR/env also names the PostgreSQL tools and an administrator URL
-# (ZDR_TEST_PG_BIN, ZDR_TEST_PG_ADMIN) for tests that make a database each.
+# (ZDR_TEST_PG_BIN, ZDR_TEST_PG_ADMIN) for tests that make a database each,
+# and the S3 server's folder of the bucket (ZDR_TEST_S3_ROOT).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -68,6 +69,7 @@ export AWS_ACCESS_KEY_ID=$access_key
 export AWS_SECRET_ACCESS_KEY=$secret_key
 export ZDR_TEST_PG_BIN=$pg_bin
 export ZDR_TEST_PG_ADMIN=postgres://postgres@127.0.0.1:$pg_port/postgres
+export ZDR_TEST_S3_ROOT=$dir/s3/zdr-test
 ENV
     ;;
   stop)

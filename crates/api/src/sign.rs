@@ -365,7 +365,7 @@ mod tests {
         let policy: Value = serde_json::from_slice(&text).unwrap();
         assert_eq!(policy["expiration"], "2015-12-30T12:00:00.000Z");
         assert_eq!(
-            policy["conditions"][10]["x-amz-credential"],
+            policy["conditions"][8]["x-amz-credential"],
             "AKIAIOSFODNN7EXAMPLE/20151229/us-east-1/s3/aws4_request"
         );
 

@@ -383,7 +383,7 @@ async fn files_are_added_in_a_batch_with_the_failures_beside_them() {
     let kg = index["kg_elements_bucket_key"].as_str().unwrap();
     // An object the store named (issue 30: keys never become paths).
     assert!(kg.starts_with("obj_") && !kg.contains('/'), "{kg}");
-    let tenant_dir = std::fs::read_dir(dir.path().join("objects"))
+    let tenant_dir = std::fs::read_dir(common::shared::objects_dir(dir.path()))
         .unwrap()
         .next()
         .unwrap()

@@ -10,6 +10,9 @@
 //! an endpoint of the spec and check the SDK's own parsed models; 1.2.0's
 //! answers are also validated strictly against its pydantic models.
 
+#[path = "shared/mod.rs"]
+mod shared;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -105,6 +108,11 @@ impl Host {
             if name.starts_with("ZDR_") {
                 command.env_remove(name);
             }
+        }
+        if let Some((database, objects)) = shared::stores(data) {
+            command
+                .args(["--database-url", &database])
+                .args(["--object-store", &objects]);
         }
         let mut child = command.spawn().unwrap();
         let mut out = BufReader::new(child.stdout.take().unwrap());

@@ -120,7 +120,7 @@ async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
         "{body}"
     );
     // Nothing of it was written.
-    let objects = dir.path().join("objects");
+    let objects = common::shared::objects_dir(dir.path());
     assert!(std::fs::read_dir(&objects).map(|d| d.count()).unwrap_or(0) == 0);
 }
 

@@ -390,14 +390,16 @@ async fn take_in(
     let bytes = match posted {
         None | Some(Upload::Missing) => return Ok(None),
         Some(Upload::TooLarge(size)) => {
+            forget_upload(api, tenant, upload).await?;
             return Err(ApiError::UploadRefused(format!(
                 "the file posted is {size} bytes; the form allowed at most {MAX_FILE}"
-            )))
+            )));
         }
         Some(Upload::Bytes(bytes)) if bytes.is_empty() => {
+            forget_upload(api, tenant, upload).await?;
             return Err(ApiError::UploadRefused(
                 "the file posted is empty; the form allowed 1 byte or more".into(),
-            ))
+            ));
         }
         Some(Upload::Bytes(bytes)) => bytes,
     };
@@ -424,6 +426,14 @@ async fn take_in(
             let (t, id) = (tenant.clone(), file_id.to_owned());
             return blocking(api, move |store| store.rows.file(&t, &id)).await;
         }
+        // Refused for what it is, as an upload to this host is refused:
+        // nothing is kept, and the file is not found from then on.
+        Err(refused @ (ApiError::Unreadable(_) | ApiError::Invalid { .. })) => {
+            forget_upload(api, tenant, upload).await?;
+            return Err(refused);
+        }
+        // The host was busy or failed: the upload stays, to be taken in
+        // when it is next asked for.
         Err(other) => return Err(other),
     };
     forget_upload(api, tenant, upload).await?;
