@@ -20,13 +20,30 @@ cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-embe
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
 say "the embed links nothing that stores or fetches (cargo tree -p zdr-embed-page)"
-if cargo tree -p zdr-embed-page -e normal --prefix none | grep -E '^(rusqlite|reqwest|hyper-rustls|calamine|parquet) '; then
+if cargo tree -p zdr-embed-page -e normal --prefix none | grep -E '^(rusqlite|reqwest|hyper-rustls|calamine|parquet|tokio-postgres|object_store) '; then
   echo "zdr-embed-page depends on a crate that stores or fetches: the zero-retention path must not" >&2
   exit 1
 fi
 
 say "cargo test --workspace (widget units; zdr-chart model, SVG drawing of every example, proptest)"
 cargo test --workspace --quiet
+
+say "the service API on PostgreSQL and an S3 server (scripts/shared-stores.sh): its router and SDK tests again, then two replicas"
+ensure_shared_stores
+SHARED="$(mktemp -d)"
+trap 'bash "$ROOT/scripts/shared-stores.sh" stop "$SHARED"' EXIT
+bash scripts/shared-stores.sh start "$SHARED"
+(
+  source "$SHARED/env"
+  # Each host a test starts gets a database and a bucket folder of its own.
+  unset ZDR_DATABASE_URL ZDR_OBJECT_STORE
+  cargo test -p zdr-host --quiet --test api --test files --test formats --test hardening \
+    --test indexes --test saved_views --test search --test threads --test visualize \
+    --test connector --test questions --test sdk
+  cargo test -p zdr-host --quiet --test replicas -- --ignored
+)
+bash scripts/shared-stores.sh stop "$SHARED"
+trap - EXIT
 
 # Both WebAssembly modules: the service module (the root crate, tests/) and
 # the engine module (crates/engine, its tests/).

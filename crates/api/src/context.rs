@@ -74,7 +74,7 @@ impl Api {
     /// `/readyz`: the database and the object store answer. A host whose
     /// API has no keys never opens them, and is ready for the embed.
     pub async fn ready(&self) -> Result<(), String> {
-        if self.keys.as_ref().map_or(true, |keys| keys.len() == 0) {
+        if self.keys.as_ref().is_ok_and(Keys::is_empty) {
             return Ok(());
         }
         let store = self.store().await.map_err(|e| e.to_string())?;

@@ -7,7 +7,7 @@
 //! - [`service`]: the rules (files, cards, visualize, search, indexes,
 //!   threads, saved views), with the file readers ([`table`]), the
 //!   recommender and the host's admission ([`work`]);
-//! - [`store`]: what is kept, behind a trait (SQLite and a folder).
+//! - [`store`]: what is kept, behind two traits: rows in SQLite or PostgreSQL, objects in a folder or an S3-compatible bucket.
 //!
 //! Errors are one JSON shape ([`error`]). Documented in
 //! docs/service-api.md.

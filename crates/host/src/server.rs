@@ -27,8 +27,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 /// in flight are finished first.
 pub async fn serve(config: Config) -> std::io::Result<()> {
     let (router, api) = build(config.clone());
-    let shared = zdr_api::store::Location::of(&config)
-        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    let shared =
+        zdr_api::store::Location::of(&config).map_err(|e| std::io::Error::other(e.to_string()))?;
     if shared.is_shared() {
         // A database or bucket other hosts share: migrated before the first
         // request, and a wrong setting stops this host here.

@@ -415,3 +415,51 @@ async fn post_files_answers_the_cards_of_an_uploaded_or_posted_file() {
         StatusCode::UNAUTHORIZED
     );
 }
+
+#[tokio::test]
+async fn readyz_says_whether_the_store_answers_and_metrics_name_no_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let (status, body) = get(&router, "/readyz", None).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, "ready\n"));
+    let (status, _) = get(
+        &router,
+        "/api/v1/beta/files/file_0123456789abcdef01234567/",
+        Some(KEY_A),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, metrics) = get(&router, "/metrics", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        metrics.contains(
+            "zdr_http_requests_total{route=\"/api/v1/beta/files/{file_id}/\",method=\"GET\",status=\"404\"} 1"
+        ),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("zdr_lane_slots{lane=\"small\"}"),
+        "{metrics}"
+    );
+    assert!(!metrics.contains(KEY_A) && !metrics.contains("file_0123456789abcdef"));
+
+    // A data folder that cannot be made: not ready, and the reason.
+    let blocked = dir.path().join("a-file");
+    std::fs::write(&blocked, "not a folder").unwrap();
+    let mut config = common::config(&blocked.join("data"), false);
+    config.database_url = None;
+    config.object_store = None;
+    let router = zdr_host::app(config);
+    let (status, body) = get(&router, "/readyz", None).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+    assert!(body.starts_with("not ready: "), "{body}");
+
+    // A host whose API has no keys never opens a store, and is ready.
+    let router = app(Config {
+        data_dir: blocked.join("data"),
+        www: dir.path().join("no-www"),
+        ..Config::default()
+    });
+    let (status, _) = get(&router, "/readyz", None).await;
+    assert_eq!(status, StatusCode::OK);
+}

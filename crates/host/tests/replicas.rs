@@ -135,7 +135,11 @@ fn with(fields: &[(String, String)], name: &str, value: &str) -> Vec<(String, St
     fields
         .iter()
         .map(|(n, v)| {
-            let v = if n == name { value.to_owned() } else { v.clone() };
+            let v = if n == name {
+                value.to_owned()
+            } else {
+                v.clone()
+            };
             (n.clone(), v)
         })
         .collect()
@@ -201,7 +205,11 @@ async fn two_replicas_share_one_database_and_one_bucket() {
             with(&good, "x-amz-signature", &flipped),
             CSV.as_bytes().to_vec(),
         ),
-        ("key", with(&good, "key", &elsewhere), CSV.as_bytes().to_vec()),
+        (
+            "key",
+            with(&good, "key", &elsewhere),
+            CSV.as_bytes().to_vec(),
+        ),
         (
             "content type",
             with(&good, "Content-Type", "text/html"),
@@ -219,7 +227,13 @@ async fn two_replicas_share_one_database_and_one_bucket() {
             "a changed {what}: {status} {answer}"
         );
     }
-    let (status, answer) = get(&client, &b, KEY_A, &format!("/api/v1/beta/files/{file_id}/")).await;
+    let (status, answer) = get(
+        &client,
+        &b,
+        KEY_A,
+        &format!("/api/v1/beta/files/{file_id}/"),
+    )
+    .await;
     assert_eq!(status, 404, "nothing was posted yet: {answer}");
 
     let (status, answer) = post(&url, &good, CSV.as_bytes()).await;
@@ -240,7 +254,13 @@ async fn two_replicas_share_one_database_and_one_bucket() {
         .as_array()
         .unwrap()
         .is_empty());
-    let (status, file) = get(&client, &a, KEY_A, &format!("/api/v1/beta/files/{file_id}/")).await;
+    let (status, file) = get(
+        &client,
+        &a,
+        KEY_A,
+        &format!("/api/v1/beta/files/{file_id}/"),
+    )
+    .await;
     assert_eq!(status, 200, "{file}");
     assert_eq!(file["file_context"], "monthly sales");
 
@@ -260,7 +280,10 @@ async fn two_replicas_share_one_database_and_one_bucket() {
             .text()
             .await
             .unwrap();
-        assert!(cleaned.contains("North") && cleaned.contains("104"), "{cleaned}");
+        assert!(
+            cleaned.contains("North") && cleaned.contains("104"),
+            "{cleaned}"
+        );
     }
 
     // A thread started on A is listed on B; key B sees none of it.
@@ -334,7 +357,10 @@ async fn two_replicas_share_one_database_and_one_bucket() {
     let (status, files) = get(&client, &b, KEY_A, "/api/v1/beta/file_connector").await;
     assert_eq!(status, 200, "{files}");
     let listed = files.to_string();
-    assert!(listed.contains(&file_id) && !listed.contains("half"), "{files}");
+    assert!(
+        listed.contains(&file_id) && !listed.contains("half"),
+        "{files}"
+    );
     let (status, again) = call(
         &client,
         &b,
@@ -372,4 +398,7 @@ async fn two_replicas_share_one_database_and_one_bucket() {
     for secret in [KEY_A, KEY_B, &file_id, &thread_id, "North", "sales"] {
         assert!(!metrics.contains(secret), "{secret} in the metrics");
     }
+
+    // The replicas kept nothing on their own disks.
+    assert!(!data_a.exists() && !data_b.exists());
 }

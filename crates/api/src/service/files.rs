@@ -110,15 +110,7 @@ pub async fn upload_form(
     let now = OffsetDateTime::now_utc();
     let (url, form, pending) = match store.objects.intake() {
         Intake::Host(secret) => {
-            let form = sign::form(
-                secret,
-                &tenant.0,
-                &key,
-                content_type,
-                MAX_FILE,
-                &meta,
-                now,
-            );
+            let form = sign::form(secret, &tenant.0, &key, content_type, MAX_FILE, &meta, now);
             (format!("{base}{UPLOAD_PATH}"), form, None)
         }
         Intake::Bucket(bucket) => {
@@ -327,7 +319,9 @@ pub async fn store_file(
                 row.private_index = previous.private_index.clone();
                 row.prepend_schema_context = previous.prepend_schema_context;
                 store.rows.put_file(&tenant, &row)?;
-                store.objects.delete_objects(&tenant, &[&previous.object, &previous.cleaned_object])?;
+                store
+                    .objects
+                    .delete_objects(&tenant, &[&previous.object, &previous.cleaned_object])?;
                 Ok(Ok(row))
             }
             Stored::New(facts) => {
@@ -337,7 +331,9 @@ pub async fn store_file(
                 if store.rows.insert_file(&tenant, &row)? {
                     Ok(Ok(row))
                 } else {
-                    store.objects.delete_objects(&tenant, &[&row.object, &row.cleaned_object])?;
+                    store
+                        .objects
+                        .delete_objects(&tenant, &[&row.object, &row.cleaned_object])?;
                     Ok(Err(store.rows.file(&tenant, &row.file_id)?))
                 }
             }
@@ -489,7 +485,10 @@ pub fn dataset_file(row: &FileRow, base_url: &str) -> DatasetFile {
 pub async fn cleaned(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<Vec<u8>, ApiError> {
     let row = row(api, tenant, file_id).await?;
     let t = tenant.clone();
-    blocking(api, move |store| store.objects.object(&t, &row.cleaned_object)).await
+    blocking(api, move |store| {
+        store.objects.object(&t, &row.cleaned_object)
+    })
+    .await
 }
 
 /// `PATCH files/{file_id}/`: the members sent, and only those, change.
@@ -527,7 +526,9 @@ pub async fn delete(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<()
     let gone = blocking(api, move |store| {
         let row = store.rows.delete_file(&t, &id)?;
         if let Some(row) = &row {
-            store.objects.delete_objects(&t, &[&row.object, &row.cleaned_object])?;
+            store
+                .objects
+                .delete_objects(&t, &[&row.object, &row.cleaned_object])?;
         }
         Ok(row)
     })

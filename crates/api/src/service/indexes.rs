@@ -74,7 +74,9 @@ pub async fn create(
 ) -> Result<PrivateIndex, ApiError> {
     let t = tenant.clone();
     let row = blocking(api, move |store| {
-        store.rows.create_index(&t, &name, description.as_deref(), EMPTY)
+        store
+            .rows
+            .create_index(&t, &name, description.as_deref(), EMPTY)
     })
     .await?;
     Ok(summary(&row))

@@ -360,7 +360,12 @@ fn file_documents(
 
 /// The key's files a group of the search looks in.
 fn files_of(store: &Store, tenant: &Tenant, group: &Group) -> Result<Vec<FileRow>, ApiError> {
-    let all = || store.rows.files(tenant, MAX_LISTED).map_err(ApiError::internal);
+    let all = || {
+        store
+            .rows
+            .files(tenant, MAX_LISTED)
+            .map_err(ApiError::internal)
+    };
     Ok(match group {
         Group::Files(ids) => {
             let mut out = Vec::new();
@@ -371,8 +376,17 @@ fn files_of(store: &Store, tenant: &Tenant, group: &Group) -> Result<Vec<FileRow
         }
         Group::Index(id) => {
             let mut out = Vec::new();
-            for (file_id, _, _, _) in store.rows.index_files(tenant, id).map_err(ApiError::internal)? {
-                out.extend(store.rows.file(tenant, &file_id).map_err(ApiError::internal)?);
+            for (file_id, _, _, _) in store
+                .rows
+                .index_files(tenant, id)
+                .map_err(ApiError::internal)?
+            {
+                out.extend(
+                    store
+                        .rows
+                        .file(tenant, &file_id)
+                        .map_err(ApiError::internal)?,
+                );
             }
             out
         }

@@ -119,7 +119,10 @@ pub async fn record(
         },
     ];
     let (t, id) = (tenant.clone(), thread.thread_id.clone());
-    blocking(api, move |store| store.rows.add_messages(&t, &id, &messages)).await?;
+    blocking(api, move |store| {
+        store.rows.add_messages(&t, &id, &messages)
+    })
+    .await?;
     Ok(thread.thread_id)
 }
 

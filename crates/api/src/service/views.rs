@@ -56,7 +56,11 @@ pub async fn create(
         created_at: now_rfc3339(),
     };
     let (t, saved) = (tenant.clone(), row.clone());
-    match blocking(api, move |store| store.rows.create_view(&t, &saved, MAX_VIEWS)).await? {
+    match blocking(api, move |store| {
+        store.rows.create_view(&t, &saved, MAX_VIEWS)
+    })
+    .await?
+    {
         ViewOutcome::Stored => Ok(view(&row)),
         ViewOutcome::ReferenceTaken => Err(ApiError::invalid(
             "saved_view_reference_id",
@@ -77,7 +81,9 @@ async fn rows(
 ) -> Result<Vec<ViewRow>, ApiError> {
     let t = tenant.clone();
     blocking(api, move |store| {
-        store.rows.views(&t, view_id.as_deref(), reference_id.as_deref())
+        store
+            .rows
+            .views(&t, view_id.as_deref(), reference_id.as_deref())
     })
     .await
 }

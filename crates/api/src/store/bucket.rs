@@ -157,10 +157,7 @@ impl Bucket {
         })
     }
 
-    fn run<T>(
-        &self,
-        work: impl Future<Output = object_store::Result<T>>,
-    ) -> Result<T, StoreError> {
+    fn run<T>(&self, work: impl Future<Output = object_store::Result<T>>) -> Result<T, StoreError> {
         self.runtime.block_on(work).map_err(|e| self.error(&e))
     }
 
@@ -181,7 +178,10 @@ impl Bucket {
                 ),
             });
         }
-        Ok(Path::from(format!("{}objects/{}/{name}", self.prefix, tenant.0)))
+        Ok(Path::from(format!(
+            "{}objects/{}/{name}",
+            self.prefix, tenant.0
+        )))
     }
 
     /// The key a form for `file_id`'s upload fixes: under the tenant, so

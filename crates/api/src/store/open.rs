@@ -102,19 +102,15 @@ pub fn open(config: &Config, runtime: Handle) -> Result<Store, StoreError> {
     let location = Location::of(config)?;
     let rows: Box<dyn super::Rows> = match &location.database {
         Database::Sqlite(path) => Box::new(Sqlite::open(path)?),
-        Database::Postgres(url) => Box::new(Postgres::open(
-            url,
-            config.database_pool,
-            runtime.clone(),
-        )?),
+        Database::Postgres(url) => {
+            Box::new(Postgres::open(url, config.database_pool, runtime.clone())?)
+        }
     };
     let objects: Box<dyn super::Objects> = match &location.objects {
         ObjectPlace::Folder(path) => Box::new(Folder::open(path)?),
-        ObjectPlace::Bucket(url) => Box::new(Bucket::open(
-            url,
-            bucket::Settings::from_env()?,
-            runtime,
-        )?),
+        ObjectPlace::Bucket(url) => {
+            Box::new(Bucket::open(url, bucket::Settings::from_env()?, runtime)?)
+        }
     };
     Ok(Store { rows, objects })
 }

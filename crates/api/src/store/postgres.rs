@@ -291,7 +291,12 @@ async fn lock(
 }
 
 impl Postgres {
-    async fn write_file(&self, tenant: &Tenant, row: &FileRow, replace: bool) -> Result<u64, Failure> {
+    async fn write_file(
+        &self,
+        tenant: &Tenant,
+        row: &FileRow,
+        replace: bool,
+    ) -> Result<u64, Failure> {
         let on_conflict = if replace {
             "ON CONFLICT (tenant, file_id) DO UPDATE SET file_name = EXCLUDED.file_name,
                 key = EXCLUDED.key, object = EXCLUDED.object, content_type = EXCLUDED.content_type,
