@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-#[path = "shared/mod.rs"]
-mod shared;
+mod common;
+use common::{fields, post_to_bucket as post, shared};
 
 const KEY_A: &str = "replica-key-a-0123456789";
 const KEY_B: &str = "replica-key-b-0123456789";
@@ -99,36 +99,6 @@ async fn call(
 
 async fn get(client: &reqwest::Client, replica: &Replica, key: &str, path: &str) -> (u16, Value) {
     call(client, replica, key, reqwest::Method::GET, path, None).await
-}
-
-/// A form's fields, in order.
-fn fields(form: &Value) -> Vec<(String, String)> {
-    form["fields"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(n, v)| (n.clone(), v.as_str().unwrap().to_owned()))
-        .collect()
-}
-
-/// Posts `fields` and `bytes` to the bucket as a browser would.
-async fn post(url: &str, fields: &[(String, String)], bytes: &[u8]) -> (u16, String) {
-    let mut form = reqwest::multipart::Form::new();
-    for (name, value) in fields {
-        form = form.text(name.clone(), value.clone());
-    }
-    form = form.part(
-        "file",
-        reqwest::multipart::Part::bytes(bytes.to_vec()).file_name("sales.csv"),
-    );
-    let response = reqwest::Client::new()
-        .post(url)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.text().await.unwrap_or_default())
 }
 
 fn with(fields: &[(String, String)], name: &str, value: &str) -> Vec<(String, String)> {

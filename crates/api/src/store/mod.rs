@@ -149,6 +149,27 @@ pub struct UploadRow {
     pub expires_at: String,
 }
 
+/// The columns of a file's row, in [`FileRow`]'s order, for both databases.
+pub(crate) const FILE_COLUMNS: &str =
+    "file_id, file_name, key, object, content_type, size, cleaned_key,
+    cleaned_object, cleaned_context, schema_id, source, file_context, file_url, segment_id,
+    private_index, prepend_schema_context, created_at, updated_at, display_name";
+
+/// The columns of an index's row, in [`IndexRow`]'s order.
+pub(crate) const INDEX_COLUMNS: &str = "id, name, description, is_default, created_at, updated_at,
+    ontology_status, kg_elements_key, link_world_ontology";
+
+/// The columns of a saved view's row, in [`ViewRow`]'s order.
+pub(crate) const VIEW_COLUMNS: &str =
+    "view_id, reference_id, schema_id, name, card_type, query, created_at";
+
+/// Lists ask for one row past `limit`: its presence says another page exists.
+pub(crate) fn one_page<T>(mut rows: Vec<T>, limit: u32) -> (Vec<T>, bool) {
+    let more = rows.len() > limit as usize;
+    rows.truncate(limit as usize);
+    (rows, more)
+}
+
 /// What the API keeps: its rows and its objects.
 pub struct Store {
     pub rows: Box<dyn Rows>,

@@ -18,8 +18,8 @@ use tokio_postgres::{NoTls, Row};
 
 use super::schema::{self, Dialect, MIGRATIONS};
 use super::{
-    CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow, ViewOutcome,
-    ViewRow,
+    one_page, CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow,
+    ViewOutcome, ViewRow, FILE_COLUMNS, INDEX_COLUMNS, VIEW_COLUMNS,
 };
 use crate::ids::{new_id, now_rfc3339};
 use crate::keys::Tenant;
@@ -196,10 +196,6 @@ async fn migrate(pool: &Pool) -> Result<(), Failure> {
     outcome
 }
 
-const FILE_COLUMNS: &str = "file_id, file_name, key, object, content_type, size, cleaned_key,
-    cleaned_object, cleaned_context, schema_id, source, file_context, file_url, segment_id,
-    private_index, prepend_schema_context, created_at, updated_at, display_name";
-
 fn file_row(r: &Row) -> Result<FileRow, Failure> {
     Ok(FileRow {
         file_id: r.try_get(0)?,
@@ -224,9 +220,6 @@ fn file_row(r: &Row) -> Result<FileRow, Failure> {
     })
 }
 
-const INDEX_COLUMNS: &str = "id, name, description, is_default, created_at, updated_at,
-    ontology_status, kg_elements_key, link_world_ontology";
-
 fn index_row(r: &Row) -> Result<IndexRow, Failure> {
     Ok(IndexRow {
         id: r.try_get(0)?,
@@ -250,8 +243,6 @@ fn thread_row(r: &Row) -> Result<ThreadRow, Failure> {
     })
 }
 
-const VIEW_COLUMNS: &str = "view_id, reference_id, schema_id, name, card_type, query, created_at";
-
 fn view_row(r: &Row) -> Result<ViewRow, Failure> {
     Ok(ViewRow {
         view_id: r.try_get(0)?,
@@ -266,13 +257,6 @@ fn view_row(r: &Row) -> Result<ViewRow, Failure> {
 
 fn all<T>(rows: &[Row], each: fn(&Row) -> Result<T, Failure>) -> Result<Vec<T>, Failure> {
     rows.iter().map(each).collect()
-}
-
-/// Lists ask for one row past `limit`: its presence says another page exists.
-fn one_page<T>(mut rows: Vec<T>, limit: u32) -> (Vec<T>, bool) {
-    let more = rows.len() > limit as usize;
-    rows.truncate(limit as usize);
-    (rows, more)
 }
 
 /// The advisory lock of one kind of check for one key, held to the end of

@@ -10,8 +10,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::schema::{self, Dialect, MIGRATIONS};
 use super::{
-    CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow, ViewOutcome,
-    ViewRow,
+    one_page, CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow,
+    ViewOutcome, ViewRow, FILE_COLUMNS, INDEX_COLUMNS, VIEW_COLUMNS,
 };
 use crate::ids::new_id;
 use crate::keys::Tenant;
@@ -29,9 +29,6 @@ fn thread_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ThreadRow> {
         metadata: r.get(3)?,
     })
 }
-
-const INDEX_COLUMNS: &str = "id, name, description, is_default, created_at, updated_at,
-    ontology_status, kg_elements_key, link_world_ontology";
 
 fn index_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<IndexRow> {
     Ok(IndexRow {
@@ -58,8 +55,6 @@ fn view_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ViewRow> {
         created_at: r.get(6)?,
     })
 }
-
-const VIEW_COLUMNS: &str = "view_id, reference_id, schema_id, name, card_type, query, created_at";
 
 impl Sqlite {
     pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
@@ -133,10 +128,6 @@ impl Sqlite {
         .map_err(|e| self.db_error(e))
     }
 }
-
-const FILE_COLUMNS: &str = "file_id, file_name, key, object, content_type, size, cleaned_key,
-    cleaned_object, cleaned_context, schema_id, source, file_context, file_url, segment_id,
-    private_index, prepend_schema_context, created_at, updated_at, display_name";
 
 fn file_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<FileRow> {
     Ok(FileRow {
@@ -681,13 +672,6 @@ fn migrate(db: &Connection) -> rusqlite::Result<()> {
         ))?;
     }
     Ok(())
-}
-
-/// Lists ask for one row past `limit`: its presence says another page exists.
-fn one_page<T>(mut rows: Vec<T>, limit: u32) -> (Vec<T>, bool) {
-    let more = rows.len() > limit as usize;
-    rows.truncate(limit as usize);
-    (rows, more)
 }
 
 #[cfg(test)]

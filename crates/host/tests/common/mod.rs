@@ -120,12 +120,8 @@ pub fn multipart(path: &str, fields: &[(String, String)], file: &[u8]) -> Reques
         .unwrap()
 }
 
-/// The presigned form for `file_name`: its fields in order, and its key.
-pub async fn presign(
-    router: &Router,
-    key: &str,
-    file_name: &str,
-) -> (Vec<(String, String)>, String) {
+/// The presigned form for `file_name`, as the API answers it.
+pub async fn form(router: &Router, key: &str, file_name: &str) -> Value {
     let (status, form) = call(
         router,
         key,
@@ -135,13 +131,27 @@ pub async fn presign(
     )
     .await;
     assert_eq!(status, StatusCode::OK, "{form}");
-    let fields = form["fields"]
+    form
+}
+
+/// A form's fields, in order.
+pub fn fields(form: &Value) -> Vec<(String, String)> {
+    form["fields"]
         .as_object()
         .unwrap()
         .iter()
         .map(|(n, v)| (n.clone(), v.as_str().unwrap().to_owned()))
-        .collect();
-    (fields, form["key"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The presigned form for `file_name`: its fields in order, and its key.
+pub async fn presign(
+    router: &Router,
+    key: &str,
+    file_name: &str,
+) -> (Vec<(String, String)>, String) {
+    let form = form(router, key, file_name).await;
+    (fields(&form), form["key"].as_str().unwrap().to_owned())
 }
 
 /// Uploads `bytes` as `file_name`: the upload's status and answer, and the
@@ -154,21 +164,8 @@ pub async fn upload(
     file_name: &str,
     bytes: &[u8],
 ) -> (StatusCode, String, String) {
-    let (status, form) = call(
-        router,
-        key,
-        "GET",
-        &format!("/api/v1/beta/file_upload_url?file_name={file_name}"),
-        None,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK, "{form}");
-    let fields: Vec<(String, String)> = form["fields"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(n, v)| (n.clone(), v.as_str().unwrap().to_owned()))
-        .collect();
+    let form = form(router, key, file_name).await;
+    let fields = fields(&form);
     let file_id = form["file_id"].as_str().unwrap().to_owned();
     let url = form["url"].as_str().unwrap();
     if url.ends_with("/upload/") {
