@@ -33,6 +33,9 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
         // A database or bucket other hosts share: migrated before the first
         // request, and a wrong setting stops this host here.
         api.open_store().await.map_err(std::io::Error::other)?;
+        api.ready()
+            .await
+            .map_err(|e| std::io::Error::other(format!("the shared stores do not answer: {e}")))?;
         tracing::info!("the service API keeps its data in {}", shared.describe());
     }
     let address = SocketAddr::new(config.bind, config.port);

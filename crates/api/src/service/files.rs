@@ -357,7 +357,13 @@ pub async fn row(api: &Arc<Api>, tenant: &Tenant, file_id: &str) -> Result<FileR
     if let Some(row) = blocking(api, move |store| store.rows.file(&t, &id)).await? {
         return Ok(row);
     }
-    take_in(api, tenant, file_id)
+    if let Some(row) = take_in(api, tenant, file_id).await? {
+        return Ok(row);
+    }
+    // Another host may have taken it in, and removed its upload, between
+    // the first look and this one.
+    let (t, id) = (tenant.clone(), file_id.to_owned());
+    blocking(api, move |store| store.rows.file(&t, &id))
         .await?
         .ok_or_else(|| ApiError::FileNotFound(file_id.to_owned()))
 }
@@ -715,10 +721,15 @@ pub async fn named(api: &Arc<Api>, tenant: &Tenant, name: &str) -> Result<FileRo
             }
         }
     }
-    let (t, wanted) = (
-        tenant.clone(),
-        clean_name(name).unwrap_or_else(|_| name.to_owned()),
-    );
+    let wanted = clean_name(name).unwrap_or_else(|_| name.to_owned());
+    // A file of that name posted to the bucket since: taken in now.
+    let (t, w) = (tenant.clone(), wanted.clone());
+    if let Some(id) = blocking(api, move |store| store.rows.upload_named(&t, &w)).await? {
+        if let Some(row) = take_in(api, tenant, &id).await? {
+            return Ok(row);
+        }
+    }
+    let t = tenant.clone();
     let id = blocking(api, move |store| store.rows.file_named(&t, &wanted))
         .await?
         .ok_or_else(|| {

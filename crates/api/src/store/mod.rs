@@ -332,6 +332,9 @@ pub trait Rows: Send + Sync {
 
     fn upload(&self, tenant: &Tenant, file_id: &str) -> Result<Option<UploadRow>, StoreError>;
 
+    /// The file id of the newest form handed out for a file of this name.
+    fn upload_named(&self, tenant: &Tenant, file_name: &str) -> Result<Option<String>, StoreError>;
+
     /// Forgets a form whose file was taken in.
     fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError>;
 }

@@ -828,6 +828,21 @@ impl Rows for Postgres {
         })
     }
 
+    fn upload_named(&self, tenant: &Tenant, file_name: &str) -> Result<Option<String>, StoreError> {
+        self.run(async {
+            let row = self
+                .client()
+                .await?
+                .query_opt(
+                    "SELECT file_id FROM uploads WHERE tenant = $1 AND file_name = $2
+                     ORDER BY expires_at DESC LIMIT 1",
+                    &[&tenant.0, &file_name],
+                )
+                .await?;
+            Ok(row.map(|r| r.try_get(0)).transpose()?)
+        })
+    }
+
     fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError> {
         self.run(async {
             self.client()

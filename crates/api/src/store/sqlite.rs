@@ -625,6 +625,18 @@ impl Rows for Sqlite {
             .map_err(|e| self.db_error(e))
     }
 
+    fn upload_named(&self, tenant: &Tenant, file_name: &str) -> Result<Option<String>, StoreError> {
+        self.db()
+            .query_row(
+                "SELECT file_id FROM uploads WHERE tenant = ?1 AND file_name = ?2
+                 ORDER BY expires_at DESC, rowid DESC LIMIT 1",
+                params![tenant.0, file_name],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.db_error(e))
+    }
+
     fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError> {
         self.db()
             .execute(
