@@ -13,6 +13,8 @@ import { ROOT } from './package.mjs';
 
 const EXPECTED = [
   'CHANGELOG.md',
+  'LICENSE-APACHE',
+  'LICENSE-MIT',
   'README.md',
   'package.json',
   'pkg/element.js',
