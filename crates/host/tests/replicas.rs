@@ -256,6 +256,37 @@ async fn two_replicas_share_one_database_and_one_bucket() {
         );
     }
 
+    // Past the form's bound, whatever put it in the bucket (here the S3
+    // server's own folder, as someone holding the bucket's keys could): the
+    // host reads no further than the limit, refuses it, and forgets it.
+    let (status, big) = get(
+        &client,
+        &a,
+        KEY_A,
+        "/api/v1/beta/file_upload_url?file_name=big.csv",
+    )
+    .await;
+    assert_eq!(status, 200, "{big}");
+    let big_id = big["file_id"].as_str().unwrap().to_owned();
+    let big_key = fields(&big)
+        .into_iter()
+        .find(|(n, _)| n == "key")
+        .unwrap()
+        .1;
+    let root = std::env::var("ZDR_TEST_S3_ROOT").expect("ZDR_TEST_S3_ROOT");
+    let on_disk = Path::new(&root).join(&big_key);
+    std::fs::create_dir_all(on_disk.parent().unwrap()).unwrap();
+    let mut past = b"a,b\n".to_vec();
+    past.resize(zdr_host::api::MAX_FILE + 1, b'1');
+    std::fs::write(&on_disk, &past).unwrap();
+    let path = format!("/api/v1/beta/files/{big_id}/");
+    let (status, refused) = get(&client, &b, KEY_A, &path).await;
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["error"]["code"], "upload_refused");
+    assert!(!on_disk.exists(), "the refused upload is removed");
+    let (status, _) = get(&client, &b, KEY_A, &path).await;
+    assert_eq!(status, 404, "and answers as never stored");
+
     // A thread started on A is listed on B; key B sees none of it.
     let (status, started) = call(
         &client,
