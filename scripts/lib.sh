@@ -8,6 +8,28 @@ WASM_PACK_VERSION="0.15.1"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
+# workspace_tests PACKAGE TARGET...: the paths of the named test binaries of
+# PACKAGE as `cargo test --workspace` builds them (built if they are not yet),
+# one per line, in the order named.
+workspace_tests() {
+  cargo test --workspace --no-run --quiet --message-format=json |
+    node -e '
+      const [pkg, ...names] = process.argv.slice(1);
+      const found = new Map();
+      for (const line of require("fs").readFileSync(0, "utf8").split("\n")) {
+        if (!line.startsWith("{")) continue;
+        const m = JSON.parse(line);
+        if (m.reason === "compiler-artifact" && m.executable && m.target.kind.includes("test")
+            && m.package_id.includes(`#${pkg}@`)) {
+          found.set(m.target.name, m.executable);
+        }
+      }
+      for (const name of names) {
+        if (!found.has(name)) { console.error(`no test binary ${name} in ${pkg}`); process.exit(1); }
+        console.log(found.get(name));
+      }' "$@"
+}
+
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi
 }
