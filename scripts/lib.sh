@@ -100,7 +100,7 @@ ensure_build_tools() {
   ensure_npm_packages
 }
 
-# What the tests of the service API run besides cargo: the README's curl
+# What the tests of the service API run besides cargo: the documented curl
 # walk-through (curl, jq), and the service's Python SDK, which
 # crates/host/tests/sdk.rs installs from PyPI into virtual environments of
 # its own (python3 with venv and pip: the machine's CPython has them).

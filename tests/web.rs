@@ -1108,7 +1108,7 @@ async fn the_form_post_carries_no_referrer_where_the_browser_honours_rel() {
     )
     .as_string()
     .unwrap_or_default();
-    // Chromium ignores rel on a form that targets a frame (README, "Errors").
+    // Chromium ignores rel on a form that targets a frame (docs/widget.md, "Errors").
     if agent.contains("Firefox") {
         assert_eq!(referrer, "", "Firefox honours rel=\"noreferrer\"");
     }

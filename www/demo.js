@@ -509,7 +509,7 @@ $('svg').addEventListener('click', () => {
   download(`monthly-sales-${seed}.svg`, new Blob([salesCards[1].toSVG()], { type: 'image/svg+xml' }));
 });
 
-// ---- A million points from typed arrays (issue 15), on demand ----
+// ---- A million points from typed arrays, on demand ----
 
 /** One reading a minute from 2024-01-01: a daily cycle on a random walk, as a page would hold it. */
 function minutes(count, seed) {

@@ -1,8 +1,9 @@
-// End to end: the recipes of the README (docs/recipes/), each an app that
+// End to end: the recipes of docs/widget.md (docs/recipes/), each an app that
 // installs the packed package: Vite with React 19 in StrictMode, Vite with
 // Vue, webpack 5, and a plain HTML page that loads the package's files from
 // a static folder as a CDN would. Built here, served by the real zdr-host,
-// driven in headless Chromium. The README shows these files verbatim.
+// driven in headless Chromium. docs/widget.md shows these files verbatim,
+// and the README's three ways of loading run here as written.
 //
 // It builds nothing of the project: scripts/test.sh builds the package
 // (scripts/build.sh) and zdr-host first. The frameworks are devDependencies.
@@ -79,11 +80,36 @@ before(async () => {
   cpSync(packageDir, join(site, 'cdn', 'zdr-embed@0.1.0'), { recursive: true });
   cpSync(join(RECIPES, 'static', 'index.html'), join(site, 'static', 'index.html'));
 
+  // The README's three ways of loading, each block as written in a page of
+  // its own; only the package's address and the service's become this run's.
+  mkdirSync(join(site, 'readme'));
+  const imports = { imports: { 'zdr-embed': '/cdn/zdr-embed@0.1.0/pkg/zdr_embed.js', 'zdr-embed/element': '/cdn/zdr-embed@0.1.0/pkg/zdr_embed_element.js' } };
+  for (const [name, block] of Object.entries(readmeBlocks())) {
+    const body = name === 'module' ? `<div id="chart"></div><script type="module">\n${block}\n</script>` : block;
+    writeFileSync(join(site, 'readme', `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>README</title>
+<script type="importmap">${JSON.stringify(imports)}</script></head><body>
+${body.replaceAll('/path/to/zdr_embed_widget.js', '/cdn/zdr-embed@0.1.0/pkg/zdr_embed_widget.js')}
+</body></html>`);
+  }
+
   host = await startHost(['--www', site]);
+  for (const name of ['module', 'dropin']) {
+    const file = join(site, 'readme', `${name}.html`);
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll('https://charts.example.com', host.origin));
+  }
   browser = await launch();
 });
 
 after(() => tearDown({ browser, host, work }));
+
+/** The code blocks of the README's "Three ways to load it", by way. */
+function readmeBlocks() {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Three ways to load it'), readme.indexOf('### Recipes'));
+  const blocks = [...section.matchAll(/```(\w+)\n([\s\S]*?)\n```/g)].map(([, language, code]) => ({ language, code }));
+  assert.deepEqual(blocks.map((block) => block.language), ['js', 'html', 'html'], 'a new block in the README needs a place in this test');
+  return { module: blocks[0].code, dropin: blocks[1].code, element: blocks[2].code };
+}
 
 async function open(path) {
   const context = await browser.newContext({ deviceScaleFactor: 1 });
@@ -169,10 +195,29 @@ test('a plain HTML page loading the package from a static folder: the drop-in wi
   await context.close();
 });
 
-test('the README shows each recipe as it is tested', () => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+test("the README's three ways of loading run as written", async () => {
+  // The ES module: a card in service mode, then updated in the same frame.
+  let { context, page, problems } = await open('/readme/module.html');
+  await page.frameLocator('#chart iframe').locator('svg text', { hasText: 'Q2' }).first().waitFor(WAIT);
+  assert.equal(await page.locator('#chart iframe').count(), 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+  // The drop-in script: a card in service mode.
+  ({ context, page, problems } = await open('/readme/dropin.html'));
+  await page.frameLocator('#chart-container iframe').locator('svg text', { hasText: 'Sales' }).first().waitFor(WAIT);
+  assert.deepEqual(problems, []);
+  await context.close();
+  // The element, in local mode.
+  ({ context, page, problems } = await open('/readme/element.html'));
+  await page.waitForFunction(() => /^Sales\. Bar chart/.test(document.querySelector('zdr-embed')?.shadowRoot?.querySelector('canvas')?.getAttribute('aria-label') ?? ''), null, WAIT);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('docs/widget.md shows each recipe as it is tested', () => {
+  const readme = readFileSync(join(ROOT, 'docs/widget.md'), 'utf8');
   for (const [dir, file] of [['react', 'Chart.jsx'], ['react', 'main.jsx'], ['vue', 'ZdrChart.vue'], ['webpack', 'index.js'], ['webpack', 'webpack.config.js'], ['static', 'index.html']]) {
     const text = readFileSync(join(RECIPES, dir, file), 'utf8').trimEnd();
-    assert.ok(readme.includes(text), `README.md does not show docs/recipes/${dir}/${file} as it is`);
+    assert.ok(readme.includes(text), `docs/widget.md does not show docs/recipes/${dir}/${file} as it is`);
   }
 });

@@ -1,4 +1,4 @@
-// Local mode's way in for big data (issue 15): the page's visualizationData
+// Local mode's way in for big data: the page's visualizationData
 // object handed to the engine without writing its data as JSON text.
 //
 // A loop over the page's objects here is a JIT-compiled loop; the same

@@ -184,15 +184,16 @@ fn the_services_own_sdks_work_unchanged() {
     drive(&venv("0.1.41"), "drive_0_1_41.py", &host, &files);
 }
 
-/// The fenced block of `language` that comes first after `marker` in the
-/// README.
-fn readme_block(marker: &str, language: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
-    let after = &readme[readme
+/// The fenced block of `language` that comes first after `marker` in
+/// docs/service-api.md's "Try it".
+fn walkthrough_block(marker: &str, language: &str) -> String {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/service-api.md"),
+    )
+    .unwrap();
+    let after = &page[page
         .find(marker)
-        .unwrap_or_else(|| panic!("README: {marker:?}"))..];
+        .unwrap_or_else(|| panic!("docs/service-api.md: {marker:?}"))..];
     let fence = format!("```{language}\n");
     let start = after.find(&fence).unwrap() + fence.len();
     let end = start + after[start..].find("\n```").unwrap();
@@ -207,15 +208,15 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The README's curl walk-through and its SDK walk-through, as written,
+/// The curl walk-through and the SDK walk-through of docs/service-api.md, as written,
 /// against the real binary started as `scripts/demo.sh` starts it; only the
 /// ports differ (the host's and the file server's are free ones here).
 #[test]
-fn the_readmes_walkthroughs_run_as_written() {
+fn the_documented_walkthroughs_run_as_written() {
     for tool in ["curl", "jq"] {
         assert!(
             Command::new(tool).arg("--version").output().is_ok(),
-            "{tool} is needed to run the README's walk-through (scripts/test.sh installs it)"
+            "{tool} is needed to run the documented walk-through (scripts/test.sh installs it)"
         );
     }
     let work = tempfile::tempdir().unwrap();
@@ -256,7 +257,7 @@ fn the_readmes_walkthroughs_run_as_written() {
     let address = host.origin.trim_start_matches("http://").to_owned();
     let server = free_port().to_string();
 
-    let shell = readme_block("The spec's three flows with curl", "sh")
+    let shell = walkthrough_block("The spec's three flows with curl", "sh")
         .replace("127.0.0.1:8080", &address)
         .replace("8001", &server);
     let output = Command::new("bash")
@@ -279,7 +280,7 @@ fn the_readmes_walkthroughs_run_as_written() {
         "{said}"
     );
 
-    let python = readme_block("The same flows,", "python").replace("127.0.0.1:8080", &address);
+    let python = walkthrough_block("The same flows,", "python").replace("127.0.0.1:8080", &address);
     let output = Command::new(venv("1.2.0"))
         .args(["-c", &python])
         .current_dir(work.path())
