@@ -1,6 +1,6 @@
 //! The form-mode chart page: the card laid out for two width classes, the
 //! frame's width choosing one by media query, each written by
-//! [`crate::responsive`] so that it fills any frame with its text at the
+//! [`zdr_chart::paint::svg::fluid`] so that it fills any frame with its text at the
 //! size the widget's local mode draws it at.
 //!
 //! The classes follow the engine's type scale (`Sizes::for_width`: smaller
@@ -14,7 +14,8 @@ use zdr_chart::draw::text::FONT_FAMILY;
 use zdr_chart::scene::Color;
 
 use crate::html::{push_head, push_tail, style_hash, Page};
-use crate::responsive::{Margins, TextStyles, Written};
+use zdr_chart::paint::svg::fluid::{Margins, Written};
+use zdr_chart::paint::svg::TextStyles;
 
 /// A width class: its CSS class, the media query that shows it (none for
 /// the default) and the size it is laid out at.

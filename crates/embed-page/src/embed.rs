@@ -10,6 +10,8 @@ use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::StatusCode;
 use axum::Extension;
 use zdr_chart::model::{Card, CardKind};
+use zdr_chart::paint::svg::fluid::{self, Marks, Written};
+use zdr_chart::paint::svg::TextStyles;
 use zdr_chart::Chart;
 
 use crate::chart_page::{chart_page, layouts};
@@ -19,7 +21,6 @@ use crate::form::{read_body, BodyRules, FormError, Posted};
 use crate::html::Page;
 use crate::limits::{AbandonOnDrop, Lanes, Stop, Stopped};
 use crate::request_log::RequestId;
-use crate::responsive::{self, Marks, TextStyles, Written};
 
 /// The card id from the address; a segment that does not decode to UTF-8
 /// (`%FF`) becomes "", which is no card id, so it gets the 404 page like any
@@ -79,7 +80,7 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
         let shared = written
             .first()
             .and_then(|(_, w): &(_, Written)| w.shapes.as_ref());
-        let layout_written = responsive::write(&scene, marks, &mut styles, shared);
+        let layout_written = fluid::write(&scene, marks, &mut styles, shared);
         written.push((layout, layout_written));
     }
     Ok(chart_page(

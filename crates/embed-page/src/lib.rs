@@ -28,7 +28,6 @@ mod origin;
 #[doc(hidden)]
 pub mod parse;
 pub mod request_log;
-mod responsive;
 pub mod security;
 pub mod shell;
 

@@ -3,7 +3,9 @@
 //! - [`pixels`]: the scene in device pixels for any raster surface (the
 //!   widget's canvas, in the engine);
 //! - [`plotters`]: that, onto any plotters backend (native tests).
-//! - [`svg`]: the engine's own SVG writer (the host, `toSVG()`, the CLI).
+//! - [`svg`]: the engine's own SVG writers, one item writer under both: a
+//!   standalone document (`toSVG()`, the API's images, the CLI) and the
+//!   fluid form-mode page's markup ([`svg::fluid`]).
 //! - `png` (cargo feature `png`, native only): the SVG rasterised.
 
 pub mod pixels;

@@ -21,8 +21,11 @@
 
 use std::fmt::Write as _;
 
-use zdr_chart::paint::svg::{baseline_shift, escape, num, push_sector};
-use zdr_chart::scene::{Align, Color, Font, Item, Rect, Scene, Stroke, Weight};
+use super::items::{
+    baseline_shift, escape, num, push_item, push_outlined, push_pair, push_points, tenths, Grid,
+    TextStyles, Texts,
+};
+use crate::scene::{Color, Item, Rect, Scene, Stroke};
 
 /// How far outside the plot a shape may reach and still count as inside
 /// it: half an axis line's width, and rounding.
@@ -70,49 +73,6 @@ pub struct Written {
 pub struct Shapes {
     pub view_box: String,
     pub markup: String,
-}
-
-/// The ways text is set in a page, each a class of the stylesheet
-/// (`.t0`, `.t1`, ...): a card has a handful, and its texts many.
-#[derive(Debug, Default)]
-pub struct TextStyles {
-    list: Vec<(Font, Align)>,
-}
-
-impl TextStyles {
-    fn class(&mut self, font: Font, align: Align) -> usize {
-        let key = (font, align);
-        match self.list.iter().position(|k| *k == key) {
-            Some(at) => at,
-            None => {
-                self.list.push(key);
-                self.list.len() - 1
-            }
-        }
-    }
-
-    /// The rules for the stylesheet: size in CSS px, weight, colour and
-    /// anchor. (The baseline is placed by hand, see [`baseline_shift`].)
-    pub fn css(&self) -> String {
-        let mut css = String::new();
-        for (i, (font, align)) in self.list.iter().enumerate() {
-            let _ = write!(
-                css,
-                ".t{i}{{font-size:{}px;fill:{}",
-                num(font.size),
-                font.color.hex()
-            );
-            if font.weight == Weight::Bold {
-                css.push_str(";font-weight:bold");
-            }
-            css.push_str(match align {
-                Align::Start => "}",
-                Align::Middle => ";text-anchor:middle}",
-                Align::End => ";text-anchor:end}",
-            });
-        }
-        css
-    }
 }
 
 /// Which layer an item goes to.
@@ -465,12 +425,7 @@ impl Geometry {
                 })),
             ) = (item, marks.peek())
             {
-                if outlines(points, line) {
-                    out.push_str("<path d=\"");
-                    push_points(out, points, (0.0, 0.0));
-                    let _ = write!(out, "z\" fill=\"{}\"", fill.hex());
-                    push_stroke(out, stroke);
-                    out.push_str("/>\n");
+                if push_outlined(out, (points, *fill), (line, stroke), Grid::Tenths) {
                     marks.next();
                     continue;
                 }
@@ -479,7 +434,7 @@ impl Geometry {
                 // Neighbouring lines of one stroke (gridlines, a pie's
                 // seams) are one path of several lines.
                 out.push_str("<path d=\"");
-                push_points(out, points, (0.0, 0.0));
+                push_points(out, points, Grid::Tenths, (0.0, 0.0));
                 while let Some(Mark::Item(Item::Path {
                     points: next,
                     stroke: same,
@@ -488,15 +443,21 @@ impl Geometry {
                     if same != stroke {
                         break;
                     }
-                    push_points(out, next, (0.0, 0.0));
+                    push_points(out, next, Grid::Tenths, (0.0, 0.0));
                     marks.next();
                 }
                 out.push_str("\" fill=\"none\"");
-                push_stroke(out, stroke);
+                super::items::push_stroke(out, stroke, Grid::Tenths);
                 out.push_str("/>\n");
                 continue;
             }
-            push_item(out, item, (0.0, 0.0), styles);
+            push_item(
+                out,
+                item,
+                Grid::Tenths,
+                (0.0, 0.0),
+                &mut Texts::Classes(styles),
+            );
             out.push('\n');
         }
     }
@@ -553,8 +514,9 @@ impl Geometry {
             push_item(
                 out,
                 item,
+                Grid::Tenths,
                 (-fractions.0 * self.width, -fractions.1 * self.height),
-                styles,
+                &mut Texts::Classes(styles),
             );
             out.push('\n');
         }
@@ -651,7 +613,11 @@ fn push_dots(
         out.push_str("<path class=\"d\" d=\"");
         for &(x, y) in centers {
             out.push('M');
-            push_pair(out, (in_tenths(x), in_tenths(y)));
+            push_pair(
+                out,
+                (Grid::Tenths.units(x), Grid::Tenths.units(y)),
+                Grid::Tenths,
+            );
             out.push_str("h0");
         }
         let _ = writeln!(
@@ -661,11 +627,6 @@ fn push_dots(
             num(width)
         );
     }
-}
-
-/// True when `line` runs once around `polygon`, back to its start.
-fn outlines(polygon: &[(f64, f64)], line: &[(f64, f64)]) -> bool {
-    line.len() == polygon.len() + 1 && line.starts_with(polygon) && line.last() == polygon.first()
 }
 
 /// ` x="v"`, or ` x="f%" dx="v - f·size"` for a point that moves by the
@@ -762,186 +723,10 @@ fn bounds(item: &Item) -> Rect {
     }
 }
 
-/// One item as SVG, moved by `(dx, dy)`; a text gets its style's class.
-fn push_item(out: &mut String, item: &Item, (dx, dy): (f64, f64), styles: &mut TextStyles) {
-    let x = |v: f64| tenths(v + dx);
-    let y = |v: f64| tenths(v + dy);
-    match item {
-        Item::Rect { rect, fill } => {
-            // A visible sliver rather than nothing for tiny non-zero values.
-            let _ = write!(
-                out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"/>",
-                x(rect.x),
-                y(rect.y),
-                tenths(rect.w.max(1.0)),
-                tenths(rect.h.max(1.0)),
-                fill.hex()
-            );
-        }
-        Item::Outline { rect, stroke } => {
-            let _ = write!(
-                out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\"",
-                x(rect.x),
-                y(rect.y),
-                tenths(rect.w),
-                tenths(rect.h)
-            );
-            push_stroke(out, stroke);
-            out.push_str("/>");
-        }
-        Item::Path { points, stroke } => {
-            out.push_str("<path d=\"");
-            push_points(out, points, (dx, dy));
-            out.push_str("\" fill=\"none\"");
-            push_stroke(out, stroke);
-            out.push_str("/>");
-        }
-        Item::Polygon { points, fill } => {
-            out.push_str("<path d=\"");
-            push_points(out, points, (dx, dy));
-            let _ = write!(out, "z\" fill=\"{}\"/>", fill.hex());
-        }
-        Item::Circle {
-            center,
-            radius,
-            fill,
-            stroke,
-        } => {
-            let _ = write!(
-                out,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\"",
-                x(center.0),
-                y(center.1),
-                tenths(*radius),
-                fill.map_or_else(|| "none".to_string(), Color::hex)
-            );
-            if let Some(stroke) = stroke {
-                push_stroke(out, stroke);
-            }
-            out.push_str("/>");
-        }
-        Item::Sector {
-            center,
-            outer,
-            inner,
-            start,
-            end,
-            fill,
-        } => {
-            out.push_str("<path d=\"");
-            let full = push_sector(
-                out,
-                (center.0 + dx, center.1 + dy),
-                *inner,
-                *outer,
-                *start,
-                *end,
-                tenths,
-            );
-            let _ = write!(out, "\" fill=\"{}\"", fill.hex());
-            if full && *inner > 0.0 {
-                out.push_str(" fill-rule=\"evenodd\"");
-            }
-            out.push_str("/>");
-        }
-        Item::Text {
-            text,
-            at,
-            font,
-            align,
-            baseline,
-            vertical,
-        } => {
-            // The baseline where the canvas puts it; turned text shifts in
-            // its own frame, turning about the anchor.
-            let (tx, ty) = (x(at.0), y(at.1));
-            let base = y(at.1 + baseline_shift(*baseline) * font.size);
-            let class = styles.class(*font, *align);
-            let _ = write!(out, "<text class=\"t{class}\" x=\"{tx}\" y=\"{base}\"");
-            if *vertical {
-                let _ = write!(out, " transform=\"rotate(-90 {tx} {ty})\"");
-            }
-            out.push('>');
-            out.push_str(&escape(text));
-            out.push_str("</text>");
-        }
-    }
-}
-
-fn push_stroke(out: &mut String, stroke: &Stroke) {
-    let _ = write!(out, " stroke=\"{}\"", stroke.color.hex());
-    if (stroke.width - 1.0).abs() > 0.005 {
-        let _ = write!(out, " stroke-width=\"{}\"", num(stroke.width));
-    }
-}
-
-/// `M` to the first point, then relative steps in tenths of a pixel,
-/// taken between rounded points so that rounding never adds up.
-fn push_points(out: &mut String, points: &[(f64, f64)], (dx, dy): (f64, f64)) {
-    let mut last: Option<(i64, i64)> = None;
-    for &(px, py) in points {
-        let p = (in_tenths(px + dx), in_tenths(py + dy));
-        match last {
-            None => {
-                out.push('M');
-                push_pair(out, p);
-                out.push('l');
-            }
-            Some(l) if l == p => continue,
-            Some(l) => {
-                if !out.ends_with('l') && !written(p.0 - l.0).starts_with('-') {
-                    out.push(' ');
-                }
-                push_pair(out, (p.0 - l.0, p.1 - l.1));
-            }
-        }
-        last = Some(p);
-    }
-    if out.ends_with('l') {
-        out.pop();
-    }
-}
-
-/// Two numbers, separated only where the second needs it.
-fn push_pair(out: &mut String, (a, b): (i64, i64)) {
-    out.push_str(&written(a));
-    let b = written(b);
-    if !b.starts_with('-') {
-        out.push(' ');
-    }
-    out.push_str(&b);
-}
-
-/// `v` in tenths of a pixel, held to a range any SVG reader takes.
-fn in_tenths(v: f64) -> i64 {
-    if v.is_finite() {
-        (v * 10.0).round().clamp(-1.0e9, 1.0e9) as i64
-    } else {
-        0
-    }
-}
-
-/// A number of tenths as SVG writes it: no trailing `.0`, no leading zero.
-fn written(t: i64) -> String {
-    let sign = if t < 0 { "-" } else { "" };
-    let (whole, tenth) = (t.unsigned_abs() / 10, t.unsigned_abs() % 10);
-    match (whole, tenth) {
-        (w, 0) => format!("{sign}{w}"),
-        (0, f) => format!("{sign}.{f}"),
-        (w, f) => format!("{sign}{w}.{f}"),
-    }
-}
-
-fn tenths(v: f64) -> String {
-    written(in_tenths(v))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use zdr_chart::scene::{Baseline, Font};
+    use crate::scene::{Align, Baseline, Font, Weight};
 
     const INK: Color = Color(0x20, 0x20, 0x20);
 
