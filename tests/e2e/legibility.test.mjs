@@ -11,7 +11,9 @@
 // within 15%, and nothing drawn may leave the frame.
 //
 // Screenshots of the service page next to local mode (the packed package,
-// drawing on a canvas) at 360, 800 and 1,400 px wide go to test-results/.
+// drawing on a canvas) at 360, 800 and 1,400 px wide go to test-results/,
+// and the two must have chosen the same layout: each text both drew is
+// anchored, turned and placed alike.
 //
 // It builds nothing: `cargo build -p zdr-host` and scripts/build.sh first.
 import { after, before, describe, test } from 'node:test';
@@ -75,14 +77,42 @@ iframe,#chart{border:0;background:#fff;flex:none}</style>
       const zdr = await import('zdr-embed');
       await zdr.default();
       if (zdr.preload) await zdr.preload();
-      await new Promise((ok, fail) => zdr.render({
-        containerId: 'chart', mode: 'local', width: width + 'px', height: height + 'px',
-        visualizationData: JSON.parse(text), onLoad: () => ok(), onError: (e) => fail(e),
-      }));
+      await new Promise((ok, fail) => {
+        window.handle?.destroy();
+        window.handle = zdr.render({
+          containerId: 'chart', mode: 'local', width: width + 'px', height: height + 'px',
+          visualizationData: JSON.parse(text), onLoad: () => ok(), onError: (e) => fail(e),
+        });
+      });
       return 'both';
     } catch (error) {
       return 'service only: ' + error;
     }
+  };
+  // The texts each mode drew: how each is anchored and turned, and where
+  // its middle is as a share of the frame. Local mode's from the SVG of
+  // the same layout (toSVG), measured off screen.
+  window.layouts = () => {
+    const read = (root, box) => [...root.querySelectorAll('text')].filter((t) => t.getClientRects().length > 0).map((t) => {
+      const b = t.getBoundingClientRect();
+      return {
+        text: t.textContent,
+        anchor: getComputedStyle(t).textAnchor,
+        turned: /rotate/.test(t.getAttribute('transform') ?? ''),
+        x: (b.left + b.width / 2 - box.left) / box.width,
+        y: (b.top + b.height / 2 - box.top) / box.height,
+      };
+    });
+    const frame = document.querySelector('iframe');
+    const service = read(frame.contentDocument, { left: 0, top: 0, width: frame.width, height: frame.height });
+    const holder = document.createElement('div');
+    holder.style.cssText = 'position:absolute;left:-20000px;top:0';
+    holder.innerHTML = window.handle.toSVG();
+    document.body.append(holder);
+    const svg = holder.querySelector('svg');
+    const local = read(svg, svg.getBoundingClientRect());
+    holder.remove();
+    return { service, local };
   };
   window.ready = true;
 </script></body></html>`;
@@ -259,12 +289,47 @@ describe('the form-mode page in frames from 320x240 to 1600x1200', () => {
   }
 });
 
-test('screenshots: service next to local at 360, 800 and 1,400 px wide', async () => {
+// The demo's card whose bars once lay on their side in the service's frame
+// and stood upright on the canvas beside it.
+const PAYROLLS = {
+  name: 'payrolls',
+  text: JSON.stringify({
+    viz_config: { title: 'Change in payrolls by sector', viz_component_type: 'bar', x_label: 'Sector', y_label: 'Change', units: 'thousand jobs', source: 'Made up' },
+    data: [{ x: 'Retail', y: -1500 }, { x: 'Health', y: 420 }, { x: 'Construction', y: -310 }, { x: 'Tech', y: 260 }],
+  }),
+};
+
+/** Left, middle or right (top, middle, bottom) third of the frame. */
+const third = (share) => (share < 0.35 ? 'start' : share > 0.65 ? 'end' : 'middle');
+
+/**
+ * Service and local mode chose the same layout: every text both drew once
+ * is anchored and turned alike, and lies in the same outer third of the
+ * frame (an axis's labels on the same side, a legend on the same side).
+ */
+function sameLayout(name, { service, local }) {
+  const once = (texts) => new Map(texts.filter((t) => texts.filter((u) => u.text === t.text).length === 1).map((t) => [t.text, t]));
+  const [s, l] = [once(service), once(local)];
+  const shared = [...s.keys()].filter((text) => l.has(text));
+  assert.ok(shared.length >= 2, `${name}: texts drawn by both modes: ${shared.join(' | ')}`);
+  for (const text of shared) {
+    const [a, b] = [s.get(text), l.get(text)];
+    assert.equal(a.anchor, b.anchor, `${name}: "${text}" anchored ${a.anchor} in service mode, ${b.anchor} in local mode`);
+    assert.equal(a.turned, b.turned, `${name}: "${text}" turned in one mode only`);
+    for (const axis of ['x', 'y']) {
+      const [p, q] = [third(a[axis]), third(b[axis])];
+      assert.ok(p === q || p === 'middle' || q === 'middle', `${name}: "${text}" at ${axis} ${a[axis].toFixed(2)} in service mode, ${b[axis].toFixed(2)} in local mode`);
+    }
+  }
+  return shared.length;
+}
+
+test('screenshots: service next to local at 360, 800 and 1,400 px wide, the same layout in both', async () => {
   const context = await browser.newContext();
   try {
     for (const width of [360, 800, 1400]) {
       const height = 600;
-      for (const card of EXAMPLES) {
+      for (const card of [...EXAMPLES, PAYROLLS]) {
         const page = await context.newPage();
         await page.setViewportSize({ width: 2 * width + 48, height: height + 32 });
         await page.goto(`${host.origin}/side.html`);
@@ -273,9 +338,14 @@ test('screenshots: service next to local at 360, 800 and 1,400 px wide', async (
           ({ action, text, width, height }) => window.show(action, text, width, height),
           { action: `${host.origin}/embed/${card.name}/`, text: card.text, width, height },
         );
-        if (drawn !== 'both') console.log(`# ${card.name} at ${width}: ${drawn}`);
         const path = join(RESULTS, `legibility-${card.name}-${width}.png`);
         await page.screenshot({ path });
+        if (packageDir) {
+          assert.equal(drawn, 'both', `${card.name} at ${width}`);
+          sameLayout(`${card.name} at ${width}x${height}`, await page.evaluate(() => window.layouts()));
+        } else {
+          console.log(`# ${card.name} at ${width}: ${drawn}`);
+        }
         await page.close();
         assert.ok(existsSync(path));
       }

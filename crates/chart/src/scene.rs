@@ -149,6 +149,53 @@ pub enum Item {
     },
 }
 
+/// What an item is to the card's layout: how it follows when a painter
+/// fits the card to a frame of another size than it was laid out for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Role {
+    /// A mark of the plot (a bar, a line, a dot, a region, a grid line):
+    /// it stretches or scales with the plot area, as the [`Fit`] says.
+    Mark,
+    /// Chrome (a title, a legend, an axis's ticks and labels): it keeps its
+    /// size in CSS pixels, and its place relative to the plot's edges.
+    #[default]
+    Chrome,
+    /// A text on a mark (a value, a slice's share, a cell's number): it
+    /// keeps its size and goes wherever its mark goes.
+    Label,
+}
+
+/// How a card's plot follows a frame of another size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Fit {
+    /// The marks fill the plot area however it stretches (axes, heatmaps).
+    #[default]
+    Stretch,
+    /// The marks scale uniformly into the plot area, centred: a map keeps
+    /// its shape.
+    Scale,
+    /// As `Scale`, and chrome inside the plot area stays at its centre: a
+    /// pie stays round with its labels around it.
+    ScaleCentred,
+    /// The plot only widens: rows of text keep their height and their
+    /// place from the top (tables).
+    Rows,
+}
+
+impl Fit {
+    /// Whether the plot keeps its aspect ratio (pies, maps).
+    pub fn keeps_aspect(self) -> bool {
+        matches!(self, Fit::Scale | Fit::ScaleCentred)
+    }
+
+    /// Whether the card is best laid out at the smallest frame and grown
+    /// from there: its marks are sized in pixels (a pie's radius, a table's
+    /// rows), so a frame should only ever add room around them.
+    pub fn grows_from_smallest(self) -> bool {
+        matches!(self, Fit::ScaleCentred | Fit::Rows)
+    }
+}
+
 /// A whole card, laid out for one size.
 #[derive(Debug, Clone, Default)]
 pub struct Scene {
@@ -161,6 +208,23 @@ pub struct Scene {
     /// while the margins around it keep their size in CSS pixels.
     pub plot: Option<Rect>,
     pub items: Vec<Item>,
+    /// Each item's role, in the order of `items` (an item without one is
+    /// chrome).
+    pub roles: Vec<Role>,
+    /// How the plot follows a frame of another size.
+    pub fit: Fit,
     /// Where every mark landed, for tooltips; empty unless asked for.
     pub hits: HitMap,
+}
+
+impl Scene {
+    /// The items with their roles, in painting order.
+    pub fn placed(&self) -> impl Iterator<Item = (Role, &Item)> {
+        let roles = self
+            .roles
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(Role::Chrome));
+        roles.zip(&self.items)
+    }
 }

@@ -588,3 +588,53 @@ fn series_of_different_magnitude_read_against_two_axes() {
 fn scene_of(chart: &Chart) -> Scene {
     scene(chart, 800.0, 500.0, &chart.theme(Some(false)))
 }
+
+/// Every item says what it is, and the roles keep their contract for every
+/// card type at the sizes the form page lays out at and a large one: the
+/// plot's marks lie in the plot (a dot by its centre), labels are texts
+/// drawn with the marks, and the fit follows the card.
+#[test]
+fn every_item_has_a_role_that_keeps_its_contract() {
+    use zdr_chart::scene::{Fit, Role};
+    for name in NAMES {
+        let chart = example(name);
+        for (w, h) in [
+            (320.0, 240.0),
+            (320.0, 300.0),
+            (420.0, 360.0),
+            (900.0, 560.0),
+        ] {
+            let scene = scene(&chart, w, h, &chart.theme(None));
+            assert_eq!(scene.roles.len(), scene.items.len(), "{name} {w}x{h}");
+            assert_eq!(scene.fit, chart.fit(), "{name}");
+            let plot = scene.plot.unwrap_or_default();
+            let grown = Rect::new(plot.x - 1.0, plot.y - 1.0, plot.w + 2.0, plot.h + 2.0);
+            let mut marks = 0;
+            for (role, item) in scene.placed() {
+                match (role, item) {
+                    (Role::Label, Item::Text { .. }) | (Role::Chrome, _) => {}
+                    (Role::Label, other) => panic!("{name}: a label that is no text: {other:?}"),
+                    (Role::Mark, Item::Text { .. }) => panic!("{name}: a text as a mark"),
+                    (Role::Mark, Item::Circle { center, .. }) => {
+                        marks += 1;
+                        let at = Rect::new(center.0, center.1, 0.0, 0.0);
+                        assert!(within(&at, &grown), "{name} {w}x{h}: {item:?} off {plot:?}");
+                    }
+                    (Role::Mark, Item::Rect { rect, .. }) => {
+                        marks += 1;
+                        assert!(
+                            within(rect, &grown),
+                            "{name} {w}x{h}: {item:?} off {plot:?}"
+                        );
+                    }
+                    (Role::Mark, _) => marks += 1,
+                }
+            }
+            assert!(marks > 0, "{name} {w}x{h}: no marks");
+        }
+    }
+    assert_eq!(example("pie").fit(), Fit::ScaleCentred);
+    assert_eq!(example("choropleth").fit(), Fit::Scale);
+    assert_eq!(example("table").fit(), Fit::Rows);
+    assert_eq!(example("bar").fit(), Fit::Stretch);
+}

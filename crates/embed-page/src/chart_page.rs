@@ -11,7 +11,8 @@
 use std::fmt::Write as _;
 
 use zdr_chart::draw::text::FONT_FAMILY;
-use zdr_chart::scene::Color;
+use zdr_chart::draw::{class_layout, REGULAR_WIDTH, SMALLEST};
+use zdr_chart::scene::{Color, Fit};
 
 use crate::html::{push_head, push_tail, style_hash, Page};
 use zdr_chart::paint::svg::fluid::{Margins, Written};
@@ -27,35 +28,28 @@ pub struct Layout {
     pub height: f64,
 }
 
-/// The smallest frame the page is made for.
-pub const SMALLEST: (f64, f64) = (320.0, 240.0);
-
 /// The layouts for a card: frames 420 px wide and more (the engine's
-/// regular type), then narrower ones (its compact type), each laid out at
-/// the narrowest width of its class. `rigid` cards (pies, tables: marks
-/// that keep their size in px, rows of text) are laid out at the smallest
-/// height too, so a frame only ever adds room around them; the others a
-/// little taller, which gives their plot room for more ticks (tick count
-/// follows the laid-out plot) and, in the smallest frames, shrinks only
-/// the plot, by 120 px at most, never the text or the margins.
-pub fn layouts(rigid: bool) -> [Layout; 2] {
-    let (regular, compact) = if rigid {
-        (SMALLEST.1, SMALLEST.1)
-    } else {
-        (360.0, 300.0)
-    };
+/// regular type), then narrower ones (its compact type), each at the size
+/// the engine makes its class's layout at ([`class_layout`]): a frame only
+/// ever adds room to it, or in the smallest frames takes up to 120 px from
+/// the plot, never from the text or the margins.
+pub fn layouts(fit: Fit) -> [Layout; 2] {
+    let (regular, compact) = (
+        class_layout(REGULAR_WIDTH, fit),
+        class_layout(SMALLEST.0, fit),
+    );
     [
         Layout {
             class: "regular",
             media: None,
-            width: 420.0,
-            height: regular,
+            width: regular.0,
+            height: regular.1,
         },
         Layout {
             class: "compact",
             media: Some("(max-width:419.98px)"),
-            width: SMALLEST.0,
-            height: compact,
+            width: compact.0,
+            height: compact.1,
         },
     ]
 }

@@ -9,8 +9,7 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, RawQuery, Request, State};
 use axum::http::StatusCode;
 use axum::Extension;
-use zdr_chart::model::{Card, CardKind};
-use zdr_chart::paint::svg::fluid::{self, Marks, Written};
+use zdr_chart::paint::svg::fluid::{self, Written};
 use zdr_chart::paint::svg::TextStyles;
 use zdr_chart::Chart;
 
@@ -68,10 +67,9 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
     let chart = Chart::from_json(&text).map_err(Failure::Data)?;
     drop(text);
     let theme = chart.theme(dark);
-    let (marks, rigid) = fit(&chart);
     let mut written = Vec::with_capacity(2);
     let mut styles = TextStyles::default();
-    for layout in layouts(rigid) {
+    for layout in layouts(chart.fit()) {
         stop.check().map_err(Failure::Stopped)?;
         let scene = chart
             .scene(layout.width, layout.height, &theme, false)
@@ -80,7 +78,7 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
         let shared = written
             .first()
             .and_then(|(_, w): &(_, Written)| w.shapes.as_ref());
-        let layout_written = fluid::write(&scene, marks, &mut styles, shared);
+        let layout_written = fluid::write(&scene, &mut styles, shared);
         written.push((layout, layout_written));
     }
     Ok(chart_page(
@@ -89,18 +87,6 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
         &written,
         &styles,
     ))
-}
-
-/// How a card follows its frame: maps and pies keep their shape, tables
-/// widen, every other card's marks fill the plot; pies and tables are laid
-/// out at the smallest frame (see [`layouts`]).
-fn fit(chart: &Chart) -> (Marks, bool) {
-    match &chart.card {
-        Card::Categorical(c) if c.kind == CardKind::Choropleth => (Marks::KeepShape, false),
-        Card::Categorical(c) if c.kind == CardKind::Pie => (Marks::KeepShape, true),
-        Card::Table { .. } => (Marks::Rows, true),
-        _ => (Marks::Stretch, false),
-    }
 }
 
 pub async fn post(

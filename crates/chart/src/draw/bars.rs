@@ -83,7 +83,10 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
         .iter()
         .map(|l| text::width(l, ctx.sizes.tick, Weight::Regular))
         .fold(0.0, f64::max);
-    let turned = widest + 20.0 > body.w * 0.9 / n && n * ctx.sizes.tick * 2.0 <= body.h * 0.8;
+    // On its side when the labels would not fit upright, chosen at the
+    // width class's layout (every frame of the class chooses alike).
+    let room = ctx.class_body(body);
+    let turned = widest + 20.0 > room.w * 0.9 / n && n * ctx.sizes.tick * 2.0 <= room.h * 0.8;
     let band = AxisSpec::Band {
         labels: c.categories.clone(),
         padding: if c.series.len() > 1 { 0.22 } else { 0.3 },
@@ -99,6 +102,7 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     } else {
         ctx.axes(body, band, value)
     };
+    let _marks = ctx.p.marking();
     let groups = c.series.len().max(1);
     let mut slots = Vec::new();
     for (ci, _) in c.categories.iter().enumerate() {
@@ -212,6 +216,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
             units: ctx.units(),
         },
     );
+    let _marks = ctx.p.marking();
     let seams = c.series.len() * c.categories.len() <= MAX_SEAMS;
     for ci in 0..c.categories.len() {
         let (x, w) = axes.x_band(ci);
@@ -290,6 +295,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
             units: ctx.units(),
         },
     );
+    let _marks = ctx.p.marking();
     let last = steps.len().saturating_sub(1);
     for (i, &(from, to)) in steps.iter().enumerate() {
         let (x, w) = axes.x_band(i);
@@ -374,6 +380,7 @@ pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) {
         },
     );
     ctx.p.set_plot(axes.plot);
+    let _marks = ctx.p.marking();
     for (i, &count) in counts.iter().enumerate() {
         let (Some(&a), Some(&b)) = (edges.get(i), edges.get(i + 1)) else {
             continue;

@@ -28,6 +28,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) {
             units: ctx.units(),
         },
     );
+    let _marks = ctx.p.marking();
     let color = ctx.theme.color(0);
     let fill = mix(color, ctx.theme.background, 0.75);
     let mut rings = 0usize;

@@ -1,7 +1,7 @@
 //! The frame around every card: title, subtitle, legend, source line, and
 //! the body rectangle left for the chart itself.
 
-use crate::scene::Color;
+use crate::scene::{Color, Fit};
 
 use super::painter::{Align, Baseline, Font, Painter, Rect};
 use super::text::{self, Weight};
@@ -18,9 +18,38 @@ pub struct Sizes {
     pub pad: f64,
 }
 
+/// The width from which a card is set in the regular type scale; below it,
+/// in the compact one.
+pub const REGULAR_WIDTH: f64 = 420.0;
+
+/// The smallest frame a card is made for.
+pub const SMALLEST: (f64, f64) = (320.0, 240.0);
+
+/// The size one layout of a card is made at to serve every frame of the
+/// width class of `width` (the form page lays each class out once and lets
+/// its plot grow): the class's narrowest width, and for cards whose marks
+/// are sized in pixels the smallest height, so that a frame only ever adds
+/// room around them; for the others a little more, which gives their plot
+/// room for ticks.
+///
+/// Every layout makes its choices (a bar chart on its side or upright, a
+/// pie's legend beside it or above) at this size, so that a card drawn in
+/// the page and the same card in the form page choose alike.
+pub fn class_layout(width: f64, fit: Fit) -> (f64, f64) {
+    let regular = width >= REGULAR_WIDTH;
+    let height = if fit.grows_from_smallest() {
+        SMALLEST.1
+    } else if regular {
+        360.0
+    } else {
+        300.0
+    };
+    (if regular { REGULAR_WIDTH } else { SMALLEST.0 }, height)
+}
+
 impl Sizes {
     pub fn for_width(width: f64) -> Sizes {
-        if width < 420.0 {
+        if width < REGULAR_WIDTH {
             Sizes {
                 title: 15.0,
                 subtitle: 12.0,

@@ -23,6 +23,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, xs: &[String], ys: &[String], values: &[f
             padding: 0.0,
         },
     );
+    let _marks = ctx.p.marking();
     let columns = xs.len();
     if columns == 0 || ys.is_empty() {
         return;

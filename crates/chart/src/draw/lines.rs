@@ -60,6 +60,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     } else {
         ctx.axes_two(body, x, y, value_axis(r_lo, r_hi, right_units))
     };
+    let _marks = ctx.p.marking();
 
     let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
     let (dom_lo, dom_hi) = match &axes.x {

@@ -47,6 +47,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     }
 
     ctx.p.set_plot(body);
+    let _marks = ctx.p.marking();
     let regions: Vec<(&Region, Option<f64>)> = map
         .regions
         .iter()

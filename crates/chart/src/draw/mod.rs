@@ -27,7 +27,7 @@ use plotters::prelude::{DrawingArea, DrawingBackend};
 pub use crate::chart::Chart;
 use crate::model::{Card, CardKind, DataError, VizConfig};
 use crate::shown::is_empty;
-pub use frame::Sizes;
+pub use frame::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
 pub use hit::{Hit, HitMap, HitShape};
 use hit::{Mark, Recorder};
 pub(crate) use painter::device_scale;
@@ -35,7 +35,7 @@ use painter::Painter;
 pub use painter::Rect;
 pub use theme::Theme;
 
-use crate::scene::Scene;
+use crate::scene::{Fit, Scene};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DrawError {
@@ -139,12 +139,16 @@ impl Chart {
     /// carries no error paths (only painting onto a backend can fail).
     fn layout(&self, p: Painter, theme: &Theme, hits: Recorder) -> Scene {
         self.lay_out(&p, theme, &hits);
+        let (width, height, plot) = (p.width, p.height, p.plot());
+        let (items, roles) = p.finish();
         Scene {
-            width: p.width,
-            height: p.height,
+            width,
+            height,
             background: theme.background,
-            plot: p.plot(),
-            items: p.finish(),
+            plot,
+            items,
+            roles,
+            fit: self.fit(),
             hits: hits.finish(),
         }
     }
@@ -166,6 +170,7 @@ impl Chart {
             sizes: &sizes,
             config: &self.config,
             hits,
+            fit: self.fit(),
         };
         match &self.card {
             Card::Categorical(c) => match c.kind {
@@ -182,6 +187,18 @@ impl Chart {
             Card::Timeline { items, precision } => timeline::draw(&ctx, body, items, *precision),
             Card::Histogram(values) => bars::histogram(&ctx, body, values),
             Card::Table { columns, rows } => table::draw(&ctx, body, columns, rows),
+        }
+    }
+
+    /// How the card's plot follows a frame of another size than it was
+    /// laid out for: maps and pies keep their shape, tables widen, every
+    /// other card's marks fill the plot.
+    pub fn fit(&self) -> Fit {
+        match &self.card {
+            Card::Categorical(c) if c.kind == CardKind::Choropleth => Fit::Scale,
+            Card::Categorical(c) if c.kind == CardKind::Pie => Fit::ScaleCentred,
+            Card::Table { .. } => Fit::Rows,
+            _ => Fit::Stretch,
         }
     }
 
@@ -217,6 +234,8 @@ pub(crate) struct Ctx<'c> {
     pub config: &'c VizConfig,
     /// Where the marks land, when the caller asked (see [`Chart::draw_mapped`]).
     pub hits: &'c Recorder,
+    /// How the card's plot follows its frame.
+    pub fit: Fit,
 }
 
 impl Ctx<'_> {
@@ -297,6 +316,19 @@ impl Ctx<'_> {
         let axes = axis::draw_axes(self.p, self.theme, self.sizes, body, &spec);
         self.p.set_plot(axes.plot);
         axes
+    }
+
+    /// `body` as the layout of the card's width class has it (see
+    /// [`frame::class_layout`]): the room a choice between layouts is made
+    /// by, so that it is the same in every frame of the class.
+    pub fn class_body(&self, body: Rect) -> Rect {
+        let (w, h) = frame::class_layout(self.p.width, self.fit);
+        Rect::new(
+            body.x,
+            body.y,
+            body.w - (self.p.width - w),
+            body.h - (self.p.height - h),
+        )
     }
 
     pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Rect {

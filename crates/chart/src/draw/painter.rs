@@ -5,10 +5,13 @@
 use std::cell::{Cell, RefCell};
 
 pub use crate::scene::{Align, Baseline, Font, Rect};
-use crate::scene::{Color, Item, Stroke};
+use crate::scene::{Color, Item, Role, Stroke};
 
 pub struct Painter {
     items: RefCell<Vec<Item>>,
+    roles: RefCell<Vec<Role>>,
+    /// Whether what is drawn now are the plot's marks (see [`Painter::marks`]).
+    marking: Cell<bool>,
     plot: Cell<Option<Rect>>,
     /// Device pixels per CSS pixel the scene will be painted at: only
     /// decides how finely long series are reduced, never the layout.
@@ -71,6 +74,8 @@ impl Painter {
         let (width, height, scale) = (size(width), size(height), device_scale(scale));
         Painter {
             items: RefCell::new(Vec::new()),
+            roles: RefCell::new(Vec::new()),
+            marking: Cell::new(false),
             plot: Cell::new(None),
             scale,
             width,
@@ -87,13 +92,29 @@ impl Painter {
         self.plot.get()
     }
 
-    /// The items recorded so far, in painting order.
-    pub fn finish(self) -> Vec<Item> {
-        self.items.into_inner()
+    /// From now until the guard is dropped, what is drawn are the plot's
+    /// marks: shapes are [`Role::Mark`]s and texts [`Role::Label`]s pinned
+    /// to them. Everything drawn outside is [`Role::Chrome`].
+    pub fn marking(&self) -> Marking<'_> {
+        Marking {
+            painter: self,
+            was: self.marking.replace(true),
+        }
+    }
+
+    /// The items recorded so far, in painting order, and their roles.
+    pub fn finish(self) -> (Vec<Item>, Vec<Role>) {
+        (self.items.into_inner(), self.roles.into_inner())
     }
 
     fn push(&self, item: Item) {
+        let role = match (self.marking.get(), &item) {
+            (false, _) => Role::Chrome,
+            (true, Item::Text { .. }) => Role::Label,
+            (true, _) => Role::Mark,
+        };
         self.items.borrow_mut().push(item);
+        self.roles.borrow_mut().push(role);
     }
 
     pub fn rect(&self, r: Rect, color: Color) {
@@ -215,5 +236,17 @@ impl Painter {
             baseline,
             vertical,
         })
+    }
+}
+
+/// See [`Painter::marking`].
+pub struct Marking<'p> {
+    painter: &'p Painter,
+    was: bool,
+}
+
+impl Drop for Marking<'_> {
+    fn drop(&mut self) {
+        self.painter.marking.set(self.was);
     }
 }

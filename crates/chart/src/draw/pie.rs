@@ -30,14 +30,17 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
         })
         .collect();
 
-    // Legend on the right when the card is wide, on top when it is narrow.
+    // Legend on the right when the card is wide, on top when it is narrow,
+    // chosen at the width class's layout (every frame of the class
+    // chooses alike).
     let size = ctx.sizes.tick;
     let legend_w = entries
         .iter()
         .map(|e| text::width(&e.label, size, Weight::Regular) + size + 6.0)
         .fold(0.0, f64::max)
         .min(body.w * 0.45);
-    let wide = body.w - legend_w - 24.0 >= body.h * 0.8;
+    let room = ctx.class_body(body);
+    let wide = room.w - legend_w - 24.0 >= room.h * 0.8;
     let pie_area = if wide {
         let row_h = size * 1.7;
         let top = body.y + (body.h - row_h * entries.len() as f64).max(0.0) / 2.0;
@@ -63,6 +66,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     };
 
     ctx.p.set_plot(pie_area);
+    let _marks = ctx.p.marking();
     let (cx, cy) = pie_area.center();
     let radius = (pie_area.w.min(pie_area.h) / 2.0 - 4.0).max(4.0);
     if total <= 0.0 || !total.is_finite() {

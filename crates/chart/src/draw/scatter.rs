@@ -35,6 +35,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
             units: ctx.units(),
         },
     );
+    let _marks = ctx.p.marking();
     let (xd, yd) = match (&axes.x, &axes.y) {
         (super::axis::Scale::Linear(x), super::axis::Scale::Linear(y)) => {
             ((x.lo, x.hi), (y.lo, y.hi))

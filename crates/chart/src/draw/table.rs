@@ -30,6 +30,7 @@ const MIN_COLUMN: f64 = 56.0;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, columns: &[String], rows: &[Vec<String>]) {
     ctx.p.set_plot(body);
+    let _marks = ctx.p.marking();
     let size = ctx.sizes.tick;
     let row_h = (size * 2.1).round();
     let pad = 8.0;

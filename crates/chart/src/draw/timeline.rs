@@ -18,6 +18,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, items: &[TimelineItem], precision: DatePr
             padding: 0.3,
         },
     );
+    let _marks = ctx.p.marking();
     for (i, item) in items.iter().enumerate() {
         if !item.start.is_finite() || !item.end.is_finite() {
             continue;

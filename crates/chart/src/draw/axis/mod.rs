@@ -171,6 +171,7 @@ mod tests {
         assert_eq!(axes.plot, plot);
         let texts: Vec<(String, (f64, f64))> = p
             .finish()
+            .0
             .into_iter()
             .filter_map(|item| match item {
                 Item::Text { text, at, .. } => Some((text, at)),

@@ -76,7 +76,7 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
                     continue;
                 }
                 let color = if *v == 0.0 { theme.axis } else { theme.grid };
-                p.line(&[(plot.x, y), (plot.right(), y)], color, 1.0);
+                grid_line(p, &[(plot.x, y), (plot.right(), y)], color);
                 p.text(
                     label,
                     (plot.x - 8.0, y),
@@ -139,7 +139,7 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
                     continue;
                 }
                 if matches!(axes.y, Scale::Band(_)) {
-                    p.line(&[(x, plot.y), (x, plot.bottom())], theme.grid, 1.0);
+                    grid_line(p, &[(x, plot.y), (x, plot.bottom())], theme.grid);
                 } else {
                     p.line(
                         &[(x, plot.bottom()), (x, plot.bottom() + 4.0)],
@@ -158,13 +158,20 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
     if !matches!(axes.y, Scale::Band(_)) {
         let zero_inside = matches!(&axes.y, Scale::Linear(l) if l.lo < 0.0 && l.hi > 0.0);
         if !zero_inside {
-            p.line(
+            grid_line(
+                p,
                 &[(plot.x, plot.bottom()), (plot.right(), plot.bottom())],
                 theme.axis,
-                1.0,
             );
         }
     }
+}
+
+/// A grid or axis line across the plot: it stretches with the plot's
+/// marks, where the ticks and labels beside it are chrome.
+fn grid_line(p: &Painter, points: &[(f64, f64)], color: crate::scene::Color) {
+    let _grid = p.marking();
+    p.line(points, color, 1.0);
 }
 
 /// A centred label at `x` reaching past the card's padding would be cut

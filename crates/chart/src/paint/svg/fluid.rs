@@ -1,23 +1,25 @@
 //! A scene written as markup that fits any frame without scaling its text:
 //! margins, text, dots, ticks and legends keep their size in CSS pixels,
-//! and only the plot area stretches.
+//! and only the plot area stretches. What follows how is read from the
+//! scene, never guessed from coordinates: each item's [`Role`] and the
+//! scene's [`Fit`].
 //!
-//! Every point of the scene is moved along each axis by a fraction `f` of
-//! the frame's growth: 0 left of (above) the plot, 1 right of (below) it,
-//! and in between linearly inside it. A point then sits at `v - f·W` px
-//! plus `f·100%` of the frame, which SVG says without CSS: a nested
+//! Chrome and labels move along each axis by a fraction `f` of the frame's
+//! growth: 0 left of (above) the plot, 1 right of (below) it, and in
+//! between linearly inside it. A point then sits at `v - f·W` px plus
+//! `f·100%` of the frame, which SVG says without CSS: a nested
 //! `<svg x="f%" y="g%">` holds items shifted by `-f·W`, `-g·H`.
 //!
-//! Shapes that lie inside the plot (bars, lines, areas, gridlines, axis
-//! lines) go instead into a layer of their own that the page's stylesheet
-//! places over the plot area with `calc(100% - margins)`: an outermost
-//! `<svg>` in HTML is a CSS box, so it takes `left`, `top`, `width` and
-//! `height` in both Chromium and Firefox (a nested `<svg>` does not: both
-//! ignore CSS geometry on it). That layer's viewBox is the plot rectangle
-//! and `preserveAspectRatio="none"` stretches it; strokes do not grow
-//! (`vector-effect: non-scaling-stroke`, set by the stylesheet). Maps keep
-//! their proportions (`xMidYMid meet`); pies keep their radius and stay
-//! centred in their area.
+//! The plot's marks (bars, lines, areas, grid and axis lines) go instead
+//! into a layer of their own that the page's stylesheet places over the
+//! plot area with `calc(100% - margins)`: an outermost `<svg>` in HTML is a
+//! CSS box, so it takes `left`, `top`, `width` and `height` in both
+//! Chromium and Firefox (a nested `<svg>` does not: both ignore CSS
+//! geometry on it). That layer's viewBox is the plot rectangle and
+//! `preserveAspectRatio="none"` stretches it; strokes do not grow
+//! (`vector-effect: non-scaling-stroke`, set by the stylesheet). Plots that
+//! keep their aspect ratio (maps, pies) scale uniformly (`xMidYMid meet`),
+//! their labels pinned to where their marks land.
 
 use std::fmt::Write as _;
 
@@ -25,10 +27,10 @@ use super::items::{
     baseline_shift, escape, num, push_item, push_outlined, push_pair, push_points, tenths, Grid,
     TextStyles, Texts,
 };
-use crate::scene::{Color, Item, Rect, Scene, Stroke};
+use crate::scene::{Color, Fit, Item, Rect, Role, Scene, Stroke};
 
-/// How far outside the plot a shape may reach and still count as inside
-/// it: half an axis line's width, and rounding.
+/// How far outside the plot a point may be and still count as inside it:
+/// half an axis line's width, and rounding.
 const EPS: f64 = 1.0;
 
 /// Where a layout's stretching layer goes, in CSS px from the frame's
@@ -41,17 +43,6 @@ pub struct Margins {
     pub bottom: f64,
     /// The plot's own height, for marks that only widen.
     pub height: Option<f64>,
-}
-
-/// How the marks inside the plot follow the frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Marks {
-    /// Stretched to fill the plot area (axes charts, tables).
-    Stretch,
-    /// Scaled uniformly, centred (maps keep their shape).
-    KeepShape,
-    /// Widened only, kept at the top (a table's rows stay rows of text).
-    Rows,
 }
 
 /// One layout written for the page: its markup and, when it has a
@@ -96,33 +87,29 @@ struct Group<'s> {
 }
 
 /// Writes `scene` as a sequence of layers (outermost `<svg>` elements);
-/// `marks` says how shapes inside the plot follow it, `styles` collects the
+/// each item follows the frame as its role and the scene's fit say;
+/// `styles` collects the
 /// ways its texts are set.
 ///
 /// Switching layers costs markup, so a shape joins the last layer of its
 /// kind unless a later layer holds something it overlaps (painting order
 /// matters only where shapes overlap). Texts go last, above every mark, as
 /// the layout draws them after the marks they label.
-pub fn write(
-    scene: &Scene,
-    marks: Marks,
-    styles: &mut TextStyles,
-    shared: Option<&Shapes>,
-) -> Written {
-    let geometry = Geometry::of(scene, marks);
+pub fn write(scene: &Scene, styles: &mut TextStyles, shared: Option<&Shapes>) -> Written {
+    let geometry = Geometry::of(scene);
     let mut groups: Vec<Group<'_>> = Vec::new();
     let mut texts: Vec<&Item> = Vec::new();
     let mut pinned: Vec<&Item> = Vec::new();
-    for item in &scene.items {
-        if let Item::Text { at, vertical, .. } = item {
-            if geometry.keep_shape && !vertical && geometry.in_plot(*at) {
+    for (role, item) in scene.placed() {
+        if let Item::Text { vertical, .. } = item {
+            if geometry.keep_shape && role == Role::Label && !vertical {
                 pinned.push(item);
             } else {
                 texts.push(item);
             }
             continue;
         }
-        let layer = geometry.layer(item);
+        let layer = geometry.layer(role, item);
         let b = bounds(item).inset(-1.0, -1.0, -1.0, -1.0);
         let home = groups.iter().rposition(|g| g.layer == layer).filter(|&at| {
             groups.len() - at <= LOOK_BACK
@@ -153,7 +140,7 @@ pub fn write(
     // Shapes that only scale uniformly look the same in both layouts, up
     // to their scale: the page can carry them once, when they are one
     // layer with no text pinned to them.
-    let shareable = marks == Marks::KeepShape
+    let shareable = geometry.keep_shape
         && pinned.is_empty()
         && groups.iter().filter(|g| g.layer == Layer::Plot).count() == 1;
     let mut shapes = None;
@@ -192,7 +179,7 @@ pub fn write(
             }
             Layer::Plot => {
                 has_plot_layer = true;
-                geometry.push_plot_layer(&mut out, &group.items, marks, styles);
+                geometry.push_plot_layer(&mut out, &group.items, styles);
             }
             Layer::Fixed => geometry.push_fixed_layer(&mut out, &group.items, styles),
         }
@@ -258,8 +245,8 @@ struct Geometry {
     width: f64,
     height: f64,
     plot: Rect,
-    /// A pie stays whole at its laid-out radius, centred in its area.
-    pie: bool,
+    /// Chrome inside the plot area stays at its centre (a pie's).
+    centred: bool,
     /// Rows keep their height and their place from the top.
     rows: bool,
     /// The plot's marks scale uniformly, centred (maps, pies).
@@ -267,24 +254,16 @@ struct Geometry {
 }
 
 impl Geometry {
-    fn of(scene: &Scene, marks: Marks) -> Geometry {
+    fn of(scene: &Scene) -> Geometry {
         let whole = Rect::new(0.0, 0.0, scene.width, scene.height);
         Geometry {
             width: scene.width,
             height: scene.height,
             plot: scene.plot.unwrap_or(whole),
-            pie: scene
-                .items
-                .iter()
-                .any(|item| matches!(item, Item::Sector { .. })),
-            rows: marks == Marks::Rows,
-            keep_shape: marks == Marks::KeepShape,
+            centred: scene.fit == Fit::ScaleCentred,
+            rows: scene.fit == Fit::Rows,
+            keep_shape: scene.fit.keeps_aspect(),
         }
-    }
-
-    fn in_plot(&self, (x, y): (f64, f64)) -> bool {
-        let p = self.plot;
-        x >= p.x - EPS && x <= p.right() + EPS && y >= p.y - EPS && y <= p.bottom() + EPS
     }
 
     /// The CSS box a plot's marks are scaled into (`xMidYMid meet`): the
@@ -313,32 +292,15 @@ impl Geometry {
         }
     }
 
-    fn layer(&self, item: &Item) -> Layer {
-        let inside = |b: Rect| {
-            b.x >= self.plot.x - EPS
-                && b.y >= self.plot.y - EPS
-                && b.right() <= self.plot.right() + EPS
-                && b.bottom() <= self.plot.bottom() + EPS
-        };
-        match item {
-            Item::Rect { .. } | Item::Outline { .. } | Item::Path { .. } | Item::Polygon { .. }
-                if (!self.pie || self.keep_shape) && inside(bounds(item)) =>
-            {
-                Layer::Plot
-            }
-            Item::Sector { .. } if self.keep_shape && inside(bounds(item)) => Layer::Plot,
-            // A dot is a round cap of no length: its place stretches with
-            // the plot, its stroke (its size) does not.
-            Item::Circle {
-                center,
-                fill: Some(_),
-                ..
-            } if (!self.pie || self.keep_shape)
-                && inside(Rect::new(center.0, center.1, 0.0, 0.0)) =>
-            {
-                Layer::Plot
-            }
-            _ => Layer::Fixed,
+    /// A mark stretches or scales with the plot; chrome, and a mark that
+    /// cannot (an outlined circle: its outline would scale; a pie's slice
+    /// in a plot that stretches), keeps its size.
+    fn layer(&self, role: Role, item: &Item) -> Layer {
+        match (role, item) {
+            (Role::Mark, Item::Circle { fill: None, .. }) => Layer::Fixed,
+            (Role::Mark, Item::Sector { .. }) if !self.keep_shape => Layer::Fixed,
+            (Role::Mark, _) => Layer::Plot,
+            (Role::Chrome | Role::Label, _) => Layer::Fixed,
         }
     }
 
@@ -351,7 +313,7 @@ impl Geometry {
             // left edge, so it keeps its place there (or at the right edge).
             return (if x > p.right() + EPS { 1.0 } else { 0.0 }, 0.0);
         }
-        if self.pie {
+        if self.centred {
             let side = |v: f64, lo: f64, hi: f64| {
                 if v < lo - EPS {
                     0.0
@@ -371,16 +333,11 @@ impl Geometry {
         (fraction(x, p.x, p.right()), fy)
     }
 
-    fn push_plot_layer(
-        &self,
-        out: &mut String,
-        items: &[&Item],
-        marks: Marks,
-        styles: &mut TextStyles,
-    ) {
-        let aspect = match marks {
-            Marks::Stretch | Marks::Rows => "none",
-            Marks::KeepShape => "xMidYMid meet",
+    fn push_plot_layer(&self, out: &mut String, items: &[&Item], styles: &mut TextStyles) {
+        let aspect = if self.keep_shape {
+            "xMidYMid meet"
+        } else {
+            "none"
         };
         let _ = writeln!(
             out,
@@ -741,6 +698,34 @@ mod tests {
         }
     }
 
+    /// `scene` fitted as `fit`, with the roles a layout would give its
+    /// items: what lies in the plot is a mark (a text there, a label),
+    /// the rest chrome.
+    fn laid_out(mut scene: Scene, fit: Fit) -> Scene {
+        let p = scene.plot.unwrap_or_default();
+        let inside = |b: Rect| {
+            b.x >= p.x - EPS
+                && b.y >= p.y - EPS
+                && b.right() <= p.right() + EPS
+                && b.bottom() <= p.bottom() + EPS
+        };
+        scene.roles = scene
+            .items
+            .iter()
+            .map(|item| match item {
+                Item::Text { at, .. } if inside(Rect::new(at.0, at.1, 0.0, 0.0)) => Role::Label,
+                Item::Circle { center, .. } if inside(Rect::new(center.0, center.1, 0.0, 0.0)) => {
+                    Role::Mark
+                }
+                Item::Text { .. } | Item::Circle { .. } => Role::Chrome,
+                _ if inside(bounds(item)) => Role::Mark,
+                _ => Role::Chrome,
+            })
+            .collect();
+        scene.fit = fit;
+        scene
+    }
+
     /// 400 x 300 with the plot at x 50..350, y 40..240: margins 50, 40,
     /// 50 and 60 px.
     fn scene(items: Vec<Item>) -> Scene {
@@ -767,8 +752,7 @@ mod tests {
             },
         };
         let written = write(
-            &scene(vec![bar.clone(), axis]),
-            Marks::Stretch,
+            &laid_out(scene(vec![bar.clone(), axis]), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         );
@@ -789,8 +773,7 @@ mod tests {
             })
         );
         let shapes = write(
-            &scene(vec![bar]),
-            Marks::KeepShape,
+            &laid_out(scene(vec![bar]), Fit::Scale),
             &mut TextStyles::default(),
             None,
         )
@@ -830,7 +813,7 @@ mod tests {
             },
         ];
         let mut styles = TextStyles::default();
-        let written = write(&scene(items), Marks::Stretch, &mut styles, None);
+        let written = write(&laid_out(scene(items), Fit::Stretch), &mut styles, None);
         let lines: Vec<&str> = written.markup.lines().collect();
         assert_eq!(
             lines,
@@ -903,8 +886,7 @@ mod tests {
             }),
         };
         let markup = write(
-            &scene(vec![dot]),
-            Marks::Stretch,
+            &laid_out(scene(vec![dot]), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
@@ -922,7 +904,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pie_keeps_its_radius_at_the_middle_of_its_area_and_its_legend_at_the_side() {
+    fn a_pie_scales_its_slices_and_keeps_its_legend_beside_its_middle() {
         let slice = Item::Sector {
             center: (200.0, 140.0),
             outer: 90.0,
@@ -931,33 +913,29 @@ mod tests {
             end: 1.0,
             fill: INK,
         };
-        let seam = Item::Path {
-            points: vec![(200.0, 140.0), (200.0, 50.0)],
-            stroke: Stroke {
-                color: INK,
-                width: 1.5,
-            },
-        };
         let legend = text("Chrome 64%", (360.0, 130.0));
         let written = write(
-            &scene(vec![slice, seam, legend]),
-            Marks::Stretch,
+            &laid_out(scene(vec![slice, legend]), Fit::ScaleCentred),
             &mut TextStyles::default(),
             None,
         );
-        assert_eq!(written.margins, None, "nothing of a pie stretches");
         let lines: Vec<&str> = written.markup.lines().collect();
-        assert_eq!(lines[1], "<svg x=\"50%\" y=\"50%\">", "{}", written.markup);
-        assert!(
-            lines[2].starts_with("<path d=\"M0 -100A90 90 0 0 1 "),
-            "{}",
-            lines[2]
-        );
-        assert!(lines[2].contains("L0 -10z"), "{}", lines[2]);
+        // Scaled uniformly, the slices are shapes the page carries once.
         assert_eq!(
-            lines[3],
-            "<path d=\"M0-10l0-90\" fill=\"none\" stroke=\"#202020\" stroke-width=\"1.5\"/>"
+            lines[..2],
+            [
+                "<svg class=\"p\" viewBox=\"110 50 180 180\" preserveAspectRatio=\"xMidYMid meet\">",
+                "<use href=\"#s\"/>"
+            ],
+            "{}",
+            written.markup
         );
+        let shapes = written.shapes.map(|s| s.markup).unwrap_or_default();
+        assert!(
+            shapes.starts_with("<path d=\"M200 50A90 90 0 0 1 "),
+            "{shapes}"
+        );
+        // Chrome beside the plot: at the right edge, at the plot's middle.
         assert!(
             lines.contains(
                 &"<text class=\"t0\" x=\"100%\" dx=\"-40\" y=\"50%\" dy=\"-10.7\">Chrome 64%</text>"
@@ -1010,8 +988,7 @@ mod tests {
         };
         let label = text("A", (200.0, 120.0));
         let markup = write(
-            &scene(vec![grid.clone(), tick, label, bar]),
-            Marks::Stretch,
+            &laid_out(scene(vec![grid.clone(), tick, label, bar]), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
@@ -1036,8 +1013,7 @@ mod tests {
         };
         let over = line(vec![(50.0, 90.0), (350.0, 110.0)]);
         let markup = write(
-            &scene(vec![grid, dot, over]),
-            Marks::Stretch,
+            &laid_out(scene(vec![grid, dot, over]), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
@@ -1066,8 +1042,7 @@ mod tests {
             disc((300.0, 200.0), 2.5, INK),
         ];
         let markup = write(
-            &scene(far),
-            Marks::Stretch,
+            &laid_out(scene(far), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
@@ -1088,8 +1063,7 @@ mod tests {
             disc((103.0, 100.0), 2.5, INK),
         ];
         let markup = write(
-            &scene(near),
-            Marks::Stretch,
+            &laid_out(scene(near), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
@@ -1110,8 +1084,7 @@ mod tests {
         // A label 60 px right of the plot's middle, 30 px above it.
         let label = text("64%", (260.0, 110.0));
         let written = write(
-            &scene(vec![slice, label]),
-            Marks::KeepShape,
+            &laid_out(scene(vec![slice, label]), Fit::Scale),
             &mut TextStyles::default(),
             None,
         );
@@ -1151,8 +1124,7 @@ mod tests {
             fill: INK,
         };
         let first = write(
-            &scene(vec![region.clone()]),
-            Marks::KeepShape,
+            &laid_out(scene(vec![region.clone()]), Fit::Scale),
             &mut TextStyles::default(),
             None,
         );
@@ -1173,8 +1145,7 @@ mod tests {
             fill: INK,
         };
         let second = write(
-            &scene(vec![moved]),
-            Marks::KeepShape,
+            &laid_out(scene(vec![moved]), Fit::Scale),
             &mut TextStyles::default(),
             Some(&shapes),
         );
@@ -1182,8 +1153,7 @@ mod tests {
         assert_eq!(second.markup, layer);
         // Stretched marks are never shared: each layout has its own plot.
         let bars = write(
-            &scene(vec![region]),
-            Marks::Stretch,
+            &laid_out(scene(vec![region]), Fit::Stretch),
             &mut TextStyles::default(),
             Some(&shapes),
         );
@@ -1202,8 +1172,7 @@ mod tests {
         };
         let cell = text("Globex", (200.0, 150.0));
         let written = write(
-            &scene(vec![stripe, cell]),
-            Marks::Rows,
+            &laid_out(scene(vec![stripe, cell]), Fit::Rows),
             &mut TextStyles::default(),
             None,
         );
@@ -1231,8 +1200,7 @@ mod tests {
             line(outline),
         ];
         let markup = write(
-            &scene(items),
-            Marks::Stretch,
+            &laid_out(scene(items), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
@@ -1253,8 +1221,7 @@ mod tests {
             *vertical = true;
         }
         let markup = write(
-            &scene(vec![turned]),
-            Marks::Stretch,
+            &laid_out(scene(vec![turned]), Fit::Stretch),
             &mut TextStyles::default(),
             None,
         )
