@@ -40,11 +40,7 @@ fn main() -> ExitCode {
         for dark in [false, true] {
             let theme = chart.theme(Some(dark));
             let name = format!("{out}/{stem}-{}.svg", if dark { "dark" } else { "light" });
-            match chart
-                .to_svg(width, height, &theme)
-                .map_err(|e| e.to_string())
-                .and_then(|svg| std::fs::write(&name, svg).map_err(|e| e.to_string()))
-            {
+            match std::fs::write(&name, chart.to_svg(width, height, &theme)) {
                 Ok(()) => println!("{name}"),
                 Err(error) => {
                     eprintln!("{name}: {error}");

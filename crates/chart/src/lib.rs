@@ -20,6 +20,7 @@ mod number_text;
 mod order;
 pub mod paint;
 pub mod reduce;
+mod render;
 pub mod scale;
 pub mod scene;
 mod shown;
@@ -28,4 +29,6 @@ mod str_index;
 
 pub use chart::Chart;
 pub use describe::DataTable;
-pub use draw::{DrawError, Hit, HitMap, HitShape, Theme};
+pub use draw::Theme;
+pub use paint::PaintError;
+pub use scene::{Hit, HitMap, HitShape};

@@ -19,7 +19,6 @@ fn texts(chart: &Chart) -> Vec<String> {
     let theme = chart.theme(Some(false));
     chart
         .scene(800.0, 500.0, &theme, true)
-        .unwrap()
         .items
         .into_iter()
         .filter_map(|item| match item {
@@ -81,7 +80,7 @@ fn the_data_table_and_tooltips_write_exact_values_and_dates_in_the_locale() {
         assert_eq!(table.rows[1], [date, value], "{locale}");
         // A tooltip says the same, after the layout is over.
         let theme = chart.theme(Some(false));
-        let hits = chart.scene(800.0, 500.0, &theme, true).unwrap().hits;
+        let hits = chart.scene(800.0, 500.0, &theme, true).hits;
         let hit = hits.iter().find(|h| h.value == value);
         assert!(
             hit.is_some_and(|h| h.label == date),

@@ -24,7 +24,7 @@ fn pixel(pixmap: &Pixmap, (x, y): (f64, f64), scale: f64) -> Color {
 fn bars_and_title_land_where_the_scene_put_them() {
     let chart = example("bar");
     let theme = chart.theme(None);
-    let scene = chart.scene(800.0, 500.0, &theme, false).unwrap();
+    let scene = chart.scene(800.0, 500.0, &theme, false);
     let bar = scene
         .items
         .iter()
@@ -55,9 +55,7 @@ fn bars_and_title_land_where_the_scene_put_them() {
 #[test]
 fn pictures_past_the_pixel_budget_are_refused() {
     let chart = example("bar");
-    let scene = chart
-        .scene(8000.0, 8000.0, &chart.theme(None), false)
-        .unwrap();
+    let scene = chart.scene(8000.0, 8000.0, &chart.theme(None), false);
     assert!(matches!(
         png::write(&scene, 2.0),
         Err(PngError::TooLarge { .. })

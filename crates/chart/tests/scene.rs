@@ -15,7 +15,7 @@ mod common;
 use common::{example, NAMES};
 
 fn scene(chart: &Chart, width: f64, height: f64, theme: &Theme) -> Scene {
-    chart.scene(width, height, theme, false).unwrap()
+    chart.scene(width, height, theme, false)
 }
 
 fn rects(scene: &Scene, fill: Color) -> Vec<Rect> {
@@ -143,8 +143,8 @@ fn hits_are_recorded_only_when_asked() {
     for name in NAMES {
         let chart = example(name);
         let theme = chart.theme(None);
-        let with = chart.scene(800.0, 500.0, &theme, true).unwrap();
-        let without = chart.scene(800.0, 500.0, &theme, false).unwrap();
+        let with = chart.scene(800.0, 500.0, &theme, true);
+        let without = chart.scene(800.0, 500.0, &theme, false);
         assert!(without.hits.is_empty(), "{name}");
         assert_eq!(
             with.items, without.items,
@@ -299,7 +299,7 @@ fn the_svg_writer_writes_every_item() {
             items(|i| matches!(i, Item::Circle { .. })),
             "{name}"
         );
-        assert_eq!(svg, chart.to_svg(800, 500, &theme).unwrap(), "{name}");
+        assert_eq!(svg, chart.to_svg(800, 500, &theme), "{name}");
     }
 }
 

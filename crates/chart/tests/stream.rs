@@ -19,8 +19,8 @@ fn same(text: &str, what: &str) {
     if let (Ok(streamed), Ok(tree)) = (streamed, tree) {
         let theme = tree.theme(Some(false));
         assert_eq!(
-            streamed.to_svg(640, 400, &theme).ok(),
-            tree.to_svg(640, 400, &theme).ok(),
+            streamed.to_svg(640, 400, &theme),
+            tree.to_svg(640, 400, &theme),
             "{what}"
         );
     }

@@ -10,8 +10,8 @@
 
 use std::fmt::Write as _;
 
-use zdr_chart::draw::text::FONT_FAMILY;
 use zdr_chart::draw::{class_layout, REGULAR_WIDTH, SMALLEST};
+use zdr_chart::scene::FONT_FAMILY;
 use zdr_chart::scene::{Color, Fit};
 
 use crate::html::{push_head, push_tail, style_hash, Page};

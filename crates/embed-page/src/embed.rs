@@ -54,7 +54,6 @@ pub fn dark_mode(query: Option<&str>) -> Result<Option<bool>, AppError> {
 enum Failure {
     Form(FormError),
     Data(zdr_chart::model::DataError),
-    Draw(String),
     Stopped(Stopped),
 }
 
@@ -71,9 +70,7 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
     let mut styles = TextStyles::default();
     for layout in layouts(chart.fit()) {
         stop.check().map_err(Failure::Stopped)?;
-        let scene = chart
-            .scene(layout.width, layout.height, &theme, false)
-            .map_err(|e| Failure::Draw(e.to_string()))?;
+        let scene = chart.scene(layout.width, layout.height, &theme, false);
         // The first layout draws shapes both share; the next refers to them.
         let shared = written
             .first()
@@ -144,10 +141,6 @@ fn settle(
         None | Some(Ok(Err(Failure::Stopped(Stopped::Deadline | Stopped::Abandoned)))) => {
             Err(AppError::Deadline(timeout_ms))
         }
-        Some(Ok(Err(Failure::Draw(cause)))) => {
-            tracing::error!("{} the chart could not be drawn: {cause}", id.0);
-            Err(AppError::Draw(id.0.clone()))
-        }
         Some(Err(join)) => {
             let what = if join.is_panic() {
                 "panicked"
@@ -211,16 +204,14 @@ mod tests {
     #[tokio::test]
     // The drawing task must really panic for its JoinError to be real.
     #[allow(clippy::panic)]
-    async fn a_failed_or_panicked_draw_shows_only_the_request_id() {
+    async fn a_panicked_draw_shows_only_the_request_id() {
         let id = RequestId("5eed-42".into());
-        let internal = "Backend(FontError(\"/usr/share/fonts/secret.ttf\"))";
-        let failed = settle(Some(Ok(Err(Failure::Draw(internal.into())))), &id, 1);
         let panicked = tokio::task::spawn_blocking(|| -> Result<Page, Failure> {
-            panic!("card data in a panic message")
+            panic!("Backend secret: card data in a panic message")
         })
         .await;
         let panicked = settle(Some(panicked), &id, 1);
-        for result in [failed, panicked] {
+        for result in [panicked] {
             let Err(error) = result else {
                 panic!("a page for a failed draw");
             };

@@ -9,8 +9,8 @@ use std::rc::{Rc, Weak};
 
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
-use zdr_chart::draw::HitMap;
 use zdr_chart::model::Card;
+use zdr_chart::scene::HitMap;
 use zdr_chart::{Chart, Theme};
 
 use crate::accessible::Description;
@@ -224,12 +224,9 @@ impl LocalCanvas {
                 16
             }
         };
-        state
+        Ok(state
             .chart
-            .to_svg(size(rect.width()), size(rect.height()), &state.theme())
-            .map_err(|error| EngineError::Draw {
-                reason: error.to_string(),
-            })
+            .to_svg(size(rect.width()), size(rect.height()), &state.theme()))
     }
 
     /// The canvas with the latest data drawn on it, for `toPNG()`.

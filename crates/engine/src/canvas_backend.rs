@@ -12,9 +12,9 @@ use std::f64::consts::PI;
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
-use zdr_chart::draw::text::FONT_FAMILY;
 use zdr_chart::paint::pixels::{Coord, DeviceFont, Paint, Pixels};
 use zdr_chart::scale::shortest::plain;
+use zdr_chart::scene::FONT_FAMILY;
 use zdr_chart::scene::{Align, Baseline, Color};
 
 /// Draws on the 2D context of one canvas.

@@ -7,9 +7,9 @@ use std::rc::Weak;
 use gloo_events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, PointerEvent};
-use zdr_chart::draw::text::FONT_FAMILY;
-use zdr_chart::draw::Hit;
 use zdr_chart::scene::Color;
+use zdr_chart::scene::Hit;
+use zdr_chart::scene::FONT_FAMILY;
 
 use crate::canvas::CanvasState;
 

@@ -237,7 +237,7 @@ fn picture(
     format: Format,
 ) -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     let (width, height) = (width.clamp(16, 8192), height.clamp(16, 8192));
-    let scene = chart.scene(f64::from(width), f64::from(height), theme, false)?;
+    let scene = chart.scene(f64::from(width), f64::from(height), theme, false);
     Ok(match format {
         Format::Svg => zdr_chart::paint::svg::write(&scene).into_bytes(),
         Format::Png => zdr_chart::paint::png::write(&scene, scale)?,

@@ -212,7 +212,7 @@ async fn the_plot_layer_sits_on_the_laid_out_plot_area() {
     let chart = Chart::from_json(&json).unwrap();
     let theme = chart.theme(None);
     for (class, width, height) in [("regular", REGULAR, 360.0), ("compact", COMPACT, 300.0)] {
-        let scene = chart.scene(width, height, &theme, false).unwrap();
+        let scene = chart.scene(width, height, &theme, false);
         let plot = scene.plot.unwrap();
         let num = zdr_chart::paint::svg::num;
         let rule = format!(
@@ -252,7 +252,7 @@ async fn a_page_costs_no_more_than_two_of_the_four_drawings_it_replaces() {
         // The four frame shapes the host used to draw for every post.
         let four: Vec<usize> = [(880, 540), (820, 400), (640, 580), (400, 360)]
             .iter()
-            .map(|&(w, h)| chart.to_svg(w, h, &theme).unwrap().len())
+            .map(|&(w, h)| chart.to_svg(w, h, &theme).len())
             .collect();
         let two = four.iter().sum::<usize>() / 2;
         println!("{name}: {} B, four drawings {} B", page.len(), two * 2);

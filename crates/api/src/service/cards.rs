@@ -155,9 +155,7 @@ pub async fn image(
         let chart = Chart::from_json(&card.visualization_data).map_err(ApiError::internal)?;
         stop.check().map_err(|_| ApiError::Deadline(0))?;
         let theme = chart.theme(dark);
-        let scene = chart
-            .scene(f64::from(width), f64::from(height), &theme, false)
-            .map_err(ApiError::internal)?;
+        let scene = chart.scene(f64::from(width), f64::from(height), &theme, false);
         stop.check().map_err(|_| ApiError::Deadline(0))?;
         match picture {
             Picture::Png => zdr_chart::paint::png::write(&scene, 2.0).map_err(ApiError::internal),
@@ -176,7 +174,7 @@ pub async fn page_svg(api: &Arc<Api>, card: &CardRow) -> Result<String, ApiError
     heavy(api, memory, move |_| {
         let chart = Chart::from_json(&data).map_err(ApiError::internal)?;
         let theme = chart.theme(Some(false));
-        chart.to_svg(880, 540, &theme).map_err(ApiError::internal)
+        Ok(chart.to_svg(880, 540, &theme))
     })
     .await
 }

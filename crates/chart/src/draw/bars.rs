@@ -2,12 +2,12 @@
 
 use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec, Fit};
 use super::frame::{LegendEntry, Marker};
-use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::label;
 use crate::model::Categorical;
+use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::{bins, finite_range};
 
 /// A value label over (or under, for negatives) a bar, when it fits.

@@ -1,12 +1,12 @@
 //! boxplot: quartile box, median, whiskers to 1.5 IQR, outliers as rings.
 
 use super::axis::{AxisSpec, Fit};
-use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::theme::mix;
 use super::Ctx;
 use crate::label;
 use crate::model::BoxStats;
+use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::finite_range;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) {

@@ -2,12 +2,12 @@
 //! that have room.
 
 use super::axis::AxisSpec;
-use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::label;
+use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, xs: &[String], ys: &[String], values: &[f64]) {
     let scale = ColorScale::new(ctx.theme, values.iter().copied());

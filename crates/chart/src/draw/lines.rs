@@ -3,12 +3,12 @@
 
 use super::axis::{AxisSpec, Fit};
 use super::frame::Marker;
-use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::Ctx;
 use crate::label;
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
+use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::xy_extent_of;
 use crate::sides::right_flags;
 

@@ -2,13 +2,13 @@
 //! diverging) ramp; regions without data stay neutral; codes that match no
 //! region are named under the map.
 
-use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::geo::{atlas, guess_atlas, Atlas, Region};
 use crate::model::Categorical;
+use crate::scene::hit::{HitShape, Mark, Text};
 
 /// Antarctica fills a sixth of a world map and rarely carries data.
 const ANTARCTICA: u16 = 10;

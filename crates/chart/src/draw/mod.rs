@@ -1,14 +1,14 @@
 //! Laying a card out: the whole card, in CSS pixels with deterministic
 //! text widths (see [`text`]), recorded by [`Painter`] into a
 //! [`Scene`](crate::scene::Scene) that names no drawing backend. The
-//! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG.
+//! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG;
+//! this module never calls them (see [`crate::render`]).
 
 mod axis;
 mod bars;
 mod boxplot;
 mod frame;
 mod heatmap;
-mod hit;
 mod lines;
 #[cfg(feature = "geo")]
 mod map;
@@ -21,29 +21,16 @@ pub mod text;
 pub mod theme;
 mod timeline;
 
-use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingBackend};
-
 pub use crate::chart::Chart;
-use crate::model::{Card, CardKind, DataError, VizConfig};
+use crate::model::{Card, CardKind, VizConfig};
+use crate::scene::hit::{Mark, Recorder};
 use crate::shown::is_empty;
 pub use frame::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
-pub use hit::{Hit, HitMap, HitShape};
-use hit::{Mark, Recorder};
-pub(crate) use painter::device_scale;
 use painter::Painter;
 pub use painter::Rect;
 pub use theme::Theme;
 
 use crate::scene::{Fit, Scene};
-
-#[derive(Debug, thiserror::Error)]
-pub enum DrawError {
-    #[error(transparent)]
-    Data(#[from] DataError),
-    #[error("the drawing backend failed: {0}")]
-    Backend(String),
-}
 
 impl Chart {
     /// The theme the card asks for, unless the caller decides (`dark`).
@@ -55,84 +42,27 @@ impl Chart {
     /// Lays the card out once for `width` × `height` CSS pixels: every
     /// mark, text and the plot area as a display list, for any painter.
     /// With `record_hits`, the scene also says where every mark landed.
-    pub fn scene(
+    pub fn scene(&self, width: f64, height: f64, theme: &Theme, record_hits: bool) -> Scene {
+        self.scene_at(width, height, 1.0, theme, record_hits)
+    }
+
+    /// [`Chart::scene`] for a painter `scale` device pixels per CSS pixel:
+    /// the layout is the same at every scale; only how finely long series
+    /// are reduced follows it.
+    pub(crate) fn scene_at(
         &self,
         width: f64,
         height: f64,
+        scale: f64,
         theme: &Theme,
         record_hits: bool,
-    ) -> Result<Scene, DrawError> {
+    ) -> Scene {
         let hits = if record_hits {
             Recorder::on(crate::label::units(&self.config), self.config.locale)
         } else {
             Recorder::off()
         };
-        Ok(self.layout(Painter::new(width, height, 1.0), theme, hits))
-    }
-
-    /// Draws the whole card (frame, legend, marks) filling `area`.
-    /// `scale` is device pixels per CSS pixel (2 on most phones): the
-    /// layout is the same at every scale, only sharper.
-    pub fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-        scale: f64,
-    ) -> Result<(), DrawError> {
-        // No recording: drawing alone formats no tooltip text.
-        self.replay(area, theme, scale, Recorder::off()).map(|_| ())
-    }
-
-    /// Draws like [`Chart::draw`] and returns where every mark landed, in
-    /// CSS pixels (device pixels divided by `scale`), for tooltips. Tables,
-    /// the empty state and cards too small for a chart give an empty map.
-    pub fn draw_mapped<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-        scale: f64,
-    ) -> Result<HitMap, DrawError> {
-        let hits = Recorder::on(crate::label::units(&self.config), self.config.locale);
-        self.replay(area, theme, scale, hits)
-    }
-
-    /// Draws like [`Chart::draw_mapped`] onto a raster surface `size`
-    /// device pixels large (the widget's canvas).
-    pub fn draw_on<P: crate::paint::pixels::Pixels>(
-        &self,
-        out: &mut P,
-        (w, h): (u32, u32),
-        theme: &Theme,
-        scale: f64,
-    ) -> Result<HitMap, P::Error> {
-        let scale = painter::device_scale(scale);
-        let p = Painter::new(f64::from(w) / scale, f64::from(h) / scale, scale);
-        let hits = Recorder::on(crate::label::units(&self.config), self.config.locale);
-        let mut scene = self.layout(p, theme, hits);
-        let bounds = (
-            0,
-            0,
-            w.min(i32::MAX as u32) as i32,
-            h.min(i32::MAX as u32) as i32,
-        );
-        crate::paint::pixels::replay(&scene, bounds, scale, out)?;
-        Ok(std::mem::take(&mut scene.hits))
-    }
-
-    /// The scene for `area` at `scale`, painted onto it by the plotters replay.
-    fn replay<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-        scale: f64,
-        hits: Recorder,
-    ) -> Result<HitMap, DrawError> {
-        let scale = painter::device_scale(scale);
-        let (w, h) = area.dim_in_pixel();
-        let p = Painter::new(f64::from(w) / scale, f64::from(h) / scale, scale);
-        let mut scene = self.layout(p, theme, hits);
-        crate::paint::plotters::paint(&scene, area, scale)?;
-        Ok(std::mem::take(&mut scene.hits))
+        self.layout(Painter::new(width, height, scale), theme, hits)
     }
 
     /// Infallible: recording a display list cannot fail, so the card code
@@ -200,13 +130,6 @@ impl Chart {
             Card::Table { .. } => Fit::Rows,
             _ => Fit::Stretch,
         }
-    }
-
-    /// The card as a standalone SVG document `width` × `height` pixels.
-    pub fn to_svg(&self, width: u32, height: u32, theme: &Theme) -> Result<String, DrawError> {
-        let (width, height) = (width.clamp(16, 8192), height.clamp(16, 8192));
-        let scene = self.scene(f64::from(width), f64::from(height), theme, false)?;
-        Ok(crate::paint::svg::write(&scene))
     }
 }
 

@@ -4,8 +4,8 @@
 
 use std::cell::{Cell, RefCell};
 
+use crate::scene::{device_scale, Color, Item, Role, Stroke};
 pub use crate::scene::{Align, Baseline, Font, Rect};
-use crate::scene::{Color, Item, Role, Stroke};
 
 pub struct Painter {
     items: RefCell<Vec<Item>>,
@@ -23,15 +23,6 @@ pub struct Painter {
 
 /// The largest drawing laid out, in CSS pixels a side.
 const MAX_SIZE: f64 = 32_768.0;
-
-/// Device pixels per CSS pixel, held to what a screen can have.
-pub fn device_scale(scale: f64) -> f64 {
-    if scale.is_finite() && scale > 0.0 {
-        scale.clamp(0.25, 8.0)
-    } else {
-        1.0
-    }
-}
 
 /// Non-finite coordinates become 0 and huge ones are held near the
 /// drawing, so no painter sees a NaN or an overflowing number.

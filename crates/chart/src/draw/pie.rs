@@ -6,12 +6,12 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 use crate::scene::Color;
 
 use super::frame::{LegendEntry, Marker};
-use super::hit::{HitShape, Mark, Text};
 use super::painter::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::label::{self, percent};
 use crate::model::Categorical;
+use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::slices;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {

@@ -3,11 +3,11 @@
 
 use super::axis::{AxisSpec, Fit};
 use super::frame::Marker;
-use super::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use super::painter::Rect;
 use super::Ctx;
 use crate::model::Series;
 use crate::reduce::thin_points;
+use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
 use crate::shown::xy_extent;
 
 /// Past this many points in a card, dots are drawn without a rim.

@@ -33,7 +33,7 @@ const BOLD: [u16; 95] = [
 ];
 
 /// The font stack written into SVG and canvas: all three share the table above.
-pub const FONT_FAMILY: &str = "Helvetica, Arial, Liberation Sans, sans-serif";
+pub use crate::scene::FONT_FAMILY;
 
 pub use crate::scene::Weight;
 

@@ -1,11 +1,11 @@
 //! timeline: one bar per item from its start to its end on a time axis.
 
 use super::axis::AxisSpec;
-use super::hit::{HitShape, Mark, Text};
 use super::painter::Rect;
 use super::Ctx;
 use crate::label;
 use crate::model::{DatePrecision, TimelineItem};
+use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::finite_range;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, items: &[TimelineItem], precision: DatePrecision) {

@@ -8,6 +8,14 @@
 //!   fluid form-mode page's markup ([`svg::fluid`]).
 //! - `png` (cargo feature `png`, native only): the SVG rasterised.
 
+/// Painting onto a backend that can fail (a plotters backend); the other
+/// painters write to memory and cannot.
+#[derive(Debug, thiserror::Error)]
+pub enum PaintError {
+    #[error("the drawing backend failed: {0}")]
+    Backend(String),
+}
+
 pub mod pixels;
 pub mod plotters;
 #[cfg(all(feature = "png", not(target_arch = "wasm32")))]

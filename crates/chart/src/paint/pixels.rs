@@ -61,7 +61,7 @@ pub fn replay<P: Pixels + ?Sized>(
 ) -> Result<(), P::Error> {
     out.rect((x0, y0), (x1, y1), Paint::Fill(scene.background))?;
     let device = Device {
-        scale: crate::draw::device_scale(scale),
+        scale: crate::scene::device_scale(scale),
         x: (x0, x1),
         y: (y0, y1),
     };

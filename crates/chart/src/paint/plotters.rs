@@ -17,8 +17,8 @@ use ::plotters::style::{
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use super::pixels::{self, Coord, DeviceFont, Paint, Pixels};
-use crate::draw::text::FONT_FAMILY;
-use crate::draw::DrawError;
+use super::PaintError;
+use crate::scene::FONT_FAMILY;
 use crate::scene::{Align, Baseline, Color, Scene};
 
 /// Paints `scene` onto `area`; `scale` is device pixels per CSS pixel.
@@ -26,7 +26,7 @@ pub fn paint<DB: DrawingBackend>(
     scene: &Scene,
     area: &DrawingArea<DB, Shift>,
     scale: f64,
-) -> Result<(), DrawError> {
+) -> Result<(), PaintError> {
     let (x, y) = area.get_pixel_range();
     let replay = Replay {
         scene,
@@ -127,8 +127,8 @@ impl<DB: DrawingBackend> Pixels for Backend<'_, DB> {
     }
 }
 
-fn fail<E: std::fmt::Display>(error: E) -> DrawError {
-    DrawError::Backend(error.to_string())
+fn fail<E: std::fmt::Display>(error: E) -> PaintError {
+    PaintError::Backend(error.to_string())
 }
 
 #[cfg(test)]

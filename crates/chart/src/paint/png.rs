@@ -38,7 +38,7 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
 
 /// `scene` as PNG bytes, `scale` device pixels per CSS pixel.
 pub fn write(scene: &Scene, scale: f64) -> Result<Vec<u8>, PngError> {
-    let scale = crate::draw::device_scale(scale);
+    let scale = crate::scene::device_scale(scale);
     let (w, h) = (
         (scene.width * scale).ceil().max(1.0),
         (scene.height * scale).ceil().max(1.0),

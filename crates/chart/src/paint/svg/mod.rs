@@ -9,8 +9,8 @@ mod items;
 
 use std::fmt::Write as _;
 
-use crate::draw::text::FONT_FAMILY;
 use crate::scene::Scene;
+use crate::scene::FONT_FAMILY;
 use items::{push_item, push_outlined, Grid, Texts};
 
 pub use items::{baseline_shift, escape, num, TextStyles};

@@ -7,7 +7,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::f64::consts::TAU;
 
-use super::painter::Rect;
+use super::Rect;
 use crate::label;
 use crate::model::DatePrecision;
 

@@ -5,7 +5,22 @@
 //! `toSVG()`, the CLI), or as PNG (native only). Only the plotters replay is
 //! generic over a backend, so the layout code is compiled once.
 
-use crate::draw::HitMap;
+pub mod hit;
+
+pub use hit::{Hit, HitMap, HitShape};
+
+/// The font stack the layout measured its texts for (the width tables of
+/// `layout::text`, metrically Helvetica's) and every painter sets them in.
+pub const FONT_FAMILY: &str = "Helvetica, Arial, Liberation Sans, sans-serif";
+
+/// Device pixels per CSS pixel, held to what a screen can have.
+pub fn device_scale(scale: f64) -> f64 {
+    if scale.is_finite() && scale > 0.0 {
+        scale.clamp(0.25, 8.0)
+    } else {
+        1.0
+    }
+}
 
 /// An opaque sRGB colour. The engine's own type: no plotters type is part
 /// of the public API.
@@ -77,8 +92,8 @@ pub enum Baseline {
     Bottom,
 }
 
-/// How a piece of text is set: the family is always
-/// [`crate::draw::text::FONT_FAMILY`], whose widths the layout measured.
+/// How a piece of text is set: the family is always [`FONT_FAMILY`],
+/// whose widths the layout measured.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Font {
     /// Size in CSS pixels (the CSS `font-size`).
