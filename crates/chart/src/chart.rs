@@ -1,5 +1,5 @@
 //! A card: its settings and its data, read and checked. Drawing
-//! ([`crate::draw`]) and describing ([`crate::describe`]) both start here
+//! ([`crate::layout`]) and describing ([`crate::describe`]) both start here
 //! and know nothing of each other.
 
 use crate::model::{Card, CardKind, Columns, DataError, GivenSeries, VisualizationData, VizConfig};

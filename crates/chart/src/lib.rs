@@ -1,17 +1,18 @@
 //! zdr-chart: the `visualization_data` model and the chart engine of zdr-embed.
 //!
-//! Pure Rust: no DOM, no IO. A card is laid out once into a
-//! [`scene::Scene`]; the painters in [`paint`] replay it onto a plotters
-//! backend (the widget's canvas) or write it as SVG (the host) or PNG.
+//! Pure Rust: no DOM, no IO. A card is laid out once ([`layout`]) into a
+//! [`scene::Scene`]; the painters in [`paint`] read only the scene: the
+//! widget's canvas pixels, SVG (standalone, and the form page's fluid
+//! markup) and PNG. Layers: model → scale → layout → scene ← paint.
 
 mod change;
 mod chart;
 pub mod describe;
-pub mod draw;
 #[cfg(feature = "geo")]
 pub mod geo;
 pub mod json;
 mod label;
+pub mod layout;
 pub mod locale;
 #[doc(hidden)]
 pub mod math;
@@ -29,6 +30,6 @@ mod str_index;
 
 pub use chart::Chart;
 pub use describe::DataTable;
-pub use draw::Theme;
+pub use layout::Theme;
 pub use paint::PaintError;
 pub use scene::{Hit, HitMap, HitShape};

@@ -1,11 +1,11 @@
-//! A card laid out and painted in one call. The layout ([`crate::draw`])
+//! A card laid out and painted in one call. The layout ([`crate::layout`])
 //! and the painters ([`crate::paint`]) know nothing of each other; they
 //! meet only here, through the scene.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 
-use crate::draw::Theme;
+use crate::layout::Theme;
 use crate::paint::PaintError;
 use crate::scene::{device_scale, HitMap};
 use crate::Chart;

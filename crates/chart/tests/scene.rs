@@ -7,7 +7,7 @@
 use std::f64::consts::TAU;
 
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
-use zdr_chart::draw::theme::Theme;
+use zdr_chart::layout::theme::Theme;
 use zdr_chart::scene::{Color, Font, Item, Rect, Scene, Weight};
 use zdr_chart::Chart;
 

@@ -5,7 +5,7 @@
 //! what a reader would look for: the title, the marks, the axis labels and
 //! the legend entries.
 
-use zdr_chart::draw::theme::Theme;
+use zdr_chart::layout::theme::Theme;
 use zdr_chart::model::CardKind;
 use zdr_chart::Chart;
 

@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use zdr_chart::draw::{class_layout, REGULAR_WIDTH, SMALLEST};
+use zdr_chart::layout::{class_layout, REGULAR_WIDTH, SMALLEST};
 use zdr_chart::scene::FONT_FAMILY;
 use zdr_chart::scene::{Color, Fit};
 

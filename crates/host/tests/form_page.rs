@@ -16,7 +16,7 @@ use base64::Engine;
 use http_body_util::BodyExt;
 use sha2::{Digest, Sha256};
 use tower::ServiceExt;
-use zdr_chart::draw::Sizes;
+use zdr_chart::layout::Sizes;
 use zdr_chart::Chart;
 use zdr_host::{app, Config};
 

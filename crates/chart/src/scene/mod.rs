@@ -1,9 +1,11 @@
 //! A card laid out once, as a display list that names no drawing backend.
 //!
-//! Layout (`draw`) produces a [`Scene`] in CSS pixels; painters replay it:
-//! onto any plotters backend (the widget's canvas), as SVG text (the host,
-//! `toSVG()`, the CLI), or as PNG (native only). Only the plotters replay is
-//! generic over a backend, so the layout code is compiled once.
+//! The layout ([`crate::layout`]) produces a [`Scene`] in CSS pixels, each
+//! item with its [`Role`]; the painters in [`crate::paint`] read only the
+//! scene: the widget's canvas pixels, the standalone SVG (`toSVG()`, the
+//! API's images, the CLI), the form page's fluid SVG, and PNG (native
+//! only). The scene also holds the contracts both sides keep: the font
+//! family the layout measured for, the device scale, and the hit map.
 
 pub mod hit;
 

@@ -2,7 +2,7 @@
 
 use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec, Fit};
 use super::frame::{LegendEntry, Marker};
-use super::painter::{Align, Baseline, Font, Rect};
+use super::pen::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::label;

@@ -2,7 +2,7 @@
 //! that have room.
 
 use super::axis::AxisSpec;
-use super::painter::{Align, Baseline, Font, Rect};
+use super::pen::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
 use super::Ctx;

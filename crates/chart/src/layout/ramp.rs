@@ -2,7 +2,7 @@
 
 use crate::scene::Color;
 
-use super::painter::{Align, Baseline, Font, Rect};
+use super::pen::{Align, Baseline, Font, Rect};
 use super::text::Weight;
 use super::theme::Theme;
 use super::Ctx;

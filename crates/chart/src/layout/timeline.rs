@@ -1,7 +1,7 @@
 //! timeline: one bar per item from its start to its end on a time axis.
 
 use super::axis::AxisSpec;
-use super::painter::Rect;
+use super::pen::Rect;
 use super::Ctx;
 use crate::label;
 use crate::model::{DatePrecision, TimelineItem};

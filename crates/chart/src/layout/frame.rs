@@ -3,7 +3,7 @@
 
 use crate::scene::{Color, Fit};
 
-use super::painter::{Align, Baseline, Font, Painter, Rect};
+use super::pen::{Align, Baseline, Font, Pen, Rect};
 use super::text::{self, Weight};
 use super::theme::Theme;
 use crate::model::VizConfig;
@@ -95,7 +95,7 @@ impl LegendEntry {
 }
 
 /// Draws title, subtitle and source; returns the rectangle between them.
-pub fn draw_frame(p: &Painter, theme: &Theme, sizes: &Sizes, config: &VizConfig) -> Rect {
+pub fn draw_frame(p: &Pen, theme: &Theme, sizes: &Sizes, config: &VizConfig) -> Rect {
     let outer =
         Rect::new(0.0, 0.0, p.width, p.height).inset(sizes.pad, sizes.pad, sizes.pad, sizes.pad);
     let mut y = outer.y;
@@ -147,7 +147,7 @@ pub fn draw_frame(p: &Painter, theme: &Theme, sizes: &Sizes, config: &VizConfig)
 /// Lays the entries out in rows at the top of `body` (at most three rows,
 /// then "+N more"); returns what is left of the body below them.
 pub fn draw_legend(
-    p: &Painter,
+    p: &Pen,
     theme: &Theme,
     sizes: &Sizes,
     body: Rect,
@@ -203,7 +203,7 @@ pub fn draw_legend(
 }
 
 /// The message shown where a chart would be when there is nothing to draw.
-pub fn draw_empty(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, message: &str) {
+pub fn draw_empty(p: &Pen, theme: &Theme, sizes: &Sizes, body: Rect, message: &str) {
     let (cx, cy) = body.center();
     let t = text::ellipsize(message, sizes.subtitle, Weight::Regular, body.w);
     // A faint dashed-looking box says "the chart goes here".

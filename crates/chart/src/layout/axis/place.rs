@@ -1,15 +1,16 @@
-//! Painting the measured axes: titles, grid lines, ticks and their labels.
+//! Placing the measured axes in the scene: titles, grid lines, ticks and
+//! their labels.
 
-use crate::draw::frame::Sizes;
-use crate::draw::painter::{Align, Baseline, Font, Painter, Rect};
-use crate::draw::text::{self, Weight};
-use crate::draw::theme::Theme;
+use crate::layout::frame::Sizes;
+use crate::layout::pen::{Align, Baseline, Font, Pen, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::theme::Theme;
 
 use super::choose::{continuous_ticks, BandLabels, Scale};
 use super::measure::AxesLayout;
 
 /// Paints `layout`, measured for `body`.
-pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &AxesLayout) {
+pub fn place(p: &Pen, theme: &Theme, sizes: &Sizes, body: Rect, layout: &AxesLayout) {
     let AxesLayout {
         axes,
         x_title,
@@ -169,7 +170,7 @@ pub fn paint(p: &Painter, theme: &Theme, sizes: &Sizes, body: Rect, layout: &Axe
 
 /// A grid or axis line across the plot: it stretches with the plot's
 /// marks, where the ticks and labels beside it are chrome.
-fn grid_line(p: &Painter, points: &[(f64, f64)], color: crate::scene::Color) {
+fn grid_line(p: &Pen, points: &[(f64, f64)], color: crate::scene::Color) {
     let _grid = p.marking();
     p.line(points, color, 1.0);
 }

@@ -3,9 +3,9 @@
 
 use std::borrow::Cow;
 
-use crate::draw::frame::Sizes;
-use crate::draw::painter::Rect;
-use crate::draw::text::{self, Weight};
+use crate::layout::frame::Sizes;
+use crate::layout::pen::Rect;
+use crate::layout::text::{self, Weight};
 
 use super::choose::{
     build, build_aligned, plan_band_labels, tick_labels, BandLabels, Scale, LABEL_GAP,

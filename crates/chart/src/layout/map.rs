@@ -2,7 +2,7 @@
 //! diverging) ramp; regions without data stay neutral; codes that match no
 //! region are named under the map.
 
-use super::painter::{Align, Baseline, Font, Rect};
+use super::pen::{Align, Baseline, Font, Rect};
 use super::ramp::{draw_color_legend, ColorScale};
 use super::text::{self, Weight};
 use super::Ctx;

@@ -7,10 +7,10 @@ use std::cell::{Cell, RefCell};
 use crate::scene::{device_scale, Color, Item, Role, Stroke};
 pub use crate::scene::{Align, Baseline, Font, Rect};
 
-pub struct Painter {
+pub struct Pen {
     items: RefCell<Vec<Item>>,
     roles: RefCell<Vec<Role>>,
-    /// Whether what is drawn now are the plot's marks (see [`Painter::marks`]).
+    /// Whether what is drawn now are the plot's marks (see [`Pen::marks`]).
     marking: Cell<bool>,
     plot: Cell<Option<Rect>>,
     /// Device pixels per CSS pixel the scene will be painted at: only
@@ -53,8 +53,8 @@ fn stroke(color: Color, width: f64) -> Stroke {
     }
 }
 
-impl Painter {
-    pub fn new(width: f64, height: f64, scale: f64) -> Painter {
+impl Pen {
+    pub fn new(width: f64, height: f64, scale: f64) -> Pen {
         let size = |v: f64| {
             if v.is_finite() {
                 v.clamp(1.0, MAX_SIZE)
@@ -63,7 +63,7 @@ impl Painter {
             }
         };
         let (width, height, scale) = (size(width), size(height), device_scale(scale));
-        Painter {
+        Pen {
             items: RefCell::new(Vec::new()),
             roles: RefCell::new(Vec::new()),
             marking: Cell::new(false),
@@ -230,9 +230,9 @@ impl Painter {
     }
 }
 
-/// See [`Painter::marking`].
+/// See [`Pen::marking`].
 pub struct Marking<'p> {
-    painter: &'p Painter,
+    painter: &'p Pen,
     was: bool,
 }
 

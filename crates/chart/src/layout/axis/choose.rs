@@ -1,7 +1,7 @@
 //! Choosing the scales and their ticks: nice numbers, calendar steps,
 //! categories in bands, and how crowded category labels are set.
 
-use crate::draw::text::{self, Weight};
+use crate::layout::text::{self, Weight};
 use crate::model::DatePrecision;
 use crate::scale::{nice_ticks, nice_ticks_exactly, time_ticks, LinearTicks, NumberFormat};
 

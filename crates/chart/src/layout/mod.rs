@@ -1,5 +1,5 @@
 //! Laying a card out: the whole card, in CSS pixels with deterministic
-//! text widths (see [`text`]), recorded by [`Painter`] into a
+//! text widths (see [`text`]), recorded by [`Pen`] into a
 //! [`Scene`](crate::scene::Scene) that names no drawing backend. The
 //! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG;
 //! this module never calls them (see [`crate::render`]).
@@ -12,7 +12,7 @@ mod heatmap;
 mod lines;
 #[cfg(feature = "geo")]
 mod map;
-mod painter;
+mod pen;
 mod pie;
 mod ramp;
 mod scatter;
@@ -26,8 +26,8 @@ use crate::model::{Card, CardKind, VizConfig};
 use crate::scene::hit::{Mark, Recorder};
 use crate::shown::is_empty;
 pub use frame::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
-use painter::Painter;
-pub use painter::Rect;
+use pen::Pen;
+pub use pen::Rect;
 pub use theme::Theme;
 
 use crate::scene::{Fit, Scene};
@@ -62,12 +62,12 @@ impl Chart {
         } else {
             Recorder::off()
         };
-        self.layout(Painter::new(width, height, scale), theme, hits)
+        self.layout(Pen::new(width, height, scale), theme, hits)
     }
 
     /// Infallible: recording a display list cannot fail, so the card code
     /// carries no error paths (only painting onto a backend can fail).
-    fn layout(&self, p: Painter, theme: &Theme, hits: Recorder) -> Scene {
+    fn layout(&self, p: Pen, theme: &Theme, hits: Recorder) -> Scene {
         self.lay_out(&p, theme, &hits);
         let (width, height, plot) = (p.width, p.height, p.plot());
         let (items, roles) = p.finish();
@@ -83,7 +83,7 @@ impl Chart {
         }
     }
 
-    fn lay_out(&self, p: &Painter, theme: &Theme, hits: &Recorder) {
+    fn lay_out(&self, p: &Pen, theme: &Theme, hits: &Recorder) {
         let _locale = crate::locale::scoped(self.config.locale);
         let sizes = Sizes::for_width(p.width);
         let body = frame::draw_frame(p, theme, &sizes, &self.config);
@@ -151,7 +151,7 @@ fn draw_map(ctx: &Ctx<'_>, body: Rect, _c: &crate::model::Categorical) {
 
 /// What every card's drawing needs.
 pub(crate) struct Ctx<'c> {
-    pub p: &'c Painter,
+    pub p: &'c Pen,
     pub theme: &'c Theme,
     pub sizes: &'c Sizes,
     pub config: &'c VizConfig,

@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 use crate::scene::Color;
 
 use super::frame::{LegendEntry, Marker};
-use super::painter::{Align, Baseline, Font, Rect};
+use super::pen::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::label::{self, percent};

@@ -1,7 +1,7 @@
 //! boxplot: quartile box, median, whiskers to 1.5 IQR, outliers as rings.
 
 use super::axis::{AxisSpec, Fit};
-use super::painter::Rect;
+use super::pen::Rect;
 use super::theme::mix;
 use super::Ctx;
 use crate::label;

@@ -3,7 +3,7 @@
 
 use super::axis::{AxisSpec, Fit};
 use super::frame::Marker;
-use super::painter::Rect;
+use super::pen::Rect;
 use super::Ctx;
 use crate::model::Series;
 use crate::reduce::thin_points;

@@ -1,14 +1,14 @@
 //! Axes of the cartesian cards, in three steps: choosing the scales and
 //! their ticks ([`choose`]), measuring the room their labels and titles
-//! take and so the plot rectangle ([`measure`]), and painting them
-//! ([`paint`]).
+//! take and so the plot rectangle ([`measure`]), and placing their lines
+//! and labels in the scene ([`place`]).
 
 mod choose;
 mod measure;
-mod paint;
+mod place;
 
 use super::frame::Sizes;
-use super::painter::{Painter, Rect};
+use super::pen::{Pen, Rect};
 use super::theme::Theme;
 use crate::model::DatePrecision;
 
@@ -113,23 +113,17 @@ pub struct AxesSpec<'a> {
     pub y2: Option<(AxisSpec<'a>, Option<&'a str>)>,
 }
 
-/// Lays out and paints the axes around `body`: returns where the marks go.
-pub fn draw_axes(
-    p: &Painter,
-    theme: &Theme,
-    sizes: &Sizes,
-    body: Rect,
-    spec: &AxesSpec<'_>,
-) -> Axes {
+/// Lays out the axes around `body` and places them: returns where the marks go.
+pub fn draw_axes(p: &Pen, theme: &Theme, sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> Axes {
     let layout = measure(sizes, body, spec);
-    paint::paint(p, theme, sizes, body, &layout);
+    place::place(p, theme, sizes, body, &layout);
     layout.axes
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::draw::text::{self, Weight};
+    use crate::layout::text::{self, Weight};
     use crate::scene::Item;
 
     #[test]
@@ -166,7 +160,7 @@ mod tests {
         let widest = text::width("60k", sizes.tick, Weight::Regular);
         assert!(plot.x >= body.x + widest + 8.0, "{plot:?}");
 
-        let p = Painter::new(800.0, 500.0, 1.0);
+        let p = Pen::new(800.0, 500.0, 1.0);
         let axes = draw_axes(&p, &Theme::light(), &sizes, body, &spec);
         assert_eq!(axes.plot, plot);
         let texts: Vec<(String, (f64, f64))> = p

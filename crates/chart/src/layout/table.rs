@@ -1,7 +1,7 @@
 //! table: a header, striped rows, numbers aligned right, and a note of the
 //! rows that did not fit.
 
-use super::painter::{Align, Baseline, Font, Rect};
+use super::pen::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::Ctx;
 use crate::shown::display;
