@@ -19,6 +19,9 @@ cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-embe
 # zdr-chart without the map boundaries (the widget's small build).
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
+say "no module cycles in any crate (scripts/module-cycles.mjs)"
+node scripts/module-cycles.mjs
+
 say "the embed links nothing that stores or fetches (cargo tree -p zdr-embed-page)"
 if cargo tree -p zdr-embed-page -e normal --prefix none | grep -E '^(rusqlite|reqwest|hyper-rustls|calamine|parquet|tokio-postgres|object_store) '; then
   echo "zdr-embed-page depends on a crate that stores or fetches: the zero-retention path must not" >&2

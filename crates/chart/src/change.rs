@@ -7,8 +7,7 @@
 
 use crate::model::{Card, VizConfig};
 
-/// Units that write every value with its sign: "+12.5%", "−3%", "0%".
-pub const SIGNED_PERCENT: &str = "+%";
+use crate::scale::format::SIGNED_PERCENT;
 
 pub(crate) fn since_start(config: &mut VizConfig, card: &mut Card) {
     let Card::Timeseries { series, .. } = card else {

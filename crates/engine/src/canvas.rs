@@ -18,7 +18,7 @@ use crate::canvas_backend::CanvasBackend;
 use crate::color_scheme::ColorScheme;
 use crate::error::EngineError;
 use crate::settings::Callbacks;
-use crate::tooltip::Tooltip;
+use crate::tooltip::{Pointed, Tooltip};
 
 use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
@@ -353,6 +353,18 @@ impl CanvasState {
             })?;
         self.drawn = Some(key);
         Ok(())
+    }
+}
+
+impl Pointed for CanvasState {
+    fn canvas(&self) -> &HtmlCanvasElement {
+        &self.canvas
+    }
+    fn hits(&self) -> &HitMap {
+        &self.hits
+    }
+    fn theme(&self) -> Theme {
+        CanvasState::theme(self)
     }
 }
 

@@ -6,12 +6,18 @@ use std::rc::Weak;
 
 use gloo_events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Document, Element, HtmlElement, PointerEvent};
-use zdr_chart::scene::Color;
-use zdr_chart::scene::Hit;
-use zdr_chart::scene::FONT_FAMILY;
+use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, PointerEvent};
+use zdr_chart::scene::{Color, Hit, HitMap, FONT_FAMILY};
+use zdr_chart::Theme;
 
-use crate::canvas::CanvasState;
+/// What the tooltip reads of the card it points at: the canvas, where the
+/// marks landed and the colours. The canvas's state answers it; the
+/// tooltip knows nothing else of the canvas module.
+pub trait Pointed {
+    fn canvas(&self) -> &HtmlCanvasElement;
+    fn hits(&self) -> &HitMap;
+    fn theme(&self) -> Theme;
+}
 
 /// How far from a point the pointer may be, in CSS pixels; a finger is broader.
 const MOUSE_RADIUS: f64 = 12.0;
@@ -25,10 +31,10 @@ pub struct Tooltip {
 }
 
 impl Tooltip {
-    pub fn attach(
+    pub fn attach<S: Pointed + 'static>(
         document: &Document,
         wrapper: &Element,
-        state: Weak<RefCell<CanvasState>>,
+        state: Weak<RefCell<S>>,
     ) -> Result<Tooltip, JsValue> {
         let tip: HtmlElement = document.create_element("div")?.dyn_into()?;
         tip.set_class_name("zdr-embed-tooltip");
@@ -42,7 +48,7 @@ impl Tooltip {
         wrapper.append_child(&tip)?;
         let canvas = state
             .upgrade()
-            .and_then(|state| state.try_borrow().ok().map(|s| s.canvas.clone()))
+            .and_then(|state| state.try_borrow().ok().map(|s| s.canvas().clone()))
             .ok_or_else(|| JsValue::from_str("the canvas is gone"))?;
 
         let on_pointer = |kind: &'static str| {
@@ -82,14 +88,14 @@ impl Tooltip {
     }
 }
 
-fn point_at(state: &Weak<RefCell<CanvasState>>, tip: &HtmlElement, event: &PointerEvent) {
+fn point_at<S: Pointed>(state: &Weak<RefCell<S>>, tip: &HtmlElement, event: &PointerEvent) {
     let Some(state) = state.upgrade() else {
         return;
     };
     let Ok(state) = state.try_borrow() else {
         return;
     };
-    let rect = state.canvas.get_bounding_client_rect();
+    let rect = state.canvas().get_bounding_client_rect();
     let x = f64::from(event.client_x()) - rect.left();
     let y = f64::from(event.client_y()) - rect.top();
     let radius = if event.pointer_type() == "touch" {
@@ -97,7 +103,7 @@ fn point_at(state: &Weak<RefCell<CanvasState>>, tip: &HtmlElement, event: &Point
     } else {
         MOUSE_RADIUS
     };
-    match state.hits.at(x, y, radius) {
+    match state.hits().at(x, y, radius) {
         Some(hit) => {
             let theme = state.theme();
             let colors = Colors {

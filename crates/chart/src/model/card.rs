@@ -9,7 +9,7 @@ use super::limits::{
     MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
     MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
 };
-use super::stream::Field;
+use super::rules::{date_of, series_name, sort_by_x, Facts, Field, KEYS};
 use super::{CardKind, DataError, DataShape, RawSeries};
 
 /// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
@@ -64,6 +64,37 @@ pub struct Series {
     /// How many points with a value were given. A line of more than
     /// [`crate::reduce::KEPT_POINTS`] keeps fewer (what pixels can show).
     pub given: usize,
+}
+
+impl Series {
+    /// A timeseries's series as its card holds it, whichever reader read it:
+    /// sorted by date, and a long one kept to what pixels can show
+    /// ([`crate::reduce::kept_for_pixels`]), so that a million points cost a
+    /// card no more than 32,768 do, and every reader draws the same lines.
+    /// `kept_from`: the caller kept it so already, from that many values.
+    pub(super) fn line(
+        name: String,
+        mut xs: Vec<f64>,
+        mut ys: Vec<f64>,
+        kept_from: Option<usize>,
+    ) -> Series {
+        let given = match kept_from {
+            Some(given) => given,
+            None => {
+                sort_by_x(&mut xs, &mut ys);
+                // Every x is a date here: the values count.
+                let given = ys.iter().filter(|y| y.is_finite()).count();
+                (xs, ys) = crate::reduce::kept_for_pixels(xs, ys);
+                given
+            }
+        };
+        Series {
+            name,
+            xs,
+            ys,
+            given,
+        }
+    }
 }
 
 pub type XYSeries = Series;
@@ -259,7 +290,10 @@ impl<'a> PointRef<'a> {
 }
 
 fn number(value: &Value) -> Option<f64> {
-    value.as_f64().filter(|n| n.is_finite())
+    value
+        .as_f64()
+        .filter(|n| n.is_finite())
+        .map(super::rules::value)
 }
 
 fn label(value: &Value) -> Option<String> {
@@ -572,18 +606,6 @@ fn check_categories(
     Ok(())
 }
 
-pub(super) fn series_name(name: &str, index: usize) -> String {
-    if name.is_empty() {
-        if index == 0 {
-            "Value".into()
-        } else {
-            format!("Series {}", index + 1)
-        }
-    } else {
-        name.to_owned()
-    }
-}
-
 /// A date string, or a whole number read as a year; with `epoch_ms`, a
 /// number of milliseconds since 1970 and nothing else.
 fn date_value(
@@ -598,7 +620,7 @@ fn date_value(
         Value::Number(n) => Field::Number(n.as_f64()),
         _ => Field::Other,
     };
-    super::stream::date_of(field, epoch_ms).ok_or_else(|| {
+    date_of(field, epoch_ms).ok_or_else(|| {
         expected(
             point.loc.field(key),
             if epoch_ms {
@@ -624,7 +646,7 @@ fn read_timeseries(series: &[(String, Points<'_>)], epoch_ms: bool) -> Result<Ca
             ys.push(point.number_or_gap("y")?);
         }
         // The streaming reader's: one instance of it in the engine.
-        out.push(super::stream::line(series_name(name, s), xs, ys, None));
+        out.push(Series::line(series_name(name, s), xs, ys, None));
     }
     Ok(Card::Timeseries {
         series: out,
@@ -1010,11 +1032,11 @@ pub fn infer_kind(shape: &DataShape) -> CardKind {
         }
     };
     // The streaming reader's rules, so both readers infer alike.
-    let mut facts = super::stream::Facts::default();
+    let mut facts = Facts::default();
     let mut objects = 0;
     for object in first_points.iter().filter_map(|p| p.as_object()) {
         objects += 1;
-        for (having, key) in facts.having.iter_mut().zip(super::stream::KEYS) {
+        for (having, key) in facts.having.iter_mut().zip(KEYS) {
             *having += usize::from(object.contains_key(key));
         }
         match object.get("x") {

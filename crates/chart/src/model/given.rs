@@ -1,5 +1,5 @@
 //! Timeseries and scatter cards from columns handed over whole: the
-//! engine's way in for the page's typed arrays and point objects (issue 15),
+//! engine's way in for the page's typed arrays and point objects,
 //! with no JSON text of the data and no tree of it.
 //!
 //! Only what reads without error is read here, by the same rules as the two
@@ -7,9 +7,9 @@
 //! answers `None`, and the caller reads the whole as JSON text, whose reader
 //! words every error with the page's own JSON paths.
 
-use super::card::{series_name, Card, Series};
+use super::card::{Card, Series};
 use super::date::DatePrecision;
-use super::stream::{date_of, drop_gaps, gaps_as_nan, line, Field};
+use super::rules::{date_of, drop_gaps, gaps_as_nan, series_name, Field};
 use super::{CardKind, Path, VizConfig, MAX_SERIES};
 use crate::reduce::{Keeper, KEPT_COLUMNS, KEPT_POINTS};
 
@@ -39,7 +39,7 @@ pub struct GivenSeries {
 
 /// A long timeseries line read in blocks, and kept for pixels as it is
 /// read: the same points [`crate::reduce::kept_for_pixels`] keeps of the
-/// whole line, for a line in date order. Local mode copies the page's typed
+/// whole for a line in date order. Local mode copies the page's typed
 /// arrays so, a block at a time, and never holds a million points.
 pub struct LongLine {
     keeper: Keeper,
@@ -112,7 +112,7 @@ impl LongLine {
         xs.iter().all(|&x| date(x))
     }
 
-    /// The kept line, or `None` for one out of order: copy it whole.
+    /// The kept or `None` for one out of order: copy it whole.
     pub fn finish(self, name: Option<String>) -> Option<GivenSeries> {
         if !self.sorted {
             return None;
@@ -205,7 +205,7 @@ fn timeseries(given: Vec<GivenSeries>, epoch_ms: bool) -> Option<Card> {
             return None;
         }
         gaps_as_nan(&mut ys);
-        series.push(line(name_of(one.name, index), xs, ys, kept));
+        series.push(Series::line(name_of(one.name, index), xs, ys, kept));
     }
     Some(Card::Timeseries { series, precision })
 }

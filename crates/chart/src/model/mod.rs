@@ -9,6 +9,7 @@ pub(crate) mod given;
 mod json_text;
 mod kind;
 pub mod limits;
+mod rules;
 mod stream;
 
 use crate::json::{Object, Value};

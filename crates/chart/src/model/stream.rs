@@ -1,5 +1,5 @@
-//! Timeseries and scatter cards read straight from the JSON text (issue
-//! 15): a constant number of passes of the pull reader, numbers straight
+//! Timeseries and scatter cards read straight from the JSON text:
+//! a constant number of passes of the pull reader, numbers straight
 //! into the card's columns, no tree of the data and nothing allocated per
 //! point (a string is borrowed from the text unless it holds escapes).
 //! At a million points the tree took hundreds of megabytes; this takes
@@ -11,12 +11,11 @@
 //! reads it instead: it stays the one place every rejection is worded and
 //! ordered, so the errors are the same whichever way a document goes.
 
-use std::borrow::Cow;
-
 use crate::json::{self, Reader, Token};
 
-use super::card::{series_name, Card, Series};
-use super::date::{epoch_seconds, from_epoch_ms, parse_date, DatePrecision};
+use super::card::{Card, Series};
+use super::date::{parse_date, DatePrecision};
+use super::rules::{date_of, drop_gaps, gaps_as_nan, series_name, Facts, Field, KEYS};
 use super::{CardKind, Columns, Path, VizConfig, MAX_SERIES};
 
 /// The card of `text`, or `None` to leave it to the tree reader. Columns
@@ -111,90 +110,12 @@ fn move_columns(
             }
             gaps_as_nan(&mut ys);
             let name = std::mem::take(&mut out.name);
-            *out = line(name, xs, ys, None);
+            *out = Series::line(name, xs, ys, None);
         } else {
             drop_gaps(&mut xs, &mut ys);
             out.given = xs.len();
             (out.xs, out.ys) = (xs, ys);
         }
-    }
-}
-
-/// A timeseries x as seconds and its precision: a date string, or a whole
-/// year; with `epoch_ms`, milliseconds only.
-pub(super) fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
-    match x {
-        Field::Number(ms) if epoch_ms => from_epoch_ms(ms),
-        Field::Text(text) if !epoch_ms => parse_date(&text),
-        Field::Number(year)
-            if !epoch_ms && year.fract() == 0.0 && (0.0..=9999.0).contains(&year) =>
-        {
-            Some((epoch_seconds(year as u32, 1, 1, 0), DatePrecision::Year))
-        }
-        _ => None,
-    }
-}
-
-/// A timeseries y of a passed column: anything not finite is a gap, and
-/// -0 is 0 (JSON has no -0, so neither do columns: both ways draw alike).
-pub(super) fn gaps_as_nan(ys: &mut [f64]) {
-    for y in ys {
-        *y = if y.is_finite() { *y + 0.0 } else { f64::NAN };
-    }
-}
-
-/// A scatter's points missing x or y are left out, in place.
-pub(super) fn drop_gaps(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
-    let mut kept = 0;
-    for i in 0..xs.len() {
-        let (Some(&x), Some(&y)) = (xs.get(i), ys.get(i)) else {
-            break;
-        };
-        if x.is_finite() && y.is_finite() {
-            if let (Some(to_x), Some(to_y)) = (xs.get_mut(kept), ys.get_mut(kept)) {
-                (*to_x, *to_y) = (x, y);
-            }
-            kept += 1;
-        }
-    }
-    xs.truncate(kept);
-    ys.truncate(kept);
-}
-
-/// A timeseries's series as its card holds it, whichever reader read it:
-/// sorted by date, and a long one kept to what pixels can show
-/// ([`crate::reduce::kept_for_pixels`]), so that a million points cost a
-/// card no more than 32,768 do, and every reader draws the same lines.
-/// `kept_from`: the caller kept it so already, from that many values.
-pub(super) fn line(
-    name: String,
-    mut xs: Vec<f64>,
-    mut ys: Vec<f64>,
-    kept_from: Option<usize>,
-) -> Series {
-    let given = match kept_from {
-        Some(given) => given,
-        None => {
-            sort_by_x(&mut xs, &mut ys);
-            // Every x is a date here: the values count.
-            let given = ys.iter().filter(|y| y.is_finite()).count();
-            (xs, ys) = crate::reduce::kept_for_pixels(xs, ys);
-            given
-        }
-    };
-    Series {
-        name,
-        xs,
-        ys,
-        given,
-    }
-}
-
-pub(super) fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
-    if !xs.windows(2).all(|w| w[0] <= w[1]) {
-        let order = crate::order::ranked(xs, false);
-        *xs = crate::order::rearranged(xs, &order);
-        *ys = crate::order::rearranged(ys, &order);
     }
 }
 
@@ -383,18 +304,6 @@ fn column_of(
     }
 }
 
-/// A field of a point as the readers need it.
-#[derive(Default)]
-pub(super) enum Field<'a> {
-    #[default]
-    Absent,
-    Null,
-    Number(f64),
-    Text(Cow<'a, str>),
-    /// true, false, an array or an object: never what x or y may be.
-    Other,
-}
-
 /// Reads one value as a [`Field`], past any contents.
 fn field<'a>(reader: &mut Reader<'a>) -> Option<Field<'a>> {
     Some(match reader.value().ok()? {
@@ -406,48 +315,6 @@ fn field<'a>(reader: &mut Reader<'a>) -> Option<Field<'a>> {
             Field::Other
         }
     })
-}
-
-/// The keys whose presence type inference asks about, as bits.
-pub(super) const KEYS: [&str; 6] = ["x", "y", "value", "values", "start", "end"];
-
-/// What type inference needs to know of the points, and how many each series has.
-#[derive(Default)]
-pub(super) struct Facts {
-    pub(super) points: Vec<usize>,
-    /// Points having each of [`KEYS`] (null or not).
-    pub(super) having: [usize; 6],
-    /// Points whose x is not null; of them, dates and numbers.
-    pub(super) xs: usize,
-    pub(super) dated_xs: usize,
-    pub(super) numeric_xs: usize,
-}
-
-impl Facts {
-    /// The card type these points look like (the tree reader's
-    /// [`super::card::infer_kind`] counts its objects into one too).
-    pub(super) fn kind(&self, series_count: usize) -> CardKind {
-        let objects: usize = self.points.iter().sum();
-        let all_have = |key: usize| objects > 0 && self.having[key] == objects;
-        let [x, y, value, values, start, end] = [0, 1, 2, 3, 4, 5];
-        if all_have(start) && all_have(end) {
-            CardKind::Timeline
-        } else if all_have(value) && all_have(x) && all_have(y) {
-            CardKind::Heatmap
-        } else if all_have(values) {
-            CardKind::Boxplot
-        } else if self.having[x] == 0 && all_have(y) {
-            CardKind::Histogram
-        } else if self.xs > 0 && self.dated_xs == self.xs {
-            CardKind::Timeseries
-        } else if self.xs > 0 && self.numeric_xs == self.xs {
-            CardKind::Scatter
-        } else if series_count > 1 {
-            CardKind::GroupedBar
-        } else {
-            CardKind::Bar
-        }
-    }
 }
 
 /// Counts the points and gathers [`Facts`]; `None` if a point is not an object.
@@ -596,7 +463,7 @@ fn point_fields<'a>(reader: &mut Reader<'a>) -> Option<([bool; 6], Field<'a>, Fi
 fn number_or_gap(field: &Field<'_>) -> Option<f64> {
     match field {
         Field::Absent | Field::Null => Some(f64::NAN),
-        Field::Number(n) if n.is_finite() => Some(*n),
+        Field::Number(n) if n.is_finite() => Some(super::rules::value(*n)),
         _ => None,
     }
 }
@@ -628,7 +495,7 @@ fn read_timeseries(
             Some(())
         })?;
         moves.extend(moved);
-        out.push(line(series_name(name, s), xs, ys, None));
+        out.push(Series::line(series_name(name, s), xs, ys, None));
     }
     Some(Card::Timeseries {
         series: out,

@@ -9,6 +9,10 @@
 use super::shortest::{shortest, Decimal};
 use super::MINUS;
 
+/// Units that write every value with its sign: "+12.5%", "−3%", "0%"
+/// (`percent_change` sets them).
+pub const SIGNED_PERCENT: &str = "+%";
+
 /// Shown for a missing value (NaN): an en dash.
 pub const MISSING: &str = "\u{2013}";
 
@@ -72,7 +76,7 @@ impl Units {
             && text
                 .chars()
                 .all(|c| c.is_alphabetic() || is_currency_symbol(c));
-        if text == crate::change::SIGNED_PERCENT {
+        if text == SIGNED_PERCENT {
             Units::SignedPercent
         } else if short && currency {
             Units::Prefix(text.to_owned())
