@@ -475,26 +475,14 @@ fn fall_back(id: EmbedId, reason: String) {
     }));
 }
 
-/// Calls `onLoad` with the element the card is shown in; a throwing
-/// callback is logged, never passed on (it is the page's bug, not the card's).
+/// Calls `onLoad` with the element the card is shown in (a throwing
+/// callback is logged).
 pub fn announce(on_load: Option<&js_sys::Function>, element: &JsValue) {
-    if let Some(on_load) = on_load {
-        if let Err(thrown) = on_load.call1(&JsValue::NULL, element) {
-            web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
-        }
-    }
+    zdr_protocol::code::announce(on_load, element);
 }
 
 /// Hands an error to `onError`, or logs it when there is none (spec 4.16);
 /// `call` is the page's call it happened in, if any.
 pub fn report(on_error: Option<&js_sys::Function>, error: &EmbedError, call: Option<Call>) {
-    let js_error: JsValue = error.to_js_error(call).into();
-    match on_error {
-        Some(callback) => {
-            if let Err(thrown) = callback.call1(&JsValue::NULL, &js_error) {
-                web_sys::console::error_3(&"zdr-embed: onError threw".into(), &thrown, &js_error);
-            }
-        }
-        None => web_sys::console::error_1(&js_error),
-    }
+    zdr_protocol::code::report(on_error, &error.to_js_error(call).into());
 }

@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use zdr_protocol::code::Code;
 use zdr_protocol::text::{concat, decimal};
 
 use wasm_bindgen::JsValue;
@@ -209,27 +210,27 @@ impl EmbedError {
     }
 
     /// A stable, machine-readable kind, set as `error.code` on the JS side.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
             EmbedError::OptionsNotObject { .. } | EmbedError::NotAnArray { .. } => {
-                "invalid_argument"
+                Code::InvalidArgument
             }
-            EmbedError::MissingOption { .. } => "missing_option",
-            EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => "invalid_option",
-            EmbedError::ContainerNotFound { .. } => "container_not_found",
-            EmbedError::NotSerialisable { .. } => "not_serialisable",
-            EmbedError::InvalidData { .. } => "invalid_data",
-            EmbedError::Draw { .. } => "draw_failed",
-            EmbedError::FallbackToLocal { .. } => "fallback_to_local",
-            EmbedError::NotDrawnLocally { .. } => "not_drawn_locally",
-            EmbedError::NotDrawnYet => "not_drawn_yet",
-            EmbedError::EngineUnavailable { .. } => "engine_unavailable",
-            EmbedError::ServiceNotReady { .. } => "service_not_ready",
-            EmbedError::ServiceRejected { .. } => "service_rejected",
-            EmbedError::ProtocolVersion { .. } => "protocol_version",
-            EmbedError::Destroyed => "destroyed",
-            EmbedError::Dom { .. } => "dom_failure",
-            EmbedError::InstanceFailed => "instance_failed",
+            EmbedError::MissingOption { .. } => Code::MissingOption,
+            EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => Code::InvalidOption,
+            EmbedError::ContainerNotFound { .. } => Code::ContainerNotFound,
+            EmbedError::NotSerialisable { .. } => Code::NotSerialisable,
+            EmbedError::InvalidData { .. } => Code::InvalidData,
+            EmbedError::Draw { .. } => Code::DrawFailed,
+            EmbedError::FallbackToLocal { .. } => Code::FallbackToLocal,
+            EmbedError::NotDrawnLocally { .. } => Code::NotDrawnLocally,
+            EmbedError::NotDrawnYet => Code::NotDrawnYet,
+            EmbedError::EngineUnavailable { .. } => Code::EngineUnavailable,
+            EmbedError::ServiceNotReady { .. } => Code::ServiceNotReady,
+            EmbedError::ServiceRejected { .. } => Code::ServiceRejected,
+            EmbedError::ProtocolVersion { .. } => Code::ProtocolVersion,
+            EmbedError::Destroyed => Code::Destroyed,
+            EmbedError::Dom { .. } => Code::DomFailure,
+            EmbedError::InstanceFailed => Code::InstanceFailed,
         }
     }
 
@@ -240,9 +241,7 @@ impl EmbedError {
             Some(call) => concat(&[&call.name(), ": ", &self.message()]),
             None => self.message(),
         };
-        let error = js_sys::Error::new(&message);
-        // Setting a data property on a fresh Error cannot fail; ignore the Ok(true).
-        let _ = js_sys::Reflect::set(&error, &"code".into(), &self.code().into());
+        let error = self.code().error(&message);
         if let EmbedError::FallbackToLocal { .. } = self {
             // A name of its own lets pages tell this notice from real failures.
             let _ = js_sys::Reflect::set(&error, &"name".into(), &"FallbackToLocal".into());
@@ -264,11 +263,11 @@ impl EmbedError {
         let message = js_sys::Reflect::get(thrown, &"message".into())
             .ok()
             .and_then(|message| message.as_string());
-        match (code.as_deref(), message) {
-            (Some("invalid_data"), Some(reason)) => EmbedError::InvalidData { reason },
-            (Some("not_serialisable"), Some(reason)) => EmbedError::NotSerialisable { reason },
-            (Some("instance_failed"), _) => EmbedError::InstanceFailed,
-            (Some("destroyed"), _) => EmbedError::Destroyed,
+        match (code.as_deref().and_then(Code::parse), message) {
+            (Some(Code::InvalidData), Some(reason)) => EmbedError::InvalidData { reason },
+            (Some(Code::NotSerialisable), Some(reason)) => EmbedError::NotSerialisable { reason },
+            (Some(Code::InstanceFailed), _) => EmbedError::InstanceFailed,
+            (Some(Code::Destroyed), _) => EmbedError::Destroyed,
             (_, Some(reason)) if code.is_some() => EmbedError::Draw { reason },
             _ => EmbedError::Draw {
                 reason: describe_thrown(thrown),

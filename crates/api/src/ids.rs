@@ -18,14 +18,11 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", hex(&bytes))
 }
 
-/// Ids this host makes and accepts: 1 to 64 letters, digits, `_` or `-`.
-/// Anything else is no file or card here, and never reaches a query or a
-/// path.
+/// Ids this host makes and accepts: 1 to 64 letters, digits, `_` or `-`
+/// (the embed's rule, `zdr_embed_page::ids`, at the API's length). Anything
+/// else is no file or card here, and never reaches a query or a path.
 pub fn is_id(id: &str) -> bool {
-    (1..=64).contains(&id.len())
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    zdr_embed_page::ids::is_plain(id, 64)
 }
 
 pub fn hex(bytes: &[u8]) -> String {

@@ -12,7 +12,7 @@ use crate::form::FormError;
 use crate::html::error_page;
 use crate::origin::OriginError;
 
-pub const MAX_CARD_ID: usize = 128;
+pub use crate::ids::MAX_CARD_ID;
 
 /// How much of a refused query value an error message quotes.
 const MAX_QUOTED: usize = 60;

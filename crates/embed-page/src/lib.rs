@@ -23,6 +23,7 @@ pub mod error;
 #[doc(hidden)]
 pub mod form;
 pub mod html;
+pub mod ids;
 pub mod limits;
 mod origin;
 #[doc(hidden)]

@@ -4,6 +4,7 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement};
+use zdr_chart::locale::Locale;
 use zdr_chart::Chart;
 
 /// Enough to read the data out; more would bury the page in table rows.
@@ -50,7 +51,8 @@ impl Description {
         let data = chart.data_table(MAX_TABLE_ROWS);
         self.table.set_text_content(None);
         let caption = self.child(&self.table, "caption")?;
-        caption.set_text_content(Some(&caption_text(title, data.rows.len(), data.total_rows)));
+        let caption_is = caption_text(title, data.rows.len(), data.total_rows, chart.config.locale);
+        caption.set_text_content(Some(&caption_is));
         let head = self.child(&self.table, "thead")?;
         let row = self.child(&head, "tr")?;
         for column in &data.columns {
@@ -88,7 +90,9 @@ fn label(title: &str, summary: &str) -> String {
     format!("{title}{stop} {summary}")
 }
 
-fn caption_text(title: &str, shown: usize, total: usize) -> String {
+/// The caption, with the counts grouped as the card's locale groups its
+/// numbers (the same marks as its axes and tooltips).
+fn caption_text(title: &str, shown: usize, total: usize, locale: Locale) -> String {
     let title = if title.trim().is_empty() {
         "Chart data"
     } else {
@@ -97,25 +101,12 @@ fn caption_text(title: &str, shown: usize, total: usize) -> String {
     if shown < total {
         format!(
             "{title} (the first {} of {} rows)",
-            grouped(shown),
-            grouped(total)
+            locale.group(&shown.to_string()),
+            locale.group(&total.to_string())
         )
     } else {
         title.to_owned()
     }
-}
-
-/// 12345 -> "12,345".
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -131,12 +122,16 @@ mod tests {
 
     #[test]
     fn captions_say_when_rows_were_cut() {
-        assert_eq!(caption_text("Sales", 3, 3), "Sales");
+        let en = Locale::default();
+        assert_eq!(caption_text("Sales", 3, 3, en), "Sales");
         assert_eq!(
-            caption_text("Sales", 200, 12345),
+            caption_text("Sales", 200, 12345, en),
             "Sales (the first 200 of 12,345 rows)"
         );
-        assert_eq!(grouped(1_000_000), "1,000,000");
-        assert_eq!(grouped(999), "999");
+        let de = zdr_chart::locale::find("de-DE").unwrap_or_default();
+        assert_eq!(
+            caption_text("Umsatz", 200, 1_000_000, de),
+            "Umsatz (the first 200 of 1.000.000 rows)"
+        );
     }
 }

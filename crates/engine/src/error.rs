@@ -2,6 +2,7 @@
 //! module, which knows what the page called, prefixes them once.
 
 use wasm_bindgen::JsValue;
+use zdr_protocol::code::Code;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EngineError {
@@ -34,23 +35,20 @@ pub enum EngineError {
 
 impl EngineError {
     /// Set as `error.code`; the service module reads it to word the error for the page.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> Code {
         match self {
-            EngineError::InvalidData { .. } => "invalid_data",
-            EngineError::Draw { .. } => "draw_failed",
-            EngineError::NotSerialisable { .. } => "not_serialisable",
-            EngineError::Dom { .. } => "dom_failure",
-            EngineError::Settings { .. } => "invalid_argument",
-            EngineError::Destroyed => "destroyed",
-            EngineError::Stopped => "instance_failed",
+            EngineError::InvalidData { .. } => Code::InvalidData,
+            EngineError::Draw { .. } => Code::DrawFailed,
+            EngineError::NotSerialisable { .. } => Code::NotSerialisable,
+            EngineError::Dom { .. } => Code::DomFailure,
+            EngineError::Settings { .. } => Code::InvalidArgument,
+            EngineError::Destroyed => Code::Destroyed,
+            EngineError::Stopped => Code::InstanceFailed,
         }
     }
 
     pub fn to_js_error(&self) -> js_sys::Error {
-        let error = js_sys::Error::new(&self.to_string());
-        // Setting a data property on a fresh Error cannot fail; ignore the Ok(true).
-        let _ = js_sys::Reflect::set(&error, &"code".into(), &self.code().into());
-        error
+        self.code().error(&self.to_string())
     }
 
     pub fn dom(action: &'static str) -> impl Fn(JsValue) -> EngineError {

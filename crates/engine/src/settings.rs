@@ -34,28 +34,12 @@ pub struct Callbacks {
 
 impl Callbacks {
     pub fn loaded(&self, element: &JsValue) {
-        if let Some(on_load) = &self.on_load {
-            if let Err(thrown) = on_load.call1(&JsValue::NULL, element) {
-                web_sys::console::error_2(&"zdr-embed: onLoad threw".into(), &thrown);
-            }
-        }
+        zdr_protocol::code::announce(self.on_load.as_ref(), element);
     }
 
     /// Hands an error to `onError`, or logs it when there is none.
     pub fn failed(&self, error: &EngineError) {
-        let js_error: JsValue = error.to_js_error().into();
-        match &self.on_error {
-            Some(callback) => {
-                if let Err(thrown) = callback.call1(&JsValue::NULL, &js_error) {
-                    web_sys::console::error_3(
-                        &"zdr-embed: onError threw".into(),
-                        &thrown,
-                        &js_error,
-                    );
-                }
-            }
-            None => web_sys::console::error_1(&js_error),
-        }
+        zdr_protocol::code::report(self.on_error.as_ref(), &error.to_js_error().into());
     }
 }
 

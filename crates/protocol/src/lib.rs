@@ -4,6 +4,7 @@
 //! panic guard every exported function starts with, and the wording of values
 //! in error messages. Small on purpose: the service module links all of it.
 
+pub mod code;
 pub mod failure;
 pub mod layout;
 pub mod message;

@@ -43,13 +43,8 @@ impl ColorScale {
     }
 
     pub fn color(&self, v: f64) -> Color {
-        let span = self.hi - self.lo;
-        let t = if span > 0.0 && span.is_finite() {
-            (v - self.lo) / span
-        } else {
-            // All values equal: the middle of the ramp.
-            0.6
-        };
+        // All values equal: the middle of the ramp.
+        let t = crate::scale::unit(v, self.lo, self.hi).unwrap_or(0.6);
         Theme::ramp(&self.stops, t)
     }
 

@@ -77,14 +77,9 @@ impl Linear {
         }
     }
 
-    /// 0..=1 position of `v` in the domain.
+    /// 0..=1 position of `v` in the domain; the middle of one of no width.
     pub fn unit(&self, v: f64) -> f64 {
-        let span = self.hi - self.lo;
-        if span > 0.0 && span.is_finite() {
-            (v - self.lo) / span
-        } else {
-            0.5
-        }
+        crate::scale::unit(v, self.lo, self.hi).unwrap_or(0.5)
     }
 }
 
@@ -131,13 +126,9 @@ impl Time {
         }
     }
 
+    /// 0..=1 position of `v` in the domain; the middle of one of no width.
     pub fn unit(&self, v: f64) -> f64 {
-        let span = self.hi - self.lo;
-        if span > 0.0 {
-            (v - self.lo) / span
-        } else {
-            0.5
-        }
+        crate::scale::unit(v, self.lo, self.hi).unwrap_or(0.5)
     }
 }
 
