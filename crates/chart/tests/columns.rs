@@ -273,12 +273,11 @@ fn misused_columns_are_errors_naming_the_path() {
 
 #[test]
 fn the_columnar_examples_read_as_their_types() {
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/examples");
     for (name, kind, points) in [
         ("timeseries_columns", CardKind::Timeseries, [24, 24]),
         ("scatter_columns", CardKind::Scatter, [20, 0]),
     ] {
-        let text = std::fs::read_to_string(root.join(format!("{name}.json"))).unwrap();
+        let text = zdr_test_support::example(name);
         let chart = read(&text).unwrap();
         assert_eq!(chart.kind, kind, "{name}");
         let lens: Vec<usize> = xy(&chart).iter().map(|(xs, _)| xs.len()).collect();

@@ -777,15 +777,10 @@ fn dense_post(kind: CardKind, shape: u8, series: usize, categories: usize, seed:
 // --- (c) bytes and broken examples -----------------------------------------------------------
 
 fn examples() -> Vec<String> {
-    let dir = format!("{}/../../docs/examples", env!("CARGO_MANIFEST_DIR"));
-    let mut texts: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .map(|path| std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")))
+    let texts: Vec<String> = zdr_test_support::examples()
+        .into_iter()
+        .map(|(_, text)| text)
         .collect();
-    texts.sort();
     assert_eq!(
         texts.len(),
         CardKind::ALL.len() + 2,

@@ -7,12 +7,8 @@ use serde_json::json;
 use zdr_chart::model::{Card, CardKind, DatePrecision, VisualizationData};
 
 fn example(name: &str) -> VisualizationData {
-    let path = format!(
-        "{}/../../docs/examples/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    VisualizationData::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    VisualizationData::from_json(&zdr_test_support::example(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn card(name: &str) -> Card {

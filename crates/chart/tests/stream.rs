@@ -33,15 +33,9 @@ fn root() -> PathBuf {
 #[test]
 fn every_example_reads_the_same() {
     let mut count = 0;
-    for entry in std::fs::read_dir(root().join("docs/examples")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            same(
-                &std::fs::read_to_string(&path).unwrap(),
-                &path.display().to_string(),
-            );
-            count += 1;
-        }
+    for (name, text) in zdr_test_support::examples() {
+        same(&text, &name);
+        count += 1;
     }
     assert!(count >= 13);
 }

@@ -6,8 +6,6 @@
 //! that class's size, no inline style, the stylesheet named by its hash,
 //! and a page no bigger than two of the four drawings it replaces.
 
-use std::path::PathBuf;
-
 use axum::body::Body;
 use axum::http::header::{CONTENT_SECURITY_POLICY, CONTENT_TYPE};
 use axum::http::{Method, Request, StatusCode};
@@ -19,26 +17,11 @@ use tower::ServiceExt;
 use zdr_chart::layout::Sizes;
 use zdr_chart::Chart;
 use zdr_host::{app, Config};
+use zdr_test_support::examples;
 
 /// The widths of the two classes' ranges the page answers for.
 const REGULAR: f64 = 420.0;
 const COMPACT: f64 = 320.0;
-
-fn examples() -> Vec<(String, String)> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples"));
-    let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .map(|path| {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&path).unwrap())
-        })
-        .collect();
-    out.sort();
-    assert!(out.len() >= 13, "the 13 documented examples: {out:?}");
-    out
-}
 
 fn router() -> Router {
     let dir = std::env::temp_dir();

@@ -14,15 +14,10 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 use zdr_host::{app, Config};
+use zdr_test_support::form;
 
 const MAX_POST: usize = 64 * 1024;
 const MAX_PAGE: usize = 2 * 1024 * 1024;
-
-fn form(json: &str) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .append_pair("visualization_data", json)
-        .finish()
-}
 
 fn card(kind: &str, data: Value) -> String {
     json!({"viz_config": {"title": "Hostile", "viz_component_type": kind}, "data": data})

@@ -7,11 +7,12 @@ use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_zdr-host");
 
+/// The documented example `name`'s file, as a user passes it.
 fn example(name: &str) -> String {
-    format!(
-        "{}/../../docs/examples/{name}.json",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    zdr_test_support::examples_dir()
+        .join(format!("{name}.json"))
+        .to_string_lossy()
+        .into_owned()
 }
 
 #[test]

@@ -15,10 +15,10 @@
 //! stored, and B goes on serving; `/readyz` and `/metrics` answer, and the
 //! metrics name no key, no file and no data.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -30,49 +30,19 @@ const KEY_A: &str = "replica-key-a-0123456789";
 const KEY_B: &str = "replica-key-b-0123456789";
 const CSV: &str = "month,region,sales\n2024-01,North,120\n2024-02,North,135\n2024-03,North,98\n2024-01,South,80\n2024-02,South,91\n2024-03,South,104\n";
 
-struct Replica {
-    child: Child,
-    origin: String,
-}
+/// A replica: a zdr-host on the shared database and bucket.
+type Replica = shared::Spawned;
 
-impl Replica {
-    fn start(data: &Path, database: &str, objects: &str) -> Replica {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
-        command
-            .args(["--port", "0", "--api-key", KEY_A, "--api-key", KEY_B])
-            .args(["--database-url", database, "--object-store", objects])
-            .arg("--data-dir")
-            .arg(data)
-            .arg("--www")
-            .arg(data.join("no-www"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        for (name, _) in std::env::vars() {
-            if name.starts_with("ZDR_") && !name.starts_with("ZDR_TEST_") {
-                command.env_remove(name);
-            }
-        }
-        let mut child = command.spawn().unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-        let origin = line
-            .trim_end()
-            .strip_prefix("zdr-host listening on ")
-            .and_then(|rest| rest.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
-        Replica { child, origin }
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+fn replica(data: &Path, database: &str, objects: &str) -> Replica {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
+    command
+        .args(["--port", "0", "--api-key", KEY_A, "--api-key", KEY_B])
+        .args(["--database-url", database, "--object-store", objects])
+        .arg("--data-dir")
+        .arg(data)
+        .arg("--www")
+        .arg(data.join("no-www"));
+    shared::Spawned::start(command)
 }
 
 async fn call(
@@ -126,8 +96,8 @@ async fn two_replicas_share_one_database_and_one_bucket() {
     // Both at once: the schema is migrated once, under PostgreSQL's lock.
     let (data_a, data_b) = (dir.path().join("a"), dir.path().join("b"));
     let (a, b) = std::thread::scope(|scope| {
-        let a = scope.spawn(|| Replica::start(&data_a, &database, &objects));
-        let b = scope.spawn(|| Replica::start(&data_b, &database, &objects));
+        let a = scope.spawn(|| replica(&data_a, &database, &objects));
+        let b = scope.spawn(|| replica(&data_b, &database, &objects));
         (a.join().unwrap(), b.join().unwrap())
     });
     for replica in [&a, &b] {

@@ -285,17 +285,14 @@ fn dechunk(mut raw: &[u8]) -> Option<Vec<u8>> {
 }
 
 fn form(json: &str) -> Vec<u8> {
-    form_urlencoded::Serializer::new(String::new())
-        .append_pair("visualization_data", json)
-        .finish()
-        .into_bytes()
+    zdr_test_support::form(json).into_bytes()
 }
 
 fn multipart(json: &str) -> Vec<u8> {
-    format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"visualization_data\"\r\n\r\n{json}\r\n--{BOUNDARY}--\r\n"
+    zdr_test_support::multipart(
+        BOUNDARY,
+        &[zdr_test_support::Part::field("visualization_data", json)],
     )
-    .into_bytes()
 }
 
 // ---------------------------------------------------------- the filesystem

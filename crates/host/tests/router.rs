@@ -20,6 +20,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use tower::ServiceExt;
 use zdr_host::{app, Config};
+use zdr_test_support::{examples, form, Part};
 
 const URLENCODED: &str = "application/x-www-form-urlencoded";
 const BOUNDARY: &str = "zdr-test-boundary-7f3a";
@@ -112,12 +113,6 @@ async fn send(app: &Router, request: Request<Body>) -> Answer {
     }
 }
 
-fn form(json: &str) -> String {
-    form_urlencoded::Serializer::new(String::new())
-        .append_pair("visualization_data", json)
-        .finish()
-}
-
 fn request(method: Method, uri: &str, content_type: Option<&str>, body: Body) -> Request<Body> {
     let mut builder = Request::builder().method(method).uri(uri);
     if let Some(content_type) = content_type {
@@ -144,41 +139,18 @@ fn get(uri: &str) -> Request<Body> {
 
 /// A multipart/form-data body with an unrelated field first, then each of `fields`.
 fn multipart(fields: &[(&str, &str)]) -> Request<Body> {
-    let mut body = format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"card_note\"\r\n\r\nnot the data\r\n"
+    let mut parts = vec![Part::field("card_note", "not the data")];
+    parts.extend(
+        fields
+            .iter()
+            .map(|(name, value)| Part::field(name, value).typed("application/json")),
     );
-    for (name, value) in fields {
-        body.push_str(&format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\
-             Content-Type: application/json\r\n\r\n{value}\r\n"
-        ));
-    }
-    body.push_str(&format!("--{BOUNDARY}--\r\n"));
     request(
         Method::POST,
         "/embed/multi/",
         Some(&format!("multipart/form-data; boundary={BOUNDARY}")),
-        Body::from(body),
+        Body::from(zdr_test_support::multipart(BOUNDARY, &parts)),
     )
-}
-
-fn examples_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/examples"))
-}
-
-fn examples() -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = std::fs::read_dir(examples_dir())
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
-        .map(|path| {
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read_to_string(&path).unwrap())
-        })
-        .collect();
-    out.sort();
-    assert!(out.len() >= 13, "the 13 documented examples: {out:?}");
-    out
 }
 
 fn bar_card(title: &str) -> String {

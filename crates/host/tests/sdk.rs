@@ -13,10 +13,10 @@
 #[path = "shared/mod.rs"]
 mod shared;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -79,61 +79,30 @@ fn fnv(bytes: &[u8]) -> u64 {
 }
 
 /// The real binary on a free port, its data in `data`; killed when dropped.
-struct Host {
-    child: Child,
-    origin: String,
-}
+type Host = shared::Spawned;
 
-impl Host {
-    fn start(data: &Path) -> Host {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
+fn host(data: &Path) -> Host {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
+    command
+        .args([
+            "--port",
+            "0",
+            "--package",
+            ".",
+            "--allow-private-fetch",
+            "--api-key",
+            KEY,
+        ])
+        .arg("--www")
+        .arg(data.join("www"))
+        .arg("--data-dir")
+        .arg(data.join("api"));
+    if let Some((database, objects)) = shared::stores(data) {
         command
-            .args([
-                "--port",
-                "0",
-                "--package",
-                ".",
-                "--allow-private-fetch",
-                "--api-key",
-                KEY,
-            ])
-            .arg("--www")
-            .arg(data.join("www"))
-            .arg("--data-dir")
-            .arg(data.join("api"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        for (name, _) in std::env::vars() {
-            if name.starts_with("ZDR_") {
-                command.env_remove(name);
-            }
-        }
-        if let Some((database, objects)) = shared::stores(data) {
-            command
-                .args(["--database-url", &database])
-                .args(["--object-store", &objects]);
-        }
-        let mut child = command.spawn().unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-        let origin = line
-            .trim_end()
-            .strip_prefix("zdr-host listening on ")
-            .and_then(|rest| rest.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .to_owned();
-        Host { child, origin }
+            .args(["--database-url", &database])
+            .args(["--object-store", &objects]);
     }
-}
-
-impl Drop for Host {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+    shared::Spawned::start(command)
 }
 
 /// Serves `/weather.csv` on 127.0.0.1 for the file connector, until the
@@ -178,7 +147,7 @@ fn drive(python: &Path, script: &str, host: &Host, files: &str) {
 #[test]
 fn the_services_own_sdks_work_unchanged() {
     let data = tempfile::tempdir().unwrap();
-    let host = Host::start(data.path());
+    let host = host(data.path());
     let files = files();
     drive(&venv("1.2.0"), "drive_1_2_0.py", &host, &files);
     drive(&venv("0.1.41"), "drive_0_1_41.py", &host, &files);
@@ -232,28 +201,8 @@ fn the_documented_walkthroughs_run_as_written() {
         .arg(&data)
         .arg("--api-keys-file")
         .arg(data.join("demo-api-key"))
-        .arg("--allow-private-fetch")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null());
-    for (name, _) in std::env::vars() {
-        if name.starts_with("ZDR_") {
-            command.env_remove(name);
-        }
-    }
-    let mut child = command.spawn().unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    let host = Host {
-        child,
-        origin: line
-            .trim_end()
-            .trim_start_matches("zdr-host listening on ")
-            .trim_end_matches('/')
-            .to_owned(),
-    };
+        .arg("--allow-private-fetch");
+    let host = shared::Spawned::start(command);
     let address = host.origin.trim_start_matches("http://").to_owned();
     let server = free_port().to_string();
 

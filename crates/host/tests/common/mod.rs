@@ -98,25 +98,19 @@ pub async fn call(
 
 /// A `multipart/form-data` post of `fields`, then a part `file`.
 pub fn multipart(path: &str, fields: &[(String, String)], file: &[u8]) -> Request<Body> {
-    let mut body = Vec::new();
-    for (name, value) in fields {
-        body.extend(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").bytes());
-    }
-    body.extend(
-        format!(
-            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\r\n"
-        )
-        .bytes(),
-    );
-    body.extend(file);
-    body.extend(format!("\r\n--{BOUNDARY}--\r\n").bytes());
+    use zdr_test_support::Part;
+    let mut parts: Vec<Part<'_>> = fields
+        .iter()
+        .map(|(name, value)| Part::field(name, value))
+        .collect();
+    parts.push(Part::file(file));
     Request::post(path)
         .header("host", "127.0.0.1:8080")
         .header(
             "content-type",
             format!("multipart/form-data; boundary={BOUNDARY}"),
         )
-        .body(Body::from(body))
+        .body(Body::from(zdr_test_support::multipart(BOUNDARY, &parts)))
         .unwrap()
 }
 

@@ -406,20 +406,13 @@ impl Drop for FileServer {
 
 /// A `multipart/form-data` body of `fields`, then the part `file`.
 pub fn multipart(boundary: &str, fields: &[(String, String)], file: &[u8]) -> Vec<u8> {
-    let mut body = Vec::new();
-    for (name, value) in fields {
-        body.extend(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
-                .bytes(),
-        );
-    }
-    body.extend(
-        format!("--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\nContent-Type: application/octet-stream\r\n\r\n")
-            .bytes(),
-    );
-    body.extend_from_slice(file);
-    body.extend(format!("\r\n--{boundary}--\r\n").bytes());
-    body
+    use zdr_test_support::Part;
+    let mut parts: Vec<Part<'_>> = fields
+        .iter()
+        .map(|(name, value)| Part::field(name, value))
+        .collect();
+    parts.push(Part::file(file));
+    zdr_test_support::multipart(boundary, &parts)
 }
 
 /// A request with a body.

@@ -62,3 +62,48 @@ pub fn objects_dir(data: &Path) -> PathBuf {
 pub fn on() -> bool {
     std::env::var_os("ZDR_TEST_PG_ADMIN").is_some()
 }
+
+/// A zdr-host process a test started, on a free port, until dropped.
+pub struct Spawned {
+    pub child: std::process::Child,
+    /// `http://127.0.0.1:PORT`, as its first line says.
+    pub origin: String,
+}
+
+impl Spawned {
+    /// Starts `command` (a zdr-host with its flags) with no `ZDR_` setting
+    /// of the test's own environment but the test script's `ZDR_TEST_`
+    /// ones, and waits for the line that says where it listens.
+    pub fn start(mut command: Command) -> Spawned {
+        use std::io::{BufRead, BufReader};
+        use std::process::Stdio;
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        for (name, _) in std::env::vars() {
+            if name.starts_with("ZDR_") && !name.starts_with("ZDR_TEST_") {
+                command.env_remove(name);
+            }
+        }
+        let mut child = command.spawn().expect("zdr-host starts");
+        let mut out = BufReader::new(child.stdout.take().expect("its stdout"));
+        let mut line = String::new();
+        out.read_line(&mut line).expect("its first line");
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        let origin = line
+            .trim_end()
+            .strip_prefix("zdr-host listening on ")
+            .and_then(|rest| rest.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_owned();
+        Spawned { child, origin }
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
