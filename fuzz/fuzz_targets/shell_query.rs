@@ -16,6 +16,12 @@ fuzz_target!(|bytes: &[u8]| {
     let _ = zdr_host::parse::shell_query(text);
     let _ = zdr_host::parse::dark_mode(text);
 
+    // The shell's lean check and the host's, with reasons, are one rule.
+    assert_eq!(
+        zdr_protocol::origin::is_origin(text),
+        zdr_protocol::origin::check(text).is_ok(),
+        "the shell and the host disagree on {text:?}"
+    );
     if zdr_protocol::origin::is_origin(text) {
         let rest = text
             .strip_prefix("https://")

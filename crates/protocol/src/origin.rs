@@ -150,11 +150,64 @@ fn check_port(port: &str, default_port: u16) -> Result<(), OriginError> {
     }
 }
 
-/// Whether `text` is exactly such an origin ([`check`] without the reason):
-/// what the shell asks before it trusts `parentOrigin`; `startShell` also
-/// asks the browser.
+/// Whether `text` is exactly such an origin: the same rule as [`check`],
+/// without the reason, written for the shell's WebAssembly module (plain
+/// byte tests: no string searcher, no Unicode table, nothing that could
+/// panic). `tests::is_origin_is_check` and the `shell_query` fuzz target
+/// hold the two to one answer; `startShell` also asks the browser.
 pub fn is_origin(text: &str) -> bool {
-    check(text).is_ok()
+    if text.len() > MAX_ORIGIN {
+        return false;
+    }
+    let (rest, default_port) = if let Some(rest) = text.strip_prefix("https://") {
+        (rest, "443")
+    } else if let Some(rest) = text.strip_prefix("http://") {
+        (rest, "80")
+    } else {
+        return false;
+    };
+    let port = match rest.strip_prefix('[') {
+        Some(inner) => match inner.split_once(']') {
+            Some((literal, after)) => {
+                let ipv6 = literal.contains(':')
+                    && literal
+                        .bytes()
+                        .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f' | b':' | b'.'));
+                if !ipv6 {
+                    return false;
+                }
+                after
+            }
+            None => return false,
+        },
+        None => {
+            // split_at_checked, not split_at: `find` always lands on a char
+            // boundary, but split_at's panic path would link core's char Debug
+            // and unicode tables into the engine.
+            let end = rest.find(':').unwrap_or(rest.len());
+            let (host, after) = rest.split_at_checked(end).unwrap_or((rest, ""));
+            let reg_name = !host.is_empty()
+                && host.bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'.' | b'-')
+                })
+                && !host.split('.').any(str::is_empty);
+            if !reg_name {
+                return false;
+            }
+            after
+        }
+    };
+    match port.strip_prefix(':') {
+        None => port.is_empty(),
+        Some(digits) => {
+            !digits.is_empty()
+                && digits.len() <= 5
+                && !digits.starts_with('0')
+                && digits.bytes().all(|b| b.is_ascii_digit())
+                && digits != default_port
+                && digits.parse::<u32>().is_ok_and(|port| port <= 65535)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -162,9 +215,8 @@ mod tests {
     use super::OriginError::*;
     use super::*;
 
-    #[test]
-    fn browser_serialised_origins_are_accepted() {
-        for good in [
+    fn browser_serialised_cases() -> Vec<&'static str> {
+        vec![
             "https://app.example.com",
             "http://localhost",
             "http://localhost:8080",
@@ -180,19 +232,21 @@ mod tests {
             "http://[::1]:8080",
             "https://[2001:db8::8a2e:370:7334]",
             "http://[::ffff:192.0.2.128]:3000",
-        ] {
+        ]
+    }
+
+    #[test]
+    fn browser_serialised_origins_are_accepted() {
+        for good in browser_serialised_cases() {
             assert_eq!(check(good), Ok(()), "{good}");
         }
         let longest = format!("https://{}", "a".repeat(MAX_ORIGIN - "https://".len()));
         assert_eq!(check(&longest), Ok(()));
     }
 
-    #[test]
-    fn everything_else_is_refused_with_its_reason() {
-        let too_long = format!("https://{}", "a".repeat(MAX_ORIGIN));
-        let cases: &[(&str, OriginError)] = &[
+    fn refused_cases() -> Vec<(&'static str, OriginError)> {
+        vec![
             ("", Empty),
-            (&too_long, TooLong),
             ("null", Null),
             ("NULL", Null),
             (" https://app.example.com", Space),
@@ -262,9 +316,15 @@ mod tests {
             ("https://app.example.com:443", DefaultPort(443)),
             ("http://app.example.com:80", DefaultPort(80)),
             ("http://[::1]:80", DefaultPort(80)),
-        ];
-        for (bad, reason) in cases {
-            assert_eq!(check(bad), Err(*reason), "{bad:?}");
+        ]
+    }
+
+    #[test]
+    fn everything_else_is_refused_with_its_reason() {
+        let too_long = format!("https://{}", "a".repeat(MAX_ORIGIN));
+        assert_eq!(check(&too_long), Err(TooLong));
+        for (bad, reason) in refused_cases() {
+            assert_eq!(check(bad), Err(reason), "{bad:?}");
         }
     }
 
@@ -277,16 +337,31 @@ mod tests {
     }
 
     #[test]
-    fn is_origin_is_the_same_rule() {
-        assert!(is_origin("http://127.0.0.1:8080"));
-        assert!(is_origin("https://[::1]:8443"));
-        for bad in [
+    fn is_origin_is_check() {
+        let too_long = format!("https://{}", "a".repeat(MAX_ORIGIN));
+        let longest = format!("https://{}", "a".repeat(MAX_ORIGIN - "https://".len()));
+        let mut texts: Vec<&str> = vec![
+            &too_long,
+            &longest,
             "https://host_1.example",
             "http://localhost:0",
             "https://ｅvil.com",
             "*",
-        ] {
-            assert!(!is_origin(bad), "{bad}");
+            "https://[::1]:8443",
+            "http://[::]",
+            "http://[:]",
+            "https://a.b.c:1",
+            "https://a:",
+            "http://[::1]:0",
+            "https://xn--mnchen-3ya.de:65535",
+            "https://1.2.3.4:99999",
+        ];
+        let good = browser_serialised_cases();
+        let bad = refused_cases();
+        texts.extend(good.iter().copied());
+        texts.extend(bad.iter().map(|(text, _)| *text));
+        for text in texts {
+            assert_eq!(is_origin(text), check(text).is_ok(), "{text:?}");
         }
     }
 }

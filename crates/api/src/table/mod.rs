@@ -115,17 +115,10 @@ pub enum TableError {
     Stopped(Stopped),
 }
 
-/// `1000000` as `1,000,000`.
+/// `1000000` as `1,000,000`: the API's messages are English, grouped as
+/// the engine groups numbers for en-US.
 fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    zdr_chart::locale::Locale::default().group(&n.to_string())
 }
 
 impl From<Stopped> for TableError {
