@@ -644,6 +644,12 @@ pub fn suggest(
             CardKind::Table => Some(table_card(table, name, dark)),
             CardKind::Boxplot => boxplot(table, &intent, dark),
             CardKind::Timeline => timeline(table, &intent, dark),
+            CardKind::AreaTimeseries
+            | CardKind::StackedAreaTimeseries
+            | CardKind::Treemap
+            | CardKind::TopLevelMetric
+            | CardKind::Map
+            | CardKind::BubbleMap => None,
         }
     };
     if let Some(kind) = forced {
@@ -735,6 +741,16 @@ pub(crate) fn needs(kind: CardKind) -> &'static str {
             "a column of distinct labels and two of dates, the second never before the first, in at most 2000 rows"
         }
         CardKind::Table => "any table",
+        CardKind::AreaTimeseries => "a column of dates and one of numbers",
+        CardKind::StackedAreaTimeseries => {
+            "a column of dates and numbers of zero or more, in several columns or split by a column of categories"
+        }
+        CardKind::Treemap => "a column of categories and one of numbers of zero or more",
+        CardKind::TopLevelMetric => "a column of numbers",
+        CardKind::Map => "columns of latitude and longitude",
+        CardKind::BubbleMap => {
+            "columns of latitude and longitude, or of places, and one of numbers of zero or more"
+        }
     }
 }
 

@@ -75,6 +75,11 @@ impl Chart {
         if config.percent_change {
             crate::change::since_start(&mut config, &mut card);
         }
+        if kind == CardKind::StackedAreaTimeseries {
+            if let Card::Timeseries { series, precision } = card {
+                card = Card::Stacked(crate::model::stack(series, precision, config.normalize)?);
+            }
+        }
         Ok(Chart { config, kind, card })
     }
 

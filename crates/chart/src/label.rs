@@ -2,7 +2,7 @@
 //! for assistive technology, and the labels drawn on marks all come from
 //! here, so a value reads the same wherever a reader meets it.
 
-use crate::model::{BoxStats, DatePrecision, VizConfig};
+use crate::model::{BoxStats, DatePrecision, VizConfig, When};
 use crate::scale::{format_date, format_exact, format_value, NumberFormat};
 
 /// `viz_config.units`, or none when blank.
@@ -121,6 +121,68 @@ pub fn outlier(v: f64, units: Option<&str>) -> String {
 /// A heatmap cell's place: "08:00, Mon".
 pub fn cell(x: &str, y: &str) -> String {
     format!("{x}, {y}")
+}
+
+/// When a headline number is of: "Q4 2024", "Jun 2025".
+pub fn when(at: &When) -> String {
+    match at {
+        When::Date(seconds, precision) => date(*seconds, *precision),
+        When::Label(text) => text.clone(),
+    }
+}
+
+/// A signed percent change of a headline number: "+4.8%", "−12%"; none
+/// when the value before was zero (no share of nothing).
+pub fn percent_change(value: f64, previous: f64) -> Option<String> {
+    let share = (value - previous) / previous.abs();
+    if !share.is_finite() {
+        return None;
+    }
+    let p = share * 100.0;
+    // One decimal below 10%, where a whole percent hides the change.
+    let p = if p.abs() < 10.0 {
+        (p * 10.0).round() / 10.0
+    } else {
+        p.round()
+    };
+    Some(signed(format_value(p, Some("%")), p, Some("%")))
+}
+
+/// A headline number's comparison, in words for a reader who cannot see
+/// its arrow or colour: "up 56 USD (+4.8%) from 1,178 USD in Q3 2024".
+pub fn comparison(value: f64, previous: f64, at: Option<&When>, units: Option<&str>) -> String {
+    let delta = value - previous;
+    let direction = if delta > 0.0 {
+        "up"
+    } else if delta < 0.0 {
+        "down"
+    } else {
+        "unchanged"
+    };
+    let mut text = String::from(direction);
+    if delta != 0.0 {
+        text.push(' ');
+        text.push_str(&crate::label::value(delta.abs(), units));
+        if let Some(p) = percent_change(value, previous) {
+            text.push_str(&format!(" ({p})"));
+        }
+    }
+    text.push_str(&format!(" from {}", crate::label::value(previous, units)));
+    if let Some(at) = at {
+        text.push_str(&format!(" in {}", when(at)));
+    }
+    text
+}
+
+/// A latitude or longitude as a reader says it: "48.86° N", "2.35° E".
+pub fn degrees(v: f64, positive: char, negative: char) -> String {
+    let rounded = (v.abs() * 100.0).round() / 100.0;
+    let side = if v < 0.0 && rounded > 0.0 {
+        negative
+    } else {
+        positive
+    };
+    format!("{}\u{b0} {side}", format_exact(rounded, None))
 }
 
 #[cfg(test)]

@@ -76,6 +76,10 @@ pub fn is_empty(card: &Card) -> bool {
         Card::Timeline { items, .. } => items.is_empty(),
         Card::Histogram(values) => values.iter().all(|v| !v.is_finite()),
         Card::Table { columns, rows } => columns.is_empty() && rows.is_empty(),
+        Card::Stacked(s) => s.dates.is_empty() || s.series.is_empty(),
+        Card::Treemap(t) => t.leaves.is_empty(),
+        Card::Metric(m) => !m.value.is_finite(),
+        Card::Places(p) => p.places.is_empty(),
     }
 }
 

@@ -136,6 +136,12 @@ pub(super) fn feasible(kind: CardKind, plan: &Plan, table: &Table, keep: &[bool]
                 || (m >= 2 && category)
         }
         CardKind::Table => true,
-        CardKind::Timeline => false,
+        CardKind::Timeline
+        | CardKind::AreaTimeseries
+        | CardKind::StackedAreaTimeseries
+        | CardKind::Treemap
+        | CardKind::TopLevelMetric
+        | CardKind::Map
+        | CardKind::BubbleMap => false,
     }
 }

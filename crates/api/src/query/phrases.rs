@@ -26,6 +26,12 @@ pub(super) fn kind_word(kind: CardKind) -> &'static str {
         CardKind::Waterfall => "a waterfall",
         CardKind::Timeline => "a timeline",
         CardKind::Table => "a table",
+        CardKind::AreaTimeseries => "an area chart",
+        CardKind::StackedAreaTimeseries => "stacked areas",
+        CardKind::Treemap => "a treemap",
+        CardKind::TopLevelMetric => "a headline number",
+        CardKind::Map => "a map of places",
+        CardKind::BubbleMap => "a bubble map",
     }
 }
 

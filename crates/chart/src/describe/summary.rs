@@ -4,7 +4,9 @@ use super::table::region_names;
 use super::MAX_SUMMARY;
 use crate::chart::Chart;
 use crate::label;
-use crate::model::{Card, CardKind, Categorical, DatePrecision, Series};
+use crate::model::{
+    Card, CardKind, Categorical, DatePrecision, Metric, Places, Series, Stacked, Treemap,
+};
 use crate::shown::{bins, finite_range, is_empty, slices, xy_extent, xy_extent_of};
 
 /// Names listed before "and n more".
@@ -13,7 +15,7 @@ const MAX_NAMES: usize = 5;
 const MAX_NAME: usize = 40;
 
 pub fn summary(chart: &Chart) -> String {
-    let noun = noun(drawn_kind(&chart.card));
+    let noun = noun(drawn_kind(chart));
     let units = label::units(&chart.config);
     let text = if is_empty(&chart.card) {
         format!("{noun}, no data.")
@@ -69,6 +71,10 @@ pub fn summary(chart: &Chart) -> String {
                     Some(format!("in {}", counted(counts.len(), "bin", "bins"))),
                 ])
             }
+            Card::Stacked(s) => stacked(s, units),
+            Card::Treemap(t) => treemap(t, units),
+            Card::Metric(m) => metric(m, units),
+            Card::Places(p) => places(p, units),
             Card::Table { columns, rows } => {
                 let names = list(columns.iter().map(String::as_str), columns.len());
                 format!(
@@ -85,9 +91,10 @@ pub fn summary(chart: &Chart) -> String {
 
 /// The type the drawing follows: the data's shape decides, the stated
 /// type only tells the categorical cards apart.
-fn drawn_kind(card: &Card) -> CardKind {
-    match card {
+fn drawn_kind(chart: &Chart) -> CardKind {
+    match &chart.card {
         Card::Categorical(c) => c.kind,
+        Card::Timeseries { .. } if chart.kind == CardKind::AreaTimeseries => chart.kind,
         Card::Timeseries { .. } => CardKind::Timeseries,
         Card::Scatter(_) => CardKind::Scatter,
         Card::Boxplot(_) => CardKind::Boxplot,
@@ -95,6 +102,11 @@ fn drawn_kind(card: &Card) -> CardKind {
         Card::Timeline { .. } => CardKind::Timeline,
         Card::Histogram(_) => CardKind::Histogram,
         Card::Table { .. } => CardKind::Table,
+        Card::Stacked(_) => CardKind::StackedAreaTimeseries,
+        Card::Treemap(_) => CardKind::Treemap,
+        Card::Metric(_) => CardKind::TopLevelMetric,
+        Card::Places(p) if p.bubbles => CardKind::BubbleMap,
+        Card::Places(_) => CardKind::Map,
     }
 }
 
@@ -114,7 +126,102 @@ fn noun(kind: CardKind) -> &'static str {
         CardKind::Waterfall => "Waterfall chart",
         CardKind::Histogram => "Histogram",
         CardKind::Table => "Table",
+        CardKind::AreaTimeseries => "Area chart",
+        CardKind::StackedAreaTimeseries => "Stacked area chart",
+        CardKind::Treemap => "Treemap",
+        CardKind::TopLevelMetric => "Headline number",
+        CardKind::Map => "Map of places",
+        CardKind::BubbleMap => "Bubble map",
     }
+}
+
+fn stacked(s: &Stacked, units: Option<&str>) -> String {
+    let names = list(s.series.iter().map(|x| x.name.as_str()), s.series.len());
+    let dates = match (s.dates.first(), s.dates.last()) {
+        (Some(&lo), Some(&hi)) => Some(format!(
+            "{} from {} to {}",
+            counted(s.dates.len(), "date", "dates"),
+            label::date(lo, s.precision),
+            label::date(hi, s.precision)
+        )),
+        _ => None,
+    };
+    let totals = if s.normalize {
+        Some("each date's values as shares of its total".to_string())
+    } else {
+        let (lo, hi) = finite_range((0..s.dates.len()).map(|i| s.total(i)));
+        span("totals", lo, hi, units)
+    };
+    join([
+        Some(format!(
+            "{} ({names})",
+            counted(s.series.len(), "series", "series")
+        )),
+        dates,
+        totals,
+    ])
+}
+
+fn treemap(t: &Treemap, units: Option<&str>) -> String {
+    let total = t.total();
+    let values: Vec<f64> = t.leaves.iter().map(|l| l.value).collect();
+    // Largest first: the reader hears what matters before the list is cut.
+    let largest: Vec<String> = crate::order::ranked(&values, true)
+        .iter()
+        .take(3)
+        .filter_map(|&i| t.leaves.get(i))
+        .map(|l| format!("{} ({})", short(&l.label), label::percent(l.value / total)))
+        .collect();
+    join([
+        Some(counted(t.leaves.len(), "category", "categories")),
+        t.grouped()
+            .then(|| format!("in {}", counted(t.groups.len(), "group", "groups"))),
+        Some(format!("total {}", label::value(total, units))),
+        Some(format!("largest {}", largest.join(", "))),
+    ])
+}
+
+fn metric(m: &Metric, units: Option<&str>) -> String {
+    let mut text = label::exact(m.value, units);
+    if let Some(at) = &m.at {
+        text.push_str(&format!(" in {}", label::when(at)));
+    }
+    join([
+        Some(text),
+        m.previous
+            .map(|p| label::comparison(m.value, p, m.previous_at.as_ref(), units)),
+        (m.points.len() > 2)
+            .then(|| format!("the last of {}", counted(m.points.len(), "value", "values"))),
+    ])
+}
+
+fn places(p: &Places, units: Option<&str>) -> String {
+    let names = p.places.iter().filter_map(|place| place.label.as_deref());
+    let labelled = p
+        .places
+        .iter()
+        .filter(|place| place.label.is_some())
+        .count();
+    let (lo, hi) = finite_range(p.places.iter().map(|place| place.value));
+    join([
+        (p.series.len() > 1).then(|| {
+            format!(
+                "{} ({})",
+                counted(p.series.len(), "series", "series"),
+                list(p.series.iter().map(String::as_str), p.series.len())
+            )
+        }),
+        Some(if labelled > 0 {
+            format!(
+                "{} ({})",
+                counted(p.places.len(), "place", "places"),
+                list(names, labelled)
+            )
+        } else {
+            counted(p.places.len(), "place", "places")
+        }),
+        span("values", lo, hi, units),
+    ])
 }
 
 fn categorical(c: &Categorical, units: Option<&str>) -> String {

@@ -3,7 +3,10 @@
 use super::DataTable;
 use crate::chart::Chart;
 use crate::label;
-use crate::model::{Card, CardKind, Categorical, DatePrecision, Series, VizConfig};
+use crate::model::{
+    At, Card, CardKind, Categorical, DatePrecision, Metric, Places, Series, Stacked, Treemap,
+    VizConfig,
+};
 use crate::shown::{bins, display};
 
 /// Bins of the histogram's table: as many as the chart draws on any card
@@ -118,6 +121,10 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
             });
             build(columns, max_rows, counts.len(), &mut || rows.next())
         }
+        Card::Stacked(s) => stacked(s, x_name("Date"), max_rows, units),
+        Card::Treemap(t) => treemap(t, (x_name("Category"), y_name("Value")), max_rows, units),
+        Card::Metric(m) => metric(m, (x_name("When"), y_name("Value")), max_rows, units),
+        Card::Places(p) => places(p, y_name("Value"), max_rows, units),
         Card::Table { columns, rows } => {
             let width = rows.iter().map(Vec::len).fold(columns.len(), usize::max);
             let mut columns = columns.clone();
@@ -204,6 +211,128 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
             build(columns, max_rows, n, &mut || rows.next())
         }
     }
+}
+
+fn stacked(s: &Stacked, x_name: String, max_rows: usize, units: Option<&str>) -> DataTable {
+    let mut columns = vec![x_name];
+    columns.extend(s.series.iter().map(|one| one.name.clone()));
+    columns.push("Total".into());
+    let mut rows = s.dates.iter().enumerate().map(|(i, &x)| {
+        let mut row = Vec::with_capacity(s.series.len() + 2);
+        row.push(label::date(x, s.precision));
+        let total = s.total(i);
+        row.extend(s.series.iter().map(|one| {
+            let v = one.values.get(i).copied().unwrap_or(0.0);
+            if s.normalize {
+                format!("{} ({})", label::exact(v, units), label::percent(v / total))
+            } else {
+                label::exact(v, units)
+            }
+        }));
+        row.push(label::exact(total, units));
+        row
+    });
+    build(columns, max_rows, s.dates.len(), &mut || rows.next())
+}
+
+fn treemap(
+    t: &Treemap,
+    (x_name, y_name): (String, String),
+    max_rows: usize,
+    units: Option<&str>,
+) -> DataTable {
+    let grouped = t.grouped();
+    let mut columns = Vec::with_capacity(4);
+    if grouped {
+        columns.push("Group".to_string());
+    }
+    columns.extend([x_name, y_name, "Share".into()]);
+    let total = t.total();
+    let mut rows = t.leaves.iter().map(|leaf| {
+        let mut row = Vec::with_capacity(4);
+        if grouped {
+            row.push(t.groups.get(leaf.group).cloned().unwrap_or_default());
+        }
+        row.push(leaf.label.clone());
+        row.push(label::exact(leaf.value, units));
+        row.push(label::percent(leaf.value / total));
+        row
+    });
+    build(columns, max_rows, t.leaves.len(), &mut || rows.next())
+}
+
+fn metric(
+    m: &Metric,
+    (x_name, y_name): (String, String),
+    max_rows: usize,
+    units: Option<&str>,
+) -> DataTable {
+    // A value with its own "previous": the comparison is the table.
+    if m.points.len() < 2 {
+        let mut columns = vec![y_name];
+        let mut row = vec![label::exact(m.value, units)];
+        if let Some(previous) = m.previous {
+            columns.extend(["Previous".to_string(), "Change".into()]);
+            row.push(label::exact(previous, units));
+            let mut change = label::exact_change(m.value - previous, units);
+            if let Some(p) = label::percent_change(m.value, previous) {
+                change.push_str(&format!(" ({p})"));
+            }
+            row.push(change);
+        }
+        let mut rows = std::iter::once(row);
+        return build(columns, max_rows, 1, &mut || rows.next());
+    }
+    let columns = vec![x_name, y_name];
+    let mut rows = m.points.iter().map(|(at, v)| {
+        vec![
+            at.as_ref().map(label::when).unwrap_or_default(),
+            label::exact(*v, units),
+        ]
+    });
+    build(columns, max_rows, m.points.len(), &mut || rows.next())
+}
+
+fn places(p: &Places, y_name: String, max_rows: usize, units: Option<&str>) -> DataTable {
+    let several = p.series.len() > 1;
+    let located = p
+        .places
+        .iter()
+        .any(|place| matches!(place.at, At::LatLon(..)));
+    let valued = p.bubbles || p.places.iter().any(|place| place.value.is_finite());
+    let mut columns = Vec::with_capacity(5);
+    if several {
+        columns.push("Series".to_string());
+    }
+    columns.push("Place".into());
+    if located {
+        columns.extend(["Latitude".to_string(), "Longitude".into()]);
+    }
+    if valued {
+        columns.push(y_name);
+    }
+    let mut rows = p.places.iter().map(|place| {
+        let mut row = Vec::with_capacity(5);
+        if several {
+            row.push(p.series.get(place.series).cloned().unwrap_or_default());
+        }
+        let (name, lat_lon) = match &place.at {
+            At::LatLon(lat, lon) => (None, Some((*lat, *lon))),
+            At::Region(code) => (Some(code.clone()), None),
+        };
+        row.push(place.label.clone().or(name).unwrap_or_default());
+        if located {
+            let (lat, lon) = lat_lon.map_or((String::new(), String::new()), |(lat, lon)| {
+                (label::degrees(lat, 'N', 'S'), label::degrees(lon, 'E', 'W'))
+            });
+            row.extend([lat, lon]);
+        }
+        if valued {
+            row.push(label::exact(place.value, units));
+        }
+        row
+    });
+    build(columns, max_rows, p.places.len(), &mut || rows.next())
 }
 
 /// The header of a single value column: the y label, else the series name.

@@ -4,6 +4,7 @@
 //! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG;
 //! this module never calls them (see [`crate::render`]).
 
+mod areas;
 mod axis;
 mod bars;
 mod boxplot;
@@ -12,14 +13,18 @@ mod heatmap;
 mod lines;
 #[cfg(feature = "geo")]
 mod map;
+mod metric;
 mod pen;
 mod pie;
+#[cfg(feature = "geo")]
+mod places;
 mod ramp;
 mod scatter;
 mod table;
 pub mod text;
 pub mod theme;
 mod timeline;
+mod treemap;
 
 pub use crate::chart::Chart;
 use crate::model::{Card, CardKind, VizConfig};
@@ -110,6 +115,9 @@ impl Chart {
                 CardKind::Choropleth => draw_map(&ctx, body, c),
                 _ => bars::grouped(&ctx, body, c),
             },
+            Card::Timeseries { series, precision } if self.kind == CardKind::AreaTimeseries => {
+                areas::area(&ctx, body, series, *precision)
+            }
             Card::Timeseries { series, precision } => lines::draw(&ctx, body, series, *precision),
             Card::Scatter(series) => scatter::draw(&ctx, body, series),
             Card::Boxplot(boxes) => boxplot::draw(&ctx, body, boxes),
@@ -117,6 +125,10 @@ impl Chart {
             Card::Timeline { items, precision } => timeline::draw(&ctx, body, items, *precision),
             Card::Histogram(values) => bars::histogram(&ctx, body, values),
             Card::Table { columns, rows } => table::draw(&ctx, body, columns, rows),
+            Card::Stacked(s) => areas::stacked(&ctx, body, s),
+            Card::Treemap(t) => treemap::draw(&ctx, body, t),
+            Card::Metric(m) => metric::draw(&ctx, body, m),
+            Card::Places(places) => draw_places(&ctx, body, places),
         }
     }
 
@@ -126,6 +138,7 @@ impl Chart {
     pub fn fit(&self) -> Fit {
         match &self.card {
             Card::Categorical(c) if c.kind == CardKind::Choropleth => Fit::Scale,
+            Card::Places(_) => Fit::Scale,
             Card::Categorical(c) if c.kind == CardKind::Pie => Fit::ScaleCentred,
             Card::Table { .. } => Fit::Rows,
             _ => Fit::Stretch,
@@ -136,6 +149,22 @@ impl Chart {
 #[cfg(feature = "geo")]
 fn draw_map(ctx: &Ctx<'_>, body: Rect, c: &crate::model::Categorical) {
     map::draw(ctx, body, c)
+}
+
+#[cfg(feature = "geo")]
+fn draw_places(ctx: &Ctx<'_>, body: Rect, places: &crate::model::Places) {
+    places::draw(ctx, body, places)
+}
+
+#[cfg(not(feature = "geo"))]
+fn draw_places(ctx: &Ctx<'_>, body: Rect, _places: &crate::model::Places) {
+    frame::draw_empty(
+        ctx.p,
+        ctx.theme,
+        ctx.sizes,
+        body,
+        "Maps are not included in this build",
+    )
 }
 
 #[cfg(not(feature = "geo"))]

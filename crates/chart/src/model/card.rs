@@ -12,6 +12,17 @@ use super::limits::{
 use super::rules::{date_of, series_name, sort_by_x, Facts, Field, KEYS};
 use super::{CardKind, DataError, DataShape, RawSeries};
 
+mod metric;
+mod places;
+mod stacked;
+mod treemap;
+
+pub use metric::{Metric, When};
+pub use places::{At, Place, Places};
+pub(crate) use stacked::stack;
+pub use stacked::Stacked;
+pub use treemap::{Leaf, Treemap};
+
 /// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Card {
@@ -39,6 +50,13 @@ pub enum Card {
         columns: Vec<String>,
         rows: Vec<Vec<String>>,
     },
+    /// stacked_area_timeseries (an area_timeseries is a `Timeseries`).
+    Stacked(Stacked),
+    Treemap(Treemap),
+    /// top_level_metric.
+    Metric(Metric),
+    /// map and bubble_map.
+    Places(Places),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -502,11 +520,14 @@ impl Card {
             // Their series are pooled: no legend, no cap on series.
             CardKind::Boxplot => read_boxplot(&series_points(shape)),
             CardKind::Histogram => read_histogram(&series_points(shape)),
+            CardKind::Treemap => treemap::read(shape),
+            CardKind::TopLevelMetric => metric::read(shape),
+            CardKind::Map | CardKind::BubbleMap => places::read(kind, shape),
             _ => {
                 check_series_count(shape)?;
                 let series = series_points(shape);
                 match kind {
-                    CardKind::Timeseries => read_timeseries(&series, epoch_ms),
+                    kind if kind.is_dated_line() => read_timeseries(&series, epoch_ms),
                     CardKind::Scatter => read_scatter(&series),
                     _ => read_categorical(kind, &series),
                 }

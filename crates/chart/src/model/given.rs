@@ -146,12 +146,12 @@ pub(crate) fn read(
     let config = VizConfig::from_value(&Path::Root.key("viz_config"), &value).ok()?;
     let kind = config.kind?;
     let card = match kind {
-        CardKind::Timeseries | CardKind::Scatter => {
+        kind if kind.is_dated_line() || kind == CardKind::Scatter => {
             let series = series();
             if series.len() > MAX_SERIES {
                 return None;
             }
-            if kind == CardKind::Timeseries {
+            if kind.is_dated_line() {
                 timeseries(series, config.epoch_ms)?
             } else {
                 scatter(series)?

@@ -1,4 +1,5 @@
-//! The 13 card types of the visualize endpoint (spec 4.5, `viz_component_type`).
+//! The card types of the visualize endpoint: the spec's 13 (4.5,
+//! `viz_component_type`) and the six the service's SDK added since.
 
 use std::fmt;
 
@@ -17,10 +18,16 @@ pub enum CardKind {
     Waterfall,
     Histogram,
     Table,
+    AreaTimeseries,
+    StackedAreaTimeseries,
+    Treemap,
+    TopLevelMetric,
+    Map,
+    BubbleMap,
 }
 
 impl CardKind {
-    pub const ALL: [CardKind; 13] = [
+    pub const ALL: [CardKind; 19] = [
         CardKind::Bar,
         CardKind::GroupedBar,
         CardKind::StackedBar,
@@ -34,6 +41,12 @@ impl CardKind {
         CardKind::Waterfall,
         CardKind::Histogram,
         CardKind::Table,
+        CardKind::AreaTimeseries,
+        CardKind::StackedAreaTimeseries,
+        CardKind::Treemap,
+        CardKind::TopLevelMetric,
+        CardKind::Map,
+        CardKind::BubbleMap,
     ];
 
     /// The wire name, as in `viz_component_type`.
@@ -52,7 +65,22 @@ impl CardKind {
             CardKind::Waterfall => "waterfall",
             CardKind::Histogram => "histogram",
             CardKind::Table => "table",
+            CardKind::AreaTimeseries => "area_timeseries",
+            CardKind::StackedAreaTimeseries => "stacked_area_timeseries",
+            CardKind::Treemap => "treemap",
+            CardKind::TopLevelMetric => "top_level_metric",
+            CardKind::Map => "map",
+            CardKind::BubbleMap => "bubble_map",
         }
+    }
+
+    /// The types whose data is a timeseries's: dated points, read by the
+    /// same readers (the streaming one and the columns handed over too).
+    pub fn is_dated_line(self) -> bool {
+        matches!(
+            self,
+            CardKind::Timeseries | CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries
+        )
     }
 
     pub fn from_name(name: &str) -> Option<CardKind> {

@@ -40,3 +40,19 @@ pub const MAX_TABLE_CELLS: usize = 500_000;
 /// cells each would be smaller than a pixel on any screen, and the grid
 /// alone would take megabytes.
 pub const MAX_HEATMAP_CELLS: usize = 250_000;
+
+/// Categories of a treemap as read (labels within groups): the smallest
+/// are folded into "Other" when drawn, so only the reading is bounded.
+pub const MAX_TREEMAP_VALUES: usize = 100_000;
+
+/// Points of a top_level_metric: its sparkline is a few hundred pixels
+/// wide at most.
+pub const MAX_METRIC_POINTS: usize = 10_000;
+
+/// Places on a map or a bubble map: ten thousand dots already cover a
+/// world map drawn on a phone.
+pub const MAX_PLACES: usize = 10_000;
+
+/// Series × distinct dates of a stacked area: the stack is dense (a series
+/// missing on a date is zero there).
+pub const MAX_STACKED_VALUES: usize = 1_000_000;

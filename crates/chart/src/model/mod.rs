@@ -14,7 +14,11 @@ mod stream;
 
 use crate::json::{Object, Value};
 
-pub use card::{BoxStats, Card, Categorical, NamedValues, Series, TimelineItem, XYSeries};
+pub(crate) use card::stack;
+pub use card::{
+    At, BoxStats, Card, Categorical, Leaf, Metric, NamedValues, Place, Places, Series, Stacked,
+    TimelineItem, Treemap, When, XYSeries,
+};
 pub use date::{civil_from_days, civil_from_seconds, days_from_civil, parse_date, DatePrecision};
 pub use error::{describe, DataError, Path};
 pub use given::{GivenSeries, GivenX, LongLine};
@@ -58,6 +62,9 @@ pub struct VizConfig {
     pub right_axis_units: Option<String>,
     /// `locale`: how numbers and dates are written (en-US when absent).
     pub locale: crate::locale::Locale,
+    /// `normalize: true`: a stacked area shows each date's values as
+    /// shares of its total (100% stacked).
+    pub normalize: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,6 +276,13 @@ impl VizConfig {
         };
         let percent_change = fields.keep(optional_bool(path, object, "percent_change"));
         let right_axis_series = fields.keep(names(path, object, "right_axis_series"));
+        let normalize = fields.keep(optional_bool(path, object, "normalize"));
+        if normalize == Some(true) && kind.is_some_and(|k| k != CardKind::StackedAreaTimeseries) {
+            fields.fail(DataError::new(
+                &path.key("normalize"),
+                "applies to stacked_area_timeseries cards only",
+            ));
+        }
         for (key, given) in [
             ("percent_change", percent_change == Some(true)),
             ("right_axis_series", right_axis_series.is_some()),
@@ -296,6 +310,7 @@ impl VizConfig {
             right_axis_label: fields.text("right_axis_label"),
             right_axis_units: fields.text("right_axis_units"),
             locale: fields.keep(locale(path, object)),
+            normalize: normalize == Some(true),
         };
         match fields.error {
             Some(error) => Err(error),

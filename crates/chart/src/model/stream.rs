@@ -43,7 +43,7 @@ pub(crate) fn read(
         });
     let mut moves = Vec::new();
     let mut card = match kind {
-        CardKind::Timeseries => read_timeseries(
+        kind if kind.is_dated_line() => read_timeseries(
             text,
             columns,
             &series,
@@ -61,8 +61,8 @@ pub(crate) fn read(
             passed,
             series,
             &moves,
-            config.epoch_ms && kind == CardKind::Timeseries,
-            kind == CardKind::Timeseries,
+            config.epoch_ms && kind.is_dated_line(),
+            kind.is_dated_line(),
         );
     }
     Some(Ok((config, kind, card)))

@@ -1,0 +1,125 @@
+//! top_level_metric: the headline number, the value before it, and the
+//! short series they end.
+
+use super::{error, series_points, PointRef};
+use super::{DataError, DataShape, Value};
+use crate::model::date::DatePrecision;
+use crate::model::limits::MAX_METRIC_POINTS;
+use crate::model::rules::{date_of, Field};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metric {
+    /// The last value given (NaN when every value is missing).
+    pub value: f64,
+    /// What it is compared with: the point's `previous`, else the value
+    /// before it.
+    pub previous: Option<f64>,
+    /// When the value is of (the last point's x), and the previous one's.
+    pub at: Option<When>,
+    pub previous_at: Option<When>,
+    /// Every point in order (dates sorted), for the sparkline and the
+    /// data table; a NaN value is a gap.
+    pub points: Vec<(Option<When>, f64)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum When {
+    Date(f64, DatePrecision),
+    Label(String),
+}
+
+pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
+    let series = series_points(shape);
+    if series.len() > 1 {
+        let path = match shape {
+            DataShape::Table { .. } => "data.columns",
+            _ => "data.series",
+        };
+        return Err(error(
+            path.into(),
+            format!(
+                "a top_level_metric shows one series; found {} (draw them as a timeseries)",
+                series.len()
+            ),
+        ));
+    }
+    let Some((_, points)) = series.first() else {
+        return Ok(super::Card::Metric(empty()));
+    };
+    if points.len() > MAX_METRIC_POINTS {
+        return Err(error(
+            "data".into(),
+            format!(
+                "a top_level_metric of {} points; at most {MAX_METRIC_POINTS} make its sparkline",
+                points.len()
+            ),
+        ));
+    }
+    let mut rows: Vec<(Option<When>, f64, Option<f64>)> = Vec::with_capacity(points.len());
+    for point in points {
+        let y = match point.raw("y") {
+            Some(_) => point.number_or_gap("y")?,
+            None => point.number_or_gap("value")?,
+        };
+        let previous = point.number_or_gap("previous")?;
+        rows.push((when(&point)?, y, previous.is_finite().then_some(previous)));
+    }
+    // Dates are put in order; labels are taken in the order given.
+    if rows
+        .iter()
+        .all(|(at, ..)| matches!(at, Some(When::Date(..))))
+    {
+        let key = |at: &Option<When>| match at {
+            Some(When::Date(seconds, _)) => *seconds,
+            _ => 0.0,
+        };
+        rows.sort_by(|a, b| key(&a.0).total_cmp(&key(&b.0)));
+    }
+    let last = rows.iter().rposition(|(_, y, _)| y.is_finite());
+    let points = rows.iter().map(|(at, y, _)| (at.clone(), *y)).collect();
+    let Some(last) = last else {
+        return Ok(super::Card::Metric(Metric { points, ..empty() }));
+    };
+    let before = rows
+        .get(..last)
+        .and_then(|rows| rows.iter().rposition(|(_, y, _)| y.is_finite()));
+    let (at, value, given_previous) = rows.get(last).cloned().unwrap_or((None, f64::NAN, None));
+    let (previous, previous_at) = match (given_previous, before.and_then(|b| rows.get(b))) {
+        (Some(previous), _) => (Some(previous), None),
+        (None, Some((when, y, _))) => (Some(*y), when.clone()),
+        (None, None) => (None, None),
+    };
+    Ok(super::Card::Metric(Metric {
+        value,
+        previous,
+        at,
+        previous_at,
+        points,
+    }))
+}
+
+fn empty() -> Metric {
+    Metric {
+        value: f64::NAN,
+        previous: None,
+        at: None,
+        previous_at: None,
+        points: Vec::new(),
+    }
+}
+
+/// The point's x: a date when it reads as one, else its text.
+fn when(point: &PointRef<'_>) -> Result<Option<When>, DataError> {
+    Ok(match point.get("x") {
+        None => None,
+        Some(Value::String(text)) => {
+            Some(match date_of(Field::Text(text.as_str().into()), false) {
+                Some((seconds, precision)) => When::Date(seconds, precision),
+                None => When::Label(text.clone()),
+            })
+        }
+        Some(value) => Some(When::Label(super::label(value).ok_or_else(|| {
+            super::expected(point.loc.field("x"), "a date or a label", value)
+        })?)),
+    })
+}
