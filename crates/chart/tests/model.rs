@@ -184,7 +184,7 @@ fn errors_name_the_json_path() {
         (json!([]), "visualization_data: expected an object with \"viz_config\" and \"data\", found an array"),
         (
             json!({"viz_config": {"title": "t", "viz_component_type": "line"}, "data": []}),
-            "viz_config.viz_component_type: must be one of \"bar\", \"grouped_bar\", \"stacked_bar\", \"timeseries\", \"pie\", \"choropleth\", \"scatter\", \"boxplot\", \"heatmap\", \"timeline\", \"waterfall\", \"histogram\", \"table\", found \"line\"",
+            "viz_config.viz_component_type: must be one of \"bar\", \"grouped_bar\", \"stacked_bar\", \"timeseries\", \"pie\", \"choropleth\", \"scatter\", \"boxplot\", \"heatmap\", \"timeline\", \"waterfall\", \"histogram\", \"table\", \"area_timeseries\", \"stacked_area_timeseries\", \"treemap\", \"top_level_metric\", \"map\", \"bubble_map\", found \"line\"",
         ),
         (
             json!({"viz_config": {"title": "t", "viz_component_type": "pie"}, "data": [{"x": "a", "y": -1}]}),
@@ -213,6 +213,43 @@ fn errors_name_the_json_path() {
             "data[0].end: is before \"start\"",
         ),
         (json!({"viz_config": {"title": "t"}, "data": "abc"}), "data: expected an array or an object, found \"abc\""),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "stacked_area_timeseries"},
+                   "data": {"series": [{"name": "a", "points": [{"x": "2024", "y": 1}]}, {"name": "b", "points": [{"x": "2025", "y": -2}]}]}}),
+            "data: series 2 (\"b\") is −2 on 2025: a stacked area stacks values of zero or more; draw values below zero as a timeseries or an area_timeseries",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "timeseries", "normalize": true}, "data": []}),
+            "viz_config.normalize: applies to stacked_area_timeseries cards only",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "treemap"}, "data": [{"x": "a", "y": 1}, {"x": "b", "y": -1}]}),
+            "data[1].y: a treemap cell's value is its area and cannot be negative",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "treemap"}, "data": {"columns": ["group", "label", "v"], "rows": [["g", "a", "x"]]}}),
+            "data.rows[0][2]: expected a number, found \"x\"",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "top_level_metric"}, "data": {"series": [{"points": []}, {"points": []}]}}),
+            "data.series: a top_level_metric shows one series; found 2 (draw them as a timeseries)",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "map"}, "data": [{"lat": 1, "lon": 2}, {"lat": 91, "lon": 2}]}),
+            "data[1].lat: expected a latitude in degrees, from -90 to 90, found the number 91",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "map"}, "data": [{"lat": 1}]}),
+            "data[0].lon: is required",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "bubble_map"}, "data": {"series": [{"points": [{"x": "FR", "y": 1}, {"lat": 1, "lon": 2, "value": -3}]}]}}),
+            "data.series[0].points[1].value: a bubble's value is its area and cannot be negative",
+        ),
+        (
+            json!({"viz_config": {"title": "t", "viz_component_type": "bubble_map"}, "data": {"columns": ["city", "lat"], "rows": []}}),
+            "data.columns: a map table needs \"lat\" and \"lon\" columns (a bubble map: \"lat\", \"lon\" and \"value\", or \"region\" and \"value\")",
+        ),
     ];
     for (input, expected) in cases {
         assert_eq!(error(input), expected);

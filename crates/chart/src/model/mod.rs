@@ -217,7 +217,17 @@ impl VisualizationData {
 
     /// Reads the data as the card type needs it.
     pub fn card(&self) -> Result<Card, DataError> {
-        Card::read_with(self.kind(), &self.data, self.config.epoch_ms)
+        let kind = self.kind();
+        match Card::read_with(kind, &self.data, self.config.epoch_ms)? {
+            Card::Timeseries { series, precision } if kind == CardKind::StackedAreaTimeseries => {
+                Ok(Card::Stacked(stack(
+                    series,
+                    precision,
+                    self.config.normalize,
+                )?))
+            }
+            card => Ok(card),
+        }
     }
 }
 
