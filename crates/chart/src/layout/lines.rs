@@ -121,33 +121,61 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
             }
         }
         if ctx.recording() {
-            // The points left after reduction: real data, at most four per
-            // CSS pixel column, so a million points cost a few thousand hits.
-            // On a dense screen the line keeps four per device column; its
-            // hits are reduced once more to four per CSS column.
-            let css_columns = axes.plot.w.ceil().max(1.0) as usize;
-            let (xs, ys) = if columns > css_columns {
-                min_max_columns(&xs, &ys, dom_lo, dom_hi, css_columns)
-            } else {
-                (xs, ys)
-            };
             let name = ctx.series(series.len(), &s.name);
-            for (&x, &y) in xs.iter().zip(&ys) {
-                if x.is_finite() && y.is_finite() {
-                    ctx.hit(|| Mark {
-                        shape: HitShape::Point {
-                            x: axes.x_at(x),
-                            y: y_at(y),
-                        },
-                        series: name,
-                        label: Text::Date(x, precision),
-                        value: match on_right_units {
-                            Some(units) => Text::Ready(label::exact(y, Some(units))),
-                            None => Text::Value(y),
-                        },
-                    });
-                }
-            }
+            let value = |y: f64| match on_right_units {
+                Some(units) => Text::Ready(label::exact(y, Some(units))),
+                None => Text::Value(y),
+            };
+            let at = Plotted {
+                axes: &axes,
+                domain: (dom_lo, dom_hi),
+                y_at: &y_at,
+                value: &value,
+            };
+            record_points(ctx, &at, (&xs, &ys), name, precision);
+        }
+    }
+}
+
+/// Where a line's points land and what their tooltips say.
+pub(super) struct Plotted<'a> {
+    pub axes: &'a super::axis::Axes,
+    /// The x domain the line was reduced over.
+    pub domain: (f64, f64),
+    pub y_at: &'a dyn Fn(f64) -> f64,
+    pub value: &'a dyn Fn(f64) -> Text,
+}
+
+/// The points left after reduction as hits: real data, at most four per
+/// CSS pixel column, so a million points cost a few thousand hits. On a
+/// dense screen the line keeps four per device column; its hits are
+/// reduced once more to four per CSS column.
+pub(super) fn record_points(
+    ctx: &Ctx<'_>,
+    at: &Plotted<'_>,
+    (xs, ys): (&[f64], &[f64]),
+    name: Option<u32>,
+    precision: DatePrecision,
+) {
+    let css_columns = at.axes.plot.w.ceil().max(1.0) as usize;
+    let reduced;
+    let (xs, ys) = if (at.axes.plot.w * ctx.p.scale).ceil() as usize > css_columns {
+        reduced = min_max_columns(xs, ys, at.domain.0, at.domain.1, css_columns);
+        (reduced.0.as_slice(), reduced.1.as_slice())
+    } else {
+        (xs, ys)
+    };
+    for (&x, &y) in xs.iter().zip(ys) {
+        if x.is_finite() && y.is_finite() {
+            ctx.hit(|| Mark {
+                shape: HitShape::Point {
+                    x: at.axes.x_at(x),
+                    y: (at.y_at)(y),
+                },
+                series: name,
+                label: Text::Date(x, precision),
+                value: (at.value)(y),
+            });
         }
     }
 }

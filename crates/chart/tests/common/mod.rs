@@ -4,7 +4,7 @@
 use zdr_chart::Chart;
 
 /// One example per card type.
-pub const NAMES: [&str; 13] = [
+pub const NAMES: [&str; 15] = [
     "bar",
     "grouped_bar",
     "stacked_bar",
@@ -18,6 +18,8 @@ pub const NAMES: [&str; 13] = [
     "histogram",
     "table",
     "choropleth",
+    "area_timeseries",
+    "stacked_area_timeseries",
 ];
 
 /// The example `name`, read and checked.
