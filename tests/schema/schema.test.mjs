@@ -29,9 +29,10 @@ const errorsOf = () => ajv.errorsText(validate.errors, { dataVar: 'visualization
 const TYPES = [
   'bar', 'grouped_bar', 'stacked_bar', 'timeseries', 'pie', 'choropleth', 'scatter',
   'boxplot', 'heatmap', 'timeline', 'waterfall', 'histogram', 'table',
+  'area_timeseries', 'stacked_area_timeseries', 'treemap', 'top_level_metric', 'map', 'bubble_map',
 ];
 
-test('the schema is draft 2020-12 and names the 13 card types', () => {
+test('the schema is draft 2020-12 and names the 19 card types', () => {
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
   const types = schema.$defs.vizConfig.properties.viz_component_type.enum;
   assert.deepEqual(types.filter((t) => t !== null), TYPES);
@@ -83,6 +84,30 @@ for (const name of examples) {
 
 // Documents the Rust reader accepts: the schema must accept them too.
 const accepted = {
+  'a normalized stack with gaps and a table': {
+    viz_config: { title: 't', viz_component_type: 'stacked_area_timeseries', normalize: true },
+    data: { columns: ['date', 'a', 'b'], rows: [['2024', 1, null], ['2025', 0, 2]] },
+  },
+  'a treemap of groups, labels of every kind and zeros': {
+    viz_config: { title: 't', viz_component_type: 'treemap' },
+    data: [{ x: 'a', y: 1, group: 'g' }, { x: 2, y: 0 }, { x: true, y: null, group: null }],
+  },
+  'a headline number of one value with its previous': {
+    viz_config: { title: 't', viz_component_type: 'top_level_metric' },
+    data: [{ value: 12.5, previous: 10 }],
+  },
+  'a headline number over labelled and dated points': {
+    viz_config: { title: 't', viz_component_type: 'top_level_metric' },
+    data: [{ x: 'Q1', y: 1 }, { x: 'Q2', y: null }, { x: 2025, y: 3 }],
+  },
+  'a map at the edges of the world': {
+    viz_config: { title: 't', viz_component_type: 'map' },
+    data: { series: [{ name: 'a', points: [{ lat: -90, lon: -180, label: 'x' }, { lat: 90, lon: 180, value: 3 }] }] },
+  },
+  'bubbles at coordinates and at region codes': {
+    viz_config: { title: 't', viz_component_type: 'bubble_map' },
+    data: [{ lat: 48.9, lon: 2.35, value: 2 }, { x: 'DE', y: 3 }, { x: 'CA', y: null }],
+  },
   'a bar card of 200 series, right at the cap': {
     viz_config: { title: 't', viz_component_type: 'bar' },
     data: { series: Array.from({ length: 200 }, () => ({ points: [] })) },
@@ -280,6 +305,38 @@ const refused = {
   'a series with neither points nor arrays': [
     { viz_config: { title: 't' }, data: { series: [{ name: 'a' }] } },
     '/data/series/0',
+  ],
+  'normalize on a bar card': [
+    { viz_config: { title: 't', viz_component_type: 'bar', normalize: true }, data: [] },
+    '/viz_config/viz_component_type',
+  ],
+  'a negative value in a stack': [
+    { viz_config: { title: 't', viz_component_type: 'stacked_area_timeseries' }, data: [{ x: '2024', y: -1 }] },
+    '/data/0/y',
+  ],
+  'a negative treemap cell': [
+    { viz_config: { title: 't', viz_component_type: 'treemap' }, data: [{ x: 'a', y: -1 }] },
+    '/data/0/y',
+  ],
+  'a headline number of two series': [
+    { viz_config: { title: 't', viz_component_type: 'top_level_metric' }, data: { series: [{ points: [] }, { points: [] }] } },
+    '/data/series',
+  ],
+  'a latitude past the pole': [
+    { viz_config: { title: 't', viz_component_type: 'map' }, data: [{ lat: 91, lon: 0 }] },
+    '/data/0/lat',
+  ],
+  'a map point without a longitude': [
+    { viz_config: { title: 't', viz_component_type: 'map' }, data: [{ lat: 1 }] },
+    '/data/0',
+  ],
+  'a negative bubble': [
+    { viz_config: { title: 't', viz_component_type: 'bubble_map' }, data: [{ lat: 1, lon: 2, value: -3 }] },
+    '/data/0/value',
+  ],
+  'a map of 10,001 places': [
+    { viz_config: { title: 't', viz_component_type: 'map' }, data: Array.from({ length: 10001 }, () => ({ lat: 0, lon: 0 })) },
+    '/data',
   ],
   'a table point of 201 keys': [
     { viz_config: { title: 't', viz_component_type: 'table' }, data: [Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`k${i}`, 1]))] },
