@@ -58,7 +58,10 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     );
     let foot = match &axes.y {
         Scale::Linear(l) if !zero => l.lo,
-        Scale::Linear(l) => 0.0_f64.clamp(l.lo, l.hi),
+        // Comparisons, not clamp: clamp's assertion would bring float
+        // formatting into the engine.
+        Scale::Linear(l) if l.lo > 0.0 => l.lo,
+        Scale::Linear(l) if l.hi < 0.0 => l.hi,
         _ => 0.0,
     };
     if !zero {

@@ -69,11 +69,14 @@ pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
         .iter()
         .all(|(at, ..)| matches!(at, Some(When::Date(..))))
     {
-        let key = |at: &Option<When>| match at {
-            Some(When::Date(seconds, _)) => *seconds,
-            _ => 0.0,
-        };
-        rows.sort_by(|a, b| key(&a.0).total_cmp(&key(&b.0)));
+        let keys: Vec<f64> = rows
+            .iter()
+            .map(|(at, ..)| match at {
+                Some(When::Date(seconds, _)) => *seconds,
+                _ => 0.0,
+            })
+            .collect();
+        rows = crate::order::rearranged(&rows, &crate::order::ranked(&keys, false));
     }
     let last = rows.iter().rposition(|(_, y, _)| y.is_finite());
     let points = rows.iter().map(|(at, y, _)| (at.clone(), *y)).collect();

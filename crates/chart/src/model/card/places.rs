@@ -189,8 +189,8 @@ fn place(
             })?)
         }
         (lat, lon) => At::LatLon(
-            degrees(lat, 90.0, &path(LAT), "a latitude")?,
-            degrees(lon, 180.0, &path(LON), "a longitude")?,
+            degrees(lat, 90, &path(LAT), "a latitude")?,
+            degrees(lon, 180, &path(LON), "a longitude")?,
         ),
     };
     if bubbles && value.is_nan() {
@@ -204,12 +204,14 @@ fn place(
     }))
 }
 
-fn degrees(value: &Value, limit: f64, path: &str, what: &str) -> Result<f64, DataError> {
+/// `limit` is whole: an f64 in a message would bring float formatting
+/// into the engine.
+fn degrees(value: &Value, limit: u8, path: &str, what: &str) -> Result<f64, DataError> {
     if value.is_null() {
         return Err(error(path.to_owned(), "is required"));
     }
     match super::number(value) {
-        Some(n) if (-limit..=limit).contains(&n) => Ok(n),
+        Some(n) if n.abs() <= f64::from(limit) => Ok(n),
         _ => Err(super::expected(
             path.to_owned(),
             &format!("{what} in degrees, from -{limit} to {limit}"),

@@ -52,7 +52,8 @@ pub(crate) fn stack(
         .flat_map(|s| s.xs.iter().copied())
         .filter(|x| x.is_finite())
         .collect();
-    dates.sort_by(f64::total_cmp);
+    // The engine's one sort, not another instance of the standard one.
+    dates = crate::order::rearranged(&dates, &crate::order::ranked(&dates, false));
     dates.dedup();
     let cells = dates.len().saturating_mul(series.len());
     if cells > MAX_STACKED_VALUES {
