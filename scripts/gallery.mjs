@@ -14,7 +14,8 @@ import { launch } from '../tests/e2e/browser.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TYPES = ['bar', 'grouped_bar', 'stacked_bar', 'waterfall', 'histogram', 'boxplot', 'timeseries',
-  'scatter', 'pie', 'heatmap', 'choropleth', 'timeline', 'table'];
+  'area_timeseries', 'stacked_area_timeseries', 'scatter', 'pie', 'treemap', 'heatmap', 'choropleth', 'map',
+  'bubble_map', 'timeline', 'top_level_metric', 'table'];
 const [WIDTH, HEIGHT] = [360, 225];
 const OUTPUT = join(ROOT, 'docs/gallery.png');
 

@@ -1,5 +1,5 @@
 //! The chart engine on hostile `visualization_data`: the text is read, then
-//! laid out as every one of the 13 card types (whatever
+//! laid out as every one of the 19 card types (whatever
 //! `viz_component_type` says), at a normal and a cramped size, in both
 //! themes, with and without a hit map; each scene is written as SVG (which
 //! must be well-formed XML) and replayed onto a plotters backend; and the
