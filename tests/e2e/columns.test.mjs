@@ -114,6 +114,12 @@ test('typed arrays, epoch ms, series and point objects: the same SVG both ways',
       data: { series: [{ name: 'Sales', x: ['2024-01', '2024-02', '2024-03'], y: [1, null, 3] }] } })`,
     'scatter points with numeric strings': `() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' },
       data: [{ x: ' 1.5', y: 2 }, { x: '3', y: 4 }, { x: null, y: 1 }] })`,
+    'an area of points, days, with a gap': `() => ({ viz_config: { title: 'T', viz_component_type: 'area_timeseries' },
+      data: [{ x: '2024-01-03', y: 3 }, { x: '2024-01-01', y: 5 }, { x: '2024-01-02', y: null }, { x: '2024-01-04', y: 4 }] })`,
+    'a stack of typed arrays whose dates differ': `() => ({ viz_config: { title: 'T', viz_component_type: 'stacked_area_timeseries', x_time: 'epoch_ms', normalize: true },
+      data: { series: [
+        { name: 'a', x: Float64Array.of(0, 8.64e7, 1.728e8), y: Float64Array.of(1, 2, 3) },
+        { name: 'b', x: Float64Array.of(8.64e7, 2.592e8), y: Float64Array.of(3, 1) }] } })`,
     'empty data': `() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries' }, data: [] })`,
     'extra keys are ignored': `() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, other: 1,
       data: [{ x: 1, y: 2, label: 'a' }, { x: 2, y: 3, size: 9 }] })`,
@@ -134,6 +140,7 @@ test('refusals carry the same message both ways, with the page\'s own JSON path'
     'columns of unequal length': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { x: Float64Array.of(1, 2), y: Float64Array.of(1) } })`, 'data'],
     'NaN x in epoch ms': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', x_time: 'epoch_ms' }, data: { x: Float64Array.of(0, NaN), y: Float64Array.of(1, 2) } })`, 'data.x[1]'],
     'past the series cap (201 series)': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { series: Array.from({ length: 201 }, () => ({ x: Float64Array.of(1), y: Float64Array.of(2) })) } })`, 'data.series: a card of 201 series'],
+    'a negative value in a stack': [`() => ({ viz_config: { title: 'T', viz_component_type: 'stacked_area_timeseries' }, data: { series: [{ name: 'a', x: ['2024', '2025'], y: [1, -2] }] } })`, 'data: series 1 ("a") is \u22122 on 2025'],
     'a bad viz_config': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', colors: 5 }, data: { x: Float64Array.of(0), y: Float64Array.of(1) } })`, 'viz_config.colors'],
   };
   for (const [label, [source, path]] of Object.entries(cases)) {

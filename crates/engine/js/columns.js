@@ -27,8 +27,10 @@ export function columnsOf(data, maxSeries, columns) {
   if (!plain(data)) return undefined;
   const config = data.viz_config;
   if (!plain(config)) return undefined;
-  const timeseries = config.viz_component_type === 'timeseries';
-  if (!timeseries && config.viz_component_type !== 'scatter') return undefined;
+  // Area and stacked area cards are timeseries data (CardKind::is_dated_line).
+  const type = config.viz_component_type;
+  const timeseries = type === 'timeseries' || type === 'area_timeseries' || type === 'stacked_area_timeseries';
+  if (!timeseries && type !== 'scatter') return undefined;
   // A timeseries's date strings are read here (isoDates); with x_time
   // "epoch_ms" a string is an error, which the engine words.
   const dates = timeseries && config.x_time == null;
