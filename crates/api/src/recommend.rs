@@ -804,6 +804,25 @@ pub fn suggest(
     Ok(cards)
 }
 
+/// A map or bubble map of `table`, the columns `named` taken first (the
+/// query side draws its places so).
+pub(crate) fn shaped(
+    table: &Table,
+    kind: CardKind,
+    named: &[usize],
+    dark: bool,
+) -> Option<Suggestion> {
+    let intent = Intent {
+        named: named.to_vec(),
+        ..Intent::default()
+    };
+    match kind {
+        CardKind::Map => places::map(table, &intent, dark),
+        CardKind::BubbleMap => places::bubbles(table, &intent, dark),
+        _ => None,
+    }
+}
+
 /// The line over time, or its area where one fits better (a running
 /// total, a share, a series that never falls).
 fn proposed_line(
