@@ -212,9 +212,8 @@ fn of_kind<'a>(table: &'a Table, kind: Kind, intent: &Intent) -> Vec<&'a Column>
         };
         picked.retain(|c| {
             let name = c.name.to_lowercase();
-            !(name == "id" || name.ends_with("_id") || name.ends_with(" id"))
-                && !at(c, lat)
-                && !at(c, lon)
+            let id = name == "id" || name.ends_with("_id") || name.ends_with(" id");
+            !(id || at(c, lat) || at(c, lon))
         });
     }
     picked
@@ -752,7 +751,9 @@ pub fn suggest(
         order.insert(3, CardKind::Choropleth);
     }
     // A single row is a number to read, not a chart.
-    let first = intent.first.or((table.rows == 1).then_some(CardKind::TopLevelMetric));
+    let first = intent
+        .first
+        .or((table.rows == 1).then_some(CardKind::TopLevelMetric));
     // "A map" of points at coordinates is of them, not of regions.
     let firsts = match first {
         Some(CardKind::Choropleth) if located => {
@@ -776,9 +777,8 @@ pub fn suggest(
             // Proposed where they fit, built on demand from less.
             CardKind::BubbleMap | CardKind::Map if !located => None,
             CardKind::Map if cards.iter().any(|c| c.kind == CardKind::BubbleMap) => None,
-            CardKind::Treemap => build(kind).filter(|c| {
-                parts::many_parts(c) || intent.first == Some(CardKind::Treemap)
-            }),
+            CardKind::Treemap => build(kind)
+                .filter(|c| parts::many_parts(c) || intent.first == Some(CardKind::Treemap)),
             CardKind::TopLevelMetric if first != Some(CardKind::TopLevelMetric) => None,
             _ => build(kind),
         };
@@ -918,16 +918,26 @@ mod tests {
     }
 
     const DAILY: &str = "day,installs,uninstalls\n2024-01-01,5,1\n2024-01-02,7,2\n2024-01-03,4,0\n";
-    const SPLIT: &str = "day,source,mwh\n2024-01,coal,5\n2024-01,wind,2\n2024-02,coal,4\n2024-02,wind,3\n";
+    const SPLIT: &str =
+        "day,source,mwh\n2024-01,coal,5\n2024-01,wind,2\n2024-02,coal,4\n2024-02,wind,3\n";
     const CITIES: &str = "city,lat,lon,population,region\nNew York,40.71,-74.01,8.2,East\nChicago,41.88,-87.63,2.6,Midwest\nBoston,42.36,-71.06,0.6,East\n";
     const COUNTRIES: &str = "country,exports\nGermany,1500\nFrance,900\nJapan,700\n";
 
     #[test]
     fn each_new_type_is_built_in_the_shape_the_engine_reads() {
         let area = forced(DAILY, CardKind::AreaTimeseries).unwrap();
-        assert_eq!(area.visualization_data["data"]["series"].as_array().unwrap().len(), 2);
+        assert_eq!(
+            area.visualization_data["data"]["series"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
         let stacked = forced(DAILY, CardKind::StackedAreaTimeseries).unwrap();
-        assert_eq!(stacked.visualization_data["data"]["series"][1]["name"], "uninstalls");
+        assert_eq!(
+            stacked.visualization_data["data"]["series"][1]["name"],
+            "uninstalls"
+        );
         forced(SPLIT, CardKind::StackedAreaTimeseries).unwrap();
         let tree = forced(CITIES, CardKind::Treemap).unwrap();
         assert_eq!(
@@ -963,7 +973,10 @@ mod tests {
         for (csv, kind) in [
             (COUNTRIES, CardKind::AreaTimeseries),
             (negative, CardKind::StackedAreaTimeseries),
-            ("day,a\n2024-01-01,5\n2024-01-02,7\n", CardKind::StackedAreaTimeseries),
+            (
+                "day,a\n2024-01-01,5\n2024-01-02,7\n",
+                CardKind::StackedAreaTimeseries,
+            ),
             (shop, CardKind::Treemap),
             ("name,kind\na,b\n", CardKind::TopLevelMetric),
             (COUNTRIES, CardKind::Map),
@@ -990,12 +1003,19 @@ mod tests {
         }
         assert!(kinds(&many, None).contains(&CardKind::Treemap));
         assert_eq!(kinds(CITIES, None)[0], CardKind::BubbleMap);
-        assert_eq!(kinds("city,lat,lon\nA,45,10\nB,10,10\n", None)[0], CardKind::Map);
-        assert_eq!(kinds(DAILY, Some("latest installs"))[0], CardKind::TopLevelMetric);
+        assert_eq!(
+            kinds("city,lat,lon\nA,45,10\nB,10,10\n", None)[0],
+            CardKind::Map
+        );
+        assert_eq!(
+            kinds(DAILY, Some("latest installs"))[0],
+            CardKind::TopLevelMetric
+        );
         assert_eq!(kinds("revenue\n1200\n", None)[0], CardKind::TopLevelMetric);
         let rising = "day,signups\n2024-01-01,5\n2024-01-02,9\n2024-01-03,12\n";
         assert_eq!(kinds(rising, None)[0], CardKind::AreaTimeseries);
-        let cumulative = suggest(&table(DAILY), "t", Some("cumulative installs"), None, false).unwrap();
+        let cumulative =
+            suggest(&table(DAILY), "t", Some("cumulative installs"), None, false).unwrap();
         assert_eq!(cumulative[0].kind, CardKind::AreaTimeseries);
         let last = &cumulative[0].visualization_data["data"]["series"][0]["points"][2];
         assert_eq!(last["y"], 16.0);

@@ -463,7 +463,8 @@ proptest! {
     }
 }
 
-const INSTALLS: &str = "month,installs,uninstalls\n2024-01,120,10\n2024-02,135,12\n2024-03,150,9\n2024-04,170,15\n";
+const INSTALLS: &str =
+    "month,installs,uninstalls\n2024-01,120,10\n2024-02,135,12\n2024-03,150,9\n2024-04,170,15\n";
 const CITIES: &str = "city,lat,lon,population\nNew York,40.71,-74.01,8.26\nChicago,41.88,-87.63,2.66\nHouston,29.76,-95.37,2.3\nSeattle,47.61,-122.33,0.75\n";
 
 /// Each card reads in the engine, as the widget and the embed read it.
@@ -562,12 +563,8 @@ async fn newer_types_are_proposed_where_they_fit() {
     read_all(&answer);
 
     for query in ["latest installs", "current installs?"] {
-        let (_, answer) = visualize(
-            &router,
-            KEY_A,
-            json!({"csv": [INSTALLS], "query": query}),
-        )
-        .await;
+        let (_, answer) =
+            visualize(&router, KEY_A, json!({"csv": [INSTALLS], "query": query})).await;
         assert_eq!(types(&answer)[0], "top_level_metric", "{query}: {answer}");
         read_all(&answer);
     }

@@ -197,7 +197,12 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         CardKind::TopLevelMetric => {
             let (data, dated, said) = headline(table, &keep, time, measure, aggregate, plan.grain);
             points = dated;
-            notes.extend(said.map(|date| format!("the latest {}, {date}", name_of(time.unwrap_or_default()).to_lowercase())));
+            notes.extend(said.map(|date| {
+                format!(
+                    "the latest {}, {date}",
+                    name_of(time.unwrap_or_default()).to_lowercase()
+                )
+            }));
             (
                 CardKind::TopLevelMetric,
                 measure_words(measure),
@@ -206,10 +211,19 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             )
         }
         CardKind::Map | CardKind::BubbleMap => {
-            let named: Vec<usize> = plan.measures.iter().chain(&plan.dimensions).copied().collect();
+            let named: Vec<usize> = plan
+                .measures
+                .iter()
+                .chain(&plan.dimensions)
+                .copied()
+                .collect();
             let card = crate::recommend::shaped(&kept_rows(table, &keep), shape, &named, dark)
                 .ok_or_else(|| needs(shape).to_owned())?;
-            let data = card.visualization_data.get("data").cloned().unwrap_or(Value::Null);
+            let data = card
+                .visualization_data
+                .get("data")
+                .cloned()
+                .unwrap_or(Value::Null);
             (shape, card.title, json!({}), data)
         }
         CardKind::Timeseries => {

@@ -54,65 +54,68 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
     let m = plan.measures.len();
     let dims = plan.dimensions.len();
     let one_figure = dims == 0 && plan.split.is_none() && m <= 1 && !plan.has(Task::Rank);
-    Some(if plan.headline && one_figure && (m == 1 || plan.aggregate.is_some()) {
-        CardKind::TopLevelMetric
-    } else if plan.cumulative && time.is_some() && dims == 0 {
-        CardKind::AreaTimeseries
-    } else if plan.has(Task::Correlation) && m >= 2 {
-        CardKind::Scatter
-    } else if plan.has(Task::Distribution) && m >= 1 {
-        if dims >= 1 {
-            CardKind::Boxplot
-        } else {
-            CardKind::Histogram
-        }
-    } else if plan.has(Task::Share) {
-        CardKind::Pie
-    } else if plan.has(Task::Rank) {
-        CardKind::Bar
-    } else if plan.has(Task::Trend)
-        && time.is_some()
-        && !(plan.time_group && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
-    {
-        CardKind::Timeseries
-    } else if dims >= 2
-        || (dims == 1 && plan.split.is_some())
-        || (dims == 1
-            && plan.time_group
-            && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
-    {
-        CardKind::GroupedBar
-    } else if dims == 1 {
-        let d = plan.dimensions.first().copied().unwrap_or(0);
-        let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
-        if place && distinct_kept(table, keep, d) > MAX_SLICES {
-            CardKind::Choropleth
-        } else {
+    Some(
+        if plan.headline && one_figure && (m == 1 || plan.aggregate.is_some()) {
+            CardKind::TopLevelMetric
+        } else if plan.cumulative && time.is_some() && dims == 0 {
+            CardKind::AreaTimeseries
+        } else if plan.has(Task::Correlation) && m >= 2 {
+            CardKind::Scatter
+        } else if plan.has(Task::Distribution) && m >= 1 {
+            if dims >= 1 {
+                CardKind::Boxplot
+            } else {
+                CardKind::Histogram
+            }
+        } else if plan.has(Task::Share) {
+            CardKind::Pie
+        } else if plan.has(Task::Rank) {
             CardKind::Bar
-        }
-    } else if plan.split.is_some() {
-        if time.is_some() {
+        } else if plan.has(Task::Trend)
+            && time.is_some()
+            && !(plan.time_group
+                && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
+        {
             CardKind::Timeseries
+        } else if dims >= 2
+            || (dims == 1 && plan.split.is_some())
+            || (dims == 1
+                && plan.time_group
+                && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
+        {
+            CardKind::GroupedBar
+        } else if dims == 1 {
+            let d = plan.dimensions.first().copied().unwrap_or(0);
+            let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
+            if place && distinct_kept(table, keep, d) > MAX_SLICES {
+                CardKind::Choropleth
+            } else {
+                CardKind::Bar
+            }
+        } else if plan.split.is_some() {
+            if time.is_some() {
+                CardKind::Timeseries
+            } else {
+                CardKind::Bar
+            }
+        } else if m >= 2 && time.is_none() {
+            CardKind::Scatter
+        } else if time.is_some()
+            && (m >= 1 || plan.aggregate == Some(Aggregate::Count) || !plan.filters.is_empty())
+        {
+            CardKind::Timeseries
+        } else if m == 1 {
+            if plan.aggregate.is_some() && best_category(table, keep, false).is_some() {
+                CardKind::Bar
+            } else {
+                CardKind::Histogram
+            }
+        } else if !plan.filters.is_empty() {
+            CardKind::Table
         } else {
-            CardKind::Bar
-        }
-    } else if m >= 2 && time.is_none() {
-        CardKind::Scatter
-    } else if time.is_some()
-        && (m >= 1 || plan.aggregate == Some(Aggregate::Count) || !plan.filters.is_empty())
-    {
-        CardKind::Timeseries
-    } else if m == 1 {
-        if plan.aggregate.is_some() && best_category(table, keep, false).is_some() {
-            CardKind::Bar
-        } else {
-            CardKind::Histogram
-        }
-    } else if !plan.filters.is_empty() {
-        CardKind::Table
-    } else {
-        return None;
-    })
+            return None;
+        },
+    )
 }
 
 /// Whether the plan's data can be drawn as `kind`.
