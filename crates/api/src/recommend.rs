@@ -40,6 +40,12 @@ use zdr_chart::model::{parse_date, CardKind};
 
 use super::table::{Cell, Column, Kind, Table};
 
+mod area;
+mod parts;
+mod places;
+
+pub(crate) use places::coordinates;
+
 /// Bars shown at most before the largest are kept.
 pub(crate) const MAX_BARS: usize = 50;
 /// Series of a line or groups of grouped bars at most.
@@ -66,6 +72,22 @@ struct Intent {
     top: Option<usize>,
     /// Columns the query names, in the order it names them.
     named: Vec<usize>,
+    /// The query asks for a running total ("cumulative", "running").
+    cumulative: bool,
+    /// The query asks for the latest value ("latest", "current", "now").
+    latest: bool,
+}
+
+/// Words of a query that ask for a running total.
+const CUMULATIVE_WORDS: &[&str] = &["cumulative", "cumulated", "running total", "to date"];
+/// Words of a query that ask for the value now.
+const LATEST_WORDS: &[&str] = &["latest", "current", "currently", "now", "today"];
+/// Words of a query that ask for one number (with no "by" of a group).
+const HEADLINE_WORDS: &[&str] = &["how many", "how much", "total", "headline", "kpi"];
+
+/// Whether `q` (lower case, spaces around) holds one of `phrases` as words.
+fn says(q: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| q.contains(&format!(" {p} ")))
 }
 
 fn intent(query: Option<&str>, table: &Table) -> Intent {
@@ -73,8 +95,28 @@ fn intent(query: Option<&str>, table: &Table) -> Intent {
         return Intent::default();
     };
     let q = format!(" {} ", query.to_lowercase());
+    // Words alone: punctuation is no part of them ("latest revenue?").
+    let words: String = q
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let words = format!(" {words} ");
+    let cumulative = says(&words, CUMULATIVE_WORDS);
+    let latest = says(&words, LATEST_WORDS);
+    let headline = latest || (says(&words, HEADLINE_WORDS) && !words.contains(" by "));
     let has = |words: &[&str]| words.iter().any(|w| q.contains(w));
-    let first = if has(&[
+    let first = if has(&["stacked area"]) {
+        Some(CardKind::StackedAreaTimeseries)
+    } else if has(&["treemap", "tree map"]) {
+        Some(CardKind::Treemap)
+    } else if has(&["bubble"]) {
+        Some(CardKind::BubbleMap)
+    } else if cumulative || has(&["area chart"]) {
+        Some(CardKind::AreaTimeseries)
+    } else if has(&[
         "over time",
         "trend",
         "monthly",
@@ -107,6 +149,8 @@ fn intent(query: Option<&str>, table: &Table) -> Intent {
         "geograph",
     ]) {
         Some(CardKind::Choropleth)
+    } else if headline {
+        Some(CardKind::TopLevelMetric)
     } else {
         None
     };
@@ -138,6 +182,8 @@ fn intent(query: Option<&str>, table: &Table) -> Intent {
         first,
         top: top.filter(|n| (1..=MAX_BARS * 20).contains(n)),
         named: named.into_iter().map(|(_, i)| i).collect(),
+        cumulative,
+        latest,
     }
 }
 
@@ -157,10 +203,17 @@ fn of_kind<'a>(table: &'a Table, kind: Kind, intent: &Intent) -> Vec<&'a Column>
         }
     }
     // Identifiers are no measure: a column of distinct integers named like one.
+    // Nor are coordinates: they say where, not how much.
     if kind == Kind::Number {
+        let (lat, lon) = coordinates(table).unzip();
+        let at = |c: &Column, i: Option<usize>| {
+            i.and_then(|i| table.columns.get(i))
+                .is_some_and(|o| std::ptr::eq(o, c))
+        };
         picked.retain(|c| {
             let name = c.name.to_lowercase();
-            !(name == "id" || name.ends_with("_id") || name.ends_with(" id"))
+            let id = name == "id" || name.ends_with("_id") || name.ends_with(" id");
+            !(id || at(c, lat) || at(c, lon))
         });
     }
     picked
@@ -205,6 +258,15 @@ fn distinct(column: &Column) -> usize {
         seen.insert(t);
     });
     seen.len()
+}
+
+/// A title inside a sentence: its first letter lower case.
+pub(crate) fn lower_first(title: &str) -> String {
+    let mut chars = title.chars();
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// A title as a sentence: its first letter upper case.
@@ -644,12 +706,12 @@ pub fn suggest(
             CardKind::Table => Some(table_card(table, name, dark)),
             CardKind::Boxplot => boxplot(table, &intent, dark),
             CardKind::Timeline => timeline(table, &intent, dark),
-            CardKind::AreaTimeseries
-            | CardKind::StackedAreaTimeseries
-            | CardKind::Treemap
-            | CardKind::TopLevelMetric
-            | CardKind::Map
-            | CardKind::BubbleMap => None,
+            CardKind::AreaTimeseries => area::area(table, time?, &intent, dark),
+            CardKind::StackedAreaTimeseries => area::stacked(table, time?, &intent, dark),
+            CardKind::Treemap => parts::treemap(table, &intent, dark),
+            CardKind::TopLevelMetric => parts::metric(table, time, &intent, dark),
+            CardKind::Map => places::map(table, &intent, dark),
+            CardKind::BubbleMap => places::bubbles(table, &intent, dark),
         }
     };
     if let Some(kind) = forced {
@@ -662,12 +724,16 @@ pub fn suggest(
             )
         });
     }
+    let located = coordinates(table).is_some();
     let mut order = vec![
         CardKind::Timeline,
         CardKind::Timeseries,
         CardKind::Choropleth,
+        CardKind::BubbleMap,
+        CardKind::Map,
         CardKind::Bar,
         CardKind::Pie,
+        CardKind::Treemap,
         CardKind::GroupedBar,
         CardKind::Boxplot,
         CardKind::Scatter,
@@ -684,7 +750,19 @@ pub fn suggest(
         order.retain(|k| *k != CardKind::Choropleth);
         order.insert(3, CardKind::Choropleth);
     }
-    if let Some(first) = intent.first {
+    // A single row is a number to read, not a chart.
+    let first = intent
+        .first
+        .or((table.rows == 1).then_some(CardKind::TopLevelMetric));
+    // "A map" of points at coordinates is of them, not of regions.
+    let firsts = match first {
+        Some(CardKind::Choropleth) if located => {
+            vec![CardKind::BubbleMap, CardKind::Map]
+        }
+        Some(kind) => vec![kind],
+        None => Vec::new(),
+    };
+    for first in firsts.into_iter().rev() {
         order.retain(|k| *k != first);
         order.insert(0, first);
     }
@@ -693,10 +771,16 @@ pub fn suggest(
         if cards.len() == MAX_CARDS {
             break;
         }
-        let built = if kind == CardKind::GroupedBar {
-            grid(table, &intent, None, dark)
-        } else {
-            build(kind)
+        let built = match kind {
+            CardKind::GroupedBar => grid(table, &intent, None, dark),
+            CardKind::Timeseries => proposed_line(table, time, &intent, dark),
+            // Proposed where they fit, built on demand from less.
+            CardKind::BubbleMap | CardKind::Map if !located => None,
+            CardKind::Map if cards.iter().any(|c| c.kind == CardKind::BubbleMap) => None,
+            CardKind::Treemap => build(kind)
+                .filter(|c| parts::many_parts(c) || intent.first == Some(CardKind::Treemap)),
+            CardKind::TopLevelMetric if first != Some(CardKind::TopLevelMetric) => None,
+            _ => build(kind),
         };
         // A map, a pie or bars of one category say nothing: never proposed
         // (a table kept to one country has one).
@@ -718,6 +802,41 @@ pub fn suggest(
         cards.push(table_card(table, name, dark));
     }
     Ok(cards)
+}
+
+/// A map or bubble map of `table`, the columns `named` taken first (the
+/// query side draws its places so).
+pub(crate) fn shaped(
+    table: &Table,
+    kind: CardKind,
+    named: &[usize],
+    dark: bool,
+) -> Option<Suggestion> {
+    let intent = Intent {
+        named: named.to_vec(),
+        ..Intent::default()
+    };
+    match kind {
+        CardKind::Map => places::map(table, &intent, dark),
+        CardKind::BubbleMap => places::bubbles(table, &intent, dark),
+        _ => None,
+    }
+}
+
+/// The line over time, or its area where one fits better (a running
+/// total, a share, a series that never falls).
+fn proposed_line(
+    table: &Table,
+    time: Option<&Column>,
+    intent: &Intent,
+    dark: bool,
+) -> Option<Suggestion> {
+    let time = time?;
+    let line = line(table, time, intent, dark)?;
+    if area::fits_area(&line, intent) {
+        return area::area(table, time, intent, dark).or(Some(line));
+    }
+    Some(line)
 }
 
 pub(crate) fn needs(kind: CardKind) -> &'static str {
@@ -782,5 +901,126 @@ mod tests {
             grid[0].visualization_data["data"].as_array().unwrap().len(),
             MAX_ROWS
         );
+    }
+
+    fn table(csv: &str) -> Table {
+        read_csv(csv.as_bytes(), &zdr_embed_page::limits::Stop::never()).unwrap()
+    }
+
+    fn forced(csv: &str, kind: CardKind) -> Result<Suggestion, String> {
+        let mut cards = suggest(&table(csv), "t", None, Some(kind), false)?;
+        assert_eq!(cards.len(), 1);
+        let card = cards.pop().unwrap();
+        assert_eq!(card.kind, kind);
+        let text = serde_json::to_string(&card.visualization_data).unwrap();
+        zdr_chart::Chart::from_json(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+        Ok(card)
+    }
+
+    const DAILY: &str = "day,installs,uninstalls\n2024-01-01,5,1\n2024-01-02,7,2\n2024-01-03,4,0\n";
+    const SPLIT: &str =
+        "day,source,mwh\n2024-01,coal,5\n2024-01,wind,2\n2024-02,coal,4\n2024-02,wind,3\n";
+    const CITIES: &str = "city,lat,lon,population,region\nNew York,40.71,-74.01,8.2,East\nChicago,41.88,-87.63,2.6,Midwest\nBoston,42.36,-71.06,0.6,East\n";
+    const COUNTRIES: &str = "country,exports\nGermany,1500\nFrance,900\nJapan,700\n";
+
+    #[test]
+    fn each_new_type_is_built_in_the_shape_the_engine_reads() {
+        let area = forced(DAILY, CardKind::AreaTimeseries).unwrap();
+        assert_eq!(
+            area.visualization_data["data"]["series"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+        let stacked = forced(DAILY, CardKind::StackedAreaTimeseries).unwrap();
+        assert_eq!(
+            stacked.visualization_data["data"]["series"][1]["name"],
+            "uninstalls"
+        );
+        forced(SPLIT, CardKind::StackedAreaTimeseries).unwrap();
+        let tree = forced(CITIES, CardKind::Treemap).unwrap();
+        assert_eq!(
+            tree.visualization_data["data"][0],
+            json!({"x": "New York", "y": 8.2, "group": "East"})
+        );
+        let metric = forced(DAILY, CardKind::TopLevelMetric).unwrap();
+        assert_eq!(
+            metric.visualization_data["data"][2],
+            json!({"x": "2024-01-03", "y": 4.0})
+        );
+        let sum = forced(COUNTRIES, CardKind::TopLevelMetric).unwrap();
+        assert_eq!(sum.visualization_data["data"], json!([{"y": 3100.0}]));
+        assert!(sum.description.contains("sum over all 3 rows"));
+        let map = forced(CITIES, CardKind::Map).unwrap();
+        assert_eq!(
+            map.visualization_data["data"][1],
+            json!({"lat": 41.88, "lon": -87.63, "label": "Chicago", "value": 2.6})
+        );
+        let bubbles = forced(CITIES, CardKind::BubbleMap).unwrap();
+        assert_eq!(bubbles.visualization_data["data"][2]["value"], 0.6);
+        let regions = forced(COUNTRIES, CardKind::BubbleMap).unwrap();
+        assert_eq!(
+            regions.visualization_data["data"][0],
+            json!({"x": "Germany", "y": 1500.0})
+        );
+    }
+
+    #[test]
+    fn unsuitable_data_is_refused_with_what_it_lacks() {
+        let negative = "day,a,b\n2024-01-01,5,-1\n2024-01-02,7,2\n";
+        let shop = "product,revenue\nA,-3\nB,5\n";
+        for (csv, kind) in [
+            (COUNTRIES, CardKind::AreaTimeseries),
+            (negative, CardKind::StackedAreaTimeseries),
+            (
+                "day,a\n2024-01-01,5\n2024-01-02,7\n",
+                CardKind::StackedAreaTimeseries,
+            ),
+            (shop, CardKind::Treemap),
+            ("name,kind\na,b\n", CardKind::TopLevelMetric),
+            (COUNTRIES, CardKind::Map),
+            (shop, CardKind::BubbleMap),
+            ("city,lat,lon\nA,95,10\nB,10,10\n", CardKind::Map),
+        ] {
+            let reason = forced(csv, kind).map(|c| c.kind).unwrap_err();
+            assert!(reason.contains(needs(kind)), "{reason}");
+        }
+    }
+
+    #[test]
+    fn new_types_are_proposed_where_they_fit() {
+        let kinds = |csv: &str, query: Option<&str>| -> Vec<CardKind> {
+            suggest(&table(csv), "t", query, None, false)
+                .unwrap()
+                .iter()
+                .map(|c| c.kind)
+                .collect()
+        };
+        let mut many = String::from("name,value\n");
+        for i in 0..15 {
+            many += &format!("n{i},{}\n", i + 1);
+        }
+        assert!(kinds(&many, None).contains(&CardKind::Treemap));
+        assert_eq!(kinds(CITIES, None)[0], CardKind::BubbleMap);
+        assert_eq!(
+            kinds("city,lat,lon\nA,45,10\nB,10,10\n", None)[0],
+            CardKind::Map
+        );
+        assert_eq!(
+            kinds(DAILY, Some("latest installs"))[0],
+            CardKind::TopLevelMetric
+        );
+        assert_eq!(kinds("revenue\n1200\n", None)[0], CardKind::TopLevelMetric);
+        let rising = "day,signups\n2024-01-01,5\n2024-01-02,9\n2024-01-03,12\n";
+        assert_eq!(kinds(rising, None)[0], CardKind::AreaTimeseries);
+        let cumulative =
+            suggest(&table(DAILY), "t", Some("cumulative installs"), None, false).unwrap();
+        assert_eq!(cumulative[0].kind, CardKind::AreaTimeseries);
+        let last = &cumulative[0].visualization_data["data"]["series"][0]["points"][2];
+        assert_eq!(last["y"], 16.0);
+        // A line that falls stays a line.
+        assert_eq!(kinds(DAILY, None)[0], CardKind::Timeseries);
+        assert!(!kinds(COUNTRIES, None).contains(&CardKind::Treemap));
     }
 }

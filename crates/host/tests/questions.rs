@@ -681,3 +681,51 @@ async fn a_question_past_its_bound_is_refused_by_name() {
     assert_eq!(status, StatusCode::BAD_REQUEST, "{answer}");
     assert_eq!(answer["error"]["param"], "inputs", "{answer}");
 }
+
+/// Questions that ask for the newer card types get them, each drawn as
+/// the engine reads it.
+#[tokio::test]
+async fn questions_choose_the_newer_card_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let shop = "product,category,revenue\nA,Tools,120\nB,Tools,80\nC,Garden,200\nD,Kitchen,50\nE,Garden,75\n";
+    let monthly = "month,revenue\n2024-01,100\n2024-02,120\n2024-03,90\n2024-04,130\n";
+    let offices =
+        "office,lat,lon,staff\nParis,48.86,2.35,40\nTokyo,35.68,139.69,25\nLima,-12.05,-77.04,8\n";
+    for (csv, question, kind) in [
+        (shop, "treemap of revenue by product", "treemap"),
+        (offices, "map of offices", "map"),
+        (offices, "map of staff by office", "bubble_map"),
+        (monthly, "latest revenue", "top_level_metric"),
+        (monthly, "cumulative revenue over time", "area_timeseries"),
+        (monthly, "revenue as an area chart", "area_timeseries"),
+    ] {
+        let (status, answer) = visualize(
+            &router,
+            KEY_A,
+            json!({"csv": [csv], "query": question, "debug": true}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{question}: {answer}");
+        let card = first_card(&answer);
+        assert_eq!(card["card_type"], kind, "{question}: {answer}");
+        let data = card["visualization_data"].to_string();
+        zdr_chart::Chart::from_json(&data).unwrap_or_else(|e| panic!("{question}: {e}: {data}"));
+    }
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [monthly], "query": "cumulative revenue over time"}),
+    )
+    .await;
+    let points = &first_card(&answer)["visualization_data"]["data"]["series"][0]["points"];
+    assert_eq!(points[3]["y"], 440.0, "{answer}");
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [monthly], "query": "latest revenue"}),
+    )
+    .await;
+    let data = &first_card(&answer)["visualization_data"]["data"];
+    assert_eq!(data[3], json!({"x": "2024-04", "y": 130.0}), "{answer}");
+}

@@ -462,3 +462,118 @@ proptest! {
         }
     }
 }
+
+const INSTALLS: &str =
+    "month,installs,uninstalls\n2024-01,120,10\n2024-02,135,12\n2024-03,150,9\n2024-04,170,15\n";
+const CITIES: &str = "city,lat,lon,population\nNew York,40.71,-74.01,8.26\nChicago,41.88,-87.63,2.66\nHouston,29.76,-95.37,2.3\nSeattle,47.61,-122.33,0.75\n";
+
+/// Each card reads in the engine, as the widget and the embed read it.
+fn read_all(answer: &Value) {
+    for card in answer["outputs"]["knowledge_cards"].as_array().unwrap() {
+        let data = card["visualization_data"].to_string();
+        Chart::from_json(&data).unwrap_or_else(|e| panic!("{e}: {data}"));
+    }
+}
+
+/// The six newer types, asked by viz_component_type: one card of that
+/// type from data that has what it needs, else 400 saying what it lacks.
+#[tokio::test]
+async fn each_newer_type_is_drawn_when_asked_or_refused_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let negative = "month,a,b\n2024-01,5,-1\n2024-02,7,2\n";
+    let countries = "country,exports\nGermany,1500\nFrance,900\nJapan,700\n";
+    for (kind, good, bad) in [
+        ("area_timeseries", INSTALLS, SHOP),
+        ("stacked_area_timeseries", INSTALLS, negative),
+        ("stacked_area_timeseries", SALES, SHOP),
+        ("treemap", SHOP, "product,profit\nA,-5\nB,3\n"),
+        ("top_level_metric", INSTALLS, "name,kind\na,b\nc,d\n"),
+        ("top_level_metric", SHOP, "name,kind\na,b\nc,d\n"),
+        ("map", CITIES, SHOP),
+        ("bubble_map", CITIES, SHOP),
+        ("bubble_map", countries, SHOP),
+    ] {
+        let (status, answer) = visualize(
+            &router,
+            KEY_A,
+            json!({"csv": [good], "viz_component_type": kind}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{kind}: {answer}");
+        assert_eq!(types(&answer), [kind], "{answer}");
+        read_all(&answer);
+        let (status, answer) = visualize(
+            &router,
+            KEY_A,
+            json!({"csv": [bad], "viz_component_type": kind}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{kind}: {answer}");
+        assert_eq!(answer["error"]["param"], "viz_component_type", "{answer}");
+        assert!(
+            answer["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("a {kind} card needs")),
+            "{answer}"
+        );
+    }
+    // The headline of a series is its latest value, after the others.
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": [INSTALLS], "viz_component_type": "top_level_metric"}),
+    )
+    .await;
+    let data = &answer["outputs"]["knowledge_cards"][0]["visualization_data"]["data"];
+    assert_eq!(data[3], json!({"x": "2024-04", "y": 170.0}));
+    // A treemap sums a category that repeats.
+    let (_, answer) = visualize(
+        &router,
+        KEY_A,
+        json!({"csv": ["kind,n\na,1\nb,2\na,3\n"], "viz_component_type": "treemap"}),
+    )
+    .await;
+    let data = &answer["outputs"]["knowledge_cards"][0]["visualization_data"]["data"];
+    assert_eq!(data, &json!([{"x": "a", "y": 4.0}, {"x": "b", "y": 2.0}]));
+}
+
+/// Without a type asked, the newer types come where they fit.
+#[tokio::test]
+async fn newer_types_are_proposed_where_they_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let mut many = String::from("team,points\n");
+    for i in 0..15 {
+        many += &format!("Team {i},{}\n", 10 + i);
+    }
+    let (status, answer) = visualize(&router, KEY_A, json!({"csv": [many]})).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(types(&answer).contains(&"treemap".to_owned()), "{answer}");
+    assert!(!types(&answer).contains(&"pie".to_owned()), "{answer}");
+    read_all(&answer);
+
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [CITIES]})).await;
+    assert_eq!(types(&answer)[0], "bubble_map", "{answer}");
+    read_all(&answer);
+    let offices = "office,lat,lon\nParis,48.86,2.35\nTokyo,35.68,139.69\n";
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [offices]})).await;
+    assert_eq!(types(&answer)[0], "map", "{answer}");
+    read_all(&answer);
+
+    for query in ["latest installs", "current installs?"] {
+        let (_, answer) =
+            visualize(&router, KEY_A, json!({"csv": [INSTALLS], "query": query})).await;
+        assert_eq!(types(&answer)[0], "top_level_metric", "{query}: {answer}");
+        read_all(&answer);
+    }
+
+    let cumulative = "month,total_signups\n2024-01,10\n2024-02,25\n2024-03,31\n2024-04,40\n";
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [cumulative]})).await;
+    assert_eq!(types(&answer)[0], "area_timeseries", "{answer}");
+    read_all(&answer);
+    // A series that falls stays a line.
+    let (_, answer) = visualize(&router, KEY_A, json!({"csv": [SALES]})).await;
+    assert_eq!(types(&answer)[0], "timeseries", "{answer}");
+}

@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 use zdr_chart::model::CardKind;
 
-use super::choose::{best_category, feasible, inferred, MAX_SLICES};
+use super::choose::{asked as asked_of, best_category, feasible, inferred, MAX_SLICES};
 use super::measure::{date_column, default_aggregate, is_level, lists_things, things_column};
 use super::phrases::{display, filter_words, kind_word, lower_first, short};
 use super::plan::{filter_text, format_number, Aggregate, Grain, Plan, Task, Test};
@@ -17,7 +17,8 @@ use super::words::plural;
 use crate::recommend::{
     needs, number, sentence, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
 };
-use crate::table::{Cell, Kind, Table};
+use crate::table::{Cell, Column, Kind, Table};
+use zdr_chart::model::MAX_METRIC_POINTS;
 
 /// Points of a line at most before its dates are grouped by month, and
 /// months by year.
@@ -59,7 +60,10 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         inferred(plan, table, &keep)
     };
     let mut assumed: Vec<usize> = Vec::new();
-    let kind = match plan.chart {
+    let chart = plan
+        .chart
+        .map(|(kind, word)| (asked_of(kind, plan, table, &keep), word));
+    let kind = match chart {
         Some((asked, _)) if feasible(asked, plan, table, &keep) => asked,
         Some((asked, word)) => {
             let instead = base.unwrap_or(CardKind::Table);
@@ -140,6 +144,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             | CardKind::GroupedBar
             | CardKind::StackedBar
             | CardKind::Heatmap
+            | CardKind::Treemap
     );
     let label = things_column(table);
     let dimension = plan
@@ -182,7 +187,45 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
     let dark = drawing.dark;
     let asked_time_filter = plan.filters.iter().any(|f| Some(f.column) == time);
 
-    let (kind, title, labels, data) = match kind {
+    // Areas are lines filled: drawn as one, then filled (below).
+    let filled = kind;
+    let shape = match kind {
+        CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries => CardKind::Timeseries,
+        kind => kind,
+    };
+    let (kind, title, labels, data) = match shape {
+        CardKind::TopLevelMetric => {
+            let (data, dated, said) = headline(table, &keep, time, measure, aggregate, plan.grain);
+            points = dated;
+            notes.extend(said.map(|date| {
+                format!(
+                    "the latest {}, {date}",
+                    name_of(time.unwrap_or_default()).to_lowercase()
+                )
+            }));
+            (
+                CardKind::TopLevelMetric,
+                measure_words(measure),
+                json!({}),
+                data,
+            )
+        }
+        CardKind::Map | CardKind::BubbleMap => {
+            let named: Vec<usize> = plan
+                .measures
+                .iter()
+                .chain(&plan.dimensions)
+                .copied()
+                .collect();
+            let card = crate::recommend::shaped(&kept_rows(table, &keep), shape, &named, dark)
+                .ok_or_else(|| needs(shape).to_owned())?;
+            let data = card
+                .visualization_data
+                .get("data")
+                .cloned()
+                .unwrap_or(Value::Null);
+            (shape, card.title, json!({}), data)
+        }
         CardKind::Timeseries => {
             let t = time.ok_or_else(|| needs(CardKind::Timeseries).to_owned())?;
             if !plan.attributes().contains(&t) {
@@ -664,12 +707,19 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
                         "the {} smallest folded into Other",
                         total - (MAX_SLICES - 1)
                     ));
-                } else if kind != CardKind::Choropleth && total > MAX_BARS {
+                } else if !matches!(kind, CardKind::Choropleth | CardKind::Treemap)
+                    && total > MAX_BARS
+                {
                     groups.sort_by(|a, b| b.2.total_cmp(&a.2));
                     groups.truncate(MAX_BARS);
                     notes.push(format!("the {MAX_BARS} largest of {total}"));
                 }
-                let kind = if kind == CardKind::Pie
+                let kind = if kind == CardKind::Treemap && groups.iter().any(|g| g.2 < 0.0) {
+                    notes.push(
+                        "a treemap's areas cannot be below zero, so these are bars".to_owned(),
+                    );
+                    CardKind::Bar
+                } else if kind == CardKind::Pie
                     && (aggregate != Aggregate::Sum && aggregate != Aggregate::Count
                         || groups.iter().any(|g| g.2 < 0.0))
                 {
@@ -701,6 +751,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             }
         }
     };
+    let (kind, title, data) = fill(filled, (kind, title, data), plan, &mut notes);
     if let Some((words, c)) = &plan.guessed {
         notes.push(format!(
             "\"{words}\" taken for {}, the table's one category",
@@ -755,4 +806,123 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         kind,
         answer,
     })
+}
+
+/// The headline of a measure (a count without one): with a date column,
+/// its value per period, the latest last, and that period; else its one
+/// aggregate over the rows kept. Also the number of points.
+fn headline(
+    table: &Table,
+    keep: &[bool],
+    time: Option<usize>,
+    measure: Option<usize>,
+    aggregate: Aggregate,
+    grain: Option<Grain>,
+) -> (Value, usize, Option<String>) {
+    let Some(t) = time else {
+        let all = group(table, keep, &[], measure, aggregate);
+        let data: Vec<Value> = all.iter().map(|(_, _, v)| json!({"y": v})).collect();
+        return (json!(data), data.len(), None);
+    };
+    let mut dated = group(table, keep, &[Key::Period(t, grain)], measure, aggregate);
+    dated.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let latest = dated.last().map(|(k, _, _)| k.concat());
+    // The sparkline's end: the engine reads so many points at most.
+    let skip = dated.len().saturating_sub(MAX_METRIC_POINTS);
+    let data: Vec<Value> = dated
+        .into_iter()
+        .skip(skip)
+        .map(|(k, _, v)| json!({"x": k.concat(), "y": v}))
+        .collect();
+    (json!(data), data.len(), latest)
+}
+
+/// The rows `keep` keeps, as a table of the same columns.
+fn kept_rows(table: &Table, keep: &[bool]) -> Table {
+    let columns = table
+        .columns
+        .iter()
+        .map(|c| Column {
+            name: c.name.clone(),
+            kind: c.kind,
+            cells: c
+                .cells
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(cell, _)| cell.clone())
+                .collect(),
+        })
+        .collect();
+    Table {
+        columns,
+        rows: keep.iter().filter(|k| **k).count(),
+    }
+}
+
+/// A line drawn for an area, filled: a running total of each series
+/// when the question asks for one; stacked when there are several
+/// series of values of zero or more, else left a line, said why.
+fn fill(
+    asked: CardKind,
+    (kind, title, mut data): (CardKind, String, Value),
+    plan: &Plan,
+    notes: &mut Vec<String>,
+) -> (CardKind, String, Value) {
+    if kind != CardKind::Timeseries {
+        return (kind, title, data);
+    }
+    let series = data
+        .get_mut("series")
+        .and_then(Value::as_array_mut)
+        .map(std::mem::take)
+        .unwrap_or_default();
+    let mut filled = (kind, title);
+    let series = match asked {
+        CardKind::AreaTimeseries if plan.cumulative => {
+            filled = (
+                CardKind::AreaTimeseries,
+                format!("Cumulative {}", lower_first(&filled.1)),
+            );
+            series.into_iter().map(running).collect()
+        }
+        CardKind::AreaTimeseries => {
+            filled.0 = CardKind::AreaTimeseries;
+            series
+        }
+        CardKind::StackedAreaTimeseries => {
+            let negative = series.iter().any(|s| {
+                s["points"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|p| p["y"].as_f64().is_some_and(|y| y < 0.0))
+            });
+            if series.len() >= 2 && !negative {
+                filled.0 = CardKind::StackedAreaTimeseries;
+            } else {
+                notes.push(format!(
+                    "stacked areas need {}, so this is a line chart instead",
+                    needs(CardKind::StackedAreaTimeseries)
+                ));
+            }
+            series
+        }
+        _ => series,
+    };
+    data["series"] = Value::Array(series);
+    (filled.0, filled.1, data)
+}
+
+/// A series whose values become the sum of each and those before it.
+fn running(mut series: Value) -> Value {
+    let mut total = 0.0;
+    let points = series.get_mut("points").and_then(Value::as_array_mut);
+    for point in points.into_iter().flatten() {
+        if let Some(y) = point["y"].as_f64() {
+            total += y;
+            point["y"] = json!(total);
+        }
+    }
+    series
 }

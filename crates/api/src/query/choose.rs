@@ -6,7 +6,7 @@ use zdr_chart::model::CardKind;
 use super::measure::{date_column, lists_things};
 use super::plan::{Aggregate, Plan, Task, Test};
 use super::rows::distinct_kept;
-use crate::recommend::{MAX_BARS, MAX_GROUPS};
+use crate::recommend::{coordinates, MAX_BARS, MAX_GROUPS};
 use crate::table::{Kind, Table};
 
 /// Slices of a pie at most: the rest are one "Other" slice.
@@ -53,61 +53,69 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
     });
     let m = plan.measures.len();
     let dims = plan.dimensions.len();
-    Some(if plan.has(Task::Correlation) && m >= 2 {
-        CardKind::Scatter
-    } else if plan.has(Task::Distribution) && m >= 1 {
-        if dims >= 1 {
-            CardKind::Boxplot
-        } else {
-            CardKind::Histogram
-        }
-    } else if plan.has(Task::Share) {
-        CardKind::Pie
-    } else if plan.has(Task::Rank) {
-        CardKind::Bar
-    } else if plan.has(Task::Trend)
-        && time.is_some()
-        && !(plan.time_group && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
-    {
-        CardKind::Timeseries
-    } else if dims >= 2
-        || (dims == 1 && plan.split.is_some())
-        || (dims == 1
-            && plan.time_group
-            && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
-    {
-        CardKind::GroupedBar
-    } else if dims == 1 {
-        let d = plan.dimensions.first().copied().unwrap_or(0);
-        let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
-        if place && distinct_kept(table, keep, d) > MAX_SLICES {
-            CardKind::Choropleth
-        } else {
+    let one_figure = dims == 0 && plan.split.is_none() && m <= 1 && !plan.has(Task::Rank);
+    Some(
+        if plan.headline && one_figure && (m == 1 || plan.aggregate.is_some()) {
+            CardKind::TopLevelMetric
+        } else if plan.cumulative && time.is_some() && dims == 0 {
+            CardKind::AreaTimeseries
+        } else if plan.has(Task::Correlation) && m >= 2 {
+            CardKind::Scatter
+        } else if plan.has(Task::Distribution) && m >= 1 {
+            if dims >= 1 {
+                CardKind::Boxplot
+            } else {
+                CardKind::Histogram
+            }
+        } else if plan.has(Task::Share) {
+            CardKind::Pie
+        } else if plan.has(Task::Rank) {
             CardKind::Bar
-        }
-    } else if plan.split.is_some() {
-        if time.is_some() {
+        } else if plan.has(Task::Trend)
+            && time.is_some()
+            && !(plan.time_group
+                && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
+        {
             CardKind::Timeseries
+        } else if dims >= 2
+            || (dims == 1 && plan.split.is_some())
+            || (dims == 1
+                && plan.time_group
+                && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
+        {
+            CardKind::GroupedBar
+        } else if dims == 1 {
+            let d = plan.dimensions.first().copied().unwrap_or(0);
+            let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
+            if place && distinct_kept(table, keep, d) > MAX_SLICES {
+                CardKind::Choropleth
+            } else {
+                CardKind::Bar
+            }
+        } else if plan.split.is_some() {
+            if time.is_some() {
+                CardKind::Timeseries
+            } else {
+                CardKind::Bar
+            }
+        } else if m >= 2 && time.is_none() {
+            CardKind::Scatter
+        } else if time.is_some()
+            && (m >= 1 || plan.aggregate == Some(Aggregate::Count) || !plan.filters.is_empty())
+        {
+            CardKind::Timeseries
+        } else if m == 1 {
+            if plan.aggregate.is_some() && best_category(table, keep, false).is_some() {
+                CardKind::Bar
+            } else {
+                CardKind::Histogram
+            }
+        } else if !plan.filters.is_empty() {
+            CardKind::Table
         } else {
-            CardKind::Bar
-        }
-    } else if m >= 2 && time.is_none() {
-        CardKind::Scatter
-    } else if time.is_some()
-        && (m >= 1 || plan.aggregate == Some(Aggregate::Count) || !plan.filters.is_empty())
-    {
-        CardKind::Timeseries
-    } else if m == 1 {
-        if plan.aggregate.is_some() && best_category(table, keep, false).is_some() {
-            CardKind::Bar
-        } else {
-            CardKind::Histogram
-        }
-    } else if !plan.filters.is_empty() {
-        CardKind::Table
-    } else {
-        return None;
-    })
+            return None;
+        },
+    )
 }
 
 /// Whether the plan's data can be drawn as `kind`.
@@ -136,12 +144,30 @@ pub(super) fn feasible(kind: CardKind, plan: &Plan, table: &Table, keep: &[bool]
                 || (m >= 2 && category)
         }
         CardKind::Table => true,
-        CardKind::Timeline
-        | CardKind::AreaTimeseries
-        | CardKind::StackedAreaTimeseries
-        | CardKind::Treemap
-        | CardKind::TopLevelMetric
-        | CardKind::Map
-        | CardKind::BubbleMap => false,
+        CardKind::AreaTimeseries => time,
+        CardKind::StackedAreaTimeseries => time && (m >= 2 || category),
+        CardKind::Treemap => category,
+        CardKind::TopLevelMetric => m >= 1 || plan.aggregate == Some(Aggregate::Count),
+        CardKind::Map => coordinates(table).is_some(),
+        CardKind::BubbleMap => {
+            let place = table.columns.iter().any(|c| c.kind == Kind::Place);
+            m >= 1 && (coordinates(table).is_some() || place)
+        }
+        CardKind::Timeline => false,
+    }
+}
+
+/// The card a chart word asks for, read against the table: "a map" of a
+/// table of coordinates is of its points (bubbles when a measure is
+/// named), not of regions it does not have.
+pub(super) fn asked(kind: CardKind, plan: &Plan, table: &Table, keep: &[bool]) -> CardKind {
+    let regions = feasible(CardKind::Choropleth, plan, table, keep);
+    if kind != CardKind::Choropleth || regions || coordinates(table).is_none() {
+        return kind;
+    }
+    if plan.measures.is_empty() {
+        CardKind::Map
+    } else {
+        CardKind::BubbleMap
     }
 }

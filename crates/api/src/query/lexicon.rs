@@ -9,11 +9,13 @@ use super::plan::{Aggregate, Grain};
 
 /// Chart words, longest first: the card type each asks for.
 pub const CHARTS: &[(&str, CardKind)] = &[
+    ("stacked area chart", CardKind::StackedAreaTimeseries),
     ("stacked bar chart", CardKind::StackedBar),
     ("grouped bar chart", CardKind::GroupedBar),
     ("box and whisker", CardKind::Boxplot),
     ("scatter plot", CardKind::Scatter),
     ("scatter chart", CardKind::Scatter),
+    ("stacked area", CardKind::StackedAreaTimeseries),
     ("stacked bar", CardKind::StackedBar),
     ("grouped bar", CardKind::GroupedBar),
     ("bar chart", CardKind::Bar),
@@ -21,7 +23,11 @@ pub const CHARTS: &[(&str, CardKind)] = &[
     ("column chart", CardKind::Bar),
     ("line chart", CardKind::Timeseries),
     ("line graph", CardKind::Timeseries),
-    ("area chart", CardKind::Timeseries),
+    ("area chart", CardKind::AreaTimeseries),
+    ("bubble map", CardKind::BubbleMap),
+    ("bubble chart", CardKind::BubbleMap),
+    ("tree map", CardKind::Treemap),
+    ("headline number", CardKind::TopLevelMetric),
     ("pie chart", CardKind::Pie),
     ("donut chart", CardKind::Pie),
     ("box plot", CardKind::Boxplot),
@@ -29,6 +35,7 @@ pub const CHARTS: &[(&str, CardKind)] = &[
     ("scatterplot", CardKind::Scatter),
     ("scatter", CardKind::Scatter),
     ("histogram", CardKind::Histogram),
+    ("treemap", CardKind::Treemap),
     ("boxplot", CardKind::Boxplot),
     ("heatmap", CardKind::Heatmap),
     ("choropleth", CardKind::Choropleth),
@@ -41,6 +48,18 @@ pub const CHARTS: &[(&str, CardKind)] = &[
     ("bars", CardKind::Bar),
     ("table", CardKind::Table),
 ];
+
+/// Words that ask for a running total: an area of it over time.
+pub const CUMULATIVES: &[&str] = &[
+    "cumulative",
+    "cumulated",
+    "cumulatively",
+    "running total",
+    "to date",
+];
+
+/// Words that ask for the value now: one headline number.
+pub const HEADLINES: &[&str] = &["latest", "current", "currently", "now", "today", "kpi"];
 
 /// Aggregation words.
 pub const AGGREGATES: &[(&str, Aggregate)] = &[
@@ -458,6 +477,8 @@ pub fn is_rule_word(word: &str) -> bool {
         || CORRELATIONS.contains(&word)
         || SHARES.contains(&word)
         || COMPARES.contains(&word)
+        || CUMULATIVES.contains(&word)
+        || HEADLINES.contains(&word)
         || matches!(
             word,
             "time"

@@ -12,7 +12,7 @@ use zdr_chart::geo::{self, Atlas};
 use super::aliases::{Aliases, Target};
 use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, ADJECTIVES, AGGREGATES, CHARTS, COMPARES,
-    CORRELATIONS, DISTRIBUTIONS, GRAINS, RANKS, SHARES, SYNONYMS, TRENDS,
+    CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, GRAINS, HEADLINES, RANKS, SHARES, SYNONYMS, TRENDS,
 };
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
@@ -761,6 +761,8 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     if SHARES.iter().any(|t| r.has(t)) {
         plan.add(Task::Share);
     }
+    plan.cumulative = CUMULATIVES.iter().any(|t| r.has(t));
+    plan.headline = HEADLINES.iter().any(|t| r.has(t));
     if CORRELATIONS.iter().any(|t| r.has(t)) {
         plan.add(Task::Correlation);
     }

@@ -132,6 +132,10 @@ pub struct Plan {
     pub guessed: Option<(String, usize)>,
     /// The date column is a second group ("by site and year"), not an axis.
     pub time_group: bool,
+    /// The question asks for a running total ("cumulative sales").
+    pub cumulative: bool,
+    /// The question asks for the value now ("latest revenue").
+    pub headline: bool,
 }
 
 impl Plan {
