@@ -20,9 +20,11 @@ mod decode;
 #[cfg(test)]
 mod fidelity;
 mod names;
+mod project;
 
 pub use decode::{decode, GeoError, MAX_POINTS};
 use names::fold;
+pub use project::project;
 
 use crate::str_index::StrIndex;
 
@@ -57,6 +59,34 @@ pub struct Region {
     pub polygons: Vec<Vec<Vec<(f32, f32)>>>,
     /// (min x, min y, max x, max y) of all points.
     pub bbox: (f32, f32, f32, f32),
+}
+
+impl Region {
+    /// The centre of the region's largest part (by area): the area-weighted
+    /// centroid of that polygon's exterior ring, in atlas units; `None` for
+    /// a region without polygons.
+    #[must_use]
+    pub fn centroid(&self) -> Option<(f64, f64)> {
+        let mut best: Option<(f64, (f64, f64))> = None;
+        for ring in self.polygons.iter().filter_map(|p| p.first()) {
+            let (mut twice_area, mut cx, mut cy) = (0.0, 0.0, 0.0);
+            let mut previous = ring.last().copied().unwrap_or_default();
+            for &current in ring {
+                let (x0, y0) = (f64::from(previous.0), f64::from(previous.1));
+                let (x1, y1) = (f64::from(current.0), f64::from(current.1));
+                let cross = x0 * y1 - x1 * y0;
+                twice_area += cross;
+                cx += (x0 + x1) * cross;
+                cy += (y0 + y1) * cross;
+                previous = current;
+            }
+            if twice_area != 0.0 && best.is_none_or(|(a, _)| twice_area.abs() > a) {
+                let at = (cx / (3.0 * twice_area), cy / (3.0 * twice_area));
+                best = Some((twice_area.abs(), at));
+            }
+        }
+        best.map(|(_, at)| at)
+    }
 }
 
 /// A decoded atlas: the frame `x0..x0 + width` x `y0..y0 + height` holds every

@@ -9,6 +9,7 @@ use super::Ctx;
 use crate::geo::{atlas, guess_atlas, Atlas, Region};
 use crate::model::Categorical;
 use crate::scene::hit::{HitShape, Mark, Text};
+use crate::scene::Color;
 
 /// Antarctica fills a sixth of a world map and rarely carries data.
 const ANTARCTICA: u16 = 10;
@@ -61,14 +62,10 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     else {
         return;
     };
-    let (bw, bh) = (f64::from(x1 - x0).max(1.0), f64::from(y1 - y0).max(1.0));
-    let k = (body.w / bw).min(body.h / bh);
-    let ox = body.x + (body.w - bw * k) / 2.0 - f64::from(x0) * k;
-    let oy = body.y + (body.h - bh * k) / 2.0 - f64::from(y0) * k;
+    let fit = Fitted::new((x0, y0, x1, y1), body);
 
     // Large regions first, so the ones they enclose (Lesotho in South
     // Africa) are drawn over them.
-    let area = |r: &Region| f64::from(r.bbox.2 - r.bbox.0) * f64::from(r.bbox.3 - r.bbox.1);
     let areas: Vec<f64> = regions.iter().map(|(r, _)| area(r)).collect();
     for &(region, value) in crate::order::ranked(&areas, true)
         .iter()
@@ -79,32 +76,14 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
             None => ctx.theme.faint,
         };
         // Regions with data answer tooltips; neutral ones say nothing.
-        let mut rings: Vec<Vec<(f32, f32)>> = Vec::new();
-        for polygon in &region.polygons {
-            let Some(exterior) = polygon.first() else {
-                continue;
-            };
-            let points: Vec<(f64, f64)> = exterior
-                .iter()
-                .map(|&(x, y)| (ox + f64::from(x) * k, oy + f64::from(y) * k))
-                .collect();
-            ctx.p.polygon(&points, fill);
-            if value.is_some() && ctx.recording() {
-                rings.push(points.iter().map(|&(x, y)| (x as f32, y as f32)).collect());
-            }
-            let mut closed = points;
-            if let Some(&first) = closed.first() {
-                closed.push(first);
-            }
-            ctx.p.line(&closed, ctx.theme.background, 0.5);
-        }
+        let rings = draw_region(ctx, region, &fit, fill, value.is_some() && ctx.recording());
         if let Some(v) = value {
             let (bx0, by0, bx1, by1) = region.bbox;
             let bounds = Rect::new(
-                ox + f64::from(bx0) * k,
-                oy + f64::from(by0) * k,
-                f64::from(bx1 - bx0) * k,
-                f64::from(by1 - by0) * k,
+                fit.ox + f64::from(bx0) * fit.k,
+                fit.oy + f64::from(by0) * fit.k,
+                f64::from(bx1 - bx0) * fit.k,
+                f64::from(by1 - by0) * fit.k,
             );
             ctx.hit(|| Mark {
                 shape: HitShape::Polygon { bounds, rings },
@@ -114,4 +93,65 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
             });
         }
     }
+}
+
+/// Atlas units onto the page: (x, y) lands at (ox + x k, oy + y k).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Fitted {
+    pub ox: f64,
+    pub oy: f64,
+    pub k: f64,
+}
+
+impl Fitted {
+    /// The atlas frame `(x0, y0, x1, y1)` scaled uniformly into `body`,
+    /// centred.
+    pub fn new((x0, y0, x1, y1): (f32, f32, f32, f32), body: Rect) -> Fitted {
+        let (bw, bh) = (f64::from(x1 - x0).max(1.0), f64::from(y1 - y0).max(1.0));
+        let k = (body.w / bw).min(body.h / bh);
+        let ox = body.x + (body.w - bw * k) / 2.0 - f64::from(x0) * k;
+        let oy = body.y + (body.h - bh * k) / 2.0 - f64::from(y0) * k;
+        Fitted { ox, oy, k }
+    }
+
+    pub fn at(&self, (x, y): (f64, f64)) -> (f64, f64) {
+        (self.ox + x * self.k, self.oy + y * self.k)
+    }
+}
+
+/// The area of a region's bounding box: regions are drawn largest first,
+/// so the ones they enclose (Lesotho in South Africa) are drawn over them.
+pub(super) fn area(r: &Region) -> f64 {
+    f64::from(r.bbox.2 - r.bbox.0) * f64::from(r.bbox.3 - r.bbox.1)
+}
+
+/// Fills each part of `region` and outlines it in the background colour;
+/// returns the outer rings as drawn when `keep_rings` (for its hit shape).
+pub(super) fn draw_region(
+    ctx: &Ctx<'_>,
+    region: &Region,
+    fit: &Fitted,
+    fill: Color,
+    keep_rings: bool,
+) -> Vec<Vec<(f32, f32)>> {
+    let mut rings: Vec<Vec<(f32, f32)>> = Vec::new();
+    for polygon in &region.polygons {
+        let Some(exterior) = polygon.first() else {
+            continue;
+        };
+        let points: Vec<(f64, f64)> = exterior
+            .iter()
+            .map(|&(x, y)| fit.at((f64::from(x), f64::from(y))))
+            .collect();
+        ctx.p.polygon(&points, fill);
+        if keep_rings {
+            rings.push(points.iter().map(|&(x, y)| (x as f32, y as f32)).collect());
+        }
+        let mut closed = points;
+        if let Some(&first) = closed.first() {
+            closed.push(first);
+        }
+        ctx.p.line(&closed, ctx.theme.background, 0.5);
+    }
+    rings
 }
