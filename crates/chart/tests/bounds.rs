@@ -407,6 +407,62 @@ fn corpus() -> Vec<(String, String)> {
             "c".repeat(8000)
         ),
     );
+    // The newer types at their most: places, cells, stacked dates, a sparkline.
+    for name in ["map", "bubble_map"] {
+        add(
+            &mut out,
+            &format!("{name}: as many labelled places as fit"),
+            fill(&head(name, "["), "]}", |i| {
+                format!(
+                    "{{\"lat\":{},\"lon\":{},\"label\":\"p{i}\",\"value\":{}}}",
+                    (i % 170) as i64 - 85,
+                    ((i * 7) % 350) as i64 - 175,
+                    i % 13 + 1
+                )
+            }),
+        );
+    }
+    add(
+        &mut out,
+        "bubble_map: region codes",
+        fill(&head("bubble_map", "["), "]}", |i| {
+            let codes = ["FR", "DE", "US", "BR", "JP", "IN", "CN", "ZZ"];
+            format!("{{\"x\":\"{}\",\"y\":{i}}}", codes[i % codes.len()])
+        }),
+    );
+    add(
+        &mut out,
+        "treemap: grouped categories",
+        fill(&head("treemap", "["), "]}", |i| {
+            format!(
+                "{{\"x\":\"c{i}\",\"y\":{},\"group\":\"g{}\"}}",
+                i % 97 + 1,
+                i % 40
+            )
+        }),
+    );
+    add(
+        &mut out,
+        "top_level_metric: a long sparkline",
+        fill(&head("top_level_metric", "["), "]}", |i| {
+            format!("{{\"x\":{},\"y\":{}}}", 1000 + i % 9000, i % 31)
+        }),
+    );
+    add(
+        &mut out,
+        "stacked_area_timeseries: series on their own dates",
+        fill(
+            &head("stacked_area_timeseries", "{\"series\":["),
+            "]}}",
+            |i| {
+                format!(
+                    "{{\"name\":\"s{i}\",\"points\":[{{\"x\":{},\"y\":{}}}]}}",
+                    1000 + i,
+                    i % 9
+                )
+            },
+        ),
+    );
     // Inferred kinds take the same paths as forced ones, from other shapes.
     add(&mut out, "inferred: grouped table", {
         let columns: Vec<String> = (0..3000).map(|c| format!("\"{c}\"")).collect();

@@ -23,8 +23,11 @@ use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
 
 /// Antarctica's id: left off a world map unless a place lies that far south.
 const ANTARCTICA: u16 = 10;
-/// Dots or bubbles drawn in one card at most; past it, one per few pixels.
+/// Dots drawn in one card at most; past it, one per few pixels.
 const MAX_DOTS: usize = 4_000;
+/// Bubbles drawn at most: each is three circles, and past a thousand they
+/// only cover each other (the largest of a grid cell is kept).
+const MAX_BUBBLES: usize = 1_000;
 /// Past this many places, dots are drawn smaller and without a rim.
 const DENSE_RIMS: usize = 1_000;
 /// Places whose label is tried at most (the most important first).
@@ -215,8 +218,9 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
     let dense = count > DENSE_RIMS;
     // Too many to draw: one per cell of a grid, the finest (from the size
     // of a dot) that keeps at most MAX_DOTS cells taken.
+    let limit = if data.bubbles { MAX_BUBBLES } else { MAX_DOTS };
     let mut shared = None;
-    if count > MAX_DOTS {
+    if count > limit {
         let mut cell = 4.0;
         while shared.is_none() {
             let mut grid = Coarse::new(body, cell);
@@ -225,7 +229,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
                 .flatten()
                 .filter(|&&spot| grid.first(fit.at(spot)))
                 .count();
-            if taken <= MAX_DOTS || cell > body.w.max(body.h) {
+            if taken <= limit || cell > body.w.max(body.h) {
                 shared = Some(Coarse::new(body, cell));
             }
             cell *= 1.5;

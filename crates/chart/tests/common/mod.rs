@@ -4,7 +4,7 @@
 use zdr_chart::Chart;
 
 /// One example per card type.
-pub const NAMES: [&str; 15] = [
+pub const NAMES: [&str; 17] = [
     "bar",
     "grouped_bar",
     "stacked_bar",
@@ -20,6 +20,8 @@ pub const NAMES: [&str; 15] = [
     "choropleth",
     "area_timeseries",
     "stacked_area_timeseries",
+    "map",
+    "bubble_map",
 ];
 
 /// The example `name`, read and checked.
