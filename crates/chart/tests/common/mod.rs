@@ -4,7 +4,7 @@
 use zdr_chart::Chart;
 
 /// One example per card type.
-pub const NAMES: [&str; 17] = [
+pub const NAMES: [&str; 18] = [
     "bar",
     "grouped_bar",
     "stacked_bar",
@@ -22,6 +22,7 @@ pub const NAMES: [&str; 17] = [
     "stacked_area_timeseries",
     "map",
     "bubble_map",
+    "treemap",
 ];
 
 /// The example `name`, read and checked.
