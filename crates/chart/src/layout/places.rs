@@ -377,7 +377,17 @@ fn draw_labels(ctx: &Ctx<'_>, data: &Places, drawn: &[Drawn], plot: Rect, mut ta
         let name = text::ellipsize(name, size, Weight::Regular, 140.0);
         let w = text::width(&name, size, Weight::Regular);
         let gap = d.radius + 3.0;
-        for (x, align) in [(d.at.0 + gap, Align::Start), (d.at.0 - gap - w, Align::End)] {
+        // A label points into the map: where its dot lies decides the
+        // side, as a fraction of the plot, so every mode and frame size
+        // picks the same one, and a map the page shrinks keeps its labels
+        // inside the frame (they keep their size).
+        let sides = [(d.at.0 + gap, Align::Start), (d.at.0 - gap - w, Align::End)];
+        let inward = if d.at.0 > plot.x + plot.w * 0.5 {
+            &sides[1..]
+        } else {
+            &sides[..1]
+        };
+        for &(x, align) in inward {
             let rect = Rect::new(x, d.at.1 - size * 0.6, w, size * 1.2);
             let inside = rect.x >= plot.x
                 && rect.right() <= plot.right()
