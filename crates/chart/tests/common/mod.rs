@@ -4,7 +4,7 @@
 use zdr_chart::Chart;
 
 /// One example per card type.
-pub const NAMES: [&str; 18] = [
+pub const NAMES: [&str; 19] = [
     "bar",
     "grouped_bar",
     "stacked_bar",
@@ -23,6 +23,7 @@ pub const NAMES: [&str; 18] = [
     "map",
     "bubble_map",
     "treemap",
+    "top_level_metric",
 ];
 
 /// The example `name`, read and checked.
