@@ -250,9 +250,12 @@ describe('the form-mode page in frames from 320x240 to 1600x1200', () => {
             );
             for (const t of m.texts) {
               const { wanted, off } = nearest(t.size, scale);
-              worst.push(off);
+              // The headline number is set larger than any of the sizes,
+              // on purpose; its frame is checked below like every text's.
+              const headline = card.name === 'top_level_metric' && t.size > scale.title;
+              if (!headline) worst.push(off);
               assert.ok(
-                off <= 0.15,
+                headline || off <= 0.15,
                 `${card.name} at ${width}x${height}: "${t.text}" at ${t.size.toFixed(2)} px, local mode ${wanted} px`,
               );
               // A rendered line is about as tall as its size: no scaling hides in the box either.
@@ -306,9 +309,9 @@ const third = (share) => (share < 0.35 ? 'start' : share > 0.65 ? 'end' : 'middl
  * Service and local mode chose the same layout: every text both drew once
  * is anchored and turned alike, and lies in the same outer third of the
  * frame (an axis's labels on the same side, a legend on the same side);
- * with `spread`, only down the frame.
+ * with `spread`, only down the frame; with `arranged`, anywhere.
  */
-function sameLayout(name, { service, local }, { spread = false } = {}) {
+function sameLayout(name, { service, local }, { spread = false, arranged = false } = {}) {
   const once = (texts) => new Map(texts.filter((t) => texts.filter((u) => u.text === t.text).length === 1).map((t) => [t.text, t]));
   const [s, l] = [once(service), once(local)];
   const shared = [...s.keys()].filter((text) => l.has(text));
@@ -320,7 +323,10 @@ function sameLayout(name, { service, local }, { spread = false } = {}) {
     // A table's columns spread with a wide frame in the service's page and
     // keep at most 1.6 times their width on a canvas: where they are across
     // differs, their anchors and rows do not.
-    for (const axis of spread ? ['y'] : ['x', 'y']) {
+    // A treemap arranges its cells for its plot's shape: the service's page
+    // stretches its class layout's arrangement, a canvas has its own, so
+    // where a cell's name lies differs; how it is set does not.
+    for (const axis of arranged ? [] : spread ? ['y'] : ['x', 'y']) {
       const [p, q] = [third(a[axis]), third(b[axis])];
       assert.ok(p === q || p === 'middle' || q === 'middle', `${name}: "${text}" at ${axis} ${a[axis].toFixed(2)} in service mode, ${b[axis].toFixed(2)} in local mode`);
     }
@@ -346,7 +352,7 @@ test('screenshots: service next to local at 360, 800 and 1,400 px wide, the same
         await page.screenshot({ path });
         if (packageDir) {
           assert.equal(drawn, 'both', `${card.name} at ${width}`);
-          sameLayout(`${card.name} at ${width}x${height}`, await page.evaluate(() => window.layouts()), { spread: card.name === 'table' });
+          sameLayout(`${card.name} at ${width}x${height}`, await page.evaluate(() => window.layouts()), { spread: card.name === 'table', arranged: card.name === 'treemap' });
         } else {
           console.log(`# ${card.name} at ${width}: ${drawn}`);
         }
@@ -445,8 +451,9 @@ describe('in Firefox ESR', { skip: !(existsSync(GECKODRIVER) && existsSync(FIREF
              const texts = [...document.querySelectorAll('text')].filter(shown);
              const title = texts.find((t) => t.textContent === document.title);
              const outside = [...document.querySelectorAll('text, rect, path, circle')].filter(shown)
-               .map((e) => e.getBoundingClientRect())
-               .filter((b) => b.left < -2 || b.top < -2 || b.right > vw + 2 || b.bottom > vh + 2).length;
+               .map((e) => [e, e.getBoundingClientRect()])
+               .filter(([, b]) => b.left < -2 || b.top < -2 || b.right > vw + 2 || b.bottom > vh + 2)
+               .map(([e, b]) => e.tagName + ' ' + (e.textContent || '').slice(0, 20) + ' ' + [b.left, b.top, b.right, b.bottom].map(Math.round).join(','));
              return { vw, vh, title: title && size(title), sizes: texts.map(size), outside };`,
           );
           if (!m) await new Promise((ok) => setTimeout(ok, 100));
@@ -457,9 +464,10 @@ describe('in Firefox ESR', { skip: !(existsSync(GECKODRIVER) && existsSync(FIREF
         assert.ok(m.title && Math.abs(m.title / scale.title - 1) <= 0.15, `${card.name}: title at ${m.title} px`);
         for (const size of m.sizes) {
           const { wanted, off } = nearest(size, scale);
-          assert.ok(off <= 0.15, `${card.name} at ${width}x${height} in Firefox: a text at ${size} px, local mode ${wanted} px`);
+          const headline = card.name === 'top_level_metric' && size > scale.title;
+          assert.ok(headline || off <= 0.15, `${card.name} at ${width}x${height} in Firefox: a text at ${size} px, local mode ${wanted} px`);
         }
-        assert.equal(m.outside, 0, `${card.name} at ${width}x${height} in Firefox: drawn outside the frame`);
+        assert.deepEqual(m.outside, [], `${card.name} at ${width}x${height} in Firefox: drawn outside the frame`);
         await call('POST', `/session/${session}/frame/parent`, {});
       }
     });

@@ -355,7 +355,15 @@ impl Geometry {
 
     /// The items of a stretching layer, in plot coordinates.
     fn push_plot_items(&self, out: &mut String, items: &[&Item], styles: &mut TextStyles) {
-        let marks = gather_dots(items);
+        // Where the plot keeps its shape, a circle is a mark of the map
+        // (a bubble's area is its value): it scales with the plot as every
+        // other mark does, so it is written as itself, not as a dot that
+        // keeps its size.
+        let marks = if self.keep_shape {
+            items.iter().map(|&item| Mark::Item(item)).collect()
+        } else {
+            gather_dots(items)
+        };
         let mut marks = marks.iter().peekable();
         while let Some(mark) = marks.next() {
             let item = match mark {
