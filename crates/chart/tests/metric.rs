@@ -460,12 +460,8 @@ fn the_last_point_is_found_at_its_dot() {
             (hit.label.as_str(), hit.value.as_str()),
             ("Dec 2025", "1.48 M USD")
         );
-        // The comparison in words, for a reader who cannot see its arrow.
-        let change = scene.hits.iter().find(|h| h.label == "Change").unwrap();
-        assert_eq!(
-            change.value,
-            "up 0.06 M USD (+4.2%) from 1.42 M USD in Nov 2025"
-        );
+        // Nothing else: the number and the points.
+        assert_eq!(scene.hits.len(), 13, "{size:?}");
     }
 }
 

@@ -53,8 +53,6 @@ struct Change {
     more: Option<String>,
     /// "vs Nov 2025", "from 1.42M USD".
     context: String,
-    /// The whole comparison in words, for the hit map.
-    words: String,
 }
 
 impl Parts {
@@ -90,7 +88,6 @@ impl Parts {
                 lead,
                 more,
                 context,
-                words: label::comparison(m.value, previous, m.previous_at.as_ref(), units),
             }
         });
         Parts {
@@ -511,13 +508,6 @@ fn draw_texts(ctx: &Ctx<'_>, m: &Metric, parts: &Parts, plan: &Plan, (x, y): (f6
             );
             at += text::width(&piece.text, c, piece.weight) + c * 0.5;
         }
-        let row = Rect::new(x, y, at - c * 0.5 - x, c * 1.3);
-        ctx.hit(|| Mark {
-            shape: HitShape::Rect(row),
-            series: None,
-            label: Text::Ready("Change".into()),
-            value: Text::Ready(change.words.clone()),
-        });
         y += c * 1.3 + 2.0;
     }
     if let Some(at) = parts.at.as_ref().filter(|_| plan.at) {
@@ -559,26 +549,26 @@ fn sparkline(ctx: &Ctx<'_>, m: &Metric, area: Rect) {
     let _marks = ctx.p.marking();
     let n = m.points.len();
     let last = n.saturating_sub(1) as f64;
-    // Along time when every point has a date and they span some; else in
-    // order, evenly.
-    let dates: Option<Vec<f64>> = m
-        .points
-        .iter()
-        .map(|(at, _)| match at {
-            Some(When::Date(seconds, _)) if seconds.is_finite() => Some(*seconds),
-            _ => None,
-        })
-        .collect();
-    let span = |values: &mut dyn Iterator<Item = f64>| {
-        values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        })
+    let date = |i: usize| match m.points.get(i) {
+        Some((Some(When::Date(seconds, _)), _)) if seconds.is_finite() => Some(*seconds),
+        _ => None,
     };
-    let dates = dates.and_then(|d| {
-        let (lo, hi) = span(&mut d.iter().copied());
-        (hi > lo).then_some((d, lo, hi))
-    });
-    let (lo, hi) = span(&mut m.points.iter().map(|p| p.1).filter(|v| v.is_finite()));
+    // The extents of the values, and of the dates when every point has one.
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut first, mut end, mut dated) = (f64::INFINITY, f64::NEG_INFINITY, true);
+    for (i, (_, v)) in m.points.iter().enumerate() {
+        if v.is_finite() {
+            lo = lo.min(*v);
+            hi = hi.max(*v);
+        }
+        match date(i) {
+            Some(d) => {
+                first = first.min(d);
+                end = end.max(d);
+            }
+            None => dated = false,
+        }
+    }
     // Halves, so that no difference of two finite values overflows.
     let share = |v: f64, lo: f64, hi: f64| {
         if hi > lo {
@@ -589,58 +579,53 @@ fn sparkline(ctx: &Ctx<'_>, m: &Metric, area: Rect) {
     };
     let r = 4.5;
     let inner = area.inset(r, r, r, r);
+    // Along time when the dates span some; else in order, evenly.
     let x_at = |i: f64| {
-        let t = match &dates {
-            Some((d, lo, hi)) => share(d.get(i as usize).copied().unwrap_or(*lo), *lo, *hi),
-            None if last > 0.0 => i / last,
-            None => 0.5,
+        let t = match date(i as usize) {
+            Some(d) if dated && end > first => share(d, first, end),
+            _ => share(i, 0.0, last),
         };
         inner.x + t * inner.w
     };
     let y_at = |v: f64| inner.bottom() - share(v, lo, hi) * inner.h;
 
     let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    let ys: Vec<f64> = m
-        .points
-        .iter()
-        .map(|p| if p.1.is_finite() { p.1 } else { f64::NAN })
-        .collect();
-    // At most two points per device pixel across.
+    let ys: Vec<f64> = m.points.iter().map(|p| p.1).collect();
+    // At most two points per device pixel across; a value that is not
+    // finite is a gap.
     let columns = (inner.w * ctx.p.scale / 2.0).ceil().max(1.0) as usize;
     let (kx, ky) = min_max_columns(&xs, &ys, 0.0, last, columns);
 
     let color = ctx.theme.color(0);
     let fill = mix(color, ctx.theme.background, 0.86);
     let width = if inner.h >= 60.0 { 2.5 } else { 2.0 };
-    let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    // Each run between gaps: a tint under it, the line, or a dot alone.
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let mut dot = None;
+    let flush = |run: &mut Vec<(f64, f64)>| {
+        if let [lone] = run.as_slice() {
+            ctx.p.circle(*lone, width, color);
+        } else if let (Some(&(x0, _)), Some(&(x1, _))) = (run.first(), run.last()) {
+            let line = run.clone();
+            run.extend([(x1, inner.bottom()), (x0, inner.bottom())]);
+            ctx.p.polygon(run, fill);
+            ctx.p.line(&line, color, width);
+        }
+        run.clear();
+    };
     for (&i, &v) in kx.iter().zip(&ky) {
         if v.is_finite() {
-            if let Some(run) = runs.last_mut() {
-                run.push((x_at(i), y_at(v)));
-            }
-        } else if runs.last().is_some_and(|r| !r.is_empty()) {
-            runs.push(Vec::new());
+            let at = (x_at(i), y_at(v));
+            run.push(at);
+            dot = Some(at);
+        } else {
+            flush(&mut run);
         }
     }
-    for run in &runs {
-        if let (Some(&(x0, _)), Some(&(x1, _))) = (run.first(), run.last()) {
-            if run.len() > 1 {
-                let mut shape = run.clone();
-                shape.extend([(x1, inner.bottom()), (x0, inner.bottom())]);
-                ctx.p.polygon(&shape, fill);
-            }
-        }
-    }
-    for run in &runs {
-        match run.as_slice() {
-            [] => {}
-            [lone] => ctx.p.circle(*lone, width, color),
-            points => ctx.p.line(points, color, width),
-        }
-    }
-    if let Some(&end) = runs.iter().rev().find_map(|r| r.last()) {
-        ctx.p.circle(end, r, ctx.theme.background);
-        ctx.p.circle(end, r - 1.5, color);
+    flush(&mut run);
+    if let Some(dot) = dot {
+        ctx.p.circle(dot, r, ctx.theme.background);
+        ctx.p.circle(dot, r - 1.5, color);
     }
     if ctx.recording() {
         // A tooltip for each point kept, at most two per CSS pixel across.
