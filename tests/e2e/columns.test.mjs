@@ -140,7 +140,7 @@ test('refusals carry the same message both ways, with the page\'s own JSON path'
     'columns of unequal length': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { x: Float64Array.of(1, 2), y: Float64Array.of(1) } })`, 'data'],
     'NaN x in epoch ms': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', x_time: 'epoch_ms' }, data: { x: Float64Array.of(0, NaN), y: Float64Array.of(1, 2) } })`, 'data.x[1]'],
     'past the series cap (201 series)': [`() => ({ viz_config: { title: 'T', viz_component_type: 'scatter' }, data: { series: Array.from({ length: 201 }, () => ({ x: Float64Array.of(1), y: Float64Array.of(2) })) } })`, 'data.series: a card of 201 series'],
-    'a negative value in a stack': [`() => ({ viz_config: { title: 'T', viz_component_type: 'stacked_area_timeseries' }, data: { series: [{ name: 'a', x: ['2024', '2025'], y: [1, -2] }] } })`, 'data: series 1 ("a") is \u22122 on 2025'],
+    'a negative value in a stack': [`() => ({ viz_config: { title: 'T', viz_component_type: 'stacked_area_timeseries' }, data: { series: [{ name: 'a', x: ['2024', '2025'], y: [1, -2] }] } })`, 'data: series 1 ("a") is -2 on 2025'],
     'a bad viz_config': [`() => ({ viz_config: { title: 'T', viz_component_type: 'timeseries', colors: 5 }, data: { x: Float64Array.of(0), y: Float64Array.of(1) } })`, 'viz_config.colors'],
   };
   for (const [label, [source, path]] of Object.entries(cases)) {

@@ -216,7 +216,7 @@ fn errors_name_the_json_path() {
         (
             json!({"viz_config": {"title": "t", "viz_component_type": "stacked_area_timeseries"},
                    "data": {"series": [{"name": "a", "points": [{"x": "2024", "y": 1}]}, {"name": "b", "points": [{"x": "2025", "y": -2}]}]}}),
-            "data: series 2 (\"b\") is −2 on 2025: a stacked area stacks values of zero or more; draw values below zero as a timeseries or an area_timeseries",
+            "data: series 2 (\"b\") is -2 on 2025: a stacked area stacks values of zero or more; draw values below zero as a timeseries or an area_timeseries",
         ),
         (
             json!({"viz_config": {"title": "t", "viz_component_type": "timeseries", "normalize": true}, "data": []}),

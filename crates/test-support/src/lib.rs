@@ -29,7 +29,7 @@ pub fn examples() -> Vec<(String, String)> {
         })
         .collect();
     out.sort();
-    assert!(out.len() >= 13, "the 13 documented examples: {out:?}");
+    assert!(out.len() >= 19, "the 19 documented examples: {out:?}");
     out
 }
 
@@ -132,7 +132,7 @@ mod tests {
              --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f\"\r\n\
              Content-Type: text/csv\r\n\r\nabc\r\n--b--\r\n"
         );
-        assert_eq!(examples().len(), 15);
+        assert_eq!(examples().len(), 21);
         assert!(example("bar").contains("\"viz_config\""));
     }
 }
