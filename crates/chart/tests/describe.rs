@@ -46,6 +46,30 @@ fn summaries_of_the_examples() {
             "table",
             "Table, 4 columns (Account, Country, Revenue, Growth), 5 rows.",
         ),
+        (
+            "area_timeseries",
+            "Area chart, 24 points from Jan 2024 to Dec 2025, values from 120 to 7,805.",
+        ),
+        (
+            "stacked_area_timeseries",
+            "Stacked area chart, 4 series (Coal, Natural gas, Nuclear, Renewables), 15 dates from 2010 to 2024, totals from 3,970 TWh to 4,300 TWh.",
+        ),
+        (
+            "treemap",
+            "Treemap, 24 categories, in 5 groups, total 84.69 trillion USD, largest United States (32%), China (21%), Germany (5%).",
+        ),
+        (
+            "top_level_metric",
+            "Headline number, 1.48 M USD in Dec 2025, up 0.06 M USD (+4.2%) from 1.42 M USD in Nov 2025, the last of 12 values.",
+        ),
+        (
+            "map",
+            "Map of places, 3 series (Americas, Europe, Asia Pacific), 12 places (New York, San Francisco, São Paulo, Toronto, London and 7 more).",
+        ),
+        (
+            "bubble_map",
+            "Bubble map, 17 places (New York, Los Angeles, Chicago, Houston, Phoenix and 12 more), values from 0.29 M people to 8.26 M people.",
+        ),
     ];
     for (name, summary) in expected {
         assert_eq!(example(name).summary(), summary, "{name}");
