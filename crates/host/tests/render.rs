@@ -39,6 +39,32 @@ fn renders_a_card_to_svg() {
 }
 
 #[test]
+fn renders_every_card_type_to_svg_and_png() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in zdr_test_support::examples() {
+        let title = zdr_chart::Chart::from_json(&text).unwrap().config.title;
+        for ext in ["svg", "png"] {
+            let out = dir.path().join(format!("{name}.{ext}"));
+            let status = Command::new(BIN)
+                .args(["render", "--input", &example(&name), "--output"])
+                .arg(&out)
+                .args(["--width", "640", "--height", "400"])
+                .status()
+                .unwrap();
+            assert!(status.success(), "{name}.{ext}");
+            let bytes = std::fs::read(&out).unwrap();
+            if ext == "svg" {
+                let svg = String::from_utf8(bytes).unwrap();
+                assert!(svg.contains(&title), "{name}: its title");
+                assert!(!svg.contains("Not drawn yet"), "{name}: drawn");
+            } else {
+                assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "{name}.png");
+            }
+        }
+    }
+}
+
+#[test]
 fn renders_a_card_to_png_at_a_scale() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bar.PNG");
