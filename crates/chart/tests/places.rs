@@ -1,5 +1,7 @@
 // A failed expectation in a test is a test failure, which is what panics mean here.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+// The atlases are the `geo` feature's.
+#![cfg(feature = "geo")]
 
 //! map and bubble_map: places projected onto the atlases the way the
 //! atlases were made, drawn where they project, bubbles sized by area, the
