@@ -285,7 +285,7 @@ async fn every_error_carries_the_services_error_type() {
             Some(KEY_A),
             "POST",
             "/api/v1/beta/visualize",
-            Some(json!({"file_ids": [{"file_id": id}], "viz_component_type": "treemap"})),
+            Some(json!({"file_ids": [{"file_id": id}], "viz_component_type": "donut"})),
             400,
             "BAD_REQUEST",
         ),
