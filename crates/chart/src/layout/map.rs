@@ -35,16 +35,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let scale = ColorScale::new(ctx.theme, by_region.iter().flatten().copied());
     let mut body = draw_color_legend(ctx, body, &scale);
     if !unknown.is_empty() {
-        let note = format!("Not on the map: {}", unknown.join(", "));
-        let note = text::ellipsize(&note, ctx.sizes.small, Weight::Regular, body.w);
-        ctx.p.text(
-            &note,
-            (body.x, body.bottom()),
-            Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
-            Align::Start,
-            Baseline::Bottom,
-        );
-        body = body.inset(0.0, 0.0, ctx.sizes.small * 1.3 + 6.0, 0.0);
+        body = not_on_the_map(ctx, body, &unknown);
     }
 
     ctx.p.set_plot(body);
@@ -154,4 +145,19 @@ pub(super) fn draw_region(
         ctx.p.line(&closed, ctx.theme.background, 0.5);
     }
     rings
+}
+
+/// "Not on the map: ZZ, XX" under a map whose codes name no region; the
+/// room left above it.
+pub(super) fn not_on_the_map(ctx: &Ctx<'_>, body: Rect, unknown: &[String]) -> Rect {
+    let note = format!("Not on the map: {}", unknown.join(", "));
+    let note = text::ellipsize(&note, ctx.sizes.small, Weight::Regular, body.w);
+    ctx.p.text(
+        &note,
+        (body.x, body.bottom()),
+        Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
+        Align::Start,
+        Baseline::Bottom,
+    );
+    body.inset(0.0, 0.0, ctx.sizes.small * 1.3 + 6.0, 0.0)
 }

@@ -11,7 +11,7 @@
 use std::f64::consts::{FRAC_PI_2, TAU};
 
 use super::frame::Marker;
-use super::map::{area, draw_region, Fitted};
+use super::map::{area, draw_region, not_on_the_map, Fitted};
 use super::pen::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::theme::mix;
@@ -90,16 +90,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
     let legend = ctx.series_legend(data.series.iter().map(String::as_str), Marker::Dot);
     let mut body = ctx.legend(body, &legend);
     if !unknown.is_empty() {
-        let note = format!("Not on the map: {}", unknown.join(", "));
-        let note = text::ellipsize(&note, ctx.sizes.small, Weight::Regular, body.w);
-        ctx.p.text(
-            &note,
-            (body.x, body.bottom()),
-            Font::new(ctx.sizes.small, Weight::Regular, ctx.theme.muted),
-            Align::Start,
-            Baseline::Bottom,
-        );
-        body = body.inset(0.0, 0.0, ctx.sizes.small * 1.3 + 6.0, 0.0);
+        body = not_on_the_map(ctx, body, &unknown);
     }
 
     ctx.p.set_plot(body);
