@@ -5,8 +5,9 @@
 //! past it is refused with the error documented in docs/data-format.md.
 
 use zdr_chart::model::{
-    DataError, MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
-    MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
+    DataError, MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_METRIC_POINTS,
+    MAX_PIE_VALUES, MAX_PLACES, MAX_SERIES, MAX_STACKED_VALUES, MAX_TABLE_CELLS, MAX_TABLE_COLUMNS,
+    MAX_TIMELINE_ROWS, MAX_TREEMAP_VALUES,
 };
 use zdr_chart::scene::Item;
 use zdr_chart::Chart;
@@ -242,5 +243,61 @@ fn wide_tables_show_the_columns_that_fit() {
     assert!(
         hidden.is_some_and(|note| note.starts_with('\u{2026}')),
         "{texts:?}"
+    );
+}
+
+#[test]
+fn places_stacks_treemap_cells_and_headline_points() {
+    let place = |i: usize| format!("{{\"lat\":{},\"lon\":{}}}", i % 90, i % 180);
+    read(&post("map", &list(MAX_PLACES, place)));
+    let error = refused(&post("map", &list(MAX_PLACES + 1, place)));
+    assert_eq!(error.path, "data");
+    assert!(error.message.contains("at most 10000"), "{error}");
+
+    // Ten series, each on its own dates (none is long enough to be kept
+    // for pixels): 10 series × 10 × `dates` values.
+    let stack = |dates: usize| {
+        let series: Vec<String> = (0..10)
+            .map(|s| {
+                let points = list(dates, |i| {
+                    format!("{{\"x\":{},\"y\":1}}", (i * 10 + s) as u64 * 60_000)
+                });
+                format!("{{\"name\":\"s{s}\",\"points\":{points}}}")
+            })
+            .collect();
+        post(
+            "stacked_area_timeseries",
+            &format!("{{\"series\":[{}]}}", series.join(",")),
+        )
+        .replace(
+            "\"viz_component_type\"",
+            "\"x_time\":\"epoch_ms\",\"viz_component_type\"",
+        )
+    };
+    read(&stack(MAX_STACKED_VALUES / 100));
+    let error = refused(&stack(MAX_STACKED_VALUES / 100 + 1));
+    assert_eq!(error.path, "data");
+    assert!(
+        error.message.contains("at most 1000000 can be stacked"),
+        "{error}"
+    );
+
+    let cell = |i: usize| format!("{{\"x\":\"c{i}\",\"y\":1}}");
+    read(&post("treemap", &list(MAX_TREEMAP_VALUES, cell)));
+    let error = refused(&post("treemap", &list(MAX_TREEMAP_VALUES + 1, cell)));
+    assert!(
+        error.message.contains("more than 100000 categories"),
+        "{error}"
+    );
+
+    let point = |i: usize| format!("{{\"y\":{i}}}");
+    read(&post("top_level_metric", &list(MAX_METRIC_POINTS, point)));
+    let error = refused(&post(
+        "top_level_metric",
+        &list(MAX_METRIC_POINTS + 1, point),
+    ));
+    assert!(
+        error.message.contains("at most 10000 make its sparkline"),
+        "{error}"
     );
 }
