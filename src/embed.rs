@@ -21,7 +21,8 @@ use crate::fallback::{Verdicts, Watch};
 use crate::options::{EmbedOptions, Mode};
 use crate::payload::Payload;
 use crate::surface::{
-    ChannelSpec, Event, FrameSpec, LocalSurface, MessageFrame, ServiceFrame, Shown, Sink, Surface,
+    ChannelSpec, Event, Export, FrameSpec, LocalSurface, MessageFrame, ServiceFrame, Shown, Sink,
+    Surface,
 };
 use zdr_protocol::layout::AUTO_HEIGHT;
 use zdr_protocol::text::{concat, decimal};
@@ -173,10 +174,16 @@ impl EmbedHandle {
     /// has arrived it throws an Error with code "not_drawn_yet".
     #[wasm_bindgen(js_name = "toSVG")]
     pub fn to_svg(&self) -> Result<String, JsValue> {
-        guard(Call::ToSvg)?;
-        with_embed(self.id, |embed| embed.surface.to_svg())
-            .unwrap_or(Err(EmbedError::Destroyed))
-            .map_err(|error| error.thrown(Call::ToSvg))
+        self.export(Call::ToSvg, Export::Svg)
+    }
+
+    /// The card's data as CSV, as the card shows them: a header, then every
+    /// row, numbers unformatted, dates in ISO 8601. Only for cards drawn in
+    /// the page; before the engine has arrived it throws an Error with code
+    /// "not_drawn_yet".
+    #[wasm_bindgen(js_name = "toCSV")]
+    pub fn to_csv(&self) -> Result<String, JsValue> {
+        self.export(Call::ToCsv, Export::Csv)
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device
@@ -198,6 +205,13 @@ impl EmbedHandle {
 }
 
 impl EmbedHandle {
+    fn export(&self, call: Call, format: Export) -> Result<String, JsValue> {
+        guard(call)?;
+        with_embed(self.id, |embed| embed.surface.export(format))
+            .unwrap_or(Err(EmbedError::Destroyed))
+            .map_err(|error| error.thrown(call))
+    }
+
     fn update_data(&self, data: &JsValue) -> Result<(), EmbedError> {
         zdr_protocol::failure::guard()?;
         let Some(mode) = with_embed(self.id, |embed| embed.options.mode) else {

@@ -23,6 +23,7 @@ pub enum Call {
     Destroy,
     ToPng,
     ToSvg,
+    ToCsv,
     Preload,
 }
 
@@ -41,6 +42,7 @@ impl Call {
             Call::Destroy => "destroy".into(),
             Call::ToPng => "toPNG".into(),
             Call::ToSvg => "toSVG".into(),
+            Call::ToCsv => "toCSV".into(),
             Call::Preload => "preload".into(),
         }
     }

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlElement};
 use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
-use super::{Event, Shown, Sink, Surface};
+use super::{Event, Export, Shown, Sink, Surface};
 use crate::engine::{self, EngineNamespace, LocalDrawing};
 use crate::error::EmbedError;
 use crate::options::{EmbedOptions, Mode};
@@ -138,14 +138,15 @@ impl Surface for LocalSurface {
         }
     }
 
-    fn to_svg(&self) -> Result<String, EmbedError> {
+    fn export(&self, format: Export) -> Result<String, EmbedError> {
         let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
-        let svg = mounted
-            .drawing
-            .to_svg()
-            .map_err(|thrown| EmbedError::from_engine(&thrown))?;
-        svg.as_string().ok_or_else(|| EmbedError::Draw {
-            reason: "the engine's toSVG gave no text".into(),
+        let text = match format {
+            Export::Svg => mounted.drawing.to_svg(),
+            Export::Csv => mounted.drawing.to_csv(),
+        }
+        .map_err(|thrown| EmbedError::from_engine(&thrown))?;
+        text.as_string().ok_or_else(|| EmbedError::Draw {
+            reason: "the engine gave no text".into(),
         })
     }
 

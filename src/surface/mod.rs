@@ -46,14 +46,32 @@ pub trait Surface {
     /// The element the reader sees, for the handle.
     fn shown(&self) -> Shown;
 
-    /// The card as an SVG document, as drawn now. Only surfaces that draw.
-    fn to_svg(&self) -> Result<String, EmbedError> {
-        Err(EmbedError::NotDrawnLocally { what: "toSVG()" })
+    /// The card as text (SVG, CSV), as drawn now. Only surfaces that draw.
+    fn export(&self, format: Export) -> Result<String, EmbedError> {
+        Err(EmbedError::NotDrawnLocally {
+            what: format.call_text(),
+        })
     }
 
     /// A promise of the card as a PNG `Blob`. Only surfaces that draw.
     fn to_png(&self) -> Result<JsValue, EmbedError> {
         Err(EmbedError::NotDrawnLocally { what: "toPNG()" })
+    }
+}
+
+/// The texts a drawn card can be exported as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    Svg,
+    Csv,
+}
+
+impl Export {
+    pub fn call_text(self) -> &'static str {
+        match self {
+            Export::Svg => "toSVG()",
+            Export::Csv => "toCSV()",
+        }
     }
 }
 

@@ -4,6 +4,8 @@
 //!
 //! The card's title is left to the caller, who puts it before the summary.
 
+mod cells;
+mod csv;
 mod summary;
 mod table;
 
@@ -53,7 +55,13 @@ impl Chart {
     /// The data as a table of at most `max_rows` rows (see [`DataTable`]).
     pub fn data_table(&self, max_rows: usize) -> DataTable {
         let _locale = crate::locale::scoped(self.config.locale);
-        table::data_table(self, max_rows)
+        table::data_table(self, max_rows, false)
+    }
+
+    /// The card's data as CSV (RFC 4180): the columns of [`DataTable`],
+    /// every row, numbers as JSON writes them, dates in ISO 8601.
+    pub fn to_csv(&self) -> String {
+        csv::write(&table::data_table(self, usize::MAX, true))
     }
 }
 

@@ -9,6 +9,17 @@
 //! reader's slow path is the page's `parseFloat` in the engine, `str::parse`
 //! natively).
 
+/// A value as JSON writes it ("-2", "-0.5", the shortest digits that read
+/// back as the same double); empty for NaN and infinities, which JSON has
+/// no text for. The model and the CSV format nothing the way a card does
+/// (that is `label`).
+pub(crate) fn write_f64(y: f64) -> String {
+    if y.fract() == 0.0 && y.abs() < 1e15 {
+        return (y as i64).to_string();
+    }
+    crate::json::Number::from_f64(y).map_or_else(String::new, |n| n.to_string())
+}
+
 /// The number `text` spells in Rust's `f64` grammar (`+1`, `.5`, `5.`,
 /// `1e-3`, `inf`, `NaN`); `None` for anything else, as `str::parse` does.
 /// Magnitudes past the largest double are infinite, as with `str::parse`.

@@ -229,3 +229,43 @@ fn a_line_kept_for_pixels_is_described_as_given() {
         );
     }
 }
+
+/// The CSV holds what the hidden table holds, every row of it, for a
+/// program: the same header, numbers unformatted, dates in ISO 8601.
+#[test]
+fn csv_is_the_table_for_a_program() {
+    let csv = example("timeseries").to_csv();
+    let mut lines = csv.split("\r\n");
+    assert_eq!(lines.next(), Some("Date,Web,Mobile"));
+    assert_eq!(lines.next(), Some("2025-01-01,16239,11510"));
+
+    let bar = example("bar").to_csv();
+    assert!(bar.starts_with("Region,"), "{bar}");
+    assert!(!bar.contains("k,") && !bar.contains('\u{a0}'), "{bar}");
+
+    for name in NAMES {
+        let chart = example(name);
+        let table = chart.data_table(usize::MAX);
+        let csv = chart.to_csv();
+        assert!(csv.ends_with("\r\n"), "{name}");
+        // No example has a line break in a field, so lines are rows.
+        assert_eq!(
+            csv.split("\r\n").count() - 1,
+            table.total_rows + 1,
+            "{name}"
+        );
+    }
+
+    // A hundred thousand points: every one, not the 200 a reader gets.
+    let long = Chart::from_json(&format!(
+        r#"{{"viz_config": {{"title": "t", "viz_component_type": "scatter"}}, "data": [{}]}}"#,
+        (0..100_000)
+            .map(|i| format!(r#"{{"x": {i}, "y": {}}}"#, f64::from(i) / 8.0))
+            .collect::<Vec<_>>()
+            .join(",")
+    ))
+    .expect("scatter");
+    let csv = long.to_csv();
+    assert_eq!(csv.split("\r\n").count() - 1, 100_001);
+    assert!(csv.contains("\r\n99999,12499.875\r\n"), "exact values");
+}

@@ -301,8 +301,21 @@ fn map_regions_with_data() {
 }
 
 #[test]
-fn tables_empty_cards_and_cramped_cards_have_no_hits() {
-    assert!(map_of("table").is_empty());
+fn table_cells_are_marks_named_by_column_and_row() {
+    let map = map_of("table");
+    let rows = 5;
+    assert_eq!(map.len(), rows * 4, "every cell of every row drawn");
+    let cell = find(&map, "Revenue, Globex", None);
+    assert_eq!(
+        found_at_itself(&map, cell),
+        (None, "Revenue, Globex", "980,000")
+    );
+    assert_eq!(find(&map, "Account", None).value, "Acme Corp");
+    assert_eq!(find(&map, "Growth, Globex", None).value, "\u{2212}0.03");
+}
+
+#[test]
+fn empty_cards_and_cramped_cards_have_no_hits() {
     let empty = Chart::from_json(r#"{"viz_config": {"title": "t"}, "data": []}"#).unwrap();
     assert!(mapped(&empty, (800, 500), 1.0).is_empty());
     assert!(mapped(&example("bar"), (60, 40), 1.0).is_empty());
@@ -444,4 +457,63 @@ fn dense_scatters_and_heatmaps_keep_one_mark_per_few_pixels() {
         near.label.starts_with('x') && near.label.contains(", y"),
         "{near:?}"
     );
+}
+
+/// The keyboard's walk reaches every mark of every card: right from the
+/// first mark runs through a row, down (or, on one-row cards, right alone)
+/// reaches the next, and no step from any mark leaves the map.
+#[test]
+fn the_keyboard_walk_reaches_every_mark() {
+    use zdr_chart::scene::Step;
+    for name in NAMES {
+        let map = map_of(name);
+        let walk = map.walk();
+        assert_eq!(walk.len(), map.len(), "{name}");
+        if map.is_empty() {
+            continue;
+        }
+        let mut seen = vec![false; map.len()];
+        let mut row_start = walk.step(None, Step::First);
+        while let Some(start) = row_start {
+            let mut at = start;
+            loop {
+                assert!(!seen[at], "{name}: mark {at} reached twice");
+                seen[at] = true;
+                match walk.step(Some(at), Step::Next) {
+                    Some(next) if next != at => at = next,
+                    _ => break,
+                }
+            }
+            // The next row: down from the row's first mark, at its start.
+            row_start = walk
+                .step(Some(start), Step::Down)
+                .filter(|&down| down != start && !seen[down])
+                .and_then(|down| walk.step(Some(down), Step::First))
+                .filter(|&first| !seen[first]);
+        }
+        let rows_of_one = map.iter().all(|h| h.series.is_none());
+        if !rows_of_one {
+            assert!(seen.iter().all(|&s| s), "{name}: some marks never reached");
+        } else {
+            // One row: right alone reaches every mark.
+            let reached = seen.iter().filter(|&&s| s).count();
+            assert_eq!(reached, map.len(), "{name}");
+        }
+        for from in 0..map.len() {
+            for step in [
+                Step::Previous,
+                Step::Next,
+                Step::Up,
+                Step::Down,
+                Step::First,
+                Step::Last,
+            ] {
+                let to = walk.step(Some(from), step);
+                assert!(
+                    to.is_some_and(|i| i < map.len()),
+                    "{name}: {step:?} from {from}"
+                );
+            }
+        }
+    }
 }

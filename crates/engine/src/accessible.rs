@@ -12,7 +12,7 @@ pub const MAX_TABLE_ROWS: usize = 200;
 
 /// Hidden from sight but not from assistive technology (the usual
 /// "visually hidden" recipe; `display:none` would hide it from both).
-const VISUALLY_HIDDEN: &str = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;\
+pub const VISUALLY_HIDDEN: &str = "position:absolute;width:1px;height:1px;margin:-1px;padding:0;\
 border:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap";
 
 pub struct Description {

@@ -17,6 +17,7 @@ use crate::accessible::Description;
 use crate::canvas_backend::CanvasBackend;
 use crate::color_scheme::ColorScheme;
 use crate::error::EngineError;
+use crate::keyboard::{Focus, Keyboard, Ring, Walked};
 use crate::settings::Callbacks;
 use crate::tooltip::{Pointed, Tooltip};
 
@@ -33,6 +34,7 @@ pub struct LocalCanvas {
     observer: ResizeObserver,
     _on_resize: Closure<dyn FnMut()>,
     _tooltip: Tooltip,
+    _keyboard: Keyboard,
     _scheme_change: Option<gloo_events::EventListener>,
 }
 
@@ -58,6 +60,9 @@ pub(crate) struct CanvasState {
     fallback_title: String,
     scheme: ColorScheme,
     pub(crate) hits: HitMap,
+    /// The mark the keyboard is on.
+    focus: Focus,
+    ring: Option<Ring>,
     /// Bumped by each `show`, so new data always draws.
     generation: u32,
     drawn: Option<DrawKey>,
@@ -120,6 +125,8 @@ impl LocalCanvas {
                 fallback_title: spec.fallback_title.to_owned(),
                 scheme,
                 hits: HitMap::default(),
+                focus: Focus::default(),
+                ring: None,
                 generation: 0,
                 drawn: None,
                 frame: None,
@@ -137,6 +144,11 @@ impl LocalCanvas {
         let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).map_err(&dom)?;
         let tooltip =
             Tooltip::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
+        let ring = Ring::create(spec.document, &wrapper, tooltip.element()).map_err(&dom)?;
+        if let Ok(mut state) = state.try_borrow_mut() {
+            state.ring = Some(ring);
+        }
+        let keyboard = Keyboard::attach(Rc::downgrade(&state)).map_err(&dom)?;
         let scheme_change = state
             .borrow()
             .scheme
@@ -148,6 +160,7 @@ impl LocalCanvas {
             observer,
             _on_resize: on_resize,
             _tooltip: tooltip,
+            _keyboard: keyboard,
             _scheme_change: scheme_change,
         };
         local.observer.observe(&canvas);
@@ -227,6 +240,12 @@ impl LocalCanvas {
         Ok(state
             .chart
             .to_svg(size(rect.width()), size(rect.height()), &state.theme()))
+    }
+
+    /// The data shown, as CSV.
+    pub fn to_csv(&self) -> Result<String, EngineError> {
+        let state = self.state.try_borrow().map_err(|_| busy())?;
+        Ok(state.chart.to_csv())
     }
 
     /// The canvas with the latest data drawn on it, for `toPNG()`.
@@ -351,8 +370,40 @@ impl CanvasState {
             .map_err(|error| EngineError::Draw {
                 reason: error.to_string(),
             })?;
+        let new_data = self
+            .drawn
+            .is_none_or(|drawn| drawn.generation != key.generation);
+        self.focus.redrawn(new_data);
         self.drawn = Some(key);
+        // A focused card keeps its ring on its mark through a resize.
+        if self.has_focus() {
+            crate::keyboard::mark(&*self);
+        } else if let Some(ring) = &self.ring {
+            ring.hide();
+        }
         Ok(())
+    }
+}
+
+impl CanvasState {
+    fn has_focus(&self) -> bool {
+        let canvas: &Element = self.canvas.as_ref();
+        self.canvas
+            .owner_document()
+            .and_then(|document| document.active_element())
+            .is_some_and(|active| &active == canvas)
+    }
+}
+
+impl Walked for CanvasState {
+    fn focus(&mut self) -> &mut Focus {
+        &mut self.focus
+    }
+    fn focused(&self) -> &Focus {
+        &self.focus
+    }
+    fn ring(&self) -> Option<&Ring> {
+        self.ring.as_ref()
     }
 }
 

@@ -7,7 +7,8 @@
 //! only this module and calls [`start_shell`].
 //!
 //! Exports (wasm-pack `--target web`): the default `init`, `mountLocal`,
-//! `LocalDrawing` and `startShell`.
+//! `LocalDrawing` (`update`, `destroy`, `toSVG`, `toCSV`, `toPNG`) and
+//! `startShell`.
 //!
 //! # `mountLocal(container, settings)`
 //!
@@ -40,6 +41,7 @@ mod canvas_backend;
 mod color_scheme;
 mod data;
 mod error;
+mod keyboard;
 mod settings;
 mod shell;
 mod tooltip;
@@ -174,6 +176,14 @@ impl LocalDrawing {
     pub fn to_svg(&self) -> Result<String, JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
         Ok(self.with(|canvas| canvas.to_svg())?)
+    }
+
+    /// The card's data as CSV: the hidden table's columns, every row,
+    /// numbers unformatted and dates in ISO 8601.
+    #[wasm_bindgen(js_name = "toCSV")]
+    pub fn to_csv(&self) -> Result<String, JsValue> {
+        zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        Ok(self.with(|canvas| canvas.to_csv())?)
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device resolution.

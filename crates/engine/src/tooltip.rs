@@ -27,6 +27,7 @@ const OFFSET: f64 = 12.0;
 
 /// The tooltip element and the pointer listeners; dropping it unsubscribes them.
 pub struct Tooltip {
+    tip: HtmlElement,
     _listeners: [EventListener; 4],
 }
 
@@ -76,15 +77,24 @@ impl Tooltip {
                 }
             })
         };
+        let listeners = [
+            on_pointer("pointermove"),
+            // A tap gives no hover: show on touch down too.
+            on_pointer("pointerdown"),
+            on_leave("pointerleave"),
+            on_leave("pointercancel"),
+        ];
         Ok(Tooltip {
-            _listeners: [
-                on_pointer("pointermove"),
-                // A tap gives no hover: show on touch down too.
-                on_pointer("pointerdown"),
-                on_leave("pointerleave"),
-                on_leave("pointercancel"),
-            ],
+            tip,
+            _listeners: listeners,
         })
+    }
+}
+
+impl Tooltip {
+    /// The tooltip's element, for the keyboard, which shows the same text.
+    pub fn element(&self) -> &HtmlElement {
+        &self.tip
     }
 }
 
@@ -104,18 +114,26 @@ fn point_at<S: Pointed>(state: &Weak<RefCell<S>>, tip: &HtmlElement, event: &Poi
         MOUSE_RADIUS
     };
     match state.hits().at(x, y, radius) {
-        Some(hit) => {
-            let theme = state.theme();
-            let colors = Colors {
-                text: theme.text,
-                background: theme.background,
-                border: theme.axis,
-            };
-            // A tooltip that fails to show is not worth an error.
-            let _ = show(tip, hit, &colors, (x, y), (rect.width(), rect.height()));
-        }
+        Some(hit) => show_for(
+            tip,
+            hit,
+            &state.theme(),
+            (x, y),
+            (rect.width(), rect.height()),
+        ),
         None => hide(tip),
     }
+}
+
+/// Shows `hit` beside (`x`, `y`), in CSS pixels of a card `size` large.
+pub fn show_for(tip: &HtmlElement, hit: &Hit, theme: &Theme, at: (f64, f64), size: (f64, f64)) {
+    let colors = Colors {
+        text: theme.text,
+        background: theme.background,
+        border: theme.axis,
+    };
+    // A tooltip that fails to show is not worth an error.
+    let _ = show(tip, hit, &colors, at, size);
 }
 
 struct Colors {
@@ -183,12 +201,12 @@ fn show(
 
 /// Whole CSS pixels as an integer: an `f64` formatted with `{}` would link
 /// core's float formatting into the module.
-fn px(v: f64) -> String {
+pub fn px(v: f64) -> String {
     // A saturating cast: offsets are far below i64's range, NaN gives 0.
     format!("{}px", v.round() as i64)
 }
 
-fn hide(tip: &HtmlElement) {
+pub fn hide(tip: &HtmlElement) {
     let _ = tip.style().set_property("display", "none");
 }
 

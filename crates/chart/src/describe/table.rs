@@ -1,5 +1,6 @@
 //! The data of a card as a table of text (see [`super::DataTable`]).
 
+use super::cells::Cells;
 use super::DataTable;
 use crate::chart::Chart;
 use crate::label;
@@ -7,7 +8,7 @@ use crate::model::{
     At, Card, CardKind, Categorical, DatePrecision, Metric, Places, Series, Stacked, Treemap,
     VizConfig,
 };
-use crate::shown::{bins, display};
+use crate::shown::bins;
 
 /// Bins of the histogram's table: as many as the chart draws on any card
 /// wider than about 240 px (a bin is at least 8 px there).
@@ -39,16 +40,17 @@ fn build(
     }
 }
 
-pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
+/// The table of `chart`; `raw` writes it for a program (see [`Cells`]).
+pub fn data_table(chart: &Chart, max_rows: usize, raw: bool) -> DataTable {
     let config = &chart.config;
-    let units = label::units(config);
+    let f = Cells::new(raw, label::units(config));
     let x_name = |fallback: &str| config.x_label.clone().unwrap_or_else(|| fallback.into());
     let y_name = |fallback: &str| config.y_label.clone().unwrap_or_else(|| fallback.into());
     match &chart.card {
-        Card::Categorical(c) => categorical(chart, c, max_rows),
+        Card::Categorical(c) => categorical(chart, c, max_rows, f),
         Card::Timeseries { series, precision } => {
             let names = (x_name("Date"), y_name("Value"));
-            timeseries(series, *precision, names, max_rows, config)
+            timeseries(series, *precision, names, max_rows, (config, f))
         }
         Card::Scatter(series) => {
             let (x, y) = (x_name("x"), y_name("y"));
@@ -65,8 +67,8 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                     if several {
                         row.push(s.name.clone());
                     }
-                    row.push(label::number(x));
-                    row.push(label::exact(y, units));
+                    row.push(f.number(x));
+                    row.push(f.value(y));
                     row
                 })
             });
@@ -78,7 +80,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
                 .to_vec();
             let mut rows = boxes.iter().map(|b| {
                 let mut row = vec![b.label.clone()];
-                row.extend([b.min, b.q1, b.median, b.q3, b.max].map(|v| label::exact(v, units)));
+                row.extend([b.min, b.q1, b.median, b.q3, b.max].map(|v| f.value(v)));
                 row
             });
             build(columns, max_rows, boxes.len(), &mut || rows.next())
@@ -88,7 +90,7 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
             let mut rows = ys.iter().enumerate().flat_map(|(r, y)| {
                 xs.iter().enumerate().map(move |(c, x)| {
                     let v = values.get(r * xs.len() + c).copied().unwrap_or(f64::NAN);
-                    vec![x.clone(), y.clone(), label::exact(v, units)]
+                    vec![x.clone(), y.clone(), f.value(v)]
                 })
             });
             build(
@@ -103,8 +105,8 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
             let mut rows = items.iter().map(|i| {
                 vec![
                     i.label.clone(),
-                    label::date(i.start, *precision),
-                    label::date(i.end, *precision),
+                    f.date(i.start, *precision),
+                    f.date(i.end, *precision),
                 ]
             });
             build(columns, max_rows, items.len(), &mut || rows.next())
@@ -114,32 +116,28 @@ pub fn data_table(chart: &Chart, max_rows: usize) -> DataTable {
             let columns = vec![x_name("Bin"), y_name("Count")];
             let mut rows = counts.iter().enumerate().map(|(i, &n)| {
                 let edge = |k: usize| edges.get(k).copied().unwrap_or(f64::NAN);
-                vec![
-                    label::value_span(edge(i), edge(i + 1), units),
-                    label::count(n),
-                ]
+                vec![f.span(edge(i), edge(i + 1)), f.count(n)]
             });
             build(columns, max_rows, counts.len(), &mut || rows.next())
         }
-        Card::Stacked(s) => stacked(s, x_name("Date"), max_rows, units),
-        Card::Treemap(t) => treemap(t, (x_name("Category"), y_name("Value")), max_rows, units),
-        Card::Metric(m) => metric(m, (x_name("When"), y_name("Value")), max_rows, units),
-        Card::Places(p) => places(p, y_name("Value"), max_rows, units),
+        Card::Stacked(s) => stacked(s, x_name("Date"), max_rows, f),
+        Card::Treemap(t) => treemap(t, (x_name("Category"), y_name("Value")), max_rows, f),
+        Card::Metric(m) => metric(m, (x_name("When"), y_name("Value")), max_rows, f),
+        Card::Places(p) => places(p, y_name("Value"), max_rows, f),
         Card::Table { columns, rows } => {
             let width = rows.iter().map(Vec::len).fold(columns.len(), usize::max);
             let mut columns = columns.clone();
             columns.resize(width, String::new());
             let mut cells = rows
                 .iter()
-                .map(|row| row.iter().map(|cell| display(cell)).collect());
+                .map(|row| row.iter().map(|cell| f.cell(cell)).collect());
             build(columns, max_rows, rows.len(), &mut || cells.next())
         }
     }
 }
 
-fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
+fn categorical(chart: &Chart, c: &Categorical, max_rows: usize, f: Cells<'_>) -> DataTable {
     let config = &chart.config;
-    let units = label::units(config);
     let x_name = |fallback: &str| config.x_label.clone().unwrap_or_else(|| fallback.into());
     let first = c.series.first().map(|s| s.values.as_slice()).unwrap_or(&[]);
     let value_at = |i: usize| first.get(i).copied().unwrap_or(f64::NAN);
@@ -150,11 +148,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
             let columns = vec![x_name("Slice"), value_name(chart, c), "Share".into()];
             let mut rows = c.categories.iter().enumerate().map(|(i, name)| {
                 let v = value_at(i);
-                vec![
-                    name.clone(),
-                    label::exact(v, units),
-                    label::percent(v / total),
-                ]
+                vec![name.clone(), f.value(v), f.share(v / total)]
             });
             build(columns, max_rows, n, &mut || rows.next())
         }
@@ -166,18 +160,10 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
                 let v = value_at(i);
                 total += if v.is_finite() { v } else { 0.0 };
                 if rows.len() < max_rows {
-                    rows.push(vec![
-                        name.clone(),
-                        label::exact_change(v, units),
-                        label::exact(total, units),
-                    ]);
+                    rows.push(vec![name.clone(), f.change(v), f.value(total)]);
                 }
             }
-            rows.push(vec![
-                "Total".into(),
-                String::new(),
-                label::exact(total, units),
-            ]);
+            rows.push(vec!["Total".into(), String::new(), f.value(total)]);
             build(columns, max_rows, n + 1, &mut {
                 let mut rows = rows.into_iter();
                 move || rows.next()
@@ -189,7 +175,7 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
             let mut rows = names
                 .into_iter()
                 .enumerate()
-                .map(|(i, name)| vec![name, label::exact(value_at(i), units)]);
+                .map(|(i, name)| vec![name, f.value(value_at(i))]);
             build(columns, max_rows, n, &mut || rows.next())
         }
         _ => {
@@ -199,37 +185,38 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize) -> DataTable {
             } else {
                 columns.extend(c.series.iter().map(|s| s.name.clone()));
             }
-            let mut rows =
-                c.categories.iter().enumerate().map(|(i, name)| {
-                    let mut row = Vec::with_capacity(c.series.len() + 1);
-                    row.push(name.clone());
-                    row.extend(c.series.iter().map(|s| {
-                        label::exact(s.values.get(i).copied().unwrap_or(f64::NAN), units)
-                    }));
-                    row
-                });
+            let mut rows = c.categories.iter().enumerate().map(|(i, name)| {
+                let mut row = Vec::with_capacity(c.series.len() + 1);
+                row.push(name.clone());
+                row.extend(
+                    c.series
+                        .iter()
+                        .map(|s| f.value(s.values.get(i).copied().unwrap_or(f64::NAN))),
+                );
+                row
+            });
             build(columns, max_rows, n, &mut || rows.next())
         }
     }
 }
 
-fn stacked(s: &Stacked, x_name: String, max_rows: usize, units: Option<&str>) -> DataTable {
+fn stacked(s: &Stacked, x_name: String, max_rows: usize, f: Cells<'_>) -> DataTable {
     let mut columns = vec![x_name];
     columns.extend(s.series.iter().map(|one| one.name.clone()));
     columns.push("Total".into());
     let mut rows = s.dates.iter().enumerate().map(|(i, &x)| {
         let mut row = Vec::with_capacity(s.series.len() + 2);
-        row.push(label::date(x, s.precision));
+        row.push(f.date(x, s.precision));
         let total = s.total(i);
         row.extend(s.series.iter().map(|one| {
             let v = one.values.get(i).copied().unwrap_or(0.0);
-            if s.normalize {
-                format!("{} ({})", label::exact(v, units), label::percent(v / total))
+            if s.normalize && !f.is_raw() {
+                format!("{} ({})", f.value(v), f.share(v / total))
             } else {
-                label::exact(v, units)
+                f.value(v)
             }
         }));
-        row.push(label::exact(total, units));
+        row.push(f.value(total));
         row
     });
     build(columns, max_rows, s.dates.len(), &mut || rows.next())
@@ -239,7 +226,7 @@ fn treemap(
     t: &Treemap,
     (x_name, y_name): (String, String),
     max_rows: usize,
-    units: Option<&str>,
+    f: Cells<'_>,
 ) -> DataTable {
     let grouped = t.grouped();
     let mut columns = Vec::with_capacity(4);
@@ -254,8 +241,8 @@ fn treemap(
             row.push(t.groups.get(leaf.group).cloned().unwrap_or_default());
         }
         row.push(leaf.label.clone());
-        row.push(label::exact(leaf.value, units));
-        row.push(label::percent(leaf.value / total));
+        row.push(f.value(leaf.value));
+        row.push(f.share(leaf.value / total));
         row
     });
     build(columns, max_rows, t.leaves.len(), &mut || rows.next())
@@ -265,17 +252,17 @@ fn metric(
     m: &Metric,
     (x_name, y_name): (String, String),
     max_rows: usize,
-    units: Option<&str>,
+    f: Cells<'_>,
 ) -> DataTable {
     // A value with its own "previous": the comparison is the table.
     if m.points.len() < 2 {
         let mut columns = vec![y_name];
-        let mut row = vec![label::exact(m.value, units)];
+        let mut row = vec![f.value(m.value)];
         if let Some(previous) = m.previous {
             columns.extend(["Previous".to_string(), "Change".into()]);
-            row.push(label::exact(previous, units));
-            let mut change = label::exact_change(m.value - previous, units);
-            if let Some(p) = label::percent_change(m.value, previous) {
+            row.push(f.value(previous));
+            let mut change = f.change(m.value - previous);
+            if let Some(p) = label::percent_change(m.value, previous).filter(|_| !f.is_raw()) {
                 change.push_str(&format!(" ({p})"));
             }
             row.push(change);
@@ -286,14 +273,14 @@ fn metric(
     let columns = vec![x_name, y_name];
     let mut rows = m.points.iter().map(|(at, v)| {
         vec![
-            at.as_ref().map(label::when).unwrap_or_default(),
-            label::exact(*v, units),
+            at.as_ref().map(|at| f.when(at)).unwrap_or_default(),
+            f.value(*v),
         ]
     });
     build(columns, max_rows, m.points.len(), &mut || rows.next())
 }
 
-fn places(p: &Places, y_name: String, max_rows: usize, units: Option<&str>) -> DataTable {
+fn places(p: &Places, y_name: String, max_rows: usize, f: Cells<'_>) -> DataTable {
     let several = p.series.len() > 1;
     let located = p
         .places
@@ -323,12 +310,12 @@ fn places(p: &Places, y_name: String, max_rows: usize, units: Option<&str>) -> D
         row.push(place.label.clone().or(name).unwrap_or_default());
         if located {
             let (lat, lon) = lat_lon.map_or((String::new(), String::new()), |(lat, lon)| {
-                (label::degrees(lat, 'N', 'S'), label::degrees(lon, 'E', 'W'))
+                (f.degrees(lat, 'N', 'S'), f.degrees(lon, 'E', 'W'))
             });
             row.extend([lat, lon]);
         }
         if valued {
-            row.push(label::exact(place.value, units));
+            row.push(f.value(place.value));
         }
         row
     });
@@ -350,7 +337,7 @@ fn timeseries(
     precision: DatePrecision,
     (x_name, y_name): (String, String),
     max_rows: usize,
-    config: &VizConfig,
+    (config, f): (&VizConfig, Cells<'_>),
 ) -> DataTable {
     // Each series in the units of the axis it reads against.
     let right = crate::sides::right_flags(config, series);
@@ -373,9 +360,10 @@ fn timeseries(
         columns.extend(series.iter().map(|s| s.name.clone()));
         let mut rows = first.xs.iter().enumerate().map(|(i, &x)| {
             let mut row = Vec::with_capacity(series.len() + 1);
-            row.push(label::date(x, precision));
+            row.push(f.date(x, precision));
             row.extend(series.iter().enumerate().map(|(s, one)| {
-                label::exact(one.ys.get(i).copied().unwrap_or(f64::NAN), units_of(s))
+                f.with_units(units_of(s))
+                    .value(one.ys.get(i).copied().unwrap_or(f64::NAN))
             }));
             row
         });
@@ -384,14 +372,10 @@ fn timeseries(
     let columns = vec!["Series".into(), x_name, y_name];
     let total = series.iter().map(|s| s.xs.len().min(s.ys.len())).sum();
     let mut rows = series.iter().enumerate().flat_map(|(i, s)| {
-        let units = units_of(i);
-        s.xs.iter().zip(&s.ys).map(move |(&x, &y)| {
-            vec![
-                s.name.clone(),
-                label::date(x, precision),
-                label::exact(y, units),
-            ]
-        })
+        let f = f.with_units(units_of(i));
+        s.xs.iter()
+            .zip(&s.ys)
+            .map(move |(&x, &y)| vec![s.name.clone(), f.date(x, precision), f.value(y)])
     });
     build(columns, max_rows, total, &mut || rows.next())
 }

@@ -4,6 +4,7 @@
 use super::pen::{Align, Baseline, Font, Rect};
 use super::text::{self, Weight};
 use super::Ctx;
+use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::display;
 
 /// A cell reads as a number: digits with optional sign, separators,
@@ -19,6 +20,33 @@ fn numeric(cell: &str) -> bool {
                     '.' | ',' | '-' | '+' | '%' | '$' | '€' | '£' | '\u{2212}' | ' ' | 'e' | 'E'
                 )
         })
+}
+
+/// Each cell of a drawn row as a mark, so a keyboard or a finger can read
+/// the table cell by cell: named by its column and the row's first cell.
+fn record_row(
+    ctx: &Ctx<'_>,
+    (x, y, row_h): (f64, f64, f64),
+    widths: &[f64],
+    columns: &[String],
+    row: &[String],
+) {
+    let mut left = x;
+    for (c, w) in widths.iter().enumerate() {
+        let column = cell(columns, c);
+        let label = match c {
+            0 => column.to_string(),
+            _ => crate::label::cell(column, &display(cell(row, 0))),
+        };
+        let value = display(cell(row, c));
+        ctx.hit(|| Mark {
+            shape: HitShape::Rect(Rect::new(left, y, *w, row_h)),
+            series: None,
+            label: Text::Ready(label),
+            value: Text::Ready(value),
+        });
+        left += w;
+    }
 }
 
 fn cell(row: &[String], c: usize) -> &str {
@@ -136,6 +164,9 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, columns: &[String], rows: &[Vec<String>])
                 .rect(Rect::new(body.x, y, table_w, row_h), ctx.theme.faint);
         }
         draw_row(y, row, Font::new(size, Weight::Regular, ctx.theme.text));
+        if ctx.recording() {
+            record_row(ctx, (body.x, y, row_h), &widths, columns, row);
+        }
     }
     let hidden = rows.len() - shown;
     if hidden > 0 || hidden_columns > 0 {

@@ -12,6 +12,26 @@ pub enum DatePrecision {
     Time,
 }
 
+/// A date as the data may have written it, at its precision: "2025",
+/// "2025-04", "2025-04-01", "2025-04-01T12:30", "2025-04-01T12:30:05".
+pub fn iso_date(seconds: f64, precision: DatePrecision) -> String {
+    let (year, month, day, second) = civil_from_seconds(seconds);
+    let mut text = format!("{year:04}");
+    if precision >= DatePrecision::Month {
+        text.push_str(&format!("-{month:02}"));
+    }
+    if precision >= DatePrecision::Day {
+        text.push_str(&format!("-{day:02}"));
+    }
+    if precision >= DatePrecision::Time {
+        text.push_str(&format!("T{:02}:{:02}", second / 3600, second / 60 % 60));
+        if second % 60 != 0 {
+            text.push_str(&format!(":{:02}", second % 60));
+        }
+    }
+    text
+}
+
 /// Seconds since 1970-01-01T00:00:00Z, and the precision it was written with.
 pub fn parse_date(text: &str) -> Option<(f64, DatePrecision)> {
     let bytes = text.as_bytes();

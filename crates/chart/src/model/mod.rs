@@ -19,7 +19,9 @@ pub use card::{
     At, BoxStats, Card, Categorical, Leaf, Metric, NamedValues, Place, Places, Series, Stacked,
     TimelineItem, Treemap, When, XYSeries,
 };
-pub use date::{civil_from_days, civil_from_seconds, days_from_civil, parse_date, DatePrecision};
+pub use date::{
+    civil_from_days, civil_from_seconds, days_from_civil, iso_date, parse_date, DatePrecision,
+};
 pub use error::{describe, DataError, Path};
 pub use given::{GivenSeries, GivenX, LongLine};
 pub use kind::CardKind;

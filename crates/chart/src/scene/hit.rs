@@ -11,6 +11,10 @@ use super::Rect;
 use crate::label;
 use crate::model::DatePrecision;
 
+mod walk;
+
+pub use walk::{Step, Walk};
+
 /// The area of one mark.
 #[derive(Debug, Clone, PartialEq)]
 pub enum HitShape {
@@ -133,6 +137,11 @@ impl HitMap {
 
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The mark at `index` in drawing order.
+    pub fn get(&self, index: usize) -> Option<&Hit> {
+        self.entries.get(index).map(|e| self.hit(e))
     }
 
     pub fn is_empty(&self) -> bool {

@@ -41,8 +41,8 @@ pub(crate) fn stack(
                     "series {} (\"{}\") is {} on {}: a stacked area stacks values of zero or more; draw values below zero as a timeseries or an area_timeseries",
                     s + 1,
                     one.name.chars().take(60).collect::<String>(),
-                    number(y),
-                    iso_date(x, precision),
+                    crate::number_text::write_f64(y),
+                    crate::model::iso_date(x, precision),
                 ),
             ));
         }
@@ -96,30 +96,4 @@ pub(crate) fn stack(
         precision,
         normalize,
     })
-}
-
-/// A value as JSON writes it ("-2", "-0.5"): the model formats nothing
-/// the way a card does (that is `label`, which reads the model).
-fn number(y: f64) -> String {
-    if y.fract() == 0.0 && y.abs() < 1e15 {
-        return (y as i64).to_string();
-    }
-    crate::json::Number::from_f64(y).map_or_else(String::new, |n| n.to_string())
-}
-
-/// A date as the data may have written it, at its precision: "2025",
-/// "2025-04", "2025-04-01", "2025-04-01T12:30".
-fn iso_date(seconds: f64, precision: DatePrecision) -> String {
-    let (year, month, day, second) = crate::model::date::civil_from_seconds(seconds);
-    let mut text = format!("{year:04}");
-    if precision >= DatePrecision::Month {
-        text.push_str(&format!("-{month:02}"));
-    }
-    if precision >= DatePrecision::Day {
-        text.push_str(&format!("-{day:02}"));
-    }
-    if precision >= DatePrecision::Time {
-        text.push_str(&format!("T{:02}:{:02}", second / 3600, second / 60 % 60));
-    }
-    text
 }

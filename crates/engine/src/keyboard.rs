@@ -1,0 +1,250 @@
+//! The card from the keyboard: one tab stop, arrow keys from mark to mark
+//! (the walk of `zdr_chart::scene::Walk`), a ring around the mark that is a
+//! shape, not a colour, the tooltip's text beside it and in a polite live
+//! region for screen readers. Escape leaves the marks.
+
+use std::cell::RefCell;
+use std::rc::Weak;
+
+use gloo_events::{EventListener, EventListenerOptions};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Document, Element, HtmlElement, KeyboardEvent};
+use zdr_chart::scene::{Hit, HitShape, Step, Walk};
+use zdr_chart::Theme;
+
+use crate::accessible::VISUALLY_HIDDEN;
+use crate::tooltip::{self, px, Pointed};
+
+/// How far a ring stands off its mark, in CSS pixels.
+const RING_GAP: f64 = 3.0;
+/// The ring around a point or a slice: a circle this wide.
+const POINT_RING: f64 = 16.0;
+
+/// Which mark the keyboard is on, and the walk of the drawing it is on.
+#[derive(Default)]
+pub struct Focus {
+    index: Option<usize>,
+    walk: Option<Walk>,
+}
+
+impl Focus {
+    /// The card was drawn again: its marks are walked afresh, and with new
+    /// data the walk starts again from the first mark.
+    pub fn redrawn(&mut self, new_data: bool) {
+        self.walk = None;
+        if new_data {
+            self.index = None;
+        }
+    }
+}
+
+/// What the keyboard needs of the canvas's state.
+pub trait Walked: Pointed {
+    fn focus(&mut self) -> &mut Focus;
+    fn focused(&self) -> &Focus;
+    /// `None` only while the card is being made.
+    fn ring(&self) -> Option<&Ring>;
+}
+
+/// The ring drawn around the focused mark and the live region that reads it out.
+pub struct Ring {
+    ring: HtmlElement,
+    live: HtmlElement,
+    tip: HtmlElement,
+}
+
+impl Ring {
+    /// Made in `wrapper`, beside the canvas; `tip` is the tooltip's element
+    /// there.
+    pub fn create(
+        document: &Document,
+        wrapper: &Element,
+        tip: &HtmlElement,
+    ) -> Result<Ring, JsValue> {
+        let ring: HtmlElement = document.create_element("div")?.dyn_into()?;
+        ring.set_class_name("zdr-embed-focus");
+        ring.set_attribute("aria-hidden", "true")?;
+        ring.style().set_css_text(
+            "position:absolute;display:none;pointer-events:none;z-index:1;box-sizing:border-box",
+        );
+        // Under the tooltip, which may overlap a large ring.
+        wrapper.insert_before(&ring, Some(tip))?;
+        let live: HtmlElement = document.create_element("div")?.dyn_into()?;
+        live.set_class_name("zdr-embed-live");
+        live.set_attribute("role", "status")?;
+        live.set_attribute("aria-live", "polite")?;
+        live.style().set_css_text(VISUALLY_HIDDEN);
+        wrapper.append_child(&live)?;
+        Ok(Ring {
+            ring,
+            live,
+            tip: tip.clone(),
+        })
+    }
+
+    /// Rings `hit`, shows its tooltip and says it.
+    pub fn show(&self, hit: &Hit, theme: &Theme, size: (f64, f64)) {
+        let (x, y) = hit.shape.centre();
+        let (left, top, width, height, round) = match &hit.shape {
+            HitShape::Rect(r) | HitShape::Polygon { bounds: r, .. } => (
+                r.x - RING_GAP,
+                r.y - RING_GAP,
+                r.w + 2.0 * RING_GAP,
+                r.h + 2.0 * RING_GAP,
+                false,
+            ),
+            HitShape::Point { .. } | HitShape::Wedge { .. } => (
+                x - POINT_RING / 2.0,
+                y - POINT_RING / 2.0,
+                POINT_RING,
+                POINT_RING,
+                true,
+            ),
+        };
+        // A dark ring with a light one around it (or the reverse in the dark
+        // theme): seen on any mark's colour and on the background.
+        let text = crate::canvas_backend::css_color(theme.text);
+        let background = crate::canvas_backend::css_color(theme.background);
+        let style = self.ring.style();
+        let set = |name: &str, value: &str| {
+            let _ = style.set_property(name, value);
+        };
+        set("left", &px(left));
+        set("top", &px(top));
+        set("width", &px(width.max(POINT_RING / 2.0)));
+        set("height", &px(height.max(POINT_RING / 2.0)));
+        set("border", &["2px solid ", &text].concat());
+        set(
+            "box-shadow",
+            &["0 0 0 2px ", &background, ",inset 0 0 0 1px ", &background].concat(),
+        );
+        set("border-radius", if round { "50%" } else { "2px" });
+        set("display", "block");
+        // Beside the ring, not over the mark it rings.
+        tooltip::show_for(
+            &self.tip,
+            hit,
+            theme,
+            (left + width, top + height / 2.0),
+            size,
+        );
+        self.live.set_text_content(Some(&spoken(hit)));
+    }
+
+    pub fn hide(&self) {
+        let _ = self.ring.style().set_property("display", "none");
+        tooltip::hide(&self.tip);
+    }
+}
+
+/// What the live region says: the tooltip's text on one line.
+pub fn spoken(hit: &Hit) -> String {
+    let (first, second) = tooltip::lines(hit);
+    let joint = if hit.series.is_some() { ", " } else { ": " };
+    [first.as_str(), joint, second.as_str()].concat()
+}
+
+/// The key listeners of a canvas; dropping it unsubscribes them.
+pub struct Keyboard {
+    _listeners: [EventListener; 2],
+}
+
+impl Keyboard {
+    pub fn attach<S: Walked + 'static>(state: Weak<RefCell<S>>) -> Result<Keyboard, JsValue> {
+        let canvas = state
+            .upgrade()
+            .and_then(|state| state.try_borrow().ok().map(|s| s.canvas().clone()))
+            .ok_or_else(|| JsValue::from_str("the canvas is gone"))?;
+        // One tab stop for the whole card.
+        canvas.set_tab_index(0);
+        let on_key = {
+            let state = state.clone();
+            // Not passive: the arrows must not also scroll the page.
+            let options = EventListenerOptions::enable_prevent_default();
+            EventListener::new_with_options(&canvas, "keydown", options, move |event| {
+                if zdr_protocol::failure::has_failed() {
+                    return;
+                }
+                if let Some(event) = event.dyn_ref::<KeyboardEvent>() {
+                    if key(&state, event) {
+                        event.prevent_default();
+                    }
+                }
+            })
+        };
+        let on_blur = EventListener::new(&canvas, "blur", move |_| {
+            if let Some(state) = state.upgrade() {
+                if let Ok(state) = state.try_borrow() {
+                    if let Some(ring) = state.ring() {
+                        ring.hide();
+                    }
+                }
+            }
+        });
+        Ok(Keyboard {
+            _listeners: [on_key, on_blur],
+        })
+    }
+}
+
+/// Handles one key; true when it was the card's.
+fn key<S: Walked>(state: &Weak<RefCell<S>>, event: &KeyboardEvent) -> bool {
+    if event.alt_key() || event.ctrl_key() || event.meta_key() {
+        return false;
+    }
+    let step = match event.key().as_str() {
+        "ArrowLeft" => Step::Previous,
+        "ArrowRight" => Step::Next,
+        "ArrowUp" => Step::Up,
+        "ArrowDown" => Step::Down,
+        "Home" => Step::First,
+        "End" => Step::Last,
+        "Escape" => {
+            let Some(state) = state.upgrade() else {
+                return false;
+            };
+            let Ok(mut state) = state.try_borrow_mut() else {
+                return false;
+            };
+            let was_on = state.focus().index.take().is_some();
+            if let Some(ring) = state.ring() {
+                ring.hide();
+            }
+            return was_on;
+        }
+        _ => return false,
+    };
+    let Some(state) = state.upgrade() else {
+        return false;
+    };
+    let Ok(mut state) = state.try_borrow_mut() else {
+        return false;
+    };
+    let walk = match state.focus().walk.take() {
+        Some(walk) => walk,
+        None => state.hits().walk(),
+    };
+    let from = state.focus().index;
+    let to = walk.step(from, step);
+    state.focus().walk = Some(walk);
+    state.focus().index = to;
+    mark(&*state);
+    true
+}
+
+/// Rings the focused mark, if any (after a key, or a redraw of a focused card).
+pub fn mark<S: Walked>(state: &S) {
+    let Some(ring) = state.ring() else {
+        return;
+    };
+    let Some(hit) = state
+        .focused()
+        .index
+        .and_then(|index| state.hits().get(index))
+    else {
+        ring.hide();
+        return;
+    };
+    let rect = state.canvas().get_bounding_client_rect();
+    ring.show(hit, &state.theme(), (rect.width(), rect.height()));
+}
