@@ -172,18 +172,49 @@ impl EmbedHandle {
     /// The card as an SVG document, drawn by the chart engine at the
     /// canvas's size. Only for cards drawn in the page; before the engine
     /// has arrived it throws an Error with code "not_drawn_yet".
-    #[wasm_bindgen(js_name = "toSVG")]
-    pub fn to_svg(&self) -> Result<String, JsValue> {
-        self.export(Call::ToSvg, Export::Svg)
+    #[wasm_bindgen(js_name = "toSVG", unchecked_return_type = "string")]
+    pub fn to_svg(&self) -> Result<JsValue, JsValue> {
+        self.on_surface(Call::ToSvg, &|surface| {
+            surface.export(Export::Svg).map(JsValue::from)
+        })
     }
 
     /// The card's data as CSV, as the card shows them: a header, then every
     /// row, numbers unformatted, dates in ISO 8601. Only for cards drawn in
     /// the page; before the engine has arrived it throws an Error with code
     /// "not_drawn_yet".
-    #[wasm_bindgen(js_name = "toCSV")]
-    pub fn to_csv(&self) -> Result<String, JsValue> {
-        self.export(Call::ToCsv, Export::Csv)
+    #[wasm_bindgen(js_name = "toCSV", unchecked_return_type = "string")]
+    pub fn to_csv(&self) -> Result<JsValue, JsValue> {
+        self.on_surface(Call::ToCsv, &|surface| {
+            surface.export(Export::Csv).map(JsValue::from)
+        })
+    }
+
+    /// Shows or hides the series `name`, as a click on its legend entry
+    /// does (the axes rescale; kept across `update()` for a series of the
+    /// same name). Returns true when the series is now as asked; false when
+    /// the card has no such series, or it is the last one shown (a card
+    /// always shows one). Only for cards drawn in the page.
+    #[wasm_bindgen(js_name = "setSeriesVisible", unchecked_return_type = "boolean")]
+    pub fn set_series_visible(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] visible: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.on_surface(Call::SetSeriesVisible, &|surface| {
+            let wrong = |name, expected, value: &JsValue| EmbedError::WrongArgument {
+                name,
+                expected,
+                found: zdr_protocol::text::describe(value),
+            };
+            match (name.as_string(), visible.as_bool()) {
+                (None, _) => Err(wrong("name", "a string", &name)),
+                (_, None) => Err(wrong("visible", "a boolean", &visible)),
+                (Some(name), Some(visible)) => surface
+                    .set_series_visible(&name, visible)
+                    .map(JsValue::from),
+            }
+        })
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device
@@ -205,9 +236,16 @@ impl EmbedHandle {
 }
 
 impl EmbedHandle {
-    fn export(&self, call: Call, format: Export) -> Result<String, JsValue> {
+    /// One body for the methods that ask the card's surface something:
+    /// not generic, so that each of them costs the module only its shim.
+    #[inline(never)]
+    fn on_surface(
+        &self,
+        call: Call,
+        ask: &dyn Fn(&dyn Surface) -> Result<JsValue, EmbedError>,
+    ) -> Result<JsValue, JsValue> {
         guard(call)?;
-        with_embed(self.id, |embed| embed.surface.export(format))
+        with_embed(self.id, |embed| ask(embed.surface.as_ref()))
             .unwrap_or(Err(EmbedError::Destroyed))
             .map_err(|error| error.thrown(call))
     }

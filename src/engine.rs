@@ -37,6 +37,12 @@ extern "C" {
     pub fn destroy(this: &LocalDrawing) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch, js_name = toSVG)]
     pub fn to_svg(this: &LocalDrawing) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = setSeriesVisible)]
+    pub fn set_series_visible(
+        this: &LocalDrawing,
+        name: &str,
+        visible: bool,
+    ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = toCSV)]
     pub fn to_csv(this: &LocalDrawing) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = toPNG)]

@@ -24,6 +24,7 @@ pub enum Call {
     ToPng,
     ToSvg,
     ToCsv,
+    SetSeriesVisible,
     Preload,
 }
 
@@ -43,6 +44,7 @@ impl Call {
             Call::ToPng => "toPNG".into(),
             Call::ToSvg => "toSVG".into(),
             Call::ToCsv => "toCSV".into(),
+            Call::SetSeriesVisible => "setSeriesVisible".into(),
             Call::Preload => "preload".into(),
         }
     }
@@ -132,6 +134,13 @@ pub enum EmbedError {
         found: String,
     },
 
+    /// An argument of a handle's method (not an option of `render`).
+    WrongArgument {
+        name: &'static str,
+        expected: &'static str,
+        found: String,
+    },
+
     Destroyed,
 
     /// A panic stopped the widget (see `zdr_protocol::failure`); nothing runs any more.
@@ -203,6 +212,11 @@ impl EmbedError {
             EmbedError::NotAnArray { found } => {
                 concat(&["expected an array of options objects, found ", found])
             }
+            EmbedError::WrongArgument {
+                name,
+                expected,
+                found,
+            } => concat(&["argument \"", name, "\" must be ", expected, ", found ", found]),
             EmbedError::Destroyed => {
                 "this embed was destroyed; call render() to show the card again".into()
             }
@@ -214,9 +228,9 @@ impl EmbedError {
     /// A stable, machine-readable kind, set as `error.code` on the JS side.
     pub fn code(&self) -> Code {
         match self {
-            EmbedError::OptionsNotObject { .. } | EmbedError::NotAnArray { .. } => {
-                Code::InvalidArgument
-            }
+            EmbedError::OptionsNotObject { .. }
+            | EmbedError::NotAnArray { .. }
+            | EmbedError::WrongArgument { .. } => Code::InvalidArgument,
             EmbedError::MissingOption { .. } => Code::MissingOption,
             EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => Code::InvalidOption,
             EmbedError::ContainerNotFound { .. } => Code::ContainerNotFound,

@@ -186,7 +186,13 @@ async fn the_engine_loads_once_when_first_needed_and_every_card_shares_it() {
         "a destroyed card stays gone"
     );
     assert_eq!((gone_loads.count(), gone_errors.count()), (0, 0));
-    assert!(cards[1].1.to_svg().unwrap_throw().starts_with("<svg"));
+    assert!(cards[1]
+        .1
+        .to_svg()
+        .unwrap_throw()
+        .as_string()
+        .unwrap_throw()
+        .starts_with("<svg"));
     assert_eq!(loader.calls(), before + 1, "still one load");
 
     // Once the engine is there, data errors throw from render as before,

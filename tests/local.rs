@@ -307,7 +307,7 @@ async fn exports_png_and_svg_drawn_by_the_same_engine() {
     engine_ready().await;
     fresh_container("local-export");
     let (handle, _) = drawn(local("local-export", sample_data("Exported"))).await;
-    let svg = handle.to_svg().unwrap_throw();
+    let svg = handle.to_svg().unwrap_throw().as_string().unwrap_throw();
     assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
     assert!(svg.contains("Exported"));
     let blob: js_sys::Object = JsFuture::from(handle.to_png())

@@ -53,6 +53,14 @@ pub trait Surface {
         })
     }
 
+    /// Shows or hides a series of the card (see the engine's
+    /// `setSeriesVisible`). Only surfaces that draw.
+    fn set_series_visible(&self, _name: &str, _visible: bool) -> Result<bool, EmbedError> {
+        Err(EmbedError::NotDrawnLocally {
+            what: "setSeriesVisible()",
+        })
+    }
+
     /// A promise of the card as a PNG `Blob`. Only surfaces that draw.
     fn to_png(&self) -> Result<JsValue, EmbedError> {
         Err(EmbedError::NotDrawnLocally { what: "toPNG()" })

@@ -250,6 +250,83 @@ describe('the keyboard', () => {
   });
 });
 
+/** The legend's buttons as the accessibility tree has them: name and pressed state. */
+async function legendButtons(cdp) {
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  return nodes
+    .filter((n) => n.role?.value === 'button' && !n.ignored)
+    .map((n) => ({ name: n.name?.value, pressed: n.properties?.find((p) => p.name === 'pressed')?.value?.value }))
+    .filter((b) => b.pressed !== undefined);
+}
+
+const tableHeader = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('#chart .zdr-embed-data thead th')].map((th) => th.textContent));
+const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
+
+describe('the legend', () => {
+  test('a click hides a series: the axes rescale, aria-pressed, the hidden table and the CSV follow; one series always stays', async () => {
+    const { context, page, cdp, problems } = await openPage();
+    await showCard(page, example('timeseries'));
+    assert.deepEqual(await legendButtons(cdp), [{ name: 'Web', pressed: 'true' }, { name: 'Mobile', pressed: 'true' }]);
+    assert.deepEqual(await tableHeader(page), ['Date', 'Web', 'Mobile']);
+    const clip = await page.locator('#chart').boundingBox();
+    const both = await page.screenshot({ clip });
+
+    await page.locator('#chart .zdr-embed-legend button[aria-label="Web"]').click();
+    await settle(page);
+    assert.deepEqual(await legendButtons(cdp), [{ name: 'Web', pressed: 'false' }, { name: 'Mobile', pressed: 'true' }]);
+    assert.deepEqual(await tableHeader(page), ['Date', 'Mobile'], 'the hidden table leaves Web out');
+    assert.ok((await page.evaluate(() => window.handle.toCSV())).startsWith('Date,Mobile\r\n'));
+    const mobileOnly = await page.screenshot({ clip });
+    const changed = await changedPixels(page, both, mobileOnly);
+    assert.ok(changed > 2000, `the Web line is gone and the axis rescaled (${changed} pixels changed)`);
+
+    // Programs: the last series shown stays; a series of the same name stays hidden across update().
+    assert.equal(await page.evaluate(() => window.handle.setSeriesVisible('Mobile', false)), false);
+    assert.equal(await page.evaluate(() => window.handle.setSeriesVisible('Tablet', false)), false);
+    await page.evaluate((d) => window.handle.update(d), { ...example('timeseries'), viz_config: { ...example('timeseries').viz_config, title: 'Again' } });
+    await settle(page);
+    assert.deepEqual(await tableHeader(page), ['Date', 'Mobile'], 'still hidden after update()');
+    assert.equal(await page.evaluate(() => window.handle.setSeriesVisible('Web', true)), true);
+    await settle(page);
+    assert.deepEqual(await tableHeader(page), ['Date', 'Web', 'Mobile']);
+    const again = await page.screenshot({ clip });
+    assert.ok((await changedPixels(page, both, again)) < 1500, 'shown again: the card as before (but its title)');
+
+    const wrong = await page.evaluate(() => {
+      try {
+        window.handle.setSeriesVisible(3, false);
+      } catch (error) {
+        return { isError: error instanceof Error, code: error.code, message: error.message };
+      }
+    });
+    assert.deepEqual(wrong, { isError: true, code: 'invalid_argument', message: 'setSeriesVisible: argument "name" must be a string, found a number' });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('the keyboard reaches the legend above the marks; Enter toggles', async () => {
+    const { context, page, cdp } = await openPage();
+    await showCard(page, example('timeseries'));
+    await tabIn(page);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await announced(cdp), 'Web: shown. Enter hides it.');
+    assert.ok((await seen(page)).ring, 'the entry is ringed');
+    await page.keyboard.press('Enter');
+    await settle(page);
+    assert.equal(await announced(cdp), 'Web: hidden. Enter shows it.');
+    assert.deepEqual((await legendButtons(cdp))[0], { name: 'Web', pressed: 'false' });
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await settle(page);
+    assert.equal(await announced(cdp), 'Mobile: shown. Enter hides it.', 'the last series shown stays');
+    await page.keyboard.press('ArrowDown');
+    assert.match(await announced(cdp), /^Mobile, /, 'down: the marks, of the series shown');
+    await context.close();
+  });
+});
+
 describe('the data out', () => {
   test('toCSV gives the data as shown, unformatted, with ISO dates; the service mode says why not', async () => {
     const { context, page } = await openPage();

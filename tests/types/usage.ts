@@ -29,6 +29,7 @@ const mode: 'service' | 'local' = handle.mode;
 const png: Promise<Blob> = handle.toPNG();
 const svg: string = handle.toSVG();
 const csv: string = handle.toCSV();
+const asked: boolean = handle.setSeriesVisible('Web', false);
 // Local mode needs no service; onLoad receives the canvas.
 render({ containerId: 'chart', mode: 'local', visualizationData: data, darkMode: true, onLoad: (c) => c.getContext('2d') });
 // postMessage embed mode: the frame's height from its content, a deadline for the shell.

@@ -10,6 +10,7 @@ mod summary;
 mod table;
 
 use crate::chart::Chart;
+use crate::view::View;
 
 /// The data of a card as rows of text.
 ///
@@ -54,14 +55,20 @@ impl Chart {
 
     /// The data as a table of at most `max_rows` rows (see [`DataTable`]).
     pub fn data_table(&self, max_rows: usize) -> DataTable {
-        let _locale = crate::locale::scoped(self.config.locale);
-        table::data_table(self, max_rows, false)
+        self.data_table_viewed(max_rows, &View::default())
     }
 
-    /// The card's data as CSV (RFC 4180): the columns of [`DataTable`],
-    /// every row, numbers as JSON writes them, dates in ISO 8601.
-    pub fn to_csv(&self) -> String {
-        csv::write(&table::data_table(self, usize::MAX, true))
+    /// [`Chart::data_table`] as the reader's `view` shows the card: without
+    /// the series hidden from its legend.
+    pub fn data_table_viewed(&self, max_rows: usize, view: &View) -> DataTable {
+        let _locale = crate::locale::scoped(self.config.locale);
+        table::data_table(self, max_rows, (false, view))
+    }
+
+    /// The card's data as CSV (RFC 4180), as `view` shows it: the columns of
+    /// [`DataTable`], every row, numbers as JSON writes them, dates in ISO 8601.
+    pub fn to_csv(&self, view: &View) -> String {
+        csv::write(&table::data_table(self, usize::MAX, (true, view)))
     }
 }
 

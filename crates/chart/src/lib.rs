@@ -27,9 +27,11 @@ pub mod scene;
 mod shown;
 pub mod sides;
 mod str_index;
+pub mod view;
 
 pub use chart::Chart;
 pub use describe::DataTable;
 pub use layout::Theme;
 pub use paint::PaintError;
 pub use scene::{Hit, HitMap, HitShape};
+pub use view::View;

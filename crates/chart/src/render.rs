@@ -8,6 +8,7 @@ use plotters::prelude::{DrawingArea, DrawingBackend};
 use crate::layout::Theme;
 use crate::paint::PaintError;
 use crate::scene::{device_scale, HitMap};
+use crate::view::View;
 use crate::Chart;
 
 impl Chart {
@@ -37,19 +38,20 @@ impl Chart {
     }
 
     /// Draws like [`Chart::draw_mapped`] onto a raster surface `size`
-    /// device pixels large (the widget's canvas).
+    /// device pixels large (the widget's canvas), as the reader's `view` has
+    /// it.
     pub fn draw_on<P: crate::paint::pixels::Pixels>(
         &self,
         out: &mut P,
         (w, h): (u32, u32),
-        theme: &Theme,
+        (theme, view): (&Theme, &View),
         scale: f64,
     ) -> Result<HitMap, P::Error> {
         let scale = device_scale(scale);
         let mut scene = self.scene_at(
             f64::from(w) / scale,
             f64::from(h) / scale,
-            scale,
+            (scale, view),
             theme,
             true,
         );
@@ -76,7 +78,7 @@ impl Chart {
         let mut scene = self.scene_at(
             f64::from(w) / scale,
             f64::from(h) / scale,
-            scale,
+            (scale, &View::default()),
             theme,
             record_hits,
         );
@@ -86,8 +88,14 @@ impl Chart {
 
     /// The card as a standalone SVG document `width` × `height` pixels.
     pub fn to_svg(&self, width: u32, height: u32, theme: &Theme) -> String {
+        self.to_svg_viewed(width, height, (theme, &View::default()))
+    }
+
+    /// [`Chart::to_svg`] as the reader's `view` has the card.
+    pub fn to_svg_viewed(&self, width: u32, height: u32, (theme, view): (&Theme, &View)) -> String {
         let (width, height) = (width.clamp(16, 8192), height.clamp(16, 8192));
-        let scene = self.scene(f64::from(width), f64::from(height), theme, false);
+        let (w, h) = (f64::from(width), f64::from(height));
+        let scene = self.scene_at(w, h, (1.0, view), theme, false);
         crate::paint::svg::write(&scene)
     }
 }

@@ -6,7 +6,7 @@
 
 use zdr_chart::describe::MAX_SUMMARY;
 use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
-use zdr_chart::Chart;
+use zdr_chart::{Chart, View};
 
 mod common;
 use common::{example, NAMES};
@@ -234,19 +234,19 @@ fn a_line_kept_for_pixels_is_described_as_given() {
 /// program: the same header, numbers unformatted, dates in ISO 8601.
 #[test]
 fn csv_is_the_table_for_a_program() {
-    let csv = example("timeseries").to_csv();
+    let csv = example("timeseries").to_csv(&View::default());
     let mut lines = csv.split("\r\n");
     assert_eq!(lines.next(), Some("Date,Web,Mobile"));
     assert_eq!(lines.next(), Some("2025-01-01,16239,11510"));
 
-    let bar = example("bar").to_csv();
+    let bar = example("bar").to_csv(&View::default());
     assert!(bar.starts_with("Region,"), "{bar}");
     assert!(!bar.contains("k,") && !bar.contains('\u{a0}'), "{bar}");
 
     for name in NAMES {
         let chart = example(name);
         let table = chart.data_table(usize::MAX);
-        let csv = chart.to_csv();
+        let csv = chart.to_csv(&View::default());
         assert!(csv.ends_with("\r\n"), "{name}");
         // No example has a line break in a field, so lines are rows.
         assert_eq!(
@@ -265,7 +265,7 @@ fn csv_is_the_table_for_a_program() {
             .join(",")
     ))
     .expect("scatter");
-    let csv = long.to_csv();
+    let csv = long.to_csv(&View::default());
     assert_eq!(csv.split("\r\n").count() - 1, 100_001);
     assert!(csv.contains("\r\n99999,12499.875\r\n"), "exact values");
 }

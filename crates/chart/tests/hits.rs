@@ -459,47 +459,50 @@ fn dense_scatters_and_heatmaps_keep_one_mark_per_few_pixels() {
     );
 }
 
-/// The keyboard's walk reaches every mark of every card: right from the
-/// first mark runs through a row, down (or, on one-row cards, right alone)
-/// reaches the next, and no step from any mark leaves the map.
+/// The keyboard's walk reaches every mark of every card, and every legend
+/// entry that hides a series: right from a row's first mark runs through
+/// the row, down reaches the next row (on one-row cards, right alone
+/// reaches every mark), and no step from anywhere leaves the walk.
 #[test]
 fn the_keyboard_walk_reaches_every_mark() {
     use zdr_chart::scene::Step;
     for name in NAMES {
         let map = map_of(name);
         let walk = map.walk();
-        assert_eq!(walk.len(), map.len(), "{name}");
+        let total = map.len() + map.legend().len();
+        assert_eq!(walk.len(), total, "{name}");
         if map.is_empty() {
             continue;
         }
-        let mut seen = vec![false; map.len()];
-        let mut row_start = walk.step(None, Step::First);
+        let mut seen = vec![false; total];
+        // Up from the first mark until it goes no further: the top row.
+        let mut top = walk.step(None, Step::First).unwrap();
+        while let Some(up) = walk
+            .step(Some(top), Step::Up)
+            .filter(|&up| up != top && up >= map.len())
+        {
+            top = walk.step(Some(up), Step::First).unwrap();
+        }
+        let mut row_start = Some(top);
         while let Some(start) = row_start {
             let mut at = start;
             loop {
-                assert!(!seen[at], "{name}: mark {at} reached twice");
+                assert!(!seen[at], "{name}: {at} reached twice");
                 seen[at] = true;
                 match walk.step(Some(at), Step::Next) {
                     Some(next) if next != at => at = next,
                     _ => break,
                 }
             }
-            // The next row: down from the row's first mark, at its start.
             row_start = walk
                 .step(Some(start), Step::Down)
                 .filter(|&down| down != start && !seen[down])
                 .and_then(|down| walk.step(Some(down), Step::First))
                 .filter(|&first| !seen[first]);
         }
-        let rows_of_one = map.iter().all(|h| h.series.is_none());
-        if !rows_of_one {
-            assert!(seen.iter().all(|&s| s), "{name}: some marks never reached");
-        } else {
-            // One row: right alone reaches every mark.
-            let reached = seen.iter().filter(|&&s| s).count();
-            assert_eq!(reached, map.len(), "{name}");
-        }
-        for from in 0..map.len() {
+        let reached = seen.iter().filter(|&&s| s).count();
+        assert_eq!(reached, total, "{name}: every mark and entry reached");
+        for from in 0..total {
             for step in [
                 Step::Previous,
                 Step::Next,
@@ -510,7 +513,7 @@ fn the_keyboard_walk_reaches_every_mark() {
             ] {
                 let to = walk.step(Some(from), step);
                 assert!(
-                    to.is_some_and(|i| i < map.len()),
+                    to.is_some_and(|i| i < total),
                     "{name}: {step:?} from {from}"
                 );
             }

@@ -5,7 +5,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement};
 use zdr_chart::locale::Locale;
-use zdr_chart::Chart;
+use zdr_chart::{Chart, View};
 
 /// Enough to read the data out; more would bury the page in table rows.
 pub const MAX_TABLE_ROWS: usize = 200;
@@ -47,8 +47,8 @@ impl Description {
     /// markup: the data may be hostile. Called after the frame that shows
     /// the card (`LocalCanvas`): 200 rows cost the page a layout of several
     /// milliseconds, which the card's pixels need not wait for.
-    pub fn fill(&self, chart: &Chart, title: &str) -> Result<(), JsValue> {
-        let data = chart.data_table(MAX_TABLE_ROWS);
+    pub fn fill(&self, chart: &Chart, title: &str, view: &View) -> Result<(), JsValue> {
+        let data = chart.data_table_viewed(MAX_TABLE_ROWS, view);
         self.table.set_text_content(None);
         let caption = self.child(&self.table, "caption")?;
         let caption_is = caption_text(title, data.rows.len(), data.total_rows, chart.config.locale);

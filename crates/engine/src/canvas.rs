@@ -11,13 +11,14 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
 use zdr_chart::model::Card;
 use zdr_chart::scene::HitMap;
-use zdr_chart::{Chart, Theme};
+use zdr_chart::{Chart, Theme, View};
 
 use crate::accessible::Description;
 use crate::canvas_backend::CanvasBackend;
 use crate::color_scheme::ColorScheme;
 use crate::error::EngineError;
 use crate::keyboard::{Focus, Keyboard, Ring, Walked};
+use crate::legend::{LegendButtons, Toggled};
 use crate::settings::Callbacks;
 use crate::tooltip::{Pointed, Tooltip};
 
@@ -63,6 +64,11 @@ pub(crate) struct CanvasState {
     /// The mark the keyboard is on.
     focus: Focus,
     ring: Option<Ring>,
+    /// The series the reader hid, kept across new data of the same names.
+    view: View,
+    /// Bumped by each change of `view`, so that it draws.
+    view_version: u32,
+    legend: Option<LegendButtons>,
     /// Bumped by each `show`, so new data always draws.
     generation: u32,
     drawn: Option<DrawKey>,
@@ -94,6 +100,7 @@ struct DrawKey {
     backing: (u32, u32),
     dark: bool,
     generation: u32,
+    view: u32,
 }
 
 impl LocalCanvas {
@@ -127,6 +134,9 @@ impl LocalCanvas {
                 hits: HitMap::default(),
                 focus: Focus::default(),
                 ring: None,
+                view: View::default(),
+                view_version: 0,
+                legend: None,
                 generation: 0,
                 drawn: None,
                 frame: None,
@@ -145,8 +155,11 @@ impl LocalCanvas {
         let tooltip =
             Tooltip::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
         let ring = Ring::create(spec.document, &wrapper, tooltip.element()).map_err(&dom)?;
+        let legend =
+            LegendButtons::create(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
         if let Ok(mut state) = state.try_borrow_mut() {
             state.ring = Some(ring);
+            state.legend = Some(legend);
         }
         let keyboard = Keyboard::attach(Rc::downgrade(&state)).map_err(&dom)?;
         let scheme_change = state
@@ -190,6 +203,10 @@ impl LocalCanvas {
         Description::name(&state.canvas, &chart, &state.title(&chart)).map_err(
             EngineError::dom("describe the chart for assistive technology"),
         )?;
+        // A series hidden stays hidden in new data of the same name.
+        let names = chart.toggled_series();
+        state.view.keep_only(&names);
+        drop(names);
         state.chart = chart;
         state.table_due = true;
         state.generation = state.generation.wrapping_add(1);
@@ -237,15 +254,23 @@ impl LocalCanvas {
                 16
             }
         };
+        let (width, height) = (size(rect.width()), size(rect.height()));
         Ok(state
             .chart
-            .to_svg(size(rect.width()), size(rect.height()), &state.theme()))
+            .to_svg_viewed(width, height, (&state.theme(), &state.view)))
     }
 
     /// The data shown, as CSV.
     pub fn to_csv(&self) -> Result<String, EngineError> {
         let state = self.state.try_borrow().map_err(|_| busy())?;
-        Ok(state.chart.to_csv())
+        Ok(state.chart.to_csv(&state.view))
+    }
+
+    /// Shows or hides a series, as its legend entry does; false when the
+    /// card has no such series or it is the last one shown.
+    pub fn set_series_visible(&mut self, series: &str, visible: bool) -> Result<bool, EngineError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
+        Ok(state.set_series_visible(series, visible))
     }
 
     /// The canvas with the latest data drawn on it, for `toPNG()`.
@@ -348,6 +373,7 @@ impl CanvasState {
             backing: (backing(width), backing(height)),
             dark: theme.dark,
             generation: self.generation,
+            view: self.view_version,
         };
         if self.drawn == Some(key) {
             return Ok(());
@@ -364,17 +390,22 @@ impl CanvasState {
         })?;
         // Device pixels per CSS pixel as actually allocated, after rounding and capping.
         let scale = f64::from(key.backing.0) / width;
+        let marks_before = self.hits.len();
         self.hits = self
             .chart
-            .draw_on(&mut backend, key.backing, &theme, scale)
+            .draw_on(&mut backend, key.backing, (&theme, &self.view), scale)
             .map_err(|error| EngineError::Draw {
                 reason: error.to_string(),
             })?;
         let new_data = self
             .drawn
             .is_none_or(|drawn| drawn.generation != key.generation);
-        self.focus.redrawn(new_data);
+        self.focus
+            .redrawn(new_data, (marks_before, self.hits.len()));
         self.drawn = Some(key);
+        if let Some(legend) = &self.legend {
+            legend.sync(self.hits.legend());
+        }
         // A focused card keeps its ring on its mark through a resize.
         if self.has_focus() {
             crate::keyboard::mark(&*self);
@@ -392,6 +423,28 @@ impl CanvasState {
             .owner_document()
             .and_then(|document| document.active_element())
             .is_some_and(|active| &active == canvas)
+    }
+}
+
+impl CanvasState {
+    fn set_series_visible(&mut self, series: &str, visible: bool) -> bool {
+        let names = self.chart.toggled_series();
+        let before = self.view.shows(series);
+        let done = self.view.set(series, visible, &names);
+        drop(names);
+        if done && before != visible {
+            self.view_version = self.view_version.wrapping_add(1);
+            self.table_due = true;
+            self.schedule();
+        }
+        done
+    }
+}
+
+impl Toggled for CanvasState {
+    fn toggle(&mut self, series: &str) {
+        let shown = self.view.shows(series);
+        self.set_series_visible(series, !shown);
     }
 }
 
@@ -496,7 +549,7 @@ fn table_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
                 return;
             }
             let title = state.title(&state.chart);
-            match state.description.fill(&state.chart, &title) {
+            match state.description.fill(&state.chart, &title, &state.view) {
                 Ok(()) => return,
                 Err(thrown) => (
                     state.callbacks.clone(),

@@ -1,7 +1,9 @@
 //! The card from the keyboard: one tab stop, arrow keys from mark to mark
 //! (the walk of `zdr_chart::scene::Walk`), a ring around the mark that is a
 //! shape, not a colour, the tooltip's text beside it and in a polite live
-//! region for screen readers. Escape leaves the marks.
+//! region for screen readers. Escape leaves the marks. The legend entries
+//! that hide and show a series are the walk's first row, above the marks;
+//! Enter (or Space) on one toggles it.
 
 use std::cell::RefCell;
 use std::rc::Weak;
@@ -9,10 +11,11 @@ use std::rc::Weak;
 use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, KeyboardEvent};
-use zdr_chart::scene::{Hit, HitShape, Step, Walk};
+use zdr_chart::scene::{Hit, HitShape, LegendKey, Step, Target, Walk};
 use zdr_chart::Theme;
 
 use crate::accessible::VISUALLY_HIDDEN;
+use crate::legend::Toggled;
 use crate::tooltip::{self, px, Pointed};
 
 /// How far a ring stands off its mark, in CSS pixels.
@@ -28,18 +31,24 @@ pub struct Focus {
 }
 
 impl Focus {
-    /// The card was drawn again: its marks are walked afresh, and with new
-    /// data the walk starts again from the first mark.
-    pub fn redrawn(&mut self, new_data: bool) {
+    /// The card was drawn again, with `marks` marks where it had `before`:
+    /// they are walked afresh, and with new data the walk starts again from
+    /// the first mark. A legend entry's index (past the marks) is kept on
+    /// the same entry when a series hidden or shown changed the marks.
+    pub fn redrawn(&mut self, new_data: bool, (before, marks): (usize, usize)) {
         self.walk = None;
         if new_data {
             self.index = None;
+        } else if let Some(index) = self.index {
+            if let Some(key) = index.checked_sub(before) {
+                self.index = Some(marks + key);
+            }
         }
     }
 }
 
 /// What the keyboard needs of the canvas's state.
-pub trait Walked: Pointed {
+pub trait Walked: Pointed + Toggled {
     fn focus(&mut self) -> &mut Focus;
     fn focused(&self) -> &Focus;
     /// `None` only while the card is being made.
@@ -101,6 +110,20 @@ impl Ring {
                 true,
             ),
         };
+        self.place(left, top, width, height, round, theme);
+        // Beside the ring, not over the mark it rings.
+        tooltip::show_for(
+            &self.tip,
+            hit,
+            theme,
+            (left + width, top + height / 2.0),
+            size,
+        );
+        self.live.set_text_content(Some(&spoken(hit)));
+    }
+
+    /// Puts the ring around a box (round: a circle in it), in the theme's colours.
+    fn place(&self, left: f64, top: f64, width: f64, height: f64, round: bool, theme: &Theme) {
         // A dark ring with a light one around it (or the reverse in the dark
         // theme): seen on any mark's colour and on the background.
         let text = crate::canvas_backend::css_color(theme.text);
@@ -120,15 +143,27 @@ impl Ring {
         );
         set("border-radius", if round { "50%" } else { "2px" });
         set("display", "block");
-        // Beside the ring, not over the mark it rings.
-        tooltip::show_for(
-            &self.tip,
-            hit,
+    }
+
+    /// Rings a legend entry and says what Enter would do.
+    pub fn show_key(&self, key: &LegendKey, theme: &Theme) {
+        self.place(
+            key.rect.x - 2.0,
+            key.rect.y - 2.0,
+            key.rect.w + 4.0,
+            key.rect.h + 4.0,
+            false,
             theme,
-            (left + width, top + height / 2.0),
-            size,
         );
-        self.live.set_text_content(Some(&spoken(hit)));
+        tooltip::hide(&self.tip);
+        let (state, action) = if key.shown {
+            ("shown", "hides")
+        } else {
+            ("hidden", "shows")
+        };
+        self.live.set_text_content(Some(
+            &[&key.series, ": ", state, ". Enter ", action, " it."].concat(),
+        ));
     }
 
     pub fn hide(&self) {
@@ -199,6 +234,21 @@ fn key<S: Walked>(state: &Weak<RefCell<S>>, event: &KeyboardEvent) -> bool {
         "ArrowDown" => Step::Down,
         "Home" => Step::First,
         "End" => Step::Last,
+        "Enter" | " " => {
+            let Some(state) = state.upgrade() else {
+                return false;
+            };
+            let Ok(mut state) = state.try_borrow_mut() else {
+                return false;
+            };
+            let series = match state.focused().index.and_then(|i| state.hits().target(i)) {
+                Some(Target::Legend(key)) => key.series.clone(),
+                _ => return false,
+            };
+            // The redraw it asks for rings the entry again and says its new state.
+            state.toggle(&series);
+            return true;
+        }
         "Escape" => {
             let Some(state) = state.upgrade() else {
                 return false;
@@ -237,14 +287,16 @@ pub fn mark<S: Walked>(state: &S) {
     let Some(ring) = state.ring() else {
         return;
     };
-    let Some(hit) = state
+    match state
         .focused()
         .index
-        .and_then(|index| state.hits().get(index))
-    else {
-        ring.hide();
-        return;
-    };
-    let rect = state.canvas().get_bounding_client_rect();
-    ring.show(hit, &state.theme(), (rect.width(), rect.height()));
+        .and_then(|index| state.hits().target(index))
+    {
+        Some(Target::Mark(hit)) => {
+            let rect = state.canvas().get_bounding_client_rect();
+            ring.show(hit, &state.theme(), (rect.width(), rect.height()));
+        }
+        Some(Target::Legend(key)) => ring.show_key(key, &state.theme()),
+        None => ring.hide(),
+    }
 }

@@ -42,6 +42,7 @@ mod color_scheme;
 mod data;
 mod error;
 mod keyboard;
+mod legend;
 mod settings;
 mod shell;
 mod tooltip;
@@ -184,6 +185,15 @@ impl LocalDrawing {
     pub fn to_csv(&self) -> Result<String, JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
         Ok(self.with(|canvas| canvas.to_csv())?)
+    }
+
+    /// Shows or hides the series `name`, as a click on its legend entry
+    /// does; true when it is now as asked, false when the card has no such
+    /// series (or none that can hide) or it is the last one shown.
+    #[wasm_bindgen(js_name = "setSeriesVisible")]
+    pub fn set_series_visible(&self, name: &str, visible: bool) -> Result<bool, JsValue> {
+        zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        Ok(self.with(|canvas| canvas.set_series_visible(name, visible))?)
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device resolution.

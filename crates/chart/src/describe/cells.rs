@@ -1,21 +1,29 @@
 //! How the data table writes a value: for a reader (the hidden table, in
 //! the card's locale and units, as the tooltips write it) or for a program
-//! (the CSV: numbers as JSON writes them, dates in ISO 8601, no units).
+//! (the CSV: numbers as JSON writes them, dates in ISO 8601, no units); and
+//! which series it writes (those the reader left shown).
 
 use crate::label;
 use crate::model::{iso_date, DatePrecision, When};
 use crate::number_text::write_f64;
+use crate::view::View;
 
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Cells<'u> {
     /// Written for a program, not a reader.
     raw: bool,
     units: Option<&'u str>,
+    view: &'u View,
 }
 
 impl<'u> Cells<'u> {
-    pub fn new(raw: bool, units: Option<&'u str>) -> Cells<'u> {
-        Cells { raw, units }
+    pub fn new(raw: bool, units: Option<&'u str>, view: &'u View) -> Cells<'u> {
+        Cells { raw, units, view }
+    }
+
+    /// Whether the series named `series` is written (the reader left it shown).
+    pub fn shows(self, series: &str) -> bool {
+        self.view.shows(series)
     }
 
     /// The same writer with other units (a series on the right axis).

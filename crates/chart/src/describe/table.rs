@@ -5,10 +5,11 @@ use super::DataTable;
 use crate::chart::Chart;
 use crate::label;
 use crate::model::{
-    At, Card, CardKind, Categorical, DatePrecision, Metric, Places, Series, Stacked, Treemap,
-    VizConfig,
+    At, Card, CardKind, Categorical, DatePrecision, Metric, NamedValues, Places, Series, Stacked,
+    Treemap, VizConfig,
 };
 use crate::shown::bins;
+use crate::view::View;
 
 /// Bins of the histogram's table: as many as the chart draws on any card
 /// wider than about 240 px (a bin is at least 8 px there).
@@ -40,10 +41,11 @@ fn build(
     }
 }
 
-/// The table of `chart`; `raw` writes it for a program (see [`Cells`]).
-pub fn data_table(chart: &Chart, max_rows: usize, raw: bool) -> DataTable {
+/// The table of `chart` as the reader's `view` shows it; `raw` writes it
+/// for a program (see [`Cells`]).
+pub fn data_table(chart: &Chart, max_rows: usize, (raw, view): (bool, &View)) -> DataTable {
     let config = &chart.config;
-    let f = Cells::new(raw, label::units(config));
+    let f = Cells::new(raw, label::units(config), view);
     let x_name = |fallback: &str| config.x_label.clone().unwrap_or_else(|| fallback.into());
     let y_name = |fallback: &str| config.y_label.clone().unwrap_or_else(|| fallback.into());
     match &chart.card {
@@ -52,9 +54,10 @@ pub fn data_table(chart: &Chart, max_rows: usize, raw: bool) -> DataTable {
             let names = (x_name("Date"), y_name("Value"));
             timeseries(series, *precision, names, max_rows, (config, f))
         }
-        Card::Scatter(series) => {
+        Card::Scatter(all) => {
             let (x, y) = (x_name("x"), y_name("y"));
-            let several = series.len() > 1;
+            let several = all.len() > 1;
+            let series: Vec<&Series> = all.iter().filter(|s| f.shows(&s.name)).collect();
             let columns = if several {
                 vec!["Series".into(), x, y]
             } else {
@@ -180,16 +183,17 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize, f: Cells<'_>) ->
         }
         _ => {
             let mut columns = vec![x_name("Category")];
+            let shown: Vec<&NamedValues> = c.series.iter().filter(|s| f.shows(&s.name)).collect();
             if c.series.len() == 1 {
                 columns.push(value_name(chart, c));
             } else {
-                columns.extend(c.series.iter().map(|s| s.name.clone()));
+                columns.extend(shown.iter().map(|s| s.name.clone()));
             }
             let mut rows = c.categories.iter().enumerate().map(|(i, name)| {
-                let mut row = Vec::with_capacity(c.series.len() + 1);
+                let mut row = Vec::with_capacity(shown.len() + 1);
                 row.push(name.clone());
                 row.extend(
-                    c.series
+                    shown
                         .iter()
                         .map(|s| f.value(s.values.get(i).copied().unwrap_or(f64::NAN))),
                 );
@@ -201,14 +205,16 @@ fn categorical(chart: &Chart, c: &Categorical, max_rows: usize, f: Cells<'_>) ->
 }
 
 fn stacked(s: &Stacked, x_name: String, max_rows: usize, f: Cells<'_>) -> DataTable {
+    // The layers shown, and the total of those alone, as the card stacks them.
+    let layers: Vec<&NamedValues> = s.series.iter().filter(|one| f.shows(&one.name)).collect();
     let mut columns = vec![x_name];
-    columns.extend(s.series.iter().map(|one| one.name.clone()));
+    columns.extend(layers.iter().map(|one| one.name.clone()));
     columns.push("Total".into());
     let mut rows = s.dates.iter().enumerate().map(|(i, &x)| {
-        let mut row = Vec::with_capacity(s.series.len() + 2);
+        let mut row = Vec::with_capacity(layers.len() + 2);
         row.push(f.date(x, s.precision));
-        let total = s.total(i);
-        row.extend(s.series.iter().map(|one| {
+        let total: f64 = layers.iter().filter_map(|one| one.values.get(i)).sum();
+        row.extend(layers.iter().map(|one| {
             let v = one.values.get(i).copied().unwrap_or(0.0);
             if s.normalize && !f.is_raw() {
                 format!("{} ({})", f.value(v), f.share(v / total))
@@ -333,22 +339,26 @@ fn value_name(chart: &Chart, c: &Categorical) -> String {
 }
 
 fn timeseries(
-    series: &[Series],
+    all: &[Series],
     precision: DatePrecision,
     (x_name, y_name): (String, String),
     max_rows: usize,
     (config, f): (&VizConfig, Cells<'_>),
 ) -> DataTable {
-    // Each series in the units of the axis it reads against.
-    let right = crate::sides::right_flags(config, series);
-    let units: Vec<Option<&str>> = (0..series.len())
-        .map(|i| match right.get(i) {
+    // Each series in the units of the axis it reads against on the card.
+    let right = crate::sides::right_flags(config, all);
+    let units: Vec<Option<&str>> = all
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| f.shows(&s.name))
+        .map(|(i, _)| match right.get(i) {
             Some(true) => label::right_units(config),
             _ => label::units(config),
         })
         .collect();
+    let series: Vec<&Series> = all.iter().filter(|s| f.shows(&s.name)).collect();
     let units_of = |i: usize| units.get(i).copied().flatten();
-    let Some(first) = series.first() else {
+    let Some(&first) = series.first() else {
         return build(vec![x_name], max_rows, 0, &mut || None);
     };
     // Bitwise equal dates: one row per date reads best (and copies nothing).

@@ -14,7 +14,7 @@ use crate::label;
 use crate::model::{DatePrecision, Series, Stacked};
 use crate::reduce::min_max_columns;
 use crate::scene::hit::{HitShape, Mark, Text};
-use crate::shown::xy_extent;
+use crate::shown::xy_extent_of;
 
 /// How much of a series' colour its fill takes over the background: the
 /// lines stay the strongest marks, and overlapping fills still read.
@@ -30,9 +30,10 @@ fn zero_is_near(lo: f64, hi: f64) -> bool {
 }
 
 pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecision) {
-    let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Square);
+    let legend = ctx.toggled_legend(series.iter().map(|s| s.name.as_str()), Marker::Square);
     let body = ctx.legend(body, &legend);
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
+    let shown = |i: usize| series.get(i).is_some_and(|s| ctx.shows(&s.name));
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &shown);
     let zero = zero_is_near(y_lo, y_hi);
     // Where zero is far off, a line under the plot says what the fill
     // stands on.
@@ -80,9 +81,14 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
     let domain = (x_lo, x_hi);
     let base = axes.y_at(foot);
+    // A hidden series reduces to nothing, and keeps its index (its colour).
     let reduced: Vec<(Vec<f64>, Vec<f64>)> = series
         .iter()
-        .map(|s| min_max_columns(&s.xs, &s.ys, x_lo, x_hi, columns))
+        .enumerate()
+        .map(|(i, s)| match shown(i) {
+            true => min_max_columns(&s.xs, &s.ys, x_lo, x_hi, columns),
+            false => (Vec::new(), Vec::new()),
+        })
         .collect();
     // Every fill first, then every line: no fill covers another series' line.
     for (i, (xs, ys)) in reduced.iter().enumerate() {
@@ -113,6 +119,9 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
             value: &Text::Value,
         };
         for (s, (xs, ys)) in series.iter().zip(&reduced) {
+            if xs.is_empty() {
+                continue;
+            }
             let name = ctx.series(series.len(), &s.name);
             record_points(ctx, &at, (xs, ys), name, precision);
         }
@@ -139,9 +148,18 @@ fn runs(axes: &Axes, xs: &[f64], ys: &[f64]) -> Vec<Vec<(f64, f64)>> {
 }
 
 pub fn stacked(ctx: &Ctx<'_>, body: Rect, s: &Stacked) {
-    let legend = ctx.series_legend(s.series.iter().map(|one| one.name.as_str()), Marker::Square);
+    let legend = ctx.toggled_legend(s.series.iter().map(|one| one.name.as_str()), Marker::Square);
     let body = ctx.legend(body, &legend);
-    let totals: Vec<f64> = (0..s.dates.len()).map(|i| s.total(i)).collect();
+    // The layers shown stack on each other, and their totals (and shares) are theirs alone.
+    let layers: Vec<(usize, &crate::model::NamedValues)> = s
+        .series
+        .iter()
+        .enumerate()
+        .filter(|(_, one)| ctx.shows(&one.name))
+        .collect();
+    let totals: Vec<f64> = (0..s.dates.len())
+        .map(|i| layers.iter().filter_map(|(_, one)| one.values.get(i)).sum())
+        .collect();
     // Shares in percent; a date whose total is zero stacks nothing.
     let factor = |i: usize| match (s.normalize, totals.get(i)) {
         (true, Some(&t)) if t > 0.0 => 100.0 / t,
@@ -180,7 +198,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, s: &Stacked) {
         (axes.plot.x + (axes.plot.w - w) / 2.0, w)
     });
     let mut lower = vec![0.0; shown.len()];
-    for (layer, one) in s.series.iter().enumerate() {
+    for &(layer, one) in &layers {
         let color = ctx.theme.color(layer);
         let upper: Vec<f64> = shown
             .iter()

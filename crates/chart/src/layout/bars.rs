@@ -74,9 +74,12 @@ fn bar_hit(ctx: &Ctx<'_>, r: Rect, c: &Categorical, ci: usize, si: usize, v: f64
 pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
-        &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
+        &ctx.toggled_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
     );
-    let (lo, hi) = finite_range(c.series.iter().flat_map(|s| s.values.iter().copied()));
+    // The series shown, each with its index (its colour); a hidden one
+    // leaves the groups and the value axis.
+    let shown = shown_series(ctx, c);
+    let (lo, hi) = finite_range(shown.iter().flat_map(|(_, s)| s.values.iter().copied()));
     let n = c.categories.len().max(1) as f64;
     let widest = c
         .categories
@@ -103,7 +106,7 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
         ctx.axes(body, band, value)
     };
     let _marks = ctx.p.marking();
-    let groups = c.series.len().max(1);
+    let groups = shown.len().max(1);
     let mut slots = Vec::new();
     for (ci, _) in c.categories.iter().enumerate() {
         let (x, w) = if turned {
@@ -112,14 +115,14 @@ pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
             axes.x_band(ci)
         };
         let inner = w / groups as f64;
-        for (si, s) in c.series.iter().enumerate() {
+        for (slot, &(si, s)) in shown.iter().enumerate() {
             let Some(&v) = s.values.get(ci) else { continue };
             if !v.is_finite() {
                 continue;
             }
             // A hairline between neighbours in a group keeps them apart.
             let gap = if groups > 1 && inner > 6.0 { 1.0 } else { 0.0 };
-            let bx = x + inner * si as f64;
+            let bx = x + inner * slot as f64;
             let r = if turned {
                 let (a, b) = (axes.x_at(0.0), axes.x_at(v));
                 Rect::new(a.min(b), bx, (a - b).abs(), inner - gap)
@@ -185,15 +188,28 @@ fn side_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, r: Rect) {
 /// double the marks of a chart whose segments are slivers anyway.
 const MAX_SEAMS: usize = 1_000;
 
+/// The series of `c` the reader left shown, with their indices.
+fn shown_series<'c>(
+    ctx: &Ctx<'_>,
+    c: &'c Categorical,
+) -> Vec<(usize, &'c crate::model::NamedValues)> {
+    c.series
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| ctx.shows(&s.name))
+        .collect()
+}
+
 /// stacked_bar: positives stack up from zero, negatives down.
 pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
-        &ctx.series_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
+        &ctx.toggled_legend(c.series.iter().map(|s| s.name.as_str()), Marker::Square),
     );
+    let shown = shown_series(ctx, c);
     let sums: Vec<(f64, f64)> = (0..c.categories.len())
         .map(|ci| {
-            c.series.iter().fold((0.0, 0.0), |(neg, pos), s| {
+            shown.iter().fold((0.0, 0.0), |(neg, pos), (_, s)| {
                 match s.values.get(ci).copied().filter(|v| v.is_finite()) {
                     Some(v) if v < 0.0 => (neg + v, pos),
                     Some(v) => (neg, pos + v),
@@ -221,7 +237,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     for ci in 0..c.categories.len() {
         let (x, w) = axes.x_band(ci);
         let (mut neg, mut pos) = (0.0, 0.0);
-        for (si, s) in c.series.iter().enumerate() {
+        for &(si, s) in &shown {
             let Some(v) = s.values.get(ci).copied().filter(|v| v.is_finite()) else {
                 continue;
             };

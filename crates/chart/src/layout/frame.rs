@@ -82,14 +82,22 @@ pub struct LegendEntry {
     pub label: String,
     pub color: Color,
     pub marker: Marker,
+    /// The series it names (the label may add to the name).
+    pub series: String,
+    /// For an entry that hides and shows its series: whether it is shown.
+    /// A hidden one is drawn hollow and muted.
+    pub toggle: Option<bool>,
 }
 
 impl LegendEntry {
     pub fn new(label: impl Into<String>, color: Color, marker: Marker) -> LegendEntry {
+        let label = label.into();
         LegendEntry {
-            label: label.into(),
+            series: label.clone(),
+            label,
             color,
             marker,
+            toggle: None,
         }
     }
 }
@@ -145,16 +153,18 @@ pub fn draw_frame(p: &Pen, theme: &Theme, sizes: &Sizes, config: &VizConfig) -> 
 }
 
 /// Lays the entries out in rows at the top of `body` (at most three rows,
-/// then "+N more"); returns what is left of the body below them.
+/// then "+N more"); returns what is left of the body below them, and where
+/// each entry drawn went (its index and its box).
 pub fn draw_legend(
     p: &Pen,
     theme: &Theme,
     sizes: &Sizes,
     body: Rect,
     entries: &[LegendEntry],
-) -> Rect {
+) -> (Rect, Vec<(usize, Rect)>) {
+    let mut placed = Vec::new();
     if entries.is_empty() {
-        return body;
+        return (body, placed);
     }
     let size = sizes.tick;
     let swatch = size * 0.9;
@@ -184,22 +194,43 @@ pub fn draw_legend(
             y += row_h;
         }
         let cy = y + row_h / 2.0;
+        let shown = entry.toggle != Some(false);
         match entry.marker {
+            // A hidden series' square or dot is hollow: its state is a
+            // shape, not only a shade.
+            Marker::Square | Marker::Dot if !shown => p.outline(
+                Rect::new(
+                    x + 0.75,
+                    cy - swatch / 2.0 + 0.75,
+                    swatch - 1.5,
+                    swatch - 1.5,
+                ),
+                entry.color,
+                1.5,
+            ),
             Marker::Square => p.rect(Rect::new(x, cy - swatch / 2.0, swatch, swatch), entry.color),
+            Marker::Line if !shown => p.outline(
+                Rect::new(x - 0.25, cy - 2.0, swatch + 0.5, 4.0),
+                entry.color,
+                1.0,
+            ),
             Marker::Line => p.rect(Rect::new(x - 1.0, cy - 1.5, swatch + 2.0, 3.0), entry.color),
             Marker::Dot => p.circle((x + swatch / 2.0, cy), swatch / 2.0, entry.color),
         }
+        let color = if shown { theme.text } else { theme.muted };
         p.text(
             &label,
             (x + swatch + 5.0, cy),
-            Font::new(size, Weight::Regular, theme.text),
+            Font::new(size, Weight::Regular, color),
             Align::Start,
             Baseline::Middle,
         );
+        placed.push((i, Rect::new(x - 2.0, y, w + 4.0, row_h)));
         x += w + gap;
     }
     let used = rows as f64 * row_h + 8.0;
-    Rect::new(body.x, body.y + used, body.w, body.h - used)
+    let rest = Rect::new(body.x, body.y + used, body.w, body.h - used);
+    (rest, placed)
 }
 
 /// The message shown where a chart would be when there is nothing to draw.

@@ -36,7 +36,9 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     // (crate::sides); the legend says which axis each reads against.
     let right = right_flags(ctx.config, series);
     let is_right = |i: usize| right.get(i).copied().unwrap_or(false);
-    let mut legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Line);
+    // A series hidden from the legend is left out of the axes too.
+    let shown = |i: usize| series.get(i).is_some_and(|s| ctx.shows(&s.name));
+    let mut legend = ctx.toggled_legend(series.iter().map(|s| s.name.as_str()), Marker::Line);
     if !right.is_empty() {
         for (i, entry) in legend.iter_mut().enumerate() {
             entry.label.push_str(if is_right(i) { RIGHT } else { LEFT });
@@ -45,8 +47,8 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     let body = ctx.legend(body, &legend);
 
     // One pass over the points of each side.
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &|i| !is_right(i));
-    let ((r_x_lo, r_x_hi), (r_lo, r_hi)) = xy_extent_of(series, &is_right);
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &|i| !is_right(i) && shown(i));
+    let ((r_x_lo, r_x_hi), (r_lo, r_hi)) = xy_extent_of(series, &|i| is_right(i) && shown(i));
     let (x_lo, x_hi) = (x_lo.min(r_x_lo), x_hi.max(r_x_hi));
     let x = AxisSpec::Time {
         lo: x_lo,
@@ -69,9 +71,17 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     };
     // Dots mark the points of sparse lines, while the card as a whole has
     // few enough of them to stay light.
-    let few = series.iter().map(|s| s.xs.len()).sum::<usize>() <= MAX_MARKERS;
+    let few = (0..series.len())
+        .filter(|&i| shown(i))
+        .filter_map(|i| series.get(i))
+        .map(|s| s.xs.len())
+        .sum::<usize>()
+        <= MAX_MARKERS;
     let lone = std::cell::Cell::new(0usize);
     for (i, s) in series.iter().enumerate() {
+        if !shown(i) {
+            continue;
+        }
         let color = ctx.theme.color(i);
         let y_at = |y| {
             if is_right(i) {

@@ -30,6 +30,7 @@ pub use crate::chart::Chart;
 use crate::model::{Card, CardKind, VizConfig};
 use crate::scene::hit::{Mark, Recorder};
 use crate::shown::is_empty;
+use crate::view::View;
 pub use frame::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
 use pen::Pen;
 pub use pen::Rect;
@@ -48,17 +49,53 @@ impl Chart {
     /// mark, text and the plot area as a display list, for any painter.
     /// With `record_hits`, the scene also says where every mark landed.
     pub fn scene(&self, width: f64, height: f64, theme: &Theme, record_hits: bool) -> Scene {
-        self.scene_at(width, height, 1.0, theme, record_hits)
+        self.scene_viewed(width, height, (theme, &View::default()), record_hits)
     }
 
-    /// [`Chart::scene`] for a painter `scale` device pixels per CSS pixel:
-    /// the layout is the same at every scale; only how finely long series
-    /// are reduced follows it.
+    /// [`Chart::scene`] as the reader's `view` has the card.
+    pub fn scene_viewed(
+        &self,
+        width: f64,
+        height: f64,
+        (theme, view): (&Theme, &View),
+        record_hits: bool,
+    ) -> Scene {
+        self.scene_at(width, height, (1.0, view), theme, record_hits)
+    }
+
+    /// The names of the series the reader can hide from the legend (see
+    /// [`View`]): those of a card of several series drawn as lines, areas,
+    /// dots or bars; none for any other card.
+    pub fn toggled_series(&self) -> Vec<&str> {
+        let names: Vec<&str> = match &self.card {
+            Card::Timeseries { series, .. } | Card::Scatter(series) => {
+                series.iter().map(|s| s.name.as_str()).collect()
+            }
+            Card::Categorical(c)
+                if !matches!(
+                    c.kind,
+                    CardKind::Pie | CardKind::Waterfall | CardKind::Choropleth
+                ) =>
+            {
+                c.series.iter().map(|s| s.name.as_str()).collect()
+            }
+            Card::Stacked(s) => s.series.iter().map(|one| one.name.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        if names.len() < 2 {
+            return Vec::new();
+        }
+        names
+    }
+
+    /// [`Chart::scene`] for a painter `scale` device pixels per CSS pixel,
+    /// as the reader's `view` has it: the layout is the same at every scale;
+    /// only how finely long series are reduced follows it.
     pub(crate) fn scene_at(
         &self,
         width: f64,
         height: f64,
-        scale: f64,
+        (scale, view): (f64, &View),
         theme: &Theme,
         record_hits: bool,
     ) -> Scene {
@@ -67,13 +104,13 @@ impl Chart {
         } else {
             Recorder::off()
         };
-        self.layout(Pen::new(width, height, scale), theme, hits)
+        self.layout(Pen::new(width, height, scale), (theme, view), hits)
     }
 
     /// Infallible: recording a display list cannot fail, so the card code
     /// carries no error paths (only painting onto a backend can fail).
-    fn layout(&self, p: Pen, theme: &Theme, hits: Recorder) -> Scene {
-        self.lay_out(&p, theme, &hits);
+    fn layout(&self, p: Pen, (theme, view): (&Theme, &View), hits: Recorder) -> Scene {
+        self.lay_out(&p, (theme, view), &hits);
         let (width, height, plot) = (p.width, p.height, p.plot());
         let (items, roles) = p.finish();
         Scene {
@@ -88,7 +125,7 @@ impl Chart {
         }
     }
 
-    fn lay_out(&self, p: &Pen, theme: &Theme, hits: &Recorder) {
+    fn lay_out(&self, p: &Pen, (theme, view): (&Theme, &View), hits: &Recorder) {
         let _locale = crate::locale::scoped(self.config.locale);
         let sizes = Sizes::for_width(p.width);
         let body = frame::draw_frame(p, theme, &sizes, &self.config);
@@ -106,6 +143,7 @@ impl Chart {
             config: &self.config,
             hits,
             fit: self.fit(),
+            view,
         };
         match &self.card {
             Card::Categorical(c) => match c.kind {
@@ -188,11 +226,18 @@ pub(crate) struct Ctx<'c> {
     pub hits: &'c Recorder,
     /// How the card's plot follows its frame.
     pub fit: Fit,
+    /// The series the reader hid.
+    pub view: &'c View,
 }
 
 impl Ctx<'_> {
     pub fn units(&self) -> Option<&str> {
         crate::label::units(self.config)
+    }
+
+    /// Whether the reader left series `name` shown.
+    pub fn shows(&self, name: &str) -> bool {
+        self.view.shows(name)
     }
 
     /// Records a mark for hit-testing; `make` runs only when recording.
@@ -284,7 +329,32 @@ impl Ctx<'_> {
     }
 
     pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Rect {
-        frame::draw_legend(self.p, self.theme, self.sizes, body, entries)
+        let (body, placed) = frame::draw_legend(self.p, self.theme, self.sizes, body, entries);
+        if self.recording() {
+            for (entry, rect) in placed
+                .iter()
+                .filter_map(|&(i, r)| Some((entries.get(i)?, r)))
+            {
+                if let Some(shown) = entry.toggle {
+                    self.hits.legend_key(&entry.series, rect, shown);
+                }
+            }
+        }
+        body
+    }
+
+    /// [`Ctx::series_legend`] whose entries hide and show their series
+    /// (the layout leaves hidden series out; see [`View`]).
+    pub fn toggled_legend<'n>(
+        &self,
+        names: impl ExactSizeIterator<Item = &'n str>,
+        marker: frame::Marker,
+    ) -> Vec<frame::LegendEntry> {
+        let mut entries = self.series_legend(names, marker);
+        for entry in &mut entries {
+            entry.toggle = Some(self.shows(&entry.series));
+        }
+        entries
     }
 
     /// One legend entry per series, or none for a single series (the

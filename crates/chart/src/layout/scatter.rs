@@ -8,7 +8,7 @@ use super::Ctx;
 use crate::model::Series;
 use crate::reduce::thin_points;
 use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
-use crate::shown::xy_extent;
+use crate::shown::xy_extent_of;
 
 /// Past this many points in a card, dots are drawn without a rim.
 const DENSE_RIMS: usize = 1_000;
@@ -17,9 +17,10 @@ const DENSE_RIMS: usize = 1_000;
 const MAX_DOTS: usize = 4_000;
 
 pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
-    let legend = ctx.series_legend(series.iter().map(|s| s.name.as_str()), Marker::Dot);
+    let legend = ctx.toggled_legend(series.iter().map(|s| s.name.as_str()), Marker::Dot);
     let body = ctx.legend(body, &legend);
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent(series);
+    let shown = |i: usize| series.get(i).is_some_and(|s| ctx.shows(&s.name));
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &shown);
     let axes = ctx.axes(
         body,
         AxisSpec::Linear {
@@ -45,13 +46,20 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
     let (w, h) = (axes.plot.w.max(1.0) as u32, axes.plot.h.max(1.0) as u32);
     // In a dense cloud the rims only double the marks; in a very dense one
     // the series share one grid, coarse enough to keep the dots in bound.
-    let total = series.iter().map(|s| s.xs.len()).sum::<usize>();
+    let total = (0..series.len())
+        .filter(|&i| shown(i))
+        .filter_map(|i| series.get(i))
+        .map(|s| s.xs.len())
+        .sum::<usize>();
     let rim = total <= DENSE_RIMS;
     let mut shared = (total > MAX_DOTS).then(|| {
         let cell = (axes.plot.w.max(1.0) * axes.plot.h.max(1.0) / MAX_DOTS as f64).sqrt();
         Coarse::new(axes.plot, cell)
     });
     for (i, s) in series.iter().enumerate() {
+        if !shown(i) {
+            continue;
+        }
         let color = ctx.theme.color(i);
         let radius = if s.xs.len() > 2_000 { 2.0 } else { 3.5 };
         let name = ctx.series(series.len(), &s.name);

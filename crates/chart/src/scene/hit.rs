@@ -13,7 +13,7 @@ use crate::model::DatePrecision;
 
 mod walk;
 
-pub use walk::{Step, Walk};
+pub use walk::{Step, Target, Walk};
 
 /// The area of one mark.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +44,17 @@ pub enum HitShape {
     },
 }
 
+/// A legend entry that hides and shows its series (see [`crate::View`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendKey {
+    /// The series it names.
+    pub series: String,
+    /// The entry's box: its marker and its label.
+    pub rect: Rect,
+    /// Whether the series is drawn.
+    pub shown: bool,
+}
+
 /// One mark and what a tooltip says about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
@@ -71,6 +82,8 @@ pub struct HitMap {
     /// The card's locale: tooltips are written when asked for, after the
     /// layout that set it is over.
     locale: crate::locale::Locale,
+    /// The legend entries that hide and show their series, as drawn.
+    legend: Vec<LegendKey>,
 }
 
 #[derive(Debug, Clone)]
@@ -137,6 +150,11 @@ impl HitMap {
 
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The legend entries that hide and show a series, in legend order.
+    pub fn legend(&self) -> &[LegendKey] {
+        &self.legend
     }
 
     /// The mark at `index` in drawing order.
@@ -333,6 +351,18 @@ impl Recorder {
             }
         };
         u32::try_from(at).ok()
+    }
+
+    /// Records a legend entry that hides and shows `series`.
+    pub fn legend_key(&self, series: &str, rect: Rect, shown: bool) {
+        let Some(cell) = &self.map else { return };
+        if let Ok(mut map) = cell.try_borrow_mut() {
+            map.legend.push(LegendKey {
+                series: series.to_string(),
+                rect,
+                shown,
+            });
+        }
     }
 
     /// Adds the mark `make` builds; `make` runs only when recording.

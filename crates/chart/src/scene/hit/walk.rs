@@ -5,9 +5,18 @@
 //! categories); up and down go to the neighbouring series, to its mark
 //! nearest in x. A card of one row (a map, a treemap, a table, a heatmap)
 //! has no series to change, so up and down move on screen instead: to the
-//! nearest mark above or below.
+//! nearest mark above or below. The legend entries that hide and show a
+//! series are the first row, above the series: indices past the marks'
+//! ([`HitMap::target`]).
 
-use super::{HitMap, HitShape};
+use super::{Hit, HitMap, HitShape, LegendKey};
+
+/// What a walk's index is on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target<'m> {
+    Mark(&'m Hit),
+    Legend(&'m LegendKey),
+}
 
 /// One key's move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,38 +46,42 @@ pub struct Walk {
     rows: Vec<usize>,
     /// Each mark's centre, for up and down.
     centres: Vec<(f64, f64)>,
+    /// The first row is the legend's.
+    legend: bool,
 }
 
 impl HitMap {
     /// The order a keyboard walks this map's marks in.
     pub fn walk(&self) -> Walk {
-        let centres: Vec<(f64, f64)> = self.entries.iter().map(|e| e.mark.shape.centre()).collect();
-        // Points (lines, scatters) go left to right whatever order they were
-        // drawn in; a map's regions west to east; bars, slices, cells and
-        // rows keep the order they were laid out in, which is the data's.
-        let keys: Vec<f64> = self
+        let marks = self.entries.len();
+        let total = marks + self.legend.len();
+        let centres: Vec<(f64, f64)> = self
             .entries
             .iter()
-            .zip(&centres)
-            .enumerate()
-            .map(|(i, (e, c))| match e.mark.shape {
-                HitShape::Point { .. } | HitShape::Polygon { .. } => c.0,
+            .map(|e| e.mark.shape.centre())
+            .chain(self.legend.iter().map(|key| key.rect.center()))
+            .collect();
+        // Points (lines, scatters) go left to right whatever order they were
+        // drawn in; a map's regions west to east; bars, slices, cells, rows
+        // and legend entries keep the order they were laid out in, which is
+        // the data's.
+        let keys: Vec<f64> = (0..total)
+            .map(|i| match self.entries.get(i).map(|e| &e.mark.shape) {
+                Some(HitShape::Point { .. } | HitShape::Polygon { .. }) => {
+                    centres.get(i).map_or(0.0, |c| c.0)
+                }
                 _ => i as f64,
             })
             .collect();
-        let row_of = |i: usize| {
-            self.entries
-                .get(i)
-                .and_then(|e| e.mark.series)
-                .map_or(0, |s| s as usize + 1)
+        // The legend is row 0, marks of no series row 1, series s row s + 2.
+        let row_of = |i: usize| match self.entries.get(i) {
+            Some(e) => e.mark.series.map_or(1, |s| s as usize + 2),
+            None => 0,
         };
-        let rows_count = (0..self.entries.len())
-            .map(row_of)
-            .max()
-            .map_or(0, |m| m + 1);
+        let rows_count = (0..total).map(row_of).max().map_or(0, |m| m + 1);
         // A counting sort by row after the sort by key keeps each row in key order.
         let mut starts = vec![0usize; rows_count + 1];
-        for i in 0..self.entries.len() {
+        for i in 0..total {
             if let Some(count) = starts.get_mut(row_of(i) + 1) {
                 *count += 1;
             }
@@ -77,7 +90,7 @@ impl HitMap {
             starts[r] += starts[r - 1];
         }
         let mut next = starts.clone();
-        let mut order = vec![0usize; self.entries.len()];
+        let mut order = vec![0usize; total];
         for i in crate::order::ranked(&keys, false) {
             if let Some(at) = next.get_mut(row_of(i)) {
                 if let Some(slot) = order.get_mut(*at) {
@@ -99,6 +112,15 @@ impl HitMap {
             place,
             rows: starts,
             centres,
+            legend: marks < total,
+        }
+    }
+
+    /// The mark or legend entry at a walk's index.
+    pub fn target(&self, index: usize) -> Option<Target<'_>> {
+        match index.checked_sub(self.entries.len()) {
+            None => self.get(index).map(Target::Mark),
+            Some(key) => self.legend.get(key).map(Target::Legend),
         }
     }
 }
@@ -108,7 +130,13 @@ impl Walk {
     /// any step starts at the first mark, and End at the last). `None` for
     /// a map without marks; a step past an edge stays where it is.
     pub fn step(&self, from: Option<usize>, step: Step) -> Option<usize> {
-        let first = *self.order.first()?;
+        // A walk starts on the marks, not on the legend above them.
+        let marks_start = if self.legend {
+            self.rows.get(1).copied().filter(|&s| s < self.order.len())
+        } else {
+            Some(0)
+        };
+        let first = self.order.get(marks_start.unwrap_or(0)).copied()?;
         let Some(at) = from.and_then(|i| self.place.get(i).copied()) else {
             return match step {
                 Step::Last => self.order.last().copied(),
