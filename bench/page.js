@@ -524,6 +524,56 @@ async function run(name, libName) {
   }
 }
 
+/**
+ * Zoom frames on the 1M-point line: the line drawn, then `steps` zooms, each a
+ * narrower range around the middle (from the whole data to 0.2% of it), one per
+ * animation frame, as a drag or a pinch asks for them. Each figure is the main
+ * thread's work for one zoomed view, from the frame's start (zdr-embed draws in
+ * the frame after the call; a frame callback registered after the call runs
+ * right after its draw) or from the call (uPlot's setScale draws at once) to
+ * the drawn view, rasterized. Libraries without a built-in zoom are not run.
+ */
+async function zoomFrames(libName, steps) {
+  const name = 'line-1m';
+  const sc = SCENARIOS[name];
+  const lib = LIBS[libName];
+  const el = box();
+  const result = lib.create(el, converter(name, libName, userData(name, libName, 1))(), sc);
+  await result.drawn;
+  await nextFrame();
+  const h = result.h;
+  const [lo, hi] = [T0, T0 + (sc.n - 1) * MINUTE];
+  const range = (i) => {
+    const share = Math.pow(0.002, i / steps);
+    const half = ((hi - lo) * share) / 2;
+    const mid = (lo + hi) / 2;
+    return [mid - half, mid + half];
+  };
+  const frames = [];
+  try {
+    for (let i = 1; i <= steps; i++) {
+      const [a, b] = range(i);
+      if (libName === 'uplot') {
+        const drawn = uplot.expect(h);
+        const t0 = await nextFrame();
+        h.u.setScale('x', { min: a, max: b });
+        await drawn;
+        rasterize(el);
+        frames.push(now() - t0);
+      } else {
+        await nextFrame();
+        h.handle.setView({ x: [a, b] });
+        // Registered after the engine's own frame callback: runs right after its draw.
+        frames.push(await new Promise((ok) => requestAnimationFrame((start) => { rasterize(el); ok(now() - start); })));
+      }
+    }
+    return frames;
+  } finally {
+    lib.destroy(h);
+    el.remove();
+  }
+}
+
 /** Draws the scenario's first data set and keeps the chart (memory). */
 async function drawKeep(name, libName) {
   const sc = SCENARIOS[name];
@@ -579,6 +629,7 @@ try {
     updateKept,
     show,
     frameInterval,
+    zoomFrames,
     wasmBytes,
     columnar: () => columnar,
     versions: () => ({ chartjs: window.Chart?.version, echarts: window.echarts?.version }),

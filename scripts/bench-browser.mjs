@@ -56,6 +56,7 @@ const PLAN = [
 const MEMORY_CASE = 'line-1m';
 const UPDATES = QUICK ? 5 : 20;
 const SHOT_CASES = ['line-100k', 'scatter-100k', 'bar-1k'];
+const ZOOM_STEPS = QUICK ? 10 : 40;
 
 // ------------------------------------------------------------------ files
 
@@ -286,6 +287,18 @@ async function main() {
       process.stderr.write(`bench: ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
     }
 
+    // ---- zoom frames on the 1M-point line: the libraries with a built-in zoom
+    const zoom = {};
+    if (!ONLY || ONLY.includes('zoom-1m')) {
+      for (const l of ['zdr', 'uplot'].filter((l) => present.includes(l))) {
+        zoom[l] = [];
+        for (let rep = 0; rep < (QUICK ? 1 : 3); rep++) {
+          zoom[l].push(...(await fresh(l, (page) => page.evaluate(([lib, steps]) => window.bench.zoomFrames(lib, steps), [l, ZOOM_STEPS]))));
+        }
+      }
+      process.stderr.write('bench: zoom frames done\n');
+    }
+
     if (SHOTS) {
       const dir = join(ROOT, 'test-results', 'bench-shots');
       mkdirSync(dir, { recursive: true });
@@ -316,6 +329,7 @@ async function main() {
       results,
       labels,
       memory,
+      zoom,
       chromiumVersion: browser.version(),
       frameMs,
       engineHash,
@@ -327,7 +341,7 @@ async function main() {
     mkdirSync(join(ROOT, 'test-results'), { recursive: true });
     writeFileSync(OUT, report);
     // The raw figures, for a later look at what a median hides.
-    writeFileSync(OUT.replace(/\.md$/, '.json'), JSON.stringify({ columnar, results, memory }, null, 1));
+    writeFileSync(OUT.replace(/\.md$/, '.json'), JSON.stringify({ columnar, results, memory, zoom }, null, 1));
     process.stdout.write(report);
     process.stderr.write(`bench: written to ${OUT}\n`);
   } finally {
@@ -341,7 +355,7 @@ const series = () => ({ pixels: [], busy: [], convert: [], call: [], raster: [] 
 
 // ------------------------------------------------------------------ report
 
-function write({ present, notes, columnar, foreign, snap, results, labels, memory, chromiumVersion, frameMs, engineHash, loadBefore, loadAfter, idleBefore, seconds }) {
+function write({ present, notes, columnar, foreign, snap, results, labels, memory, zoom, chromiumVersion, frameMs, engineHash, loadBefore, loadAfter, idleBefore, seconds }) {
   const cpu = cpus();
   const lines = [];
   const out = (s = '') => lines.push(s);
@@ -453,6 +467,20 @@ function write({ present, notes, columnar, foreign, snap, results, labels, memor
     }).join(' | ')} |`);
   }
   out();
+
+  if (Object.keys(zoom).length) {
+    out('## Zoom frames, 1M-point line');
+    out();
+    out(`A fresh page per run: the line drawn, then ${ZOOM_STEPS} zooms around its middle, each narrower (from the whole two years to 0.2% of them, about 1,400 minutes), one per animation frame as a drag or a pinch asks for them. A frame's work: zdr-embed, from the start of the frame its draw runs in to the drawn view (it re-reads the kept columns of the range and reduces them per pixel again); uPlot, from \`setScale\` to its draw hook. Both rasterized. Chart.js and ECharts have no zoom without a plugin or a component, and are not run. At 60 frames per second a frame has ${ms(frameMs ?? 16.7)} ms.`);
+    out();
+    out('| library | frames | median | p90 | max | within one frame |');
+    out('|---|---:|---:|---:|---:|---:|');
+    for (const [l, frames] of Object.entries(zoom)) {
+      const within = frames.filter((f) => f <= (frameMs ?? 16.7)).length;
+      out(`| ${NAMES[l]} | ${frames.length} | ${ms(median(frames))} ms | ${ms(p90(frames))} ms | ${ms(Math.max(...frames))} ms | ${Math.round((100 * within) / frames.length)}% |`);
+    }
+    out();
+  }
 
   if (Object.keys(memory).length) {
     out('## Memory, 1M-point line');

@@ -190,6 +190,21 @@ impl EmbedHandle {
         })
     }
 
+    /// Zooms a card drawn in the page to `view`, `{ x: [from, to] }` (and
+    /// `y` on a scatter; on a time axis the ends are `Date`s, milliseconds
+    /// since 1970 or ISO 8601 text); `null` shows the whole data again.
+    /// Timeseries, area and scatter cards zoom; others ignore it.
+    #[wasm_bindgen(js_name = "setView")]
+    pub fn set_view(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChartView | null")] view: JsValue,
+    ) -> Result<(), JsValue> {
+        self.on_surface(Call::SetView, &|surface| {
+            surface.set_view(&view).map(|()| JsValue::UNDEFINED)
+        })
+        .map(drop)
+    }
+
     /// Shows or hides the series `name`, as a click on its legend entry
     /// does (the axes rescale; kept across `update()` for a series of the
     /// same name). Returns true when the series is now as asked; false when

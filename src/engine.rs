@@ -37,6 +37,8 @@ extern "C" {
     pub fn destroy(this: &LocalDrawing) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch, js_name = toSVG)]
     pub fn to_svg(this: &LocalDrawing) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(method, catch, js_name = setView)]
+    pub fn set_view(this: &LocalDrawing, view: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(method, catch, js_name = setSeriesVisible)]
     pub fn set_series_visible(
         this: &LocalDrawing,

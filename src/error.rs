@@ -25,6 +25,7 @@ pub enum Call {
     ToSvg,
     ToCsv,
     SetSeriesVisible,
+    SetView,
     Preload,
 }
 
@@ -45,6 +46,7 @@ impl Call {
             Call::ToSvg => "toSVG".into(),
             Call::ToCsv => "toCSV".into(),
             Call::SetSeriesVisible => "setSeriesVisible".into(),
+            Call::SetView => "setView".into(),
             Call::Preload => "preload".into(),
         }
     }
@@ -134,6 +136,11 @@ pub enum EmbedError {
         found: String,
     },
 
+    /// An argument the engine refused (`setView`), in its words.
+    Refused {
+        reason: String,
+    },
+
     /// An argument of a handle's method (not an option of `render`).
     WrongArgument {
         name: &'static str,
@@ -217,6 +224,7 @@ impl EmbedError {
                 expected,
                 found,
             } => concat(&["argument \"", name, "\" must be ", expected, ", found ", found]),
+            EmbedError::Refused { reason } => reason.clone(),
             EmbedError::Destroyed => {
                 "this embed was destroyed; call render() to show the card again".into()
             }
@@ -230,7 +238,8 @@ impl EmbedError {
         match self {
             EmbedError::OptionsNotObject { .. }
             | EmbedError::NotAnArray { .. }
-            | EmbedError::WrongArgument { .. } => Code::InvalidArgument,
+            | EmbedError::WrongArgument { .. }
+            | EmbedError::Refused { .. } => Code::InvalidArgument,
             EmbedError::MissingOption { .. } => Code::MissingOption,
             EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => Code::InvalidOption,
             EmbedError::ContainerNotFound { .. } => Code::ContainerNotFound,
@@ -284,6 +293,7 @@ impl EmbedError {
             (Some(Code::NotSerialisable), Some(reason)) => EmbedError::NotSerialisable { reason },
             (Some(Code::InstanceFailed), _) => EmbedError::InstanceFailed,
             (Some(Code::Destroyed), _) => EmbedError::Destroyed,
+            (Some(Code::InvalidArgument), Some(reason)) => EmbedError::Refused { reason },
             (_, Some(reason)) if code.is_some() => EmbedError::Draw { reason },
             _ => EmbedError::Draw {
                 reason: describe_thrown(thrown),

@@ -73,6 +73,21 @@ export interface CommonOptions {
   darkMode?: boolean;
   /** Called when showing the card fails, or (auto mode) on a fallback; without it the error is logged with console.error. */
   onError?: (error: Error) => void;
+  /** A card drawn in the page (local, or auto after a fallback): called after each zoom, pan or reset has been drawn. */
+  onViewChange?: (view: ChartView) => void;
+  /** A card drawn in the page: cards of one group move their crosshair together. */
+  syncGroup?: string;
+  /** A card drawn in the page: a button at its top right with PNG, SVG and CSV downloads. */
+  menu?: boolean;
+}
+
+/**
+ * A zoom of a card drawn in the page: the x range (on a time axis Dates; `setView` also reads
+ * milliseconds since 1970 or ISO 8601 text) and, on a scatter, the y range; null: the whole data.
+ */
+export interface ChartView {
+  x?: [Date | number | string, Date | number | string] | null;
+  y?: [number, number] | null;
 }
 
 /** The spec's way (the default): a form post into an iframe; the service draws the card. */

@@ -86,6 +86,12 @@ pub struct EmbedOptions {
     pub dark_mode: Option<bool>,
     pub timeout_ms: u32,
     pub callbacks: Callbacks,
+    /// For a card drawn in the page: told of each zoom (`onViewChange`).
+    pub on_view_change: Option<js_sys::Function>,
+    /// For a card drawn in the page: cards of one group share their crosshair.
+    pub sync_group: Option<String>,
+    /// For a card drawn in the page: a menu of downloads.
+    pub menu: bool,
 }
 
 impl EmbedOptions {
@@ -116,6 +122,7 @@ impl EmbedOptions {
         let embed_mode = embed_mode(options)?;
         let container = container(options)?;
         let dark_mode = optional_bool(options, "darkMode")?;
+        let menu = optional_bool(options, "menu")?.unwrap_or(false);
         let auto_height = is_auto_height(options)?;
         let service = match mode {
             Mode::Local => optional_service(options, dark_mode)?,
@@ -144,6 +151,19 @@ impl EmbedOptions {
         let timeout_ms = timeout(options)?;
         let on_load = optional_function(options, "onLoad")?;
         let on_error = optional_function(options, "onError")?;
+        let on_view_change = optional_function(options, "onViewChange")?;
+        let sync_group = member(options, "syncGroup", "syncGroup")?;
+        let sync_group = match sync_group.as_string() {
+            Some(group) if group.len() <= 256 => Some(group),
+            None if sync_group.is_undefined() || sync_group.is_null() => None,
+            _ => {
+                return Err(wrong_type(
+                    "syncGroup",
+                    "a string of at most 256 characters",
+                    &sync_group,
+                ))
+            }
+        };
         let container = match container {
             Ok(element) => element,
             Err(id) => find_container(document, &id)?,
@@ -162,6 +182,9 @@ impl EmbedOptions {
             dark_mode,
             timeout_ms,
             callbacks: Callbacks { on_load, on_error },
+            on_view_change,
+            sync_group,
+            menu,
         })
     }
 }

@@ -91,6 +91,15 @@ impl LocalSurface {
         set("title", &options.name.as_str().into());
         set("onLoad", on_load.as_ref());
         set("onError", on_error.as_ref());
+        if let Some(on_view_change) = &options.on_view_change {
+            set("onViewChange", on_view_change);
+        }
+        if let Some(group) = &options.sync_group {
+            set("syncGroup", &group.into());
+        }
+        if options.menu {
+            set("menu", &JsValue::TRUE);
+        }
         let drawing = engine::mount(engine, &options.container, &settings)?;
         Ok(LocalSurface {
             drawing: Some(Mounted {
@@ -148,6 +157,14 @@ impl Surface for LocalSurface {
         text.as_string().ok_or_else(|| EmbedError::Draw {
             reason: "the engine gave no text".into(),
         })
+    }
+
+    fn set_view(&self, view: &JsValue) -> Result<(), EmbedError> {
+        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
+        mounted
+            .drawing
+            .set_view(view)
+            .map_err(|thrown| EmbedError::from_engine(&thrown))
     }
 
     fn set_series_visible(&self, name: &str, visible: bool) -> Result<bool, EmbedError> {

@@ -53,6 +53,11 @@ pub trait Surface {
         })
     }
 
+    /// Zooms the card (see the engine's `setView`). Only surfaces that draw.
+    fn set_view(&self, _view: &JsValue) -> Result<(), EmbedError> {
+        Err(EmbedError::NotDrawnLocally { what: "setView()" })
+    }
+
     /// Shows or hides a series of the card (see the engine's
     /// `setSeriesVisible`). Only surfaces that draw.
     fn set_series_visible(&self, _name: &str, _visible: bool) -> Result<bool, EmbedError> {

@@ -18,7 +18,8 @@ const example = (name) => JSON.parse(readFileSync(join(ROOT, 'docs/examples', `$
 
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <title>interaction</title>
-<style>body { margin: 0; padding: 40px; font: 14px sans-serif } #chart { width: 640px } #tall { height: 2000px }</style>
+<style>body { margin: 0; padding: 40px; font: 14px sans-serif } #chart { width: 640px } #tall { height: 2000px }
+@media print { #chart { width: 720px } button { display: none } }</style>
 <script type="importmap">{ "imports": { "zdr-embed": "/node_modules/zdr-embed/pkg/zdr_embed.js" } }</script>
 </head><body><button id="before">Before</button><div id="chart"></div><button id="after">After</button><div id="tall"></div>
 <script type="module">
@@ -327,7 +328,239 @@ describe('the legend', () => {
   });
 });
 
+/** A million readings a minute from 2024-01-01, from typed arrays (as the demo's). */
+const MILLION = `(() => {
+  const n = 1_000_000, x = new Float64Array(n), y = new Float64Array(n);
+  let walk = 0, state = 12345;
+  for (let i = 0; i < n; i++) {
+    state ^= state << 13; state ^= state >>> 17; state ^= state << 5; state >>>= 0;
+    walk += (state / 4294967296 - 0.5) * 0.3;
+    x[i] = Date.UTC(2024, 0, 1) + i * 60_000;
+    y[i] = 50 + 12 * Math.sin((2 * Math.PI * i) / 1440) + walk;
+  }
+  return { viz_config: { title: 'A million readings', viz_component_type: 'timeseries', x_time: 'epoch_ms' }, data: { x, y } };
+})()`;
+
+/** The plot's box in page pixels, from the reset-free frame: the hidden ring is not needed; read the canvas's box and the engine's zoom frame through a drag's effect instead. */
+const views = (page) => page.evaluate(() => window.views.map((v) => ({ x: v.x && v.x.map((d) => d.toISOString()), y: v.y })));
+
+describe('zoom and pan', () => {
+  test('a drag zooms a million-point line into its real detail; Ctrl+wheel, double click and the reset button', async () => {
+    const { context, page, problems } = await openPage();
+    await page.evaluate(`window.views = []; window.show({ visualizationData: ${MILLION}, onViewChange: (v) => window.views.push(v) })`);
+    await settle(page);
+    const box = await page.locator('#chart canvas').boundingBox();
+    const clip = { x: box.x, y: box.y, width: box.width, height: box.height };
+    const whole = await page.screenshot({ clip });
+    const whole_svg = await page.evaluate(() => window.handle.toSVG().length);
+
+    // Drag across a tenth of the plot, in its middle.
+    const y = box.y + box.height * 0.6;
+    const from = box.x + box.width * 0.45, to = box.x + box.width * 0.55;
+    await page.mouse.move(from, y);
+    await page.mouse.down();
+    await page.mouse.move((from + to) / 2, y, { steps: 3 });
+    const selecting = await page.evaluate(() => getComputedStyle(document.querySelector('#chart .zdr-embed-selection')).display);
+    assert.equal(selecting, 'block', 'the selection shows while dragging');
+    await page.mouse.move(to, y, { steps: 3 });
+    await page.mouse.up();
+    await settle(page);
+    let seen = await views(page);
+    assert.equal(seen.length, 1, 'onViewChange once');
+    const [a, b] = seen[0].x.map((d) => Date.parse(d));
+    const days = (b - a) / 86_400_000;
+    assert.ok(days > 40 && days < 90, `about a tenth of the 694 days (${days.toFixed(1)})`);
+    const zoomed = await page.screenshot({ clip });
+    assert.ok((await changedPixels(page, whole, zoomed)) > 5000, 'the zoomed line is drawn');
+    assert.ok(await page.locator('#chart .zdr-embed-reset').isVisible(), 'a reset button while zoomed');
+    // The real points of the range, reduced per pixel again: the SVG of the zoomed view has about as many
+    // vertices as the whole one (a few per pixel column), not the tenth a stretched picture would have.
+    const zoomed_svg = await page.evaluate(() => window.handle.toSVG().length);
+    assert.ok(zoomed_svg > whole_svg * 0.6, `detail at the zoom (${whole_svg} -> ${zoomed_svg} bytes of SVG)`);
+
+    // Ctrl+wheel zooms in around the pointer.
+    await page.mouse.move(box.x + box.width / 2, y);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    await settle(page);
+    seen = await views(page);
+    const [c, d] = seen.at(-1).x.map((t) => Date.parse(t));
+    assert.ok(d - c < b - a && c > a && d < b, 'zoomed in further, inside the range');
+
+    // The reset button: the whole data again, the button gone.
+    await page.locator('#chart .zdr-embed-reset').click();
+    await settle(page);
+    assert.deepEqual((await views(page)).at(-1), { x: null, y: null });
+    assert.equal(await page.locator('#chart .zdr-embed-reset').isVisible(), false);
+    const back = await page.screenshot({ clip });
+    assert.ok((await changedPixels(page, whole, back)) < 50, 'the whole line as before');
+
+    // setView, then a double click.
+    await page.evaluate(() => window.handle.setView({ x: ['2024-06-01', new Date('2024-06-08')] }));
+    await settle(page);
+    assert.deepEqual((await views(page)).at(-1).x, ['2024-06-01T00:00:00.000Z', '2024-06-08T00:00:00.000Z']);
+    await page.mouse.dblclick(box.x + box.width / 2, y);
+    await settle(page);
+    assert.deepEqual((await views(page)).at(-1), { x: null, y: null });
+    const wrong = await page.evaluate(() => { try { window.handle.setView({ x: [1] }); } catch (e) { return [e.code, e.message]; } });
+    assert.deepEqual(wrong, ['invalid_argument', 'setView: x must be an array of two values [from, to], found an array']);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('Shift-drag pans a zoomed line; a scatter zooms in x and y', async () => {
+    const { context, page } = await openPage();
+    await page.evaluate(`window.views = []; window.show({ visualizationData: ${MILLION}, onViewChange: (v) => window.views.push(v) })`);
+    await settle(page);
+    await page.evaluate(() => window.handle.setView({ x: ['2024-06-01', '2024-07-01'] }));
+    await settle(page);
+    const box = await page.locator('#chart canvas').boundingBox();
+    const y = box.y + box.height * 0.6;
+    await page.keyboard.down('Shift');
+    await page.mouse.move(box.x + box.width * 0.6, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.4, y, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await settle(page);
+    const [a, b] = (await views(page)).at(-1).x.map((d) => Date.parse(d));
+    assert.ok(a > Date.UTC(2024, 5, 1) + 86_400_000, 'dragged left: later dates come in');
+    assert.ok(Math.abs((b - a) - 30 * 86_400_000) < 60_000, 'the same span');
+
+    await page.evaluate(() => { window.views = []; });
+    await showCard(page, example('scatter'));
+    await page.evaluate(() => window.handle.setView({ x: [150, 175], y: [45, 60] }));
+    await settle(page);
+    assert.ok(await page.locator('#chart .zdr-embed-reset').isVisible());
+    const csvRows = (await page.evaluate(() => window.handle.toCSV())).split('\r\n').length;
+    assert.ok(csvRows > 10, 'the CSV keeps every row: a zoom is a view, not a filter');
+    await context.close();
+  });
+});
+
+describe('the crosshair', () => {
+  test('follows the pointer with every series at that date, and moves on every card of its syncGroup', async () => {
+    const { context, page, problems } = await openPage();
+    await page.evaluate(async (data) => {
+      const second = document.createElement('div');
+      second.id = 'second';
+      second.style.width = '640px';
+      document.getElementById('chart').after(second);
+      const draw = (containerId, d) => new Promise((loaded, failed) => {
+        const handle = window.render({ containerId, mode: 'local', height: '300px', syncGroup: 'users', visualizationData: d, onLoad: () => loaded(handle), onError: failed });
+      });
+      window.first = await draw('chart', data);
+      const other = { ...data, viz_config: { ...data.viz_config, title: 'The same users, again' } };
+      window.second = await draw('second', other);
+    }, example('timeseries'));
+    await settle(page);
+    const state = (id) => page.evaluate((id) => {
+      const card = document.getElementById(id);
+      const rule = card.querySelector('.zdr-embed-crosshair');
+      const tip = card.querySelector('.zdr-embed-tooltip');
+      const shown = (e) => getComputedStyle(e).display !== 'none';
+      return {
+        rule: shown(rule) ? parseFloat(rule.style.left) : null,
+        tip: shown(tip) ? [...tip.children].map((l) => l.textContent) : null,
+      };
+    }, id);
+    const box = await page.locator('#chart canvas').boundingBox();
+    const secondClip = await page.locator('#second canvas').boundingBox();
+    const before = await page.screenshot({ clip: secondClip });
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.6);
+    const here = await state('chart');
+    assert.ok(here.rule !== null, 'a rule on the card under the pointer');
+    assert.equal(here.tip.length, 3, `a date and both series: ${here.tip}`);
+    assert.match(here.tip[1], /^Web: [\d,]+$/);
+    assert.match(here.tip[2], /^Mobile: [\d,]+$/);
+    const there = await state('second');
+    assert.ok(there.rule !== null, 'the other card of the group shows its rule too');
+    assert.equal(there.tip[0], here.tip[0], 'at the same date');
+    const after = await page.screenshot({ clip: secondClip });
+    assert.ok((await changedPixels(page, before, after)) > 100, 'seen on the other card');
+
+    await page.mouse.move(box.x + box.width * 0.5, box.y - 30);
+    assert.deepEqual(await state('chart'), { rule: null, tip: null }, 'gone when the pointer leaves');
+    assert.deepEqual(await state('second'), { rule: null, tip: null });
+
+    // The keyboard moves it too.
+    await page.focus('#before');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    const keyed = await state('chart');
+    assert.ok(keyed.rule !== null && keyed.tip[0] === 'Jan 8, 2025', `the rule at the focused mark: ${keyed.tip}`);
+    assert.equal((await state('second')).tip[0], 'Jan 8, 2025');
+    await page.evaluate(() => { window.first.destroy(); window.second.destroy(); });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});
+
 describe('the data out', () => {
+  test('the menu downloads PNG, SVG and CSV made in the page, and requests nothing', async () => {
+    const { context, page, problems } = await openPage();
+    await page.evaluate((d) => window.show({ visualizationData: d, menu: true }), example('bar'));
+    await settle(page);
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    const button = page.getByRole('button', { name: 'Download the chart' });
+    assert.equal(await button.getAttribute('aria-expanded'), 'false');
+    await button.click();
+    assert.equal(await button.getAttribute('aria-expanded'), 'true');
+    const got = {};
+    for (const what of ['PNG', 'SVG', 'CSV']) {
+      if (what !== 'PNG') await button.click();
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${what}` }).click()]);
+      const path = await download.path();
+      got[what] = { name: download.suggestedFilename(), bytes: readFileSync(path) };
+    }
+    assert.equal(got.CSV.name, 'unit-sales-by-region.csv');
+    assert.equal(got.CSV.bytes.toString(), await page.evaluate(() => window.handle.toCSV()));
+    assert.equal(got.SVG.name, 'unit-sales-by-region.svg');
+    assert.match(got.SVG.bytes.toString(), /^<svg[^>]*>/);
+    assert.equal(got.PNG.name, 'unit-sales-by-region.png');
+    assert.equal(got.PNG.bytes.subarray(1, 4).toString(), 'PNG');
+    assert.equal(await button.getAttribute('aria-expanded'), 'false', 'closed after a download');
+    await button.click();
+    await page.keyboard.press('Escape');
+    assert.equal(await button.getAttribute('aria-expanded'), 'false', 'Escape closes it');
+    assert.deepEqual(requests.filter((u) => !u.startsWith('blob:')), [], 'nothing requested');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('printing draws the card at its printed size and at print resolution', async () => {
+    const { context, page, problems } = await openPage();
+    await showCard(page, example('bar'));
+    const size = () => page.evaluate(() => {
+      const c = document.querySelector('#chart canvas');
+      return { backing: c.width, css: Math.round(c.getBoundingClientRect().width) };
+    });
+    assert.deepEqual(await size(), { backing: 640, css: 640 });
+    // beforeprint: drawn at once, in the same task (printing runs no frames).
+    const drawnAtOnce = await page.evaluate(() => {
+      window.dispatchEvent(new Event('beforeprint'));
+      return document.querySelector('#chart canvas').width;
+    });
+    assert.equal(drawnAtOnce, 1920, 'three device pixels per CSS pixel, before the print is laid out');
+    await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+    await settle(page);
+    assert.deepEqual(await size(), { backing: 640, css: 640 });
+    // Print media (print preview, emulation): the printed size.
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForFunction(() => document.querySelector('#chart canvas').width === 2160, null, WAIT);
+    assert.deepEqual(await size(), { backing: 2160, css: 720 }, 'the printed width, three device pixels per CSS pixel');
+    const pdf = await page.pdf({ width: '900px', height: '700px' });
+    assert.ok(pdf.length > 5000 && pdf.subarray(0, 4).toString() === '%PDF', `a PDF (${pdf.length} bytes)`);
+    await page.emulateMedia({ media: 'screen' });
+    await settle(page);
+    assert.deepEqual(await size(), { backing: 640, css: 640 }, "the screen's drawing again");
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('toCSV gives the data as shown, unformatted, with ISO dates; the service mode says why not', async () => {
     const { context, page } = await openPage();
     await showCard(page, example('timeseries'));

@@ -528,7 +528,9 @@ describe('local mode', () => {
     const cycles = (n, drawEvery) =>
       page.evaluate(async ([count, every, data]) => {
         for (let i = 0; i < count; i++) {
-          window.show({ mode: 'local', visualizationData: data, height: '300px' });
+          // With every listener a card can have: keyboard, legend, zoom,
+          // crosshair (and its group), print, the menu.
+          window.show({ mode: 'local', visualizationData: data, height: '300px', menu: true, syncGroup: 'cycles' });
           if (every && i % every === 0) {
             while (!window.loads.length) await window.__t.nextFrames(1);
           }

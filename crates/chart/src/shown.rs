@@ -57,6 +57,50 @@ pub fn xy_extent_of(
     (x, y)
 }
 
+/// The indices `a..b` of the sorted `xs` inside `[lo, hi]`, with the
+/// nearest point outside on each side (a line to it reaches the plot's
+/// edge). Binary searches: a zoomed million-point line reads only the
+/// points it shows.
+pub fn visible(xs: &[f64], (lo, hi): (f64, f64)) -> (usize, usize) {
+    let a = xs.partition_point(|&x| x < lo).saturating_sub(1);
+    let b = xs
+        .partition_point(|&x| x <= hi)
+        .saturating_add(1)
+        .min(xs.len());
+    (a.min(b), b)
+}
+
+/// [`xy_extent_of`]; with a zoomed x range, the y range is that of the
+/// points inside it (the x range is the zoom's).
+pub fn xy_extent_within(
+    series: &[crate::model::Series],
+    keep: &dyn Fn(usize) -> bool,
+    zoom: Option<(f64, f64)>,
+) -> ((f64, f64), (f64, f64)) {
+    let Some((lo, hi)) = zoom else {
+        return xy_extent_of(series, keep);
+    };
+    let mut y = (f64::INFINITY, f64::NEG_INFINITY);
+    for (i, s) in series.iter().enumerate() {
+        if !keep(i) {
+            continue;
+        }
+        let n = s.xs.len().min(s.ys.len());
+        let (a, b) = visible(s.xs.get(..n).unwrap_or(&[]), (lo, hi));
+        for (&x, &v) in
+            s.xs.get(a..b)
+                .unwrap_or(&[])
+                .iter()
+                .zip(s.ys.get(a..b).unwrap_or(&[]))
+        {
+            if x >= lo && x <= hi && v.is_finite() {
+                y = (y.0.min(v), y.1.max(v));
+            }
+        }
+    }
+    ((lo, hi), y)
+}
+
 /// True when there is nothing a reader could see.
 pub fn is_empty(card: &Card) -> bool {
     match card {

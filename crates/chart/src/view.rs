@@ -1,15 +1,47 @@
 //! What a reader changed of a card without changing its data: the series
-//! they hid from its legend. Kept by whoever draws the card (the engine's
-//! canvas) and handed to each drawing, the data table and the CSV, so all
-//! of them show the same.
+//! they hid from its legend, and the range they zoomed into. Kept by
+//! whoever draws the card (the engine's canvas) and handed to each drawing,
+//! the data table and the CSV, so all of them show the same.
 
-/// Series hidden, by name: a name, not an index, survives new data.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Series hidden, by name (a name, not an index, survives new data), and
+/// the zoomed x (and, on a scatter, y) range in the data's units: seconds
+/// since 1970 on a time axis.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct View {
     hidden: Vec<String>,
+    x: Option<(f64, f64)>,
+    y: Option<(f64, f64)>,
 }
 
 impl View {
+    /// The zoomed x range, if any: `lo < hi`, both finite.
+    pub fn x(&self) -> Option<(f64, f64)> {
+        self.x
+    }
+
+    /// The zoomed y range of a scatter, if any.
+    pub fn y(&self) -> Option<(f64, f64)> {
+        self.y
+    }
+
+    /// Whether the reader zoomed in.
+    pub fn is_zoomed(&self) -> bool {
+        self.x.is_some() || self.y.is_some()
+    }
+
+    /// Zooms to `x` (and `y`); a range that is empty, reversed or not
+    /// finite means the whole data on that axis. True when it changed.
+    pub fn zoom(&mut self, x: Option<(f64, f64)>, y: Option<(f64, f64)>) -> bool {
+        let range = |r: Option<(f64, f64)>| {
+            r.filter(|(lo, hi)| lo.is_finite() && hi.is_finite() && lo < hi)
+        };
+        let (x, y) = (range(x), range(y));
+        let changed = (x, y) != (self.x, self.y);
+        self.x = x;
+        self.y = y;
+        changed
+    }
+
     /// Whether the series named `series` is drawn.
     pub fn shows(&self, series: &str) -> bool {
         !self.hidden.iter().any(|name| name == series)
@@ -49,6 +81,9 @@ impl View {
         if !names.is_empty() && names.iter().all(|n| !self.shows(n)) {
             self.hidden.clear();
         }
+        // A zoom was into the old data's range.
+        self.x = None;
+        self.y = None;
     }
 }
 

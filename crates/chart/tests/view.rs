@@ -5,6 +5,7 @@
 //! the stacks, the data table and the CSV, drawn hollow in the legend, and
 //! reachable from the keyboard as the walk's first row.
 
+use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
 use zdr_chart::scene::{HitShape, Step, Target};
 use zdr_chart::{Chart, HitMap, View};
 
@@ -180,4 +181,153 @@ fn the_legend_is_the_first_row_of_the_keyboard_walk() {
     assert!(matches!(map.target(right), Some(Target::Legend(k)) if k.series == "Mobile"));
     let down = walk.step(Some(right), Step::Down).unwrap();
     assert!(matches!(map.target(down), Some(Target::Mark(_))));
+}
+
+/// A random walk of `n` points, one a minute from 2024.
+fn random_walk(n: usize) -> Chart {
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut y = 1_000.0;
+    let (mut xs, mut ys) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for i in 0..n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        y += (state % 2001) as f64 / 1000.0 - 1.0;
+        xs.push(1_704_067_200.0 + 60.0 * i as f64);
+        ys.push(y);
+    }
+    Chart {
+        config: VizConfig {
+            title: "Random walk".into(),
+            ..VizConfig::default()
+        },
+        kind: CardKind::Timeseries,
+        card: Card::Timeseries {
+            series: vec![Series {
+                name: "walk".into(),
+                xs,
+                ys,
+                given: n,
+            }],
+            precision: DatePrecision::Time,
+        },
+    }
+}
+
+fn zoomed(x: (f64, f64), y: Option<(f64, f64)>) -> View {
+    let mut view = View::default();
+    assert!(view.zoom(Some(x), y));
+    view
+}
+
+#[test]
+fn a_zoomed_million_point_line_shows_the_detail_of_its_range() {
+    let chart = random_walk(1_000_000);
+    let (lo, hi) = (
+        1_704_067_200.0 + 60.0 * 500_000.0,
+        1_704_067_200.0 + 60.0 * 502_000.0,
+    );
+    let theme = chart.theme(None);
+    let whole = chart.scene_viewed(800.0, 500.0, (&theme, &View::default()), true);
+    let view = zoomed((lo, hi), None);
+    let zoomed_scene = chart.scene_viewed(800.0, 500.0, (&theme, &view), true);
+    let frame = *zoomed_scene.hits.zoom_frame().expect("a line zooms");
+    assert_eq!(frame.x, (lo, hi), "the x axis is the zoom's range");
+    assert!((frame.x_of(frame.plot.x) - lo).abs() < 1e-6);
+    // The 2,000 minutes are about two pixel columns of the whole line, and
+    // the whole plot zoomed: hundreds of real points, not a handful.
+    let in_range = |scene: &zdr_chart::scene::Scene, whole_frame: bool| {
+        let frame = scene.hits.zoom_frame().copied().unwrap();
+        scene
+            .hits
+            .iter()
+            .filter(|h| {
+                let x = frame.x_of(h.shape.centre().0);
+                !whole_frame || (x >= lo && x <= hi)
+            })
+            .count()
+    };
+    let (before, after) = (in_range(&whole, true), in_range(&zoomed_scene, false));
+    assert!(
+        before < 20 && after > 1_000,
+        "points of the range: {before} whole, {after} zoomed"
+    );
+    // Every line drawn stays inside the plot.
+    let plot = zoomed_scene.plot.unwrap();
+    let mut lines = 0;
+    for (role, item) in zoomed_scene.placed() {
+        if let (zdr_chart::scene::Role::Mark, zdr_chart::scene::Item::Path { points, .. }) =
+            (role, item)
+        {
+            lines += 1;
+            for &(x, y) in points {
+                let inside = x >= plot.x - 0.5
+                    && x <= plot.right() + 0.5
+                    && y >= plot.y - 0.5
+                    && y <= plot.bottom() + 0.5;
+                assert!(inside, "({x}, {y}) outside {plot:?}");
+            }
+        }
+    }
+    assert!(lines > 0);
+    // The y axis fits the zoomed points: they span most of the plot's height.
+    let ys: Vec<f64> = zoomed_scene
+        .hits
+        .iter()
+        .map(|h| h.shape.centre().1)
+        .collect();
+    let (top, bottom) = ys
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(t, b), &y| (t.min(y), b.max(y)));
+    assert!(bottom - top > plot.h * 0.6, "{top}..{bottom} in {plot:?}");
+}
+
+#[test]
+fn a_scatter_zooms_in_x_and_y() {
+    let chart = example("scatter");
+    let theme = chart.theme(None);
+    let whole = chart.scene_viewed(800.0, 500.0, (&theme, &View::default()), true);
+    let frame = *whole.hits.zoom_frame().unwrap();
+    let (x0, x1) = frame.x;
+    let (y0, y1) = frame.y.unwrap();
+    let (x, y) = (
+        (x0 + (x1 - x0) * 0.25, x0 + (x1 - x0) * 0.5),
+        (y0 + (y1 - y0) * 0.25, y0 + (y1 - y0) * 0.75),
+    );
+    let view = zoomed(x, Some(y));
+    let scene = chart.scene_viewed(800.0, 500.0, (&theme, &view), true);
+    let frame = *scene.hits.zoom_frame().unwrap();
+    assert_eq!((frame.x, frame.y), (x, Some(y)));
+    assert!(!scene.hits.is_empty() && scene.hits.len() < whole.hits.len());
+    for hit in scene.hits.iter() {
+        let (px, py) = hit.shape.centre();
+        let (vx, vy) = (frame.x_of(px), frame.y_of(py).unwrap());
+        assert!(
+            vx >= x.0 - 1e-9 && vx <= x.1 + 1e-9 && vy >= y.0 - 1e-9 && vy <= y.1 + 1e-9,
+            "{hit:?}"
+        );
+    }
+}
+
+#[test]
+fn zooms_that_are_not_ranges_are_the_whole_data() {
+    let mut view = View::default();
+    assert!(!view.zoom(Some((5.0, 5.0)), None));
+    assert!(!view.zoom(Some((6.0, 5.0)), Some((f64::NAN, 1.0))));
+    assert!(!view.is_zoomed());
+    assert!(view.zoom(Some((1.0, 2.0)), None));
+    view.keep_only(&[]);
+    assert!(!view.is_zoomed(), "new data: the whole of them");
+    for name in ["bar", "pie", "table", "choropleth"] {
+        let chart = example(name);
+        let theme = chart.theme(None);
+        assert!(
+            chart
+                .scene_viewed(800.0, 500.0, (&theme, &zoomed((1.0, 2.0), None)), true)
+                .hits
+                .zoom_frame()
+                .is_none(),
+            "{name}"
+        );
+    }
 }

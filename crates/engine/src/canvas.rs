@@ -10,17 +10,21 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
 use zdr_chart::model::Card;
-use zdr_chart::scene::HitMap;
+use zdr_chart::scene::{HitMap, ZoomFrame};
 use zdr_chart::{Chart, Theme, View};
 
 use crate::accessible::Description;
 use crate::canvas_backend::CanvasBackend;
 use crate::color_scheme::ColorScheme;
+use crate::crosshair::{Crossed, Crosshair, Membership};
 use crate::error::EngineError;
 use crate::keyboard::{Focus, Keyboard, Ring, Walked};
 use crate::legend::{LegendButtons, Toggled};
+use crate::menu::{Download, Downloads, Menu};
+use crate::print::{PrintWatch, PRINT_RATIO};
 use crate::settings::Callbacks;
 use crate::tooltip::{Pointed, Tooltip};
+use crate::zoom::{Zoom, Zoomed};
 
 use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
@@ -36,6 +40,9 @@ pub struct LocalCanvas {
     _on_resize: Closure<dyn FnMut()>,
     _tooltip: Tooltip,
     _keyboard: Keyboard,
+    _membership: Option<Membership>,
+    _print: PrintWatch,
+    _menu: Option<Menu>,
     _scheme_change: Option<gloo_events::EventListener>,
 }
 
@@ -49,6 +56,10 @@ pub struct CanvasSpec<'a> {
     pub fallback_title: &'a str,
     pub dark_mode: Option<bool>,
     pub callbacks: Callbacks,
+    /// `syncGroup`: the cards that share their crosshair.
+    pub sync_group: Option<&'a str>,
+    /// `menu`: a button with the downloads.
+    pub menu: bool,
 }
 
 /// Everything a draw needs; shared with the frame, resize and pointer
@@ -69,6 +80,18 @@ pub(crate) struct CanvasState {
     /// Bumped by each change of `view`, so that it draws.
     view_version: u32,
     legend: Option<LegendButtons>,
+    zoom: Option<Zoom>,
+    /// The plot of the last draw of the whole data: how far a zoom goes out.
+    home: Option<ZoomFrame>,
+    /// A zoom changed: `onViewChange` is called after its draw.
+    view_changed: bool,
+    crosshair: Option<Crosshair>,
+    /// The tooltip's element, which the crosshair fills too.
+    tip: Option<HtmlElement>,
+    /// The cards this one shares its crosshair with (`syncGroup`).
+    group: Option<String>,
+    /// The page is printing: drawn at its printed size and print resolution.
+    printing: bool,
     /// Bumped by each `show`, so new data always draws.
     generation: u32,
     drawn: Option<DrawKey>,
@@ -137,6 +160,13 @@ impl LocalCanvas {
                 view: View::default(),
                 view_version: 0,
                 legend: None,
+                zoom: None,
+                home: None,
+                view_changed: false,
+                crosshair: None,
+                tip: None,
+                group: spec.sync_group.map(str::to_owned),
+                printing: false,
                 generation: 0,
                 drawn: None,
                 frame: None,
@@ -157,10 +187,26 @@ impl LocalCanvas {
         let ring = Ring::create(spec.document, &wrapper, tooltip.element()).map_err(&dom)?;
         let legend =
             LegendButtons::create(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
+        let zoom = Zoom::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
+        let crosshair = Crosshair::create(spec.document, &wrapper).map_err(&dom)?;
         if let Ok(mut state) = state.try_borrow_mut() {
             state.ring = Some(ring);
             state.legend = Some(legend);
+            state.zoom = Some(zoom);
+            state.crosshair = Some(crosshair);
+            state.tip = Some(tooltip.element().clone());
         }
+        let print = print_watch(&window, Rc::downgrade(&state));
+        let menu = if spec.menu {
+            Some(Menu::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?)
+        } else {
+            None
+        };
+        let membership = spec.sync_group.map(|group| {
+            let me: Weak<RefCell<dyn Crossed>> =
+                Rc::downgrade(&state) as Weak<RefCell<CanvasState>>;
+            Membership::join(group, me)
+        });
         let keyboard = Keyboard::attach(Rc::downgrade(&state)).map_err(&dom)?;
         let scheme_change = state
             .borrow()
@@ -174,6 +220,9 @@ impl LocalCanvas {
             _on_resize: on_resize,
             _tooltip: tooltip,
             _keyboard: keyboard,
+            _membership: membership,
+            _print: print,
+            _menu: menu,
             _scheme_change: scheme_change,
         };
         local.observer.observe(&canvas);
@@ -207,6 +256,7 @@ impl LocalCanvas {
         let names = chart.toggled_series();
         state.view.keep_only(&names);
         drop(names);
+        state.home = None;
         state.chart = chart;
         state.table_due = true;
         state.generation = state.generation.wrapping_add(1);
@@ -264,6 +314,15 @@ impl LocalCanvas {
     pub fn to_csv(&self) -> Result<String, EngineError> {
         let state = self.state.try_borrow().map_err(|_| busy())?;
         Ok(state.chart.to_csv(&state.view))
+    }
+
+    /// Zooms to the page's `{ x, y }` (`null`: the whole data).
+    pub fn set_view(&mut self, view: &JsValue) -> Result<(), EngineError> {
+        let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
+        let time = matches!(state.chart.card, Card::Timeseries { .. });
+        let (x, y) = crate::view_js::read(view, time)?;
+        state.zoom_to(x, y);
+        Ok(())
     }
 
     /// Shows or hides a series, as its legend entry does; false when the
@@ -367,6 +426,11 @@ impl CanvasState {
         } else {
             1.0
         };
+        let ratio = if self.printing {
+            ratio.max(PRINT_RATIO)
+        } else {
+            ratio
+        };
         let backing = |css: f64| (css * ratio).round().clamp(1.0, MAX_BACKING_PX) as u32;
         let theme = self.theme();
         let key = DrawKey {
@@ -406,6 +470,21 @@ impl CanvasState {
         if let Some(legend) = &self.legend {
             legend.sync(self.hits.legend());
         }
+        let frame = self.hits.zoom_frame().copied();
+        if !self.view.is_zoomed() {
+            self.home = frame;
+        }
+        // Two fingers zoom and pan a card that zooms; the page still scrolls
+        // up and down over it.
+        let touch = if frame.is_some() { "pan-y" } else { "auto" };
+        let _ = self.canvas.style().set_property("touch-action", touch);
+        if let Some(zoom) = &self.zoom {
+            let colors = (
+                crate::canvas_backend::css_color(theme.text),
+                crate::canvas_backend::css_color(theme.background),
+            );
+            zoom.sync(self.view.is_zoomed(), frame.map(|f| f.plot), colors);
+        }
         // A focused card keeps its ring on its mark through a resize.
         if self.has_focus() {
             crate::keyboard::mark(&*self);
@@ -441,6 +520,20 @@ impl CanvasState {
     }
 }
 
+impl Zoomed for CanvasState {
+    fn zoom_to(&mut self, x: Option<(f64, f64)>, y: Option<(f64, f64)>) {
+        if self.view.zoom(x, y) {
+            self.view_version = self.view_version.wrapping_add(1);
+            self.view_changed = true;
+            self.schedule();
+        }
+    }
+
+    fn home(&self) -> Option<ZoomFrame> {
+        self.home
+    }
+}
+
 impl Toggled for CanvasState {
     fn toggle(&mut self, series: &str) {
         let shown = self.view.shows(series);
@@ -460,7 +553,77 @@ impl Walked for CanvasState {
     }
 }
 
+impl Downloads for CanvasState {
+    fn download(&self, what: Download) {
+        let Some(document) = self.canvas.owner_document() else {
+            return;
+        };
+        let name = crate::menu::file_name(&self.title(&self.chart), what);
+        let saved = match what {
+            Download::Png => {
+                // The PNG is encoded off the main thread; saved when it is
+                // ready. toBlob calls back exactly once: the closure frees itself.
+                let done = Closure::once_into_js(move |blob: JsValue| {
+                    if let Some(blob) = blob.dyn_ref::<web_sys::Blob>() {
+                        let _ = crate::menu::save(&document, blob, &name);
+                    }
+                });
+                let _ = self.canvas.to_blob(done.unchecked_ref());
+                return;
+            }
+            Download::Svg => {
+                let (width, height) = self.css_size();
+                let size = |v: f64| v.round().clamp(16.0, MAX_BACKING_PX) as u32;
+                let svg = self.chart.to_svg_viewed(
+                    size(width),
+                    size(height),
+                    (&self.theme(), &self.view),
+                );
+                crate::menu::text_blob(&svg, "image/svg+xml")
+            }
+            Download::Csv => crate::menu::text_blob(&self.chart.to_csv(&self.view), "text/csv"),
+        };
+        if let Ok(blob) = saved {
+            let _ = crate::menu::save(&document, &blob, &name);
+        }
+    }
+}
+
+impl Crossed for CanvasState {
+    fn cross_at(&self, x: Option<f64>) {
+        if let (Some(crosshair), Some(tip)) = (&self.crosshair, &self.tip) {
+            crosshair.show(&self.hits, x, tip, (&self.theme(), self.css_size()));
+        }
+    }
+}
+
+impl CanvasState {
+    fn css_size(&self) -> (f64, f64) {
+        let rect = self.canvas.get_bounding_client_rect();
+        (rect.width(), rect.height())
+    }
+}
+
 impl Pointed for CanvasState {
+    fn cross(&self, at: Option<(f64, f64)>) -> bool {
+        let (Some(crosshair), Some(tip)) = (&self.crosshair, &self.tip) else {
+            return false;
+        };
+        let Some(frame) = self.hits.zoom_frame().filter(|f| f.y.is_none()).copied() else {
+            return false;
+        };
+        let plot = frame.plot;
+        let x = at
+            .filter(|&(x, y)| x >= plot.x && x <= plot.right() && y >= plot.y && y <= plot.bottom())
+            .map(|(x, _)| frame.x_of(x));
+        crosshair.show(&self.hits, x, tip, (&self.theme(), self.css_size()));
+        if let Some(group) = &self.group {
+            let me: Weak<RefCell<dyn Crossed>> = self.me.clone();
+            crate::crosshair::broadcast(group, &me, x);
+        }
+        true
+    }
+
     fn canvas(&self) -> &HtmlCanvasElement {
         &self.canvas
     }
@@ -505,7 +668,7 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
         let Some(state) = weak.upgrade() else {
             return;
         };
-        let (outcome, callbacks, canvas) = {
+        let (outcome, callbacks, canvas, view) = {
             let Ok(mut state) = state.try_borrow_mut() else {
                 return;
             };
@@ -516,10 +679,16 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
             if announce || outcome.is_err() {
                 state.announce = false;
             }
+            // A zoom drawn: its view for onViewChange.
+            let view = (outcome.is_ok() && std::mem::take(&mut state.view_changed)).then(|| {
+                let time = matches!(state.chart.card, Card::Timeseries { .. });
+                crate::view_js::write(&state.view, time)
+            });
             (
                 outcome.map(|()| announce),
                 state.callbacks.clone(),
                 state.canvas.clone(),
+                view,
             )
         };
         // Page code runs only here, with no borrow held: it may update or destroy.
@@ -527,6 +696,9 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
             Ok(true) => callbacks.loaded(&canvas),
             Ok(false) => {}
             Err(error) => callbacks.failed(&error),
+        }
+        if let Some(view) = view {
+            callbacks.view_changed(&view);
         }
     })
 }
@@ -573,6 +745,32 @@ fn schedule_callback(weak: Weak<RefCell<CanvasState>>) -> impl Fn() + 'static {
             }
         }
     }
+}
+
+/// Draws at once when printing starts (the browser lays the printed page
+/// out without animation frames), and for the screen when it ends.
+fn print_watch(window: &Window, weak: Weak<RefCell<CanvasState>>) -> PrintWatch {
+    PrintWatch::new(window, move |printing| {
+        if zdr_protocol::failure::has_failed() {
+            return;
+        }
+        let Some(state) = weak.upgrade() else {
+            return;
+        };
+        let Ok(mut state) = state.try_borrow_mut() else {
+            return;
+        };
+        if state.printing == printing {
+            return;
+        }
+        state.printing = printing;
+        if printing {
+            // A failed print draw leaves the screen's drawing: not worth an error.
+            let _ = state.draw_now();
+        } else {
+            state.schedule();
+        }
+    })
 }
 
 fn schedule_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {

@@ -26,6 +26,10 @@ pub enum EngineError {
     #[error("settings: {problem}")]
     Settings { problem: String },
 
+    /// A wrong argument of a drawing's method (`setView`).
+    #[error("{problem}")]
+    Argument { problem: String },
+
     #[error("this drawing was destroyed")]
     Destroyed,
 
@@ -41,7 +45,7 @@ impl EngineError {
             EngineError::Draw { .. } => Code::DrawFailed,
             EngineError::NotSerialisable { .. } => Code::NotSerialisable,
             EngineError::Dom { .. } => Code::DomFailure,
-            EngineError::Settings { .. } => Code::InvalidArgument,
+            EngineError::Settings { .. } | EngineError::Argument { .. } => Code::InvalidArgument,
             EngineError::Destroyed => Code::Destroyed,
             EngineError::Stopped => Code::InstanceFailed,
         }

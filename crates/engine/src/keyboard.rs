@@ -18,6 +18,9 @@ use crate::accessible::VISUALLY_HIDDEN;
 use crate::legend::Toggled;
 use crate::tooltip::{self, px, Pointed};
 
+/// The ring's style, but its place, colours and whether it shows.
+const RING: &str = "position:absolute;pointer-events:none;z-index:1;box-sizing:border-box;";
+
 /// How far a ring stands off its mark, in CSS pixels.
 const RING_GAP: f64 = 3.0;
 /// The ring around a point or a slice: a circle this wide.
@@ -73,9 +76,7 @@ impl Ring {
         let ring: HtmlElement = document.create_element("div")?.dyn_into()?;
         ring.set_class_name("zdr-embed-focus");
         ring.set_attribute("aria-hidden", "true")?;
-        ring.style().set_css_text(
-            "position:absolute;display:none;pointer-events:none;z-index:1;box-sizing:border-box",
-        );
+        ring.style().set_css_text(&[RING, "display:none"].concat());
         // Under the tooltip, which may overlap a large ring.
         wrapper.insert_before(&ring, Some(tip))?;
         let live: HtmlElement = document.create_element("div")?.dyn_into()?;
@@ -128,21 +129,28 @@ impl Ring {
         // theme): seen on any mark's colour and on the background.
         let text = crate::canvas_backend::css_color(theme.text);
         let background = crate::canvas_backend::css_color(theme.background);
-        let style = self.ring.style();
-        let set = |name: &str, value: &str| {
-            let _ = style.set_property(name, value);
-        };
-        set("left", &px(left));
-        set("top", &px(top));
-        set("width", &px(width.max(POINT_RING / 2.0)));
-        set("height", &px(height.max(POINT_RING / 2.0)));
-        set("border", &["2px solid ", &text].concat());
-        set(
-            "box-shadow",
-            &["0 0 0 2px ", &background, ",inset 0 0 0 1px ", &background].concat(),
+        self.ring.style().set_css_text(
+            &[
+                RING,
+                "display:block;left:",
+                &px(left),
+                ";top:",
+                &px(top),
+                ";width:",
+                &px(width.max(POINT_RING / 2.0)),
+                ";height:",
+                &px(height.max(POINT_RING / 2.0)),
+                ";border:2px solid ",
+                &text,
+                ";box-shadow:0 0 0 2px ",
+                &background,
+                ",inset 0 0 0 1px ",
+                &background,
+                ";border-radius:",
+                if round { "50%" } else { "2px" },
+            ]
+            .concat(),
         );
-        set("border-radius", if round { "50%" } else { "2px" });
-        set("display", "block");
     }
 
     /// Rings a legend entry and says what Enter would do.
@@ -210,6 +218,7 @@ impl Keyboard {
         let on_blur = EventListener::new(&canvas, "blur", move |_| {
             if let Some(state) = state.upgrade() {
                 if let Ok(state) = state.try_borrow() {
+                    state.cross(None);
                     if let Some(ring) = state.ring() {
                         ring.hide();
                     }
@@ -257,6 +266,7 @@ fn key<S: Walked>(state: &Weak<RefCell<S>>, event: &KeyboardEvent) -> bool {
                 return false;
             };
             let was_on = state.focus().index.take().is_some();
+            state.cross(None);
             if let Some(ring) = state.ring() {
                 ring.hide();
             }
@@ -295,8 +305,17 @@ pub fn mark<S: Walked>(state: &S) {
         Some(Target::Mark(hit)) => {
             let rect = state.canvas().get_bounding_client_rect();
             ring.show(hit, &state.theme(), (rect.width(), rect.height()));
+            // On a card with a crosshair it follows the keyboard, and the
+            // tooltip lists every series at the mark's date.
+            state.cross(Some(hit.shape.centre()));
         }
-        Some(Target::Legend(key)) => ring.show_key(key, &state.theme()),
-        None => ring.hide(),
+        Some(Target::Legend(key)) => {
+            state.cross(None);
+            ring.show_key(key, &state.theme());
+        }
+        None => {
+            state.cross(None);
+            ring.hide();
+        }
     }
 }

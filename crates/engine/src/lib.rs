@@ -39,13 +39,18 @@ mod accessible;
 mod canvas;
 mod canvas_backend;
 mod color_scheme;
+mod crosshair;
 mod data;
 mod error;
 mod keyboard;
 mod legend;
+mod menu;
+mod print;
 mod settings;
 mod shell;
 mod tooltip;
+mod view_js;
+mod zoom;
 
 use std::cell::RefCell;
 
@@ -91,6 +96,18 @@ export interface LocalSettings {
   title?: string;
   onLoad?: (canvas: HTMLCanvasElement) => void;
   onError?: (error: Error) => void;
+  /** Called after each zoom, pan or reset has been drawn. */
+  onViewChange?: (view: ChartView) => void;
+  /** Cards of one group move their crosshair together. */
+  syncGroup?: string;
+  /** A button at the card's top right with PNG, SVG and CSV downloads. */
+  menu?: boolean;
+}
+
+/** A zoom: the x range (Dates on a time axis) and, on a scatter, the y range; null: the whole data. */
+export interface ChartView {
+  x?: [Date | number | string, Date | number | string] | null;
+  y?: [number, number] | null;
 }
 "#;
 
@@ -124,6 +141,8 @@ pub fn mount_local(
         fallback_title: &settings.title,
         dark_mode: settings.dark_mode,
         callbacks: settings.callbacks,
+        sync_group: settings.sync_group.as_deref(),
+        menu: settings.menu,
     };
     let canvas = LocalCanvas::create(spec, chart)?;
     Ok(LocalDrawing {
@@ -185,6 +204,19 @@ impl LocalDrawing {
     pub fn to_csv(&self) -> Result<String, JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
         Ok(self.with(|canvas| canvas.to_csv())?)
+    }
+
+    /// Zooms to `view`, `{ x: [from, to] }` (and `y` on a scatter; on a
+    /// time axis the ends are `Date`s, milliseconds or ISO 8601 text), or
+    /// back to the whole data with `null`. Drawn in the next frame, then
+    /// `onViewChange` is called.
+    #[wasm_bindgen(js_name = "setView")]
+    pub fn set_view(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ChartView | null")] view: JsValue,
+    ) -> Result<(), JsValue> {
+        zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        Ok(self.with(|canvas| canvas.set_view(&view))?)
     }
 
     /// Shows or hides the series `name`, as a click on its legend entry

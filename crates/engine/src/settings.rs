@@ -23,6 +23,10 @@ pub struct Settings {
     /// The card's accessible name when its data has no title.
     pub title: String,
     pub callbacks: Callbacks,
+    /// Cards of one group share their crosshair.
+    pub sync_group: Option<String>,
+    /// A menu of downloads on the card.
+    pub menu: bool,
 }
 
 /// The page's callbacks. A throwing callback is logged, never passed on.
@@ -30,11 +34,22 @@ pub struct Settings {
 pub struct Callbacks {
     pub on_load: Option<js_sys::Function>,
     pub on_error: Option<js_sys::Function>,
+    /// Called with `{ x, y }` after each zoom, pan or reset is drawn.
+    pub on_view_change: Option<js_sys::Function>,
 }
 
 impl Callbacks {
     pub fn loaded(&self, element: &JsValue) {
         zdr_protocol::code::announce(self.on_load.as_ref(), element);
+    }
+
+    /// Tells `onViewChange` of a new zoom; a throwing callback is logged.
+    pub fn view_changed(&self, view: &JsValue) {
+        if let Some(callback) = &self.on_view_change {
+            if let Err(thrown) = callback.call1(&JsValue::NULL, view) {
+                web_sys::console::error_2(&"zdr-embed: onViewChange threw".into(), &thrown);
+            }
+        }
     }
 
     /// Hands an error to `onError`, or logs it when there is none.
@@ -70,9 +85,13 @@ impl Settings {
             },
             dark_mode: field(settings, "darkMode")?.as_bool(),
             title: text(settings, "title", "Chart", MAX_TITLE_CHARS)?,
+            sync_group: Some(text(settings, "syncGroup", "", MAX_SIZE_CHARS)?)
+                .filter(|group| !group.is_empty()),
+            menu: field(settings, "menu")?.as_bool().unwrap_or(false),
             callbacks: Callbacks {
                 on_load: function(settings, "onLoad")?,
                 on_error: function(settings, "onError")?,
+                on_view_change: function(settings, "onViewChange")?,
             },
         })
     }

@@ -202,7 +202,10 @@ impl Shell {
                         .unchecked_ref::<js_sys::Function>()
                         .clone(),
                 ),
+                on_view_change: None,
             },
+            sync_group: None,
+            menu: false,
         };
         self.canvas = Some(LocalCanvas::create(spec, chart)?);
         Ok(())

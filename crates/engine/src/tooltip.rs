@@ -17,6 +17,12 @@ pub trait Pointed {
     fn canvas(&self) -> &HtmlCanvasElement;
     fn hits(&self) -> &HitMap;
     fn theme(&self) -> Theme;
+    /// A card with a crosshair shows it at the pointer `at` (hides it for
+    /// `None`, or outside its plot) instead of a single mark's tooltip:
+    /// true when it did.
+    fn cross(&self, _at: Option<(f64, f64)>) -> bool {
+        false
+    }
 }
 
 /// How far from a point the pointer may be, in CSS pixels; a finger is broader.
@@ -66,6 +72,7 @@ impl Tooltip {
         };
         let on_leave = |kind: &'static str| {
             let tip = tip.clone();
+            let state = state.clone();
             EventListener::new(&canvas, kind, move |event| {
                 // A finger "leaves" right after every tap; the tooltip it
                 // opened stays until the next tap away from a mark.
@@ -74,6 +81,11 @@ impl Tooltip {
                     .is_some_and(|pointer| pointer.pointer_type() == "touch");
                 if !touch || event.type_() == "pointercancel" {
                     hide(&tip);
+                    if let Some(state) = state.upgrade() {
+                        if let Ok(state) = state.try_borrow() {
+                            state.cross(None);
+                        }
+                    }
                 }
             })
         };
@@ -108,6 +120,9 @@ fn point_at<S: Pointed>(state: &Weak<RefCell<S>>, tip: &HtmlElement, event: &Poi
     let rect = state.canvas().get_bounding_client_rect();
     let x = f64::from(event.client_x()) - rect.left();
     let y = f64::from(event.client_y()) - rect.top();
+    if state.cross(Some((x, y))) {
+        return;
+    }
     let radius = if event.pointer_type() == "touch" {
         TOUCH_RADIUS
     } else {
@@ -160,20 +175,50 @@ fn show(
     tip: &HtmlElement,
     hit: &Hit,
     colors: &Colors,
+    at: (f64, f64),
+    size: (f64, f64),
+) -> Result<(), JsValue> {
+    let (first, second) = lines(hit);
+    fill(tip, &first, &[second], colors, at, size)
+}
+
+/// A tooltip of a bold heading and lines under it (a crosshair's column).
+pub fn show_lines(
+    tip: &HtmlElement,
+    heading: &str,
+    lines: &[String],
+    theme: &Theme,
+    at: (f64, f64),
+    size: (f64, f64),
+) {
+    let colors = Colors {
+        text: theme.text,
+        background: theme.background,
+        border: theme.axis,
+    };
+    let _ = fill(tip, heading, lines, &colors, at, size);
+}
+
+fn fill(
+    tip: &HtmlElement,
+    first: &str,
+    lines: &[String],
+    colors: &Colors,
     (x, y): (f64, f64),
     (width, height): (f64, f64),
 ) -> Result<(), JsValue> {
     let document = tip
         .owner_document()
         .ok_or_else(|| JsValue::from_str("no document"))?;
-    let (first, second) = lines(hit);
     tip.set_text_content(None);
     let heading = document.create_element("strong")?;
-    heading.set_text_content(Some(&first));
+    heading.set_text_content(Some(first));
     tip.append_child(&heading)?;
-    let detail = document.create_element("div")?;
-    detail.set_text_content(Some(&second));
-    tip.append_child(&detail)?;
+    for line in lines {
+        let detail = document.create_element("div")?;
+        detail.set_text_content(Some(line));
+        tip.append_child(&detail)?;
+    }
 
     let style = tip.style();
     style.set_property("color", &css(colors.text))?;

@@ -4,17 +4,17 @@
 //! (`normalize`) as shares of each date's total.
 
 use super::axis::{Axes, AxisSpec, Fit, Scale};
+use super::clip;
 use super::frame::Marker;
-use super::lines::{record_points, Plotted};
+use super::lines::{inside, record_points, reduce_shown, Plotted};
 use super::pen::{Align, Baseline, Font, Rect};
 use super::text::Weight;
 use super::theme::mix;
 use super::Ctx;
 use crate::label;
 use crate::model::{DatePrecision, Series, Stacked};
-use crate::reduce::min_max_columns;
 use crate::scene::hit::{HitShape, Mark, Text};
-use crate::shown::xy_extent_of;
+use crate::shown::xy_extent_within;
 
 /// How much of a series' colour its fill takes over the background: the
 /// lines stay the strongest marks, and overlapping fills still read.
@@ -33,7 +33,8 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     let legend = ctx.toggled_legend(series.iter().map(|s| s.name.as_str()), Marker::Square);
     let body = ctx.legend(body, &legend);
     let shown = |i: usize| series.get(i).is_some_and(|s| ctx.shows(&s.name));
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &shown);
+    let zoom = ctx.view.x();
+    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_within(series, &shown, zoom);
     let zero = zero_is_near(y_lo, y_hi);
     // Where zero is far off, a line under the plot says what the fill
     // stands on.
@@ -80,13 +81,14 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     let _marks = ctx.p.marking();
     let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
     let domain = (x_lo, x_hi);
+    ctx.zoomable(axes.plot, domain, None);
     let base = axes.y_at(foot);
     // A hidden series reduces to nothing, and keeps its index (its colour).
     let reduced: Vec<(Vec<f64>, Vec<f64>)> = series
         .iter()
         .enumerate()
         .map(|(i, s)| match shown(i) {
-            true => min_max_columns(&s.xs, &s.ys, x_lo, x_hi, columns),
+            true => reduce_shown(s, domain, zoom.is_some(), columns),
             false => (Vec::new(), Vec::new()),
         })
         .collect();
@@ -97,6 +99,9 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
             if let (Some(&(first, _)), Some(&(last, _))) = (run.first(), run.last()) {
                 let mut shape = run;
                 shape.extend([(last, base), (first, base)]);
+                if zoom.is_some() {
+                    shape = clip::polygon(&shape, axes.plot);
+                }
                 ctx.p.polygon(&shape, fill);
             }
         }
@@ -105,7 +110,13 @@ pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
         let color = ctx.theme.color(i);
         for run in runs(&axes, xs, ys) {
             match run.as_slice() {
-                [lone] => ctx.p.circle(*lone, 2.5, color),
+                [lone] if inside(axes.plot, *lone) => ctx.p.circle(*lone, 2.5, color),
+                [_] => {}
+                run if zoom.is_some() => {
+                    for part in clip::polyline(run, axes.plot) {
+                        ctx.p.line(&part, color, 2.0);
+                    }
+                }
                 run => ctx.p.line(run, color, 2.0),
             }
         }

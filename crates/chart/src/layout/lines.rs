@@ -2,6 +2,7 @@
 //! reduced to what the pixels can show.
 
 use super::axis::{AxisSpec, Fit};
+use super::clip;
 use super::frame::Marker;
 use super::pen::Rect;
 use super::Ctx;
@@ -9,7 +10,7 @@ use crate::label;
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
 use crate::scene::hit::{HitShape, Mark, Text};
-use crate::shown::xy_extent_of;
+use crate::shown::{visible, xy_extent_within};
 use crate::sides::right_flags;
 
 /// What the legend adds to a series' name when there are two axes.
@@ -47,8 +48,12 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
     let body = ctx.legend(body, &legend);
 
     // One pass over the points of each side.
-    let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &|i| !is_right(i) && shown(i));
-    let ((r_x_lo, r_x_hi), (r_lo, r_hi)) = xy_extent_of(series, &|i| is_right(i) && shown(i));
+    // Zoomed: the x axis is the zoom's range, the y axes those of the points in it.
+    let zoom = ctx.view.x();
+    let ((x_lo, x_hi), (y_lo, y_hi)) =
+        xy_extent_within(series, &|i| !is_right(i) && shown(i), zoom);
+    let ((r_x_lo, r_x_hi), (r_lo, r_hi)) =
+        xy_extent_within(series, &|i| is_right(i) && shown(i), zoom);
     let (x_lo, x_hi) = (x_lo.min(r_x_lo), x_hi.max(r_x_hi));
     let x = AxisSpec::Time {
         lo: x_lo,
@@ -69,6 +74,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
         super::axis::Scale::Time(t) => (t.lo, t.hi),
         _ => (x_lo, x_hi),
     };
+    ctx.zoomable(axes.plot, (dom_lo, dom_hi), None);
     // Dots mark the points of sparse lines, while the card as a whole has
     // few enough of them to stay light.
     let few = (0..series.len())
@@ -92,7 +98,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
         };
         // Tooltips of a right series speak its axis's units.
         let on_right_units = right_units.filter(|u| is_right(i) && Some(*u) != ctx.units());
-        let (xs, ys) = min_max_columns(&s.xs, &s.ys, dom_lo, dom_hi, columns);
+        let (xs, ys) = reduce_shown(s, (dom_lo, dom_hi), zoom.is_some(), columns);
         let sparse = few && xs.len() <= 60 && (xs.len() as f64) < axes.plot.w / 10.0;
         let mut run: Vec<(f64, f64)> = Vec::new();
         let flush = |run: &mut Vec<(f64, f64)>| {
@@ -101,9 +107,18 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
                 // A lone point between gaps would vanish as a line; past
                 // MAX_MARKERS of them the card is a spray that adds nothing.
                 1 => {
-                    if let Some(&p) = run.first().filter(|_| lone.get() < MAX_MARKERS) {
+                    if let Some(&p) = run
+                        .first()
+                        .filter(|&&p| lone.get() < MAX_MARKERS && inside(axes.plot, p))
+                    {
                         lone.set(lone.get() + 1);
                         ctx.p.circle(p, 2.5, color);
+                    }
+                }
+                // A zoomed line is cut at the plot's edges.
+                _ if zoom.is_some() => {
+                    for part in clip::polyline(run, axes.plot) {
+                        ctx.p.line(&part, color, 2.0);
                     }
                 }
                 _ => ctx.p.line(run, color, 2.0),
@@ -123,8 +138,8 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
         flush(&mut run);
         if sparse {
             for (&x, &y) in xs.iter().zip(&ys) {
-                if x.is_finite() && y.is_finite() {
-                    let at = (axes.x_at(x), y_at(y));
+                let at = (axes.x_at(x), y_at(y));
+                if x.is_finite() && y.is_finite() && inside(axes.plot, at) {
                     ctx.p.circle(at, 3.5, ctx.theme.background);
                     ctx.p.circle(at, 2.5, color);
                 }
@@ -145,6 +160,29 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
             record_points(ctx, &at, (&xs, &ys), name, precision);
         }
     }
+}
+
+/// The line `s` reduced for `columns` device columns over `domain`; a
+/// zoomed one reads only the points in it (and one beyond each edge).
+pub(super) fn reduce_shown(
+    s: &Series,
+    domain: (f64, f64),
+    zoomed: bool,
+    columns: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = s.xs.len().min(s.ys.len());
+    let (a, b) = if zoomed {
+        visible(s.xs.get(..n).unwrap_or(&[]), domain)
+    } else {
+        (0, n)
+    };
+    let (xs, ys) = (s.xs.get(a..b).unwrap_or(&[]), s.ys.get(a..b).unwrap_or(&[]));
+    min_max_columns(xs, ys, domain.0, domain.1, columns)
+}
+
+/// Whether `p` is in `r` (half a pixel of slack for rounding).
+pub(super) fn inside(r: Rect, (x, y): (f64, f64)) -> bool {
+    x >= r.x - 0.5 && x <= r.right() + 0.5 && y >= r.y - 0.5 && y <= r.bottom() + 0.5
 }
 
 /// Where a line's points land and what their tooltips say.
@@ -176,7 +214,9 @@ pub(super) fn record_points(
         (xs, ys)
     };
     for (&x, &y) in xs.iter().zip(ys) {
-        if x.is_finite() && y.is_finite() {
+        // Not the points a zoomed line reaches the edges by.
+        let shown = x >= at.domain.0 && x <= at.domain.1;
+        if x.is_finite() && y.is_finite() && shown {
             ctx.hit(|| Mark {
                 shape: HitShape::Point {
                     x: at.axes.x_at(x),

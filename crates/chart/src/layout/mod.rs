@@ -8,6 +8,7 @@ mod areas;
 mod axis;
 mod bars;
 mod boxplot;
+mod clip;
 mod frame;
 mod heatmap;
 mod lines;
@@ -238,6 +239,12 @@ impl Ctx<'_> {
     /// Whether the reader left series `name` shown.
     pub fn shows(&self, name: &str) -> bool {
         self.view.shows(name)
+    }
+
+    /// Records that the card zooms: its plot and the data values at its
+    /// edges (x, and y for a card that zooms in y).
+    pub fn zoomable(&self, plot: Rect, x: (f64, f64), y: Option<(f64, f64)>) {
+        self.hits.zoom_frame(crate::scene::ZoomFrame { plot, x, y });
     }
 
     /// Records a mark for hit-testing; `make` runs only when recording.

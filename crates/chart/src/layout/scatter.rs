@@ -21,18 +21,25 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
     let body = ctx.legend(body, &legend);
     let shown = |i: usize| series.get(i).is_some_and(|s| ctx.shows(&s.name));
     let ((x_lo, x_hi), (y_lo, y_hi)) = xy_extent_of(series, &shown);
+    // Zoomed: the axes are the zoom's ranges, exactly.
+    let fit = |zoom: Option<(f64, f64)>, lo: f64, hi: f64| match zoom {
+        Some((lo, hi)) => (lo, hi, Fit::Exact),
+        None => (lo, hi, Fit::Nice),
+    };
+    let (x_lo, x_hi, x_fit) = fit(ctx.view.x(), x_lo, x_hi);
+    let (y_lo, y_hi, y_fit) = fit(ctx.view.y(), y_lo, y_hi);
     let axes = ctx.axes(
         body,
         AxisSpec::Linear {
             lo: x_lo,
             hi: x_hi,
-            fit: Fit::Nice,
+            fit: x_fit,
             units: None,
         },
         AxisSpec::Linear {
             lo: y_lo,
             hi: y_hi,
-            fit: Fit::Nice,
+            fit: y_fit,
             units: ctx.units(),
         },
     );
@@ -43,6 +50,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
         }
         _ => ((x_lo, x_hi), (y_lo, y_hi)),
     };
+    ctx.zoomable(axes.plot, xd, Some(yd));
     let (w, h) = (axes.plot.w.max(1.0) as u32, axes.plot.h.max(1.0) as u32);
     // In a dense cloud the rims only double the marks; in a very dense one
     // the series share one grid, coarse enough to keep the dots in bound.

@@ -55,6 +55,41 @@ pub struct LegendKey {
     pub shown: bool,
 }
 
+/// A zoomable card's plot in the data's units: what a pointer's pixels
+/// are as x (and, on a scatter, y) values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ZoomFrame {
+    pub plot: Rect,
+    /// The x values at the plot's left and right edges.
+    pub x: (f64, f64),
+    /// The y values at the plot's bottom and top edges, when the card
+    /// zooms in y too (a scatter).
+    pub y: Option<(f64, f64)>,
+}
+
+impl ZoomFrame {
+    /// The x value at a pixel column (CSS pixels of the card).
+    pub fn x_of(&self, px: f64) -> f64 {
+        let t = if self.plot.w > 0.0 {
+            (px - self.plot.x) / self.plot.w
+        } else {
+            0.5
+        };
+        self.x.0 + t * (self.x.1 - self.x.0)
+    }
+
+    /// The y value at a pixel row, on a card that zooms in y.
+    pub fn y_of(&self, py: f64) -> Option<f64> {
+        let (lo, hi) = self.y?;
+        let t = if self.plot.h > 0.0 {
+            (self.plot.bottom() - py) / self.plot.h
+        } else {
+            0.5
+        };
+        Some(lo + t * (hi - lo))
+    }
+}
+
 /// One mark and what a tooltip says about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Hit {
@@ -84,6 +119,8 @@ pub struct HitMap {
     locale: crate::locale::Locale,
     /// The legend entries that hide and show their series, as drawn.
     legend: Vec<LegendKey>,
+    /// Where a zoomable card's plot is, in its data's units.
+    zoom_frame: Option<ZoomFrame>,
 }
 
 #[derive(Debug, Clone)]
@@ -150,6 +187,38 @@ impl HitMap {
 
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// A zoomable card's plot in its data's units (timeseries, area and
+    /// scatter cards); `None` for any other.
+    pub fn zoom_frame(&self) -> Option<&ZoomFrame> {
+        self.zoom_frame.as_ref()
+    }
+
+    /// A crosshair's column: for each series, its point nearest the pixel
+    /// column `x` within `radius` (CSS pixels), in the series' order. Only
+    /// points (lines, areas, scatters) take part.
+    pub fn column_at(&self, x: f64, radius: f64) -> Vec<&Hit> {
+        // Slot 0 for marks of no series, slot s + 1 for series s: in order
+        // without a sort.
+        let mut best: Vec<Option<(f64, usize)>> = vec![None; self.series.len() + 1];
+        for (i, entry) in self.entries.iter().enumerate() {
+            let HitShape::Point { x: px, .. } = entry.mark.shape else {
+                continue;
+            };
+            let d = (px - x).abs();
+            let slot = entry.mark.series.map_or(0, |s| s as usize + 1);
+            if let Some(slot) = best.get_mut(slot).filter(|_| d <= radius) {
+                if slot.is_none_or(|(b, _)| d < b) {
+                    *slot = Some((d, i));
+                }
+            }
+        }
+        best.iter()
+            .flatten()
+            .filter_map(|&(_, i)| self.entries.get(i))
+            .map(|e| self.hit(e))
+            .collect()
     }
 
     /// The legend entries that hide and show a series, in legend order.
@@ -351,6 +420,14 @@ impl Recorder {
             }
         };
         u32::try_from(at).ok()
+    }
+
+    /// Records that the card can zoom, and its plot in data units.
+    pub fn zoom_frame(&self, frame: ZoomFrame) {
+        let Some(cell) = &self.map else { return };
+        if let Ok(mut map) = cell.try_borrow_mut() {
+            map.zoom_frame = Some(frame);
+        }
     }
 
     /// Records a legend entry that hides and shows `series`.
