@@ -78,7 +78,7 @@ try {
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('ArrowUp');
   await page.keyboard.press('Enter');
-  await shoot('3. ↑ to the legend, Enter: North hidden, the axis rescaled');
+  await shoot('3. ↑ ↑ to the legend, Enter: South hidden, the axis rescaled');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Escape');
 

@@ -409,6 +409,34 @@ describe('zoom and pan', () => {
     await context.close();
   });
 
+  test('two fingers pinch a line in; vertical scrolling over it stays the page\'s (touch-action: pan-y)', async () => {
+    const context = await browser.newContext({ viewport: { width: 900, height: 700 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${host.origin}/interaction.html`);
+    await page.waitForFunction(() => window.ready === true, null, WAIT);
+    await page.evaluate((d) => { window.views = []; return window.show({ visualizationData: d, onViewChange: (v) => window.views.push(v) }); }, example('timeseries'));
+    await settle(page);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector('#chart canvas')).touchAction), 'pan-y');
+    const box = await page.locator('#chart canvas').boundingBox();
+    const cdp = await context.newCDPSession(page);
+    const y = box.y + box.height * 0.6, mid = box.x + box.width * 0.5;
+    const touch = (type, spread) => cdp.send('Input.dispatchTouchEvent', {
+      type,
+      touchPoints: type === 'touchEnd' ? [] : [{ x: mid - spread, y, id: 1 }, { x: mid + spread, y, id: 2 }],
+    });
+    await touch('touchStart', 40);
+    for (const spread of [60, 80, 100, 120]) await touch('touchMove', spread);
+    await touch('touchEnd', 0);
+    await settle(page);
+    const seen = await page.evaluate(() => window.views.map((v) => v.x && v.x.map((d) => d.getTime())));
+    assert.ok(seen.length > 0, 'the pinch zoomed');
+    const [a, b] = seen.at(-1);
+    const days = (b - a) / 86_400_000;
+    assert.ok(days > 40 && days < 90, `fingers three times as far apart: about a third of the 172 days (${days.toFixed(1)})`);
+    await cdp.detach();
+    await context.close();
+  });
+
   test('Shift-drag pans a zoomed line; a scatter zooms in x and y', async () => {
     const { context, page } = await openPage();
     await page.evaluate(`window.views = []; window.show({ visualizationData: ${MILLION}, onViewChange: (v) => window.views.push(v) })`);
