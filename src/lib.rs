@@ -77,6 +77,8 @@ export interface CommonOptions {
   onViewChange?: (view: ChartView) => void;
   /** A card drawn in the page: cards of one group move their crosshair together. */
   syncGroup?: string;
+  /** With `syncGroup`: the time-axis cards of the group that ask for it zoom together. */
+  syncZoom?: boolean;
   /** A card drawn in the page: a button at its top right with PNG, SVG and CSV downloads. */
   menu?: boolean;
 }

@@ -92,6 +92,8 @@ pub struct EmbedOptions {
     pub sync_group: Option<String>,
     /// For a card drawn in the page: a menu of downloads.
     pub menu: bool,
+    /// For a card drawn in the page: its group's zoom too.
+    pub sync_zoom: bool,
 }
 
 impl EmbedOptions {
@@ -123,6 +125,7 @@ impl EmbedOptions {
         let container = container(options)?;
         let dark_mode = optional_bool(options, "darkMode")?;
         let menu = optional_bool(options, "menu")?.unwrap_or(false);
+        let sync_zoom = optional_bool(options, "syncZoom")?.unwrap_or(false);
         let auto_height = is_auto_height(options)?;
         let service = match mode {
             Mode::Local => optional_service(options, dark_mode)?,
@@ -185,6 +188,7 @@ impl EmbedOptions {
             on_view_change,
             sync_group,
             menu,
+            sync_zoom,
         })
     }
 }

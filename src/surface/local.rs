@@ -100,6 +100,9 @@ impl LocalSurface {
         if options.menu {
             set("menu", &JsValue::TRUE);
         }
+        if options.sync_zoom {
+            set("syncZoom", &JsValue::TRUE);
+        }
         let drawing = engine::mount(engine, &options.container, &settings)?;
         Ok(LocalSurface {
             drawing: Some(Mounted {

@@ -475,8 +475,12 @@ describe('the crosshair', () => {
       second.id = 'second';
       second.style.width = '640px';
       document.getElementById('chart').after(second);
+      window.views = { chart: [], second: [] };
       const draw = (containerId, d) => new Promise((loaded, failed) => {
-        const handle = window.render({ containerId, mode: 'local', height: '300px', syncGroup: 'users', visualizationData: d, onLoad: () => loaded(handle), onError: failed });
+        const handle = window.render({
+          containerId, mode: 'local', height: '300px', syncGroup: 'users', syncZoom: true, visualizationData: d,
+          onLoad: () => loaded(handle), onError: failed, onViewChange: (v) => window.views[containerId].push(v.x && v.x.map((t) => t.toISOString().slice(0, 10))),
+        });
       });
       window.first = await draw('chart', data);
       const other = { ...data, viz_config: { ...data.viz_config, title: 'The same users, again' } };
@@ -520,6 +524,17 @@ describe('the crosshair', () => {
     const keyed = await state('chart');
     assert.ok(keyed.rule !== null && keyed.tip[0] === 'Jan 8, 2025', `the rule at the focused mark: ${keyed.tip}`);
     assert.equal((await state('second')).tip[0], 'Jan 8, 2025');
+
+    // syncZoom: a zoom of one is the zoom of both, and so is going back.
+    await page.evaluate(() => window.first.setView({ x: ['2025-02-01', '2025-03-01'] }));
+    await settle(page);
+    assert.deepEqual(await page.evaluate(() => window.views), {
+      chart: [['2025-02-01', '2025-03-01']],
+      second: [['2025-02-01', '2025-03-01']],
+    });
+    await page.locator('#second .zdr-embed-reset').click();
+    await settle(page);
+    assert.deepEqual(await page.evaluate(() => [window.views.chart.at(-1), window.views.second.at(-1)]), [null, null]);
     await page.evaluate(() => { window.first.destroy(); window.second.destroy(); });
     assert.deepEqual(problems, []);
     await context.close();

@@ -32,7 +32,7 @@ const csv: string = handle.toCSV();
 const asked: boolean = handle.setSeriesVisible('Web', false);
 handle.setView({ x: [new Date('2025-01-01'), '2025-02-01'] });
 handle.setView(null);
-render({ containerId: 'chart', mode: 'local', visualizationData: data, syncGroup: 'sales', menu: true, onViewChange: (v) => v.x?.[0] });
+render({ containerId: 'chart', mode: 'local', visualizationData: data, syncGroup: 'sales', syncZoom: true, menu: true, onViewChange: (v) => v.x?.[0] });
 // Local mode needs no service; onLoad receives the canvas.
 render({ containerId: 'chart', mode: 'local', visualizationData: data, darkMode: true, onLoad: (c) => c.getContext('2d') });
 // postMessage embed mode: the frame's height from its content, a deadline for the shell.

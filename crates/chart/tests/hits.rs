@@ -11,7 +11,7 @@ use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
 use zdr_chart::{Chart, Hit, HitMap, HitShape};
 
 mod common;
-use common::{example, NAMES};
+use common::{example, walk, NAMES};
 
 fn mapped(chart: &Chart, (width, height): (u32, u32), scale: f64) -> HitMap {
     let mut svg = String::new();
@@ -336,27 +336,6 @@ fn hits_are_in_css_pixels_at_every_device_scale() {
                 "{name}: {a:?} against {b:?}"
             );
         }
-    }
-}
-
-/// A random walk of `n` points, one a minute.
-fn walk(name: &str, n: usize, seed: u64) -> Series {
-    let mut state = seed;
-    let mut y = 1_000.0;
-    let (mut xs, mut ys) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for i in 0..n {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        y += (state % 2001) as f64 / 1000.0 - 1.0;
-        xs.push(1_704_067_200.0 + 60.0 * i as f64);
-        ys.push(y);
-    }
-    Series {
-        name: name.into(),
-        xs,
-        ys,
-        given: n,
     }
 }
 

@@ -5,12 +5,12 @@
 //! the stacks, the data table and the CSV, drawn hollow in the legend, and
 //! reachable from the keyboard as the walk's first row.
 
-use zdr_chart::model::{Card, CardKind, DatePrecision, Series, VizConfig};
+use zdr_chart::model::{Card, CardKind, DatePrecision, VizConfig};
 use zdr_chart::scene::{HitShape, Step, Target};
 use zdr_chart::{Chart, HitMap, View};
 
 mod common;
-use common::{example, NAMES};
+use common::{example, walk, NAMES};
 
 fn hits(chart: &Chart, view: &View) -> HitMap {
     let theme = chart.theme(None);
@@ -185,17 +185,6 @@ fn the_legend_is_the_first_row_of_the_keyboard_walk() {
 
 /// A random walk of `n` points, one a minute from 2024.
 fn random_walk(n: usize) -> Chart {
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut y = 1_000.0;
-    let (mut xs, mut ys) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for i in 0..n {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        y += (state % 2001) as f64 / 1000.0 - 1.0;
-        xs.push(1_704_067_200.0 + 60.0 * i as f64);
-        ys.push(y);
-    }
     Chart {
         config: VizConfig {
             title: "Random walk".into(),
@@ -203,12 +192,7 @@ fn random_walk(n: usize) -> Chart {
         },
         kind: CardKind::Timeseries,
         card: Card::Timeseries {
-            series: vec![Series {
-                name: "walk".into(),
-                xs,
-                ys,
-                given: n,
-            }],
+            series: vec![walk("walk", n, 0x9E37_79B9_7F4A_7C15)],
             precision: DatePrecision::Time,
         },
     }

@@ -60,6 +60,8 @@ pub struct CanvasSpec<'a> {
     pub sync_group: Option<&'a str>,
     /// `menu`: a button with the downloads.
     pub menu: bool,
+    /// `syncZoom`: the group's zoom too.
+    pub sync_zoom: bool,
 }
 
 /// Everything a draw needs; shared with the frame, resize and pointer
@@ -92,6 +94,8 @@ pub(crate) struct CanvasState {
     group: Option<String>,
     /// The page is printing: drawn at its printed size and print resolution.
     printing: bool,
+    /// Zooms with the other cards of its group that ask for it too (`syncZoom`).
+    sync_zoom: bool,
     /// Bumped by each `show`, so new data always draws.
     generation: u32,
     drawn: Option<DrawKey>,
@@ -167,6 +171,7 @@ impl LocalCanvas {
                 tip: None,
                 group: spec.sync_group.map(str::to_owned),
                 printing: false,
+                sync_zoom: spec.sync_zoom,
                 generation: 0,
                 drawn: None,
                 frame: None,
@@ -522,10 +527,16 @@ impl CanvasState {
 
 impl Zoomed for CanvasState {
     fn zoom_to(&mut self, x: Option<(f64, f64)>, y: Option<(f64, f64)>) {
-        if self.view.zoom(x, y) {
-            self.view_version = self.view_version.wrapping_add(1);
-            self.view_changed = true;
-            self.schedule();
+        if !self.view.zoom(x, y) {
+            return;
+        }
+        self.view_version = self.view_version.wrapping_add(1);
+        self.view_changed = true;
+        self.schedule();
+        let time = matches!(self.chart.card, Card::Timeseries { .. });
+        if let (Some(group), true) = (&self.group, self.sync_zoom && time) {
+            let me: Weak<RefCell<dyn Crossed>> = self.me.clone();
+            crate::crosshair::broadcast_zoom(group, &me, self.view.x());
         }
     }
 
@@ -590,6 +601,21 @@ impl Downloads for CanvasState {
 }
 
 impl Crossed for CanvasState {
+    /// Only a card of the same kind of x axis (time with time, numbers with
+    /// numbers) that asked for it (`syncZoom`) follows; it tells no one.
+    fn zoomed_with(&mut self, x: Option<(f64, f64)>) {
+        let time = |state: &CanvasState| matches!(state.chart.card, Card::Timeseries { .. });
+        let zoomable = self.hits.zoom_frame().is_some_and(|f| f.y.is_none());
+        if !self.sync_zoom || !zoomable || !time(self) {
+            return;
+        }
+        if self.view.zoom(x, None) {
+            self.view_version = self.view_version.wrapping_add(1);
+            self.view_changed = true;
+            self.schedule();
+        }
+    }
+
     fn cross_at(&self, x: Option<f64>) {
         if let (Some(crosshair), Some(tip)) = (&self.crosshair, &self.tip) {
             crosshair.show(&self.hits, x, tip, (&self.theme(), self.css_size()));

@@ -1,8 +1,9 @@
 //! The crosshair of cards with a continuous x axis and no y zoom (lines
 //! and areas): a vertical rule at the pointer's nearest date, and a tooltip
 //! that lists every series there. Cards rendered with one `syncGroup` move
-//! their rules together: the group is a list of the page's cards, kept
-//! here, that a card leaves when it is dropped.
+//! their rules together, and with `syncZoom` their zoom too: the group is a
+//! list of the page's cards, kept here, that a card leaves when it is
+//! dropped.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -23,6 +24,8 @@ const COLUMN: f64 = 24.0;
 /// What a card of a group is told: show the rule at the x value, or hide it.
 pub trait Crossed {
     fn cross_at(&self, x: Option<f64>);
+    /// Another card of the group zoomed to `x` (`None`: the whole data).
+    fn zoomed_with(&mut self, x: Option<(f64, f64)>);
 }
 
 type Member = Weak<RefCell<dyn Crossed>>;
@@ -62,7 +65,25 @@ impl Drop for Membership {
 
 /// Tells the other cards of `group` to show their rule at `x` (or hide it).
 pub fn broadcast(group: &str, from: &Member, x: Option<f64>) {
-    let others: Vec<Rc<RefCell<dyn Crossed>>> = GROUPS.with(|groups| {
+    for card in others(group, from) {
+        if let Ok(card) = card.try_borrow() {
+            card.cross_at(x);
+        }
+    }
+}
+
+/// Tells the other cards of `group` that this one zoomed to `x`. A card
+/// busy (the one zooming, or one in a callback) is left as it is.
+pub fn broadcast_zoom(group: &str, from: &Member, x: Option<(f64, f64)>) {
+    for card in others(group, from) {
+        if let Ok(mut card) = card.try_borrow_mut() {
+            card.zoomed_with(x);
+        }
+    }
+}
+
+fn others(group: &str, from: &Member) -> Vec<Rc<RefCell<dyn Crossed>>> {
+    GROUPS.with(|groups| {
         groups.try_borrow().map_or_else(
             |_| Vec::new(),
             |groups| {
@@ -73,12 +94,7 @@ pub fn broadcast(group: &str, from: &Member, x: Option<f64>) {
                     .collect()
             },
         )
-    });
-    for card in others {
-        if let Ok(card) = card.try_borrow() {
-            card.cross_at(x);
-        }
-    }
+    })
 }
 
 /// The rule's element.

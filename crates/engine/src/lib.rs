@@ -100,6 +100,8 @@ export interface LocalSettings {
   onViewChange?: (view: ChartView) => void;
   /** Cards of one group move their crosshair together. */
   syncGroup?: string;
+  /** With `syncGroup`: the time-axis cards of the group that ask for it zoom together. */
+  syncZoom?: boolean;
   /** A button at the card's top right with PNG, SVG and CSV downloads. */
   menu?: boolean;
 }
@@ -143,6 +145,7 @@ pub fn mount_local(
         callbacks: settings.callbacks,
         sync_group: settings.sync_group.as_deref(),
         menu: settings.menu,
+        sync_zoom: settings.sync_zoom,
     };
     let canvas = LocalCanvas::create(spec, chart)?;
     Ok(LocalDrawing {

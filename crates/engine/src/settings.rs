@@ -27,6 +27,8 @@ pub struct Settings {
     pub sync_group: Option<String>,
     /// A menu of downloads on the card.
     pub menu: bool,
+    /// The cards of the group zoom together.
+    pub sync_zoom: bool,
 }
 
 /// The page's callbacks. A throwing callback is logged, never passed on.
@@ -88,6 +90,7 @@ impl Settings {
             sync_group: Some(text(settings, "syncGroup", "", MAX_SIZE_CHARS)?)
                 .filter(|group| !group.is_empty()),
             menu: field(settings, "menu")?.as_bool().unwrap_or(false),
+            sync_zoom: field(settings, "syncZoom")?.as_bool().unwrap_or(false),
             callbacks: Callbacks {
                 on_load: function(settings, "onLoad")?,
                 on_error: function(settings, "onError")?,

@@ -206,6 +206,7 @@ impl Shell {
             },
             sync_group: None,
             menu: false,
+            sync_zoom: false,
         };
         self.canvas = Some(LocalCanvas::create(spec, chart)?);
         Ok(())

@@ -28,8 +28,9 @@ border-radius:4px;cursor:pointer;";
 /// A zoomed range, or `None` for the whole data.
 type Range = Option<(f64, f64)>;
 
-/// What one event does: true when it was the card's (its default is prevented).
-type Handler<S> = fn(&Weak<RefCell<S>>, &RefCell<Gesture>, &HtmlElement, &web_sys::Event) -> bool;
+/// What one event does to the card, its gesture and its selection box:
+/// true when it was the card's (its default is prevented).
+type Handler<S> = fn(&mut S, &mut Gesture, &HtmlElement, &web_sys::Event) -> bool;
 
 /// A drag shorter than this (CSS pixels) is a click, not a selection.
 const MIN_DRAG: f64 = 4.0;
@@ -103,7 +104,16 @@ impl Zoom {
                 if zdr_protocol::failure::has_failed() {
                     return;
                 }
-                if handle(&state, &gesture, &select, event) {
+                // A card in use (a callback of the page calling back) lets the event go.
+                let Some(state) = state.upgrade() else {
+                    return;
+                };
+                let (Ok(mut state), Ok(mut gesture)) =
+                    (state.try_borrow_mut(), gesture.try_borrow_mut())
+                else {
+                    return;
+                };
+                if handle(&mut state, &mut gesture, &select, event) {
                     event.prevent_default();
                 }
             })
@@ -168,15 +178,12 @@ fn inside(r: &Rect, (x, y): (f64, f64)) -> bool {
 }
 
 fn down<S: Zoomed>(
-    state: &Weak<RefCell<S>>,
-    gesture: &RefCell<Gesture>,
+    state: &mut S,
+    gesture: &mut Gesture,
     _: &HtmlElement,
     event: &web_sys::Event,
 ) -> bool {
-    let (Some(event), Some(state)) = (event.dyn_ref::<PointerEvent>(), state.upgrade()) else {
-        return false;
-    };
-    let (Ok(state), Ok(mut gesture)) = (state.try_borrow(), gesture.try_borrow_mut()) else {
+    let Some(event) = event.dyn_ref::<PointerEvent>() else {
         return false;
     };
     let Some(frame) = state.hits().zoom_frame().copied() else {
@@ -208,16 +215,12 @@ fn down<S: Zoomed>(
 }
 
 fn moved<S: Zoomed>(
-    state: &Weak<RefCell<S>>,
-    gesture: &RefCell<Gesture>,
+    state: &mut S,
+    gesture: &mut Gesture,
     select: &HtmlElement,
     event: &web_sys::Event,
 ) -> bool {
-    let (Some(event), Some(state)) = (event.dyn_ref::<PointerEvent>(), state.upgrade()) else {
-        return false;
-    };
-    let (Ok(mut state), Ok(mut gesture)) = (state.try_borrow_mut(), gesture.try_borrow_mut())
-    else {
+    let Some(event) = event.dyn_ref::<PointerEvent>() else {
         return false;
     };
     let point = at(&*state, event);
@@ -290,16 +293,12 @@ fn moved<S: Zoomed>(
 }
 
 fn up<S: Zoomed>(
-    state: &Weak<RefCell<S>>,
-    gesture: &RefCell<Gesture>,
+    state: &mut S,
+    gesture: &mut Gesture,
     select: &HtmlElement,
     event: &web_sys::Event,
 ) -> bool {
-    let (Some(event), Some(state)) = (event.dyn_ref::<PointerEvent>(), state.upgrade()) else {
-        return false;
-    };
-    let (Ok(mut state), Ok(mut gesture)) = (state.try_borrow_mut(), gesture.try_borrow_mut())
-    else {
+    let Some(event) = event.dyn_ref::<PointerEvent>() else {
         return false;
     };
     gesture.touches.retain(|(id, _)| *id != event.pointer_id());
@@ -340,21 +339,18 @@ fn up<S: Zoomed>(
 }
 
 fn wheel<S: Zoomed>(
-    state: &Weak<RefCell<S>>,
-    _: &RefCell<Gesture>,
+    state: &mut S,
+    _: &mut Gesture,
     _: &HtmlElement,
     event: &web_sys::Event,
 ) -> bool {
-    let (Some(event), Some(state)) = (event.dyn_ref::<WheelEvent>(), state.upgrade()) else {
+    let Some(event) = event.dyn_ref::<WheelEvent>() else {
         return false;
     };
     // A plain wheel scrolls the page, as on any other element.
     if !(event.ctrl_key() || event.meta_key()) {
         return false;
     }
-    let Ok(mut state) = state.try_borrow_mut() else {
-        return false;
-    };
     let Some(frame) = state.hits().zoom_frame().copied() else {
         return false;
     };
@@ -379,17 +375,11 @@ fn wheel<S: Zoomed>(
 }
 
 fn reset_view<S: Zoomed>(
-    state: &Weak<RefCell<S>>,
-    _: &RefCell<Gesture>,
+    state: &mut S,
+    _: &mut Gesture,
     _: &HtmlElement,
     _: &web_sys::Event,
 ) -> bool {
-    let Some(state) = state.upgrade() else {
-        return false;
-    };
-    let Ok(mut state) = state.try_borrow_mut() else {
-        return false;
-    };
     state.zoom_to(None, None);
     true
 }

@@ -1,6 +1,7 @@
 //! The documented examples (docs/examples), shared by the integration tests.
 #![allow(dead_code, clippy::panic)]
 
+use zdr_chart::model::Series;
 use zdr_chart::Chart;
 
 /// One example per card type.
@@ -42,4 +43,25 @@ pub fn post(kind: &str, data: &str) -> String {
 pub fn list(count: usize, item: impl Fn(usize) -> String) -> String {
     let items: Vec<String> = (0..count).map(item).collect();
     format!("[{}]", items.join(","))
+}
+
+/// A random walk of `n` points, one a minute.
+pub fn walk(name: &str, n: usize, seed: u64) -> Series {
+    let mut state = seed;
+    let mut y = 1_000.0;
+    let (mut xs, mut ys) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for i in 0..n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        y += (state % 2001) as f64 / 1000.0 - 1.0;
+        xs.push(1_704_067_200.0 + 60.0 * i as f64);
+        ys.push(y);
+    }
+    Series {
+        name: name.into(),
+        xs,
+        ys,
+        given: n,
+    }
 }
