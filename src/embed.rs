@@ -209,7 +209,8 @@ impl EmbedHandle {
     /// does (the axes rescale; kept across `update()` for a series of the
     /// same name). Returns true when the series is now as asked; false when
     /// the card has no such series, or it is the last one shown (a card
-    /// always shows one). Only for cards drawn in the page.
+    /// always shows one). Only for cards drawn in the page; the engine
+    /// checks the arguments.
     #[wasm_bindgen(js_name = "setSeriesVisible", unchecked_return_type = "boolean")]
     pub fn set_series_visible(
         &self,
@@ -217,18 +218,7 @@ impl EmbedHandle {
         #[wasm_bindgen(unchecked_param_type = "boolean")] visible: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.on_surface(Call::SetSeriesVisible, &|surface| {
-            let wrong = |name, expected, value: &JsValue| EmbedError::WrongArgument {
-                name,
-                expected,
-                found: zdr_protocol::text::describe(value),
-            };
-            match (name.as_string(), visible.as_bool()) {
-                (None, _) => Err(wrong("name", "a string", &name)),
-                (_, None) => Err(wrong("visible", "a boolean", &visible)),
-                (Some(name), Some(visible)) => surface
-                    .set_series_visible(&name, visible)
-                    .map(JsValue::from),
-            }
+            surface.set_series_visible(&name, &visible)
         })
     }
 

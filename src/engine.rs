@@ -42,8 +42,8 @@ extern "C" {
     #[wasm_bindgen(method, catch, js_name = setSeriesVisible)]
     pub fn set_series_visible(
         this: &LocalDrawing,
-        name: &str,
-        visible: bool,
+        name: &JsValue,
+        visible: &JsValue,
     ) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(method, catch, js_name = toCSV)]
     pub fn to_csv(this: &LocalDrawing) -> Result<JsValue, JsValue>;

@@ -136,16 +136,9 @@ pub enum EmbedError {
         found: String,
     },
 
-    /// An argument the engine refused (`setView`), in its words.
+    /// An argument the engine refused (`setView`, `setSeriesVisible`), in its words.
     Refused {
         reason: String,
-    },
-
-    /// An argument of a handle's method (not an option of `render`).
-    WrongArgument {
-        name: &'static str,
-        expected: &'static str,
-        found: String,
     },
 
     Destroyed,
@@ -219,11 +212,6 @@ impl EmbedError {
             EmbedError::NotAnArray { found } => {
                 concat(&["expected an array of options objects, found ", found])
             }
-            EmbedError::WrongArgument {
-                name,
-                expected,
-                found,
-            } => concat(&["argument \"", name, "\" must be ", expected, ", found ", found]),
             EmbedError::Refused { reason } => reason.clone(),
             EmbedError::Destroyed => {
                 "this embed was destroyed; call render() to show the card again".into()
@@ -238,7 +226,6 @@ impl EmbedError {
         match self {
             EmbedError::OptionsNotObject { .. }
             | EmbedError::NotAnArray { .. }
-            | EmbedError::WrongArgument { .. }
             | EmbedError::Refused { .. } => Code::InvalidArgument,
             EmbedError::MissingOption { .. } => Code::MissingOption,
             EmbedError::WrongType { .. } | EmbedError::InvalidOption { .. } => Code::InvalidOption,

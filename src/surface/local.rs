@@ -170,12 +170,11 @@ impl Surface for LocalSurface {
             .map_err(|thrown| EmbedError::from_engine(&thrown))
     }
 
-    fn set_series_visible(&self, name: &str, visible: bool) -> Result<bool, EmbedError> {
+    fn set_series_visible(&self, name: &JsValue, visible: &JsValue) -> Result<JsValue, EmbedError> {
         let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
         mounted
             .drawing
             .set_series_visible(name, visible)
-            .map(|done| done.as_bool() == Some(true))
             .map_err(|thrown| EmbedError::from_engine(&thrown))
     }
 

@@ -60,7 +60,11 @@ pub trait Surface {
 
     /// Shows or hides a series of the card (see the engine's
     /// `setSeriesVisible`). Only surfaces that draw.
-    fn set_series_visible(&self, _name: &str, _visible: bool) -> Result<bool, EmbedError> {
+    fn set_series_visible(
+        &self,
+        _name: &JsValue,
+        _visible: &JsValue,
+    ) -> Result<JsValue, EmbedError> {
         Err(EmbedError::NotDrawnLocally {
             what: "setSeriesVisible()",
         })

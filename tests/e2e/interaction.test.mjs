@@ -302,6 +302,16 @@ describe('the legend', () => {
       }
     });
     assert.deepEqual(wrong, { isError: true, code: 'invalid_argument', message: 'setSeriesVisible: argument "name" must be a string, found a number' });
+    // The name's bound, checked before it is copied: at it, read (no such series); past it, refused.
+    assert.equal(await page.evaluate(() => window.handle.setSeriesVisible('x'.repeat(65_536), false)), false);
+    const long = await page.evaluate(() => {
+      try {
+        window.handle.setSeriesVisible('x'.repeat(65_537), false);
+      } catch (error) {
+        return [error.code, error.message];
+      }
+    });
+    assert.deepEqual(long, ['invalid_argument', 'setSeriesVisible: argument "name" must be at most 65536 characters long, found 65537']);
     assert.deepEqual(problems, []);
     await context.close();
   });

@@ -324,7 +324,7 @@ impl LocalCanvas {
     /// Zooms to the page's `{ x, y }` (`null`: the whole data).
     pub fn set_view(&mut self, view: &JsValue) -> Result<(), EngineError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
-        let time = matches!(state.chart.card, Card::Timeseries { .. });
+        let time = state.time_axis();
         let (x, y) = crate::view_js::read(view, time)?;
         state.zoom_to(x, y);
         Ok(())
@@ -517,11 +517,24 @@ impl CanvasState {
         let done = self.view.set(series, visible, &names);
         drop(names);
         if done && before != visible {
-            self.view_version = self.view_version.wrapping_add(1);
+            // The hidden table leaves the series out too.
             self.table_due = true;
-            self.schedule();
+            self.view_redrawn(false);
         }
         done
+    }
+
+    /// The view changed: drawn in the next frame; a zoom is told to
+    /// `onViewChange` after it.
+    fn view_redrawn(&mut self, zoom: bool) {
+        self.view_version = self.view_version.wrapping_add(1);
+        self.view_changed |= zoom;
+        self.schedule();
+    }
+
+    /// Whether the card's x axis is time (its zoom is in dates).
+    fn time_axis(&self) -> bool {
+        matches!(self.chart.card, Card::Timeseries { .. })
     }
 }
 
@@ -530,11 +543,8 @@ impl Zoomed for CanvasState {
         if !self.view.zoom(x, y) {
             return;
         }
-        self.view_version = self.view_version.wrapping_add(1);
-        self.view_changed = true;
-        self.schedule();
-        let time = matches!(self.chart.card, Card::Timeseries { .. });
-        if let (Some(group), true) = (&self.group, self.sync_zoom && time) {
+        self.view_redrawn(true);
+        if let (Some(group), true) = (&self.group, self.sync_zoom && self.time_axis()) {
             let me: Weak<RefCell<dyn Crossed>> = self.me.clone();
             crate::crosshair::broadcast_zoom(group, &me, self.view.x());
         }
@@ -604,15 +614,9 @@ impl Crossed for CanvasState {
     /// Only a card of the same kind of x axis (time with time, numbers with
     /// numbers) that asked for it (`syncZoom`) follows; it tells no one.
     fn zoomed_with(&mut self, x: Option<(f64, f64)>) {
-        let time = |state: &CanvasState| matches!(state.chart.card, Card::Timeseries { .. });
         let zoomable = self.hits.zoom_frame().is_some_and(|f| f.y.is_none());
-        if !self.sync_zoom || !zoomable || !time(self) {
-            return;
-        }
-        if self.view.zoom(x, None) {
-            self.view_version = self.view_version.wrapping_add(1);
-            self.view_changed = true;
-            self.schedule();
+        if self.sync_zoom && zoomable && self.time_axis() && self.view.zoom(x, None) {
+            self.view_redrawn(true);
         }
     }
 
@@ -707,7 +711,7 @@ fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
             }
             // A zoom drawn: its view for onViewChange.
             let view = (outcome.is_ok() && std::mem::take(&mut state.view_changed)).then(|| {
-                let time = matches!(state.chart.card, Card::Timeseries { .. });
+                let time = state.time_axis();
                 crate::view_js::write(&state.view, time)
             });
             (

@@ -226,9 +226,14 @@ impl LocalDrawing {
     /// does; true when it is now as asked, false when the card has no such
     /// series (or none that can hide) or it is the last one shown.
     #[wasm_bindgen(js_name = "setSeriesVisible")]
-    pub fn set_series_visible(&self, name: &str, visible: bool) -> Result<bool, JsValue> {
+    pub fn set_series_visible(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "boolean")] visible: JsValue,
+    ) -> Result<bool, JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
-        Ok(self.with(|canvas| canvas.set_series_visible(name, visible))?)
+        let (name, visible) = settings::series_toggle(&name, &visible)?;
+        Ok(self.with(|canvas| canvas.set_series_visible(&name, visible))?)
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device resolution.

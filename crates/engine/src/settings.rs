@@ -100,6 +100,37 @@ impl Settings {
     }
 }
 
+/// The longest series name `setSeriesVisible` reads, in UTF-16 units:
+/// checked before the text is copied into the module.
+pub const MAX_SERIES_NAME: u32 = 65_536;
+
+/// `setSeriesVisible`'s arguments: a series name and a boolean.
+pub fn series_toggle(name: &JsValue, visible: &JsValue) -> Result<(String, bool), EngineError> {
+    let wrong = |problem: String| EngineError::Argument { problem };
+    let name = match name.dyn_ref::<js_sys::JsString>() {
+        Some(text) if text.length() <= MAX_SERIES_NAME => String::from(text),
+        Some(text) => {
+            return Err(wrong(format!(
+                "argument \"name\" must be at most {MAX_SERIES_NAME} characters long, found {}",
+                text.length()
+            )))
+        }
+        None => {
+            return Err(wrong(format!(
+                "argument \"name\" must be a string, found {}",
+                describe(name)
+            )))
+        }
+    };
+    let visible = visible.as_bool().ok_or_else(|| {
+        wrong(format!(
+            "argument \"visible\" must be a boolean, found {}",
+            describe(visible)
+        ))
+    })?;
+    Ok((name, visible))
+}
+
 fn problem(problem: String) -> EngineError {
     EngineError::Settings { problem }
 }
