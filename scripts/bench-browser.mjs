@@ -48,8 +48,12 @@ const PLAN = [
   ['line-100k-pts', 7],
   ['line-1m-pts', 5],
   ['scatter-100k', 7],
+  ['bar-50', 9],
   ['bar-1k', 9],
   ['update-1m', 5],
+  ['dashboard', 7],
+  ['first-card', 7],
+  ['first-card-preload', 7],
 ]
   .filter(([name]) => !ONLY || ONLY.includes(name))
   .map(([name, reps]) => [name, QUICK ? 2 : reps]);
@@ -232,6 +236,30 @@ async function main() {
     }
   };
 
+  /** A cold page: navigation start to the first card's pixels, nothing loaded before. */
+  const cold = async (lib, preload) => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
+    try {
+      await context.route(
+        (url) => url.hostname !== '127.0.0.1',
+        (route) => {
+          blocked.push(route.request().url());
+          return route.abort();
+        },
+      );
+      const page = await context.newPage();
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      await page.goto(`${server.origin}/bench/page.html?lib=${lib}&cold=1&preload=${preload ? 1 : 0}`);
+      await page.waitForFunction(() => window.coldResult || window.benchError, null, { timeout: 60_000 });
+      const { result, error } = await page.evaluate(() => ({ result: window.coldResult, error: window.benchError }));
+      if (error || !result) throw new Error(`${NAMES[lib]}: the cold page failed: ${error}`);
+      if (pageErrors.length) throw new Error(`page error (${NAMES[lib]}): ${pageErrors.join('; ')}`);
+      return { first: { pixels: result.pixels, loaded: result.loaded } };
+    } finally {
+      await context.close();
+    }
+  };
+
   const results = {}; // scenario -> lib -> { first: {metric: []}, update: {metric: []} }
   let labels = {};
   let columnar;
@@ -243,8 +271,14 @@ async function main() {
       frameMs: await page.evaluate(() => window.bench.frameInterval()),
     })));
     process.stderr.write(`bench: columnar shape ${columnar.supported ? 'read' : 'not read'} by this build (${columnar.note})\n`);
+    // The small-card cases of issue 37 are run against uPlot and Chart.js; only
+    // zdr-embed has a preload().
+    const SMALL = { dashboard: ['zdr', 'uplot', 'chartjs'], 'first-card': ['zdr', 'uplot', 'chartjs'], 'first-card-preload': ['zdr'] };
     const libsFor = (name) =>
-      present.filter((l) => l !== 'zdrcol' || (columnar.supported && !name.endsWith('-pts') && !name.startsWith('scatter')));
+      SMALL[name]
+        ? SMALL[name].filter((l) => present.includes(l))
+        : present.filter((l) => l !== 'zdrcol' || (columnar.supported && !name.endsWith('-pts') && !name.startsWith('scatter')));
+    Object.assign(labels, COLD_LABELS);
 
     // ---- memory (first: it fails early if it fails): a fresh page per library,
     // the 1M-point line drawn, then updated
@@ -278,7 +312,9 @@ async function main() {
       for (const l of libs) r[l] = { first: series(), update: series() };
       for (let rep = 0; rep < reps; rep++) {
         for (const l of libs.map((_, i) => libs[(i + rep) % libs.length])) {
-          const m = await fresh(l, (page) => page.evaluate(([n, lib]) => window.bench.run(n, lib), [name, l]));
+          const m = COLD_LABELS[name]
+            ? await cold(l, name.endsWith('-preload'))
+            : await fresh(l, (page) => page.evaluate(([n, lib]) => window.bench.run(n, lib), [name, l]));
           for (const op of ['first', 'update']) {
             if (m[op]) for (const k of Object.keys(r[l][op])) r[l][op][k].push(m[op][k]);
           }
@@ -351,7 +387,11 @@ async function main() {
   }
 }
 
-const series = () => ({ pixels: [], busy: [], convert: [], call: [], raster: [] });
+const series = () => ({ pixels: [], busy: [], convert: [], call: [], raster: [], loaded: [] });
+const COLD_LABELS = {
+  'first-card': 'First card, cold page (line 1k): navigation start to pixels',
+  'first-card-preload': 'First card, cold page, `await preload()` before it',
+};
 
 // ------------------------------------------------------------------ report
 
@@ -449,6 +489,34 @@ function write({ present, notes, columnar, foreign, snap, results, labels, memor
   out('For the other libraries, for comparison: update ÷ first draw (1M line) ' +
     others.map((l) => `${NAMES[l]} ${ratio(get(up ?? {}, l, 'pixels'), get(rowOf('update-1m') ?? {}, l, 'pixels'))}`).join(', ') + '.');
   out();
+
+  out('## Targets of issue 37');
+  out();
+  const small = [];
+  const vs37 = (name, other, limit, against = name) => {
+    const row = rowOf(name);
+    const base = rowOf(against);
+    if (!row || !base || !libs.includes(other)) return;
+    const v = med(row, 'zdr') / med(base, other);
+    small.push([`${row.label}: zdr-embed ÷ ${NAMES[other]}`, `≤ ${limit.toFixed(1)}×`, Number.isFinite(v) ? `${v.toFixed(2)}×` : 'n/a', v <= limit]);
+  };
+  vs37('dashboard', 'uplot', 1.0);
+  vs37('line-1k', 'uplot', 1.0);
+  vs37('bar-50', 'uplot', 1.0);
+  vs37('first-card', 'uplot', 1.2);
+  vs37('first-card-preload', 'uplot', 1.2, 'first-card');
+  vs37('line-100k-pts', 'chartjs', 1.5);
+  vs37('line-1m-pts', 'chartjs', 1.0);
+  out('| target | limit | measured | met |');
+  out('|---|---:|---:|:---:|');
+  for (const [what, limit, v, ok] of small) out(`| ${what} | ${limit} | ${v} | ${ok ? 'yes' : 'no'} |`);
+  out();
+  const coldRow = rowOf('first-card');
+  if (coldRow) {
+    out('First card, cold page: navigation start to the library loaded and started (zdr-embed: `init()` resolved), medians: ' +
+      libs.filter((l) => get(coldRow, l, 'loaded')?.length).map((l) => `${NAMES[l]} ${ms(median(get(coldRow, l, 'loaded')))} ms`).join(', ') + '.');
+    out();
+  }
 
   out('## Where the time goes (medians)');
   out();

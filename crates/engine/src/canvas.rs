@@ -2,7 +2,8 @@
 //!
 //! Draws happen in animation frames: a render, an update, any number of
 //! resizes and a colour-scheme change within one frame cost one draw, and a
-//! hidden tab draws nothing until it is shown.
+//! hidden tab draws nothing until it is shown. Every card of the page draws
+//! in the same frame ([`crate::frame`]).
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -99,16 +100,15 @@ pub(crate) struct CanvasState {
     /// Bumped by each `show`, so new data always draws.
     generation: u32,
     drawn: Option<DrawKey>,
-    /// The requested animation frame, if any.
-    frame: Option<i32>,
+    /// Waiting for the shared frame ([`crate::frame`]).
+    queued: bool,
+    /// The CSS size and device pixel ratio the frame read for its draw.
+    measured: Option<Measured>,
     /// The hidden table waits for the data shown: it is written in a task
     /// after the frame that draws them (`on_table`), that timer's id.
     table_due: bool,
     table_timer: Option<i32>,
     on_table: Closure<dyn FnMut()>,
-    /// Owned here and holding only a weak reference back: no cycle, and
-    /// dropping it mid-call is safe (wasm-bindgen frees it after the call).
-    on_frame: Closure<dyn FnMut()>,
     callbacks: Callbacks,
     /// New data is waiting to be announced through `onLoad` once drawn.
     announce: bool,
@@ -119,6 +119,15 @@ pub(crate) struct CanvasState {
     /// resize happens then, yet the backing store must change. Remade at
     /// each new ratio, dropped with the state.
     ratio_watch: Option<(f64, gloo_events::EventListener)>,
+}
+
+/// What a draw reads from the page's layout: the canvas's CSS size and
+/// the device pixel ratio.
+#[derive(Debug, Clone, Copy)]
+struct Measured {
+    width: f64,
+    height: f64,
+    ratio: f64,
 }
 
 /// What was last drawn; the same key again means nothing to do.
@@ -174,11 +183,11 @@ impl LocalCanvas {
                 sync_zoom: spec.sync_zoom,
                 generation: 0,
                 drawn: None,
-                frame: None,
+                queued: false,
+                measured: None,
                 table_due: false,
                 table_timer: None,
                 on_table: table_closure(weak.clone()),
-                on_frame: frame_closure(weak.clone()),
                 callbacks: spec.callbacks,
                 announce: true,
                 me: weak.clone(),
@@ -341,7 +350,7 @@ impl LocalCanvas {
     pub fn drawn_canvas(&self) -> Result<HtmlCanvasElement, EngineError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
         // A draw still waiting for its frame is done now, so the PNG shows the latest data.
-        if state.frame.is_some() {
+        if state.queued {
             state.draw_now()?;
         }
         Ok(state.canvas.clone())
@@ -376,12 +385,14 @@ impl CanvasState {
     }
 
     fn schedule(&mut self) {
-        if self.frame.is_none() {
-            self.frame = self
-                .window
-                .request_animation_frame(self.on_frame.as_ref().unchecked_ref())
-                .ok();
+        if !self.queued {
+            self.queued = true;
+            crate::frame::request(&self.window, self.entry());
         }
+    }
+
+    fn entry(&self) -> crate::frame::Entry {
+        self.me.clone()
     }
 
     /// A `(resolution: …dppx)` query for `ratio` whose change schedules a
@@ -409,22 +420,39 @@ impl CanvasState {
     }
 
     fn cancel_frame(&mut self) {
-        if let Some(id) = self.frame.take() {
-            // Cancelling an id that already ran is harmless.
-            let _ = self.window.cancel_animation_frame(id);
+        if std::mem::take(&mut self.queued) {
+            crate::frame::withdraw(&self.window, &self.entry());
         }
     }
 
-    /// Draws if the size, the theme or the data changed since the last draw.
+    /// The canvas's size and the pixel ratio: layout read, nothing written.
+    fn measure_now(&self) -> Measured {
+        let rect = self.canvas.get_bounding_client_rect();
+        Measured {
+            width: rect.width(),
+            height: rect.height(),
+            ratio: self.window.device_pixel_ratio(),
+        }
+    }
+
+    /// Draws now, outside the frame (printing, `toPNG()`).
     fn draw_now(&mut self) -> Result<(), EngineError> {
         self.cancel_frame();
-        let rect = self.canvas.get_bounding_client_rect();
-        let (width, height) = (rect.width(), rect.height());
+        let measured = self.measure_now();
+        self.draw_measured(measured)
+    }
+
+    /// Draws if the size, the theme or the data changed since the last draw.
+    fn draw_measured(&mut self, measured: Measured) -> Result<(), EngineError> {
+        let Measured {
+            width,
+            height,
+            ratio,
+        } = measured;
         // Hidden (display:none or zero size): the observer calls again when it shows.
         if !(width >= 1.0 && height >= 1.0) {
             return Ok(());
         }
-        let ratio = self.window.device_pixel_ratio();
         self.watch_ratio(ratio);
         let ratio = if ratio.is_finite() && ratio > 0.0 {
             ratio.clamp(0.5, 4.0)
@@ -689,48 +717,43 @@ fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<Html
     Ok(wrapper)
 }
 
-/// The animation-frame callback: one draw, then `onLoad` for new data.
-fn frame_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
-    Closure::new(move || {
-        if zdr_protocol::failure::has_failed() {
-            return;
+/// The shared frame's two steps: the size read, then the draw and
+/// `onLoad` for new data.
+impl crate::frame::Due for CanvasState {
+    fn measure(&mut self) -> bool {
+        if !std::mem::take(&mut self.queued) {
+            return false;
         }
-        let Some(state) = weak.upgrade() else {
-            return;
-        };
-        let (outcome, callbacks, canvas, view) = {
-            let Ok(mut state) = state.try_borrow_mut() else {
-                return;
-            };
-            state.frame = None;
-            let outcome = state.draw_now();
-            state.schedule_table();
-            let announce = outcome.is_ok() && state.drawn.is_some() && state.announce;
-            if announce || outcome.is_err() {
-                state.announce = false;
+        self.measured = Some(self.measure_now());
+        true
+    }
+
+    fn draw(&mut self) -> Option<Box<dyn FnOnce()>> {
+        let measured = self.measured.take()?;
+        let outcome = self.draw_measured(measured);
+        self.schedule_table();
+        let outcome = outcome.map(|()| self.drawn.is_some() && self.announce);
+        if matches!(outcome, Ok(true) | Err(_)) {
+            self.announce = false;
+        }
+        // A zoom drawn: its view for onViewChange.
+        let view = (outcome.is_ok() && std::mem::take(&mut self.view_changed))
+            .then(|| crate::view_js::write(&self.view, self.time_axis()));
+        if matches!(outcome, Ok(false)) && view.is_none() {
+            return None;
+        }
+        let (callbacks, canvas) = (self.callbacks.clone(), self.canvas.clone());
+        Some(Box::new(move || {
+            match outcome {
+                Ok(true) => callbacks.loaded(&canvas),
+                Ok(false) => {}
+                Err(error) => callbacks.failed(&error),
             }
-            // A zoom drawn: its view for onViewChange.
-            let view = (outcome.is_ok() && std::mem::take(&mut state.view_changed)).then(|| {
-                let time = state.time_axis();
-                crate::view_js::write(&state.view, time)
-            });
-            (
-                outcome.map(|()| announce),
-                state.callbacks.clone(),
-                state.canvas.clone(),
-                view,
-            )
-        };
-        // Page code runs only here, with no borrow held: it may update or destroy.
-        match outcome {
-            Ok(true) => callbacks.loaded(&canvas),
-            Ok(false) => {}
-            Err(error) => callbacks.failed(&error),
-        }
-        if let Some(view) = view {
-            callbacks.view_changed(&view);
-        }
-    })
+            if let Some(view) = view {
+                callbacks.view_changed(&view);
+            }
+        }))
+    }
 }
 
 /// The timer callback that writes the hidden table for the data shown.

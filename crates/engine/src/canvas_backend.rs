@@ -18,8 +18,18 @@ use zdr_chart::scene::FONT_FAMILY;
 use zdr_chart::scene::{Align, Baseline, Color};
 
 /// Draws on the 2D context of one canvas.
+///
+/// The context's state is set only when it changes: each setter is a call
+/// out of the module with a string the browser parses (a font shorthand
+/// costs a font lookup), and a card's texts and marks mostly repeat it.
 pub struct CanvasBackend {
     context: CanvasRenderingContext2d,
+    fill: Option<Color>,
+    stroke: Option<(Color, u32)>,
+    /// Bold, the size's bits, the family being fixed.
+    font: Option<(bool, u64)>,
+    align: Option<Align>,
+    baseline: Option<Baseline>,
 }
 
 /// A canvas call that threw, as the browser described it.
@@ -35,16 +45,56 @@ impl CanvasBackend {
     /// `None` when the canvas gives no 2D context (too large, or out of memory).
     pub fn new(canvas: &HtmlCanvasElement) -> Option<Self> {
         let context = canvas.get_context("2d").ok()??.dyn_into().ok()?;
-        Some(CanvasBackend { context })
+        Some(CanvasBackend {
+            context,
+            fill: None,
+            stroke: None,
+            font: None,
+            align: None,
+            baseline: None,
+        })
     }
 
-    fn set_stroke(&self, color: Color, width: u32) {
-        self.context.set_stroke_style_str(&css_color(color));
-        self.context.set_line_width(f64::from(width));
+    fn set_stroke(&mut self, color: Color, width: u32) {
+        if self.stroke != Some((color, width)) {
+            self.context.set_stroke_style_str(&css_color(color));
+            self.context.set_line_width(f64::from(width));
+            self.stroke = Some((color, width));
+        }
     }
 
-    fn set_fill(&self, color: Color) {
-        self.context.set_fill_style_str(&css_color(color));
+    fn set_fill(&mut self, color: Color) {
+        if self.fill != Some(color) {
+            self.context.set_fill_style_str(&css_color(color));
+            self.fill = Some(color);
+        }
+    }
+
+    fn set_text(&mut self, font: &DeviceFont) {
+        if self.baseline != Some(font.baseline) {
+            self.context.set_text_baseline(match font.baseline {
+                Baseline::Top => "top",
+                Baseline::Middle => "middle",
+                Baseline::Bottom => "bottom",
+            });
+            self.baseline = Some(font.baseline);
+        }
+        if self.align != Some(font.align) {
+            self.context.set_text_align(match font.align {
+                Align::Start => "start",
+                Align::End => "end",
+                Align::Middle => "center",
+            });
+            self.align = Some(font.align);
+        }
+        self.set_fill(font.color);
+        let key = (font.bold, font.size.to_bits());
+        if self.font != Some(key) {
+            let weight = if font.bold { "bold" } else { "normal" };
+            self.context
+                .set_font(&css_font(weight, font.size, FONT_FAMILY));
+            self.font = Some(key);
+        }
     }
 
     /// A path through `points` from its first one.
@@ -129,33 +179,23 @@ impl Pixels for CanvasBackend {
     }
 
     fn text(&mut self, text: &str, (x, y): Coord, font: &DeviceFont) -> Result<(), CanvasError> {
-        let (x, y) = if font.vertical {
-            self.context.save();
-            self.context
-                .translate(f64::from(x), f64::from(y))
-                .map_err(thrown)?;
-            self.context.rotate(270.0 / 180.0 * PI).map_err(thrown)?;
-            (0.0, 0.0)
-        } else {
-            (f64::from(x), f64::from(y))
-        };
-        self.context.set_text_baseline(match font.baseline {
-            Baseline::Top => "top",
-            Baseline::Middle => "middle",
-            Baseline::Bottom => "bottom",
-        });
-        self.context.set_text_align(match font.align {
-            Align::Start => "start",
-            Align::End => "end",
-            Align::Middle => "center",
-        });
-        self.set_fill(font.color);
-        let weight = if font.bold { "bold" } else { "normal" };
-        self.context
-            .set_font(&css_font(weight, font.size, FONT_FAMILY));
-        self.context.fill_text(text, x, y).map_err(thrown)?;
+        self.set_text(font);
         if font.vertical {
-            self.context.restore();
+            // A translation and a rotation only: restored by their inverses,
+            // not save()/restore(), which would also restore the state
+            // cached above.
+            let (x, y) = (f64::from(x), f64::from(y));
+            self.context.translate(x, y).map_err(thrown)?;
+            self.context.rotate(-PI / 2.0).map_err(thrown)?;
+            let drawn = self.context.fill_text(text, 0.0, 0.0).map_err(thrown);
+            self.context
+                .set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+                .map_err(thrown)?;
+            drawn?;
+        } else {
+            self.context
+                .fill_text(text, f64::from(x), f64::from(y))
+                .map_err(thrown)?;
         }
         Ok(())
     }

@@ -42,6 +42,7 @@ mod color_scheme;
 mod crosshair;
 mod data;
 mod error;
+mod frame;
 mod keyboard;
 mod legend;
 mod menu;
