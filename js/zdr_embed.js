@@ -23,8 +23,31 @@ import initService, {
   renderMultiple as serviceRenderMultiple,
 } from './service/zdr_embed_service.js';
 
-const loadEngine = () => import('./engine/zdr_engine.js');
+// One load of the engine for the page, shared by an early preload() and
+// the service module's loader: the module fetched and its wasm compiled
+// once. A failed load is forgotten, so that a later card tries again.
+// Its .wasm is fetched beside its glue, not once the glue has arrived: one
+// round trip less before the first card (the same new URL(…, import.meta.url)
+// the glue has, so bundlers emit the one asset).
+let engineLoad = null;
+const loadEngine = () => {
+  if (!engineLoad) {
+    const wasm = fetch(new URL('./engine/zdr_engine_bg.wasm', import.meta.url));
+    wasm.catch(() => {}); // awaited, and so reported, by the engine's init
+    const load = import('./engine/zdr_engine.js').then(async (engine) => {
+      await engine.default({ module_or_path: wasm });
+      return engine;
+    });
+    load.catch(() => {
+      if (engineLoad === load) engineLoad = null;
+    });
+    engineLoad = load;
+  }
+  return engineLoad;
+};
 let ready = false;
+let markReady;
+const whenReady = new Promise((resolve) => (markReady = resolve));
 
 // The service module's functions exist once it is instantiated: the loader
 // is handed over right after, by either way of initialising it.
@@ -35,6 +58,7 @@ export default async function init(moduleOrPath) {
   const output = await initService(moduleOrPath);
   __setEngineLoader(loadEngine);
   ready = true;
+  markReady();
   return output;
 }
 
@@ -42,6 +66,7 @@ export function initSync(module) {
   const output = initServiceSync(module);
   __setEngineLoader(loadEngine);
   ready = true;
+  markReady();
   return output;
 }
 
@@ -64,9 +89,16 @@ export function renderMultiple(configs) {
   return serviceRenderMultiple(configs);
 }
 
+// Before init() has resolved, preload() starts fetching and compiling the
+// engine at once, beside the service module, and its promise settles once
+// both are ready: a page that draws cards itself calls it first thing.
 export function preload() {
-  started('preload');
-  return servicePreload();
+  if (ready || typeof document === 'undefined') {
+    started('preload');
+    return servicePreload();
+  }
+  loadEngine().catch(() => {}); // reported by the service's preload below, which tries again
+  return whenReady.then(() => servicePreload());
 }
 
 export { EmbedHandle };

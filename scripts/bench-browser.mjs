@@ -249,8 +249,10 @@ async function main() {
       );
       const page = await context.newPage();
       page.on('pageerror', (e) => pageErrors.push(e.message));
-      await page.goto(`${server.origin}/bench/page.html?lib=${lib}&cold=1&preload=${preload ? 1 : 0}`);
-      await page.waitForFunction(() => window.coldResult || window.benchError, null, { timeout: 60_000 });
+      // Told by a console line, not by polling the page mid-load (page.js).
+      const done = page.waitForEvent('console', { predicate: (m) => m.text() === 'zdr-bench-cold-done', timeout: 60_000 });
+      await page.goto(`${server.origin}/bench/page.html?lib=${lib}&cold=1&preload=${preload ? 1 : 0}`, { waitUntil: 'commit' });
+      await done;
       const { result, error } = await page.evaluate(() => ({ result: window.coldResult, error: window.benchError }));
       if (error || !result) throw new Error(`${NAMES[lib]}: the cold page failed: ${error}`);
       if (pageErrors.length) throw new Error(`page error (${NAMES[lib]}): ${pageErrors.join('; ')}`);
@@ -390,7 +392,7 @@ async function main() {
 const series = () => ({ pixels: [], busy: [], convert: [], call: [], raster: [], loaded: [] });
 const COLD_LABELS = {
   'first-card': 'First card, cold page (line 1k): navigation start to pixels',
-  'first-card-preload': 'First card, cold page, `await preload()` before it',
+  'first-card-preload': 'First card, cold page, `preload()` called before `init()`',
 };
 
 // ------------------------------------------------------------------ report

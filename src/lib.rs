@@ -217,7 +217,9 @@ pub fn render_multiple(
 /// by themselves when they first need it; after `preload()` has resolved,
 /// `render` throws for data the engine cannot read instead of reporting it
 /// to `onError`. Rejects with an Error (code "engine_unavailable") when the
-/// engine cannot be fetched; a later call tries again.
+/// engine cannot be fetched; a later call tries again. The package's entry
+/// lets it be called before `init()` has resolved: the engine's download
+/// then starts at once, beside the service module's.
 #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
 pub fn preload() -> js_sys::Promise {
     let call = Call::Preload;

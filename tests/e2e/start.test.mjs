@@ -25,8 +25,17 @@ before(async () => {
   import init, { render, renderMultiple, preload } from 'zdr-embed';
   const caught = (call) => { try { call(); return null; } catch (error) { return { isError: error instanceof Error, message: error.message }; } };
   window.early = { render: caught(() => render({ containerId: 'c', mode: 'local', visualizationData: {} })),
-    renderMultiple: caught(() => renderMultiple([])), preload: caught(() => preload()) };
+    renderMultiple: caught(() => renderMultiple([])) };
+  // preload() before init(): the engine is fetched beside the service module.
+  const preloaded = preload();
+  window.earlyPreload = preloaded instanceof Promise;
   await init();
+  window.initAt = performance.now();
+  window.preloaded = await preloaded.then(() => 'resolved', (error) => 'rejected: ' + error.message);
+  window.fetched = performance.getEntriesByType('resource').filter((e) => /zdr_engine|zdr_embed_service/.test(e.name))
+    .map((e) => ({ file: e.name.split('/').pop(), start: e.startTime }));
+  // As after any preload(): the engine is there, so bad data throw at once.
+  window.badThrows = caught(() => render({ containerId: 'c', mode: 'local', visualizationData: { viz_config: { viz_component_type: 'bar' }, data: 7 } }))?.isError === true;
   window.later = await new Promise((ok) => render({ containerId: 'c', mode: 'local',
     visualizationData: { viz_config: { title: 'T', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }] },
     onLoad: (element) => ok(element.tagName), onError: (error) => ok(error.message) }));
@@ -52,18 +61,30 @@ test('imported on a server (Node, no window or document), the entry and the elem
   }
 });
 
-test('in a browser, a call before `await init()` throws an Error that says to await init(); after it, the card draws', async () => {
+test('in a browser, render before `await init()` throws an Error that says to await init(); an early preload() fetches the engine beside the service module; after init, the card draws', async () => {
   const page = await browser.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(`${host.origin}/early.html`);
   await page.waitForFunction(() => window.later !== undefined, null, { timeout: 20_000 });
-  const { early, later } = await page.evaluate(() => ({ early: window.early, later: window.later }));
-  for (const name of ['render', 'renderMultiple', 'preload']) {
+  const { early, later, earlyPreload, preloaded, fetched, initAt, badThrows } = await page.evaluate(() => ({
+    early: window.early, later: window.later, earlyPreload: window.earlyPreload, preloaded: window.preloaded,
+    fetched: window.fetched, initAt: window.initAt, badThrows: window.badThrows }));
+  for (const name of ['render', 'renderMultiple']) {
     assert.equal(early[name]?.isError, true, `${name}: ${JSON.stringify(early[name])}`);
     assert.equal(early[name].message,
       `zdr-embed: ${name}() was called before the module was ready: \`await init()\` (the package's default export) first, once per page`);
   }
+  // preload() is the one call allowed early: it starts the engine's download
+  // at once, beside the service module's, and settles once both are ready.
+  assert.equal(earlyPreload, true, 'preload() before init() returns a promise');
+  assert.equal(preloaded, 'resolved');
+  const files = fetched.map((f) => f.file).sort();
+  assert.deepEqual(files, ['zdr_embed_service.js', 'zdr_embed_service_bg.wasm', 'zdr_engine.js', 'zdr_engine_bg.wasm'],
+    `each module and its wasm fetched once: ${JSON.stringify(fetched)}`);
+  const at = Object.fromEntries(fetched.map((f) => [f.file, f.start]));
+  assert.ok(at['zdr_engine_bg.wasm'] < initAt && at['zdr_engine.js'] < initAt, `the engine was requested before init() resolved: ${JSON.stringify({ at, initAt })}`);
+  assert.equal(badThrows, true, 'after the early preload, render throws for bad data');
   assert.equal(later, 'CANVAS');
   assert.deepEqual(problems, []);
   await page.close();
