@@ -38,7 +38,13 @@ impl Description {
         })
     }
 
-    /// Names the canvas for `chart`: at once, with the data.
+    /// Names the canvas by its title, at once: a card is never unnamed.
+    pub fn name_now(canvas: &HtmlCanvasElement, title: &str) -> Result<(), JsValue> {
+        canvas.set_attribute("aria-label", title)
+    }
+
+    /// Names the canvas for `chart`, the title and a summary of the data:
+    /// written with the table, after the frame that shows the card.
     pub fn name(canvas: &HtmlCanvasElement, chart: &Chart, title: &str) -> Result<(), JsValue> {
         canvas.set_attribute("aria-label", &label(title, &chart.summary()))
     }

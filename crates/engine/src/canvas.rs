@@ -39,12 +39,20 @@ pub struct LocalCanvas {
     state: Rc<RefCell<CanvasState>>,
     observer: ResizeObserver,
     _on_resize: Closure<dyn FnMut()>,
+    _membership: Option<Membership>,
+    _scheme_change: Option<gloo_events::EventListener>,
+}
+
+/// What a reader interacts with: the tooltip, the keyboard's ring and live
+/// region, the legend's buttons, the zoom, the crosshair, the print watch
+/// and the menu. None of it is needed for the first pixels, so a card gets
+/// it in the task after its first frame ([`attach_chrome`]): a dashboard's
+/// cards all show before any of them makes its elements and listeners.
+struct Chrome {
     _tooltip: Tooltip,
     _keyboard: Keyboard,
-    _membership: Option<Membership>,
     _print: PrintWatch,
     _menu: Option<Menu>,
-    _scheme_change: Option<gloo_events::EventListener>,
 }
 
 /// Where and how the canvas goes.
@@ -70,6 +78,13 @@ pub struct CanvasSpec<'a> {
 pub(crate) struct CanvasState {
     window: Window,
     pub(crate) canvas: HtmlCanvasElement,
+    /// The card's element, where the interaction's elements go.
+    wrapper: HtmlElement,
+    /// Attached after the first frame; `chrome_due` until it was tried.
+    chrome: Option<Chrome>,
+    chrome_due: bool,
+    /// `menu`: the chrome has a menu.
+    menu: bool,
     chart: Rc<Chart>,
     description: Description,
     fallback_title: String,
@@ -163,6 +178,10 @@ impl LocalCanvas {
             RefCell::new(CanvasState {
                 window: window.clone(),
                 canvas: canvas.clone(),
+                wrapper: wrapper.clone(),
+                chrome: None,
+                chrome_due: true,
+                menu: spec.menu,
                 chart: chart.clone(),
                 description,
                 fallback_title: spec.fallback_title.to_owned(),
@@ -196,32 +215,11 @@ impl LocalCanvas {
         });
         let on_resize = schedule_closure(Rc::downgrade(&state));
         let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).map_err(&dom)?;
-        let tooltip =
-            Tooltip::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
-        let ring = Ring::create(spec.document, &wrapper, tooltip.element()).map_err(&dom)?;
-        let legend =
-            LegendButtons::create(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
-        let zoom = Zoom::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?;
-        let crosshair = Crosshair::create(spec.document, &wrapper).map_err(&dom)?;
-        if let Ok(mut state) = state.try_borrow_mut() {
-            state.ring = Some(ring);
-            state.legend = Some(legend);
-            state.zoom = Some(zoom);
-            state.crosshair = Some(crosshair);
-            state.tip = Some(tooltip.element().clone());
-        }
-        let print = print_watch(&window, Rc::downgrade(&state));
-        let menu = if spec.menu {
-            Some(Menu::attach(spec.document, &wrapper, Rc::downgrade(&state)).map_err(&dom)?)
-        } else {
-            None
-        };
         let membership = spec.sync_group.map(|group| {
             let me: Weak<RefCell<dyn Crossed>> =
                 Rc::downgrade(&state) as Weak<RefCell<CanvasState>>;
             Membership::join(group, me)
         });
-        let keyboard = Keyboard::attach(Rc::downgrade(&state)).map_err(&dom)?;
         let scheme_change = state
             .borrow()
             .scheme
@@ -232,11 +230,7 @@ impl LocalCanvas {
             state,
             observer,
             _on_resize: on_resize,
-            _tooltip: tooltip,
-            _keyboard: keyboard,
             _membership: membership,
-            _print: print,
-            _menu: menu,
             _scheme_change: scheme_change,
         };
         local.observer.observe(&canvas);
@@ -263,9 +257,9 @@ impl LocalCanvas {
     /// Puts new data on the canvas (drawn in the next animation frame).
     pub fn show(&mut self, chart: Rc<Chart>) -> Result<(), EngineError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
-        Description::name(&state.canvas, &chart, &state.title(&chart)).map_err(
-            EngineError::dom("describe the chart for assistive technology"),
-        )?;
+        Description::name_now(&state.canvas, &state.title(&chart)).map_err(EngineError::dom(
+            "describe the chart for assistive technology",
+        ))?;
         // A series hidden stays hidden in new data of the same name.
         let names = chart.toggled_series();
         state.view.keep_only(&names);
@@ -369,7 +363,7 @@ impl CanvasState {
     /// After a frame: the hidden table in a task of its own, so the frame
     /// that shows the card does not lay it out.
     fn schedule_table(&mut self) {
-        if self.table_due && self.table_timer.is_none() {
+        if (self.table_due || self.chrome_due) && self.table_timer.is_none() {
             self.table_timer = self
                 .window
                 .set_timeout_with_callback_and_timeout_and_arguments_0(
@@ -500,31 +494,47 @@ impl CanvasState {
         self.focus
             .redrawn(new_data, (marks_before, self.hits.len()));
         self.drawn = Some(key);
-        if let Some(legend) = &self.legend {
-            legend.sync(self.hits.legend());
-        }
-        let frame = self.hits.zoom_frame().copied();
         if !self.view.is_zoomed() {
-            self.home = frame;
+            self.home = self.hits.zoom_frame().copied();
+        }
+        self.sync_chrome(&theme);
+        Ok(())
+    }
+
+    /// The interaction's elements follow the last draw: the legend's
+    /// buttons on its entries, the zoom's reset button, the focus ring.
+    /// Only once the chrome is there: a style written between two cards'
+    /// draws of one frame would make the next card's canvas resolve its
+    /// style again to set a font.
+    fn sync_chrome(&self, theme: &Theme) {
+        if self.chrome.is_none() {
+            return;
         }
         // Two fingers zoom and pan a card that zooms; the page still scrolls
         // up and down over it.
-        let touch = if frame.is_some() { "pan-y" } else { "auto" };
+        let touch = if self.hits.zoom_frame().is_some() {
+            "pan-y"
+        } else {
+            "auto"
+        };
         let _ = self.canvas.style().set_property("touch-action", touch);
+        if let Some(legend) = &self.legend {
+            legend.sync(self.hits.legend());
+        }
         if let Some(zoom) = &self.zoom {
             let colors = (
                 crate::canvas_backend::css_color(theme.text),
                 crate::canvas_backend::css_color(theme.background),
             );
-            zoom.sync(self.view.is_zoomed(), frame.map(|f| f.plot), colors);
+            let plot = self.hits.zoom_frame().map(|f| f.plot);
+            zoom.sync(self.view.is_zoomed(), plot, colors);
         }
         // A focused card keeps its ring on its mark through a resize.
         if self.has_focus() {
-            crate::keyboard::mark(&*self);
+            crate::keyboard::mark(self);
         } else if let Some(ring) = &self.ring {
             ring.hide();
         }
-        Ok(())
     }
 }
 
@@ -756,7 +766,61 @@ impl crate::frame::Due for CanvasState {
     }
 }
 
-/// The timer callback that writes the hidden table for the data shown.
+/// Makes the card's [`Chrome`] once, in the task after its first frame;
+/// again does nothing. Each part borrows the state for a moment to reach
+/// the canvas, so none is held while they are made.
+fn attach_chrome(state: &Rc<RefCell<CanvasState>>) -> Result<(), JsValue> {
+    let (document, wrapper, window, menu) = {
+        let Ok(mut state) = state.try_borrow_mut() else {
+            return Ok(());
+        };
+        if !std::mem::take(&mut state.chrome_due) {
+            return Ok(());
+        }
+        let Some(document) = state.canvas.owner_document() else {
+            return Ok(());
+        };
+        (
+            document,
+            state.wrapper.clone(),
+            state.window.clone(),
+            state.menu,
+        )
+    };
+    let weak = Rc::downgrade(state);
+    let tooltip = Tooltip::attach(&document, &wrapper, weak.clone())?;
+    let ring = Ring::create(&document, &wrapper, tooltip.element())?;
+    let legend = LegendButtons::create(&document, &wrapper, weak.clone())?;
+    let zoom = Zoom::attach(&document, &wrapper, weak.clone())?;
+    let crosshair = Crosshair::create(&document, &wrapper)?;
+    let print = print_watch(&window, weak.clone());
+    let menu = if menu {
+        Some(Menu::attach(&document, &wrapper, weak.clone())?)
+    } else {
+        None
+    };
+    let keyboard = Keyboard::attach(weak)?;
+    let Ok(mut state) = state.try_borrow_mut() else {
+        return Ok(());
+    };
+    state.tip = Some(tooltip.element().clone());
+    state.ring = Some(ring);
+    state.legend = Some(legend);
+    state.zoom = Some(zoom);
+    state.crosshair = Some(crosshair);
+    state.chrome = Some(Chrome {
+        _tooltip: tooltip,
+        _keyboard: keyboard,
+        _print: print,
+        _menu: menu,
+    });
+    let theme = state.theme();
+    state.sync_chrome(&theme);
+    Ok(())
+}
+
+/// The timer callback after a frame: the card's [`Chrome`] the first time,
+/// then the hidden table for the data shown.
 fn table_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
     Closure::new(move || {
         if zdr_protocol::failure::has_failed() {
@@ -765,21 +829,30 @@ fn table_closure(weak: Weak<RefCell<CanvasState>>) -> Closure<dyn FnMut()> {
         let Some(state) = weak.upgrade() else {
             return;
         };
+        let attached = attach_chrome(&state);
         let failed = {
             let Ok(mut state) = state.try_borrow_mut() else {
                 return;
             };
             state.table_timer = None;
-            if !std::mem::take(&mut state.table_due) {
-                return;
-            }
-            let title = state.title(&state.chart);
-            match state.description.fill(&state.chart, &title, &state.view) {
-                Ok(()) => return,
-                Err(thrown) => (
+            if let Err(thrown) = attached {
+                (
                     state.callbacks.clone(),
-                    EngineError::dom("describe the chart for assistive technology")(thrown),
-                ),
+                    EngineError::dom("attach the card's tooltip, keyboard and zoom")(thrown),
+                )
+            } else if !std::mem::take(&mut state.table_due) {
+                return;
+            } else {
+                let title = state.title(&state.chart);
+                let described = Description::name(&state.canvas, &state.chart, &title)
+                    .and_then(|()| state.description.fill(&state.chart, &title, &state.view));
+                match described {
+                    Ok(()) => return,
+                    Err(thrown) => (
+                        state.callbacks.clone(),
+                        EngineError::dom("describe the chart for assistive technology")(thrown),
+                    ),
+                }
             }
         };
         // Page code runs only here, with no borrow held.
