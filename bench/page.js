@@ -817,8 +817,16 @@ async function coldFirstCard(libName, withPreload) {
   if (libName === 'zdr') {
     zdr = await import('/zdr/zdr_embed.js');
     // preload() first thing: the engine is fetched beside the service module.
-    const preloaded = withPreload ? zdr.preload() : null;
+    let preloaded = null;
+    if (withPreload) {
+      try {
+        preloaded = zdr.preload();
+      } catch {
+        // A package from before issue 37: preload() only once init() has resolved.
+      }
+    }
     await zdr.default();
+    if (withPreload && !preloaded) preloaded = zdr.preload();
     await preloaded;
   } else await Promise.all(SCRIPTS[libName].map(loadScript)); // as a page's <head> would: together
   const loaded = now();

@@ -513,6 +513,61 @@ describe('local mode', () => {
     await context.close();
   });
 
+  test('twenty cards rendered in one task: one animation frame draws them all before any onLoad; their interaction follows in a task', async () => {
+    const { context, page, problems } = await openPage();
+    const seen = await page.evaluate(async ([a, b, timeseries]) => {
+      const cards = Array.from({ length: 20 }, (_, i) => [a, b, timeseries][i % 3]);
+      const els = cards.map((_, i) => {
+        const el = document.createElement('div');
+        el.id = `many${i}`;
+        el.style.width = '300px';
+        document.body.appendChild(el);
+        return el;
+      });
+      const request = window.requestAnimationFrame;
+      let requested = 0;
+      window.requestAnimationFrame = (callback) => {
+        requested += 1;
+        return request(callback);
+      };
+      const atLoad = [];
+      let handles;
+      try {
+        await new Promise((ok, fail) => {
+          let loaded = 0;
+          handles = cards.map((card, i) => window.render({
+            containerId: els[i].id, mode: 'local', visualizationData: card, height: '200px', onError: fail,
+            onLoad: () => {
+              atLoad.push({
+                drawn: els.map((el) => window.__t.drawsOf(el.querySelector('canvas'))),
+                tooltips: document.querySelectorAll('[id^=many] .zdr-embed-tooltip').length,
+              });
+              if (++loaded === cards.length) ok();
+            },
+          }));
+        });
+      } finally {
+        window.requestAnimationFrame = request;
+      }
+      await new Promise((ok) => setTimeout(ok, 50));
+      const after = {
+        tooltips: document.querySelectorAll('[id^=many] .zdr-embed-tooltip').length,
+        legends: document.querySelectorAll('[id^=many] .zdr-embed-legend').length,
+        labelled: els.filter((el) => /\. (Bar chart|Line chart)/.test(el.querySelector('canvas').getAttribute('aria-label'))).length,
+      };
+      for (const handle of handles) handle.destroy();
+      for (const el of els) el.remove();
+      return { requested, first: atLoad[0], last: atLoad[atLoad.length - 1], after, live: window.__t.live() };
+    }, [BAR, BAR_2, example('timeseries')]);
+    assert.equal(seen.requested, 1, 'one animation frame requested for the twenty cards');
+    assert.deepEqual(seen.first.drawn, Array(20).fill(1), 'every card drawn once before the first onLoad');
+    assert.equal(seen.first.tooltips, 0, 'no card makes its interaction before the first pixels');
+    assert.deepEqual(seen.after, { tooltips: 20, legends: 20, labelled: 20 }, 'each card has its tooltip, legend buttons and summary a task later');
+    assert.equal(seen.live.frames, 0, 'no frame left once they are destroyed');
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
   test('destroy removes everything: 1,000 render/destroy cycles leave no nodes, listeners, observers or frames', async () => {
     const { context, page, problems } = await openPage();
     const cdp = await context.newCDPSession(page);

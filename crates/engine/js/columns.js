@@ -129,14 +129,19 @@ function column(array, path, dates) {
   return [values];
 }
 
-// `[{x, y}, ...]` as [name, x, y, precision], or undefined: y read here,
-// x gathered and read as an array of x is.
+// `[{x, y}, ...]` as [name, x, y, precision], or undefined: one pass over
+// the points, x read as an array of x is (column), date strings parsed as
+// they are met (no array of a million strings in between).
 function pointColumns(points, name, dates) {
   const n = points.length;
-  const xs = new Array(n);
   const ys = new Float64Array(n);
+  const xs = new Float64Array(n);
   // plain() for each point, cheaper: a million points take this loop.
   if (typeof Object.prototype.toJSON === 'function') return undefined;
+  const first = n > 0 && points[0] !== null && typeof points[0] === 'object' ? points[0].x : undefined;
+  const texts = typeof first === 'string';
+  if (texts && !dates) return undefined;
+  const parse = texts ? isoParser() : null;
   for (let i = 0; i < n; i++) {
     const point = points[i];
     if (typeof point !== 'object' || point === null || Object.getPrototypeOf(point) !== Object.prototype ||
@@ -147,11 +152,18 @@ function pointColumns(points, name, dates) {
     if (typeof y === 'number') ys[i] = y;
     else if (y === null || y === undefined) ys[i] = NaN;
     else return undefined;
+    const x = point.x;
+    if (texts) {
+      if (typeof x !== 'string') return undefined;
+      const seconds = parse.read(x);
+      if (seconds === undefined) return undefined;
+      xs[i] = seconds;
+    } else if (typeof x === 'number') xs[i] = x;
     // An absent x is a gap, as null is.
-    xs[i] = point.x ?? null;
+    else if (x === null || x === undefined) xs[i] = NaN;
+    else return undefined;
   }
-  const x = column(xs, '', dates);
-  return x && [name, x[0], ys, x[1]];
+  return [name, xs, ys, texts ? parse.finest : undefined];
 }
 
 // JSON.stringify of the whole, with typed arrays written as arrays.
@@ -179,65 +191,78 @@ function plain(value) {
 function isoDates(texts) {
   const n = texts.length;
   const seconds = new Float64Array(n);
-  let finest = 0;
+  const parse = isoParser();
+  for (let i = 0; i < n; i++) {
+    const value = parse.read(texts[i]);
+    if (value === undefined) return undefined;
+    seconds[i] = value;
+  }
+  return [seconds, parse.finest];
+}
+
+// One date string at a time: read(s) is its seconds since 1970, or
+// undefined; finest the finest precision read so far.
+function isoParser() {
   // The day number of the 1st and the length of the last month seen:
   // consecutive dates mostly share their month.
   let seen = -1;
   let first = 0;
   let length = 0;
-  for (let i = 0; i < n; i++) {
-    const s = texts[i];
-    const len = s.length;
-    const year = digits(s, 0, 4);
-    let month = 1;
-    let day = 1;
-    let clock = 0;
-    let precision = 0;
-    if (year < 0) return undefined;
-    if (len > 4) {
-      month = digits(s, 5, 2);
-      if (s.charCodeAt(4) !== 45 || len < 7 || month < 1 || month > 12) return undefined;
-      precision = 1;
-    }
-    if (len > 7) {
-      day = digits(s, 8, 2);
-      if (year * 16 + month !== seen) {
-        seen = year * 16 + month;
-        first = daysFromCivil(year, month, 1);
-        // Day 1 of the next month (13: January) less day 1 of this one.
-        length = daysFromCivil(year, month + 1, 1) - first;
+  const parser = {
+    finest: 0,
+    read(s) {
+      const len = s.length;
+      const year = digits(s, 0, 4);
+      let month = 1;
+      let day = 1;
+      let clock = 0;
+      let precision = 0;
+      if (year < 0) return undefined;
+      if (len > 4) {
+        month = digits(s, 5, 2);
+        if (s.charCodeAt(4) !== 45 || len < 7 || month < 1 || month > 12) return undefined;
+        precision = 1;
       }
-      if (s.charCodeAt(7) !== 45 || len < 10 || day < 1 || day > length) return undefined;
-      precision = 2;
-    }
-    if (len > 10) {
-      const t = s.charCodeAt(10);
-      const hour = digits(s, 11, 2);
-      const minute = digits(s, 14, 2);
-      if ((t !== 84 && t !== 116 && t !== 32) || len < 16 || s.charCodeAt(13) !== 58 ||
-          hour < 0 || hour > 23 || minute < 0 || minute > 59) {
-        return undefined;
+      if (len > 7) {
+        day = digits(s, 8, 2);
+        if (year * 16 + month !== seen) {
+          seen = year * 16 + month;
+          first = daysFromCivil(year, month, 1);
+          // Day 1 of the next month (13: January) less day 1 of this one.
+          length = daysFromCivil(year, month + 1, 1) - first;
+        }
+        if (s.charCodeAt(7) !== 45 || len < 10 || day < 1 || day > length) return undefined;
+        precision = 2;
       }
-      let at = 16;
-      let second = 0;
-      if (at < len && s.charCodeAt(at) === 58) {
-        second = digits(s, 17, 2);
-        if (second < 0 || second > 59) return undefined;
-        at = 19;
+      if (len > 10) {
+        const t = s.charCodeAt(10);
+        const hour = digits(s, 11, 2);
+        const minute = digits(s, 14, 2);
+        if ((t !== 84 && t !== 116 && t !== 32) || len < 16 || s.charCodeAt(13) !== 58 ||
+            hour < 0 || hour > 23 || minute < 0 || minute > 59) {
+          return undefined;
+        }
+        let at = 16;
+        let second = 0;
+        if (at < len && s.charCodeAt(at) === 58) {
+          second = digits(s, 17, 2);
+          if (second < 0 || second > 59) return undefined;
+          at = 19;
+        }
+        if (at < len) {
+          const z = s.charCodeAt(at);
+          if ((z !== 90 && z !== 122) || at + 1 !== len) return undefined;
+        }
+        clock = hour * 3600 + minute * 60 + second;
+        precision = 3;
       }
-      if (at < len) {
-        const z = s.charCodeAt(at);
-        if ((z !== 90 && z !== 122) || at + 1 !== len) return undefined;
-      }
-      clock = hour * 3600 + minute * 60 + second;
-      precision = 3;
-    }
-    // A year or a month: its first day, not the cached month's.
-    const days = precision < 2 ? daysFromCivil(year, month, 1) : first + day - 1;
-    seconds[i] = days * 86400 + clock;
-    if (precision > finest) finest = precision;
-  }
-  return [seconds, finest];
+      if (precision > parser.finest) parser.finest = precision;
+      // A year or a month: its first day, not the cached month's.
+      const days = precision < 2 ? daysFromCivil(year, month, 1) : first + day - 1;
+      return days * 86400 + clock;
+    },
+  };
+  return parser;
 }
 
 // `count` decimal digits from `at`, or -1.

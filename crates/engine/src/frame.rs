@@ -85,14 +85,25 @@ fn run() {
         }
         Err(_) => Vec::new(),
     });
-    let cards: Vec<Rc<RefCell<dyn Due>>> = due.iter().filter_map(Weak::upgrade).collect();
-    drop(due);
-    let measured: Vec<bool> = cards
+    let cards: Vec<(Rc<RefCell<dyn Due>>, &Entry)> = due
         .iter()
-        .map(|card| card.try_borrow_mut().is_ok_and(|mut card| card.measure()))
+        .filter_map(|entry| entry.upgrade().map(|card| (card, entry)))
         .collect();
+    let mut measured = Vec::with_capacity(cards.len());
+    for (card, entry) in &cards {
+        match card.try_borrow_mut() {
+            Ok(mut card) => measured.push(card.measure()),
+            // In use (cannot be: a frame never runs inside a call): the next frame.
+            Err(_) => {
+                measured.push(false);
+                if let Some(window) = web_sys::window() {
+                    request(&window, (*entry).clone());
+                }
+            }
+        }
+    }
     let mut after = Vec::new();
-    for (card, measured) in cards.iter().zip(measured) {
+    for ((card, _), measured) in cards.iter().zip(measured) {
         if !measured {
             continue;
         }
@@ -102,6 +113,7 @@ fn run() {
     }
     // No borrow is held here: a callback may render, update or destroy.
     drop(cards);
+    drop(due);
     for call in after {
         call();
     }
