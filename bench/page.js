@@ -816,6 +816,7 @@ async function coldFirstCard(libName, withPreload) {
   const lib = LIBS[libName];
   if (libName === 'zdr') {
     zdr = await import('/zdr/zdr_embed.js');
+    performance.mark('entry');
     // preload() first thing: the engine is fetched beside the service module.
     let preloaded = null;
     if (withPreload) {
@@ -826,15 +827,19 @@ async function coldFirstCard(libName, withPreload) {
       }
     }
     await zdr.default();
+    performance.mark('init');
     if (withPreload && !preloaded) preloaded = zdr.preload();
     await preloaded;
+    performance.mark('preload');
   } else await Promise.all(SCRIPTS[libName].map(loadScript)); // as a page's <head> would: together
   const loaded = now();
   const el = box();
   let pre = null;
   requestAnimationFrame(() => (pre = now()));
   const { h, drawn } = lib.create(el, lib.fromTyped(sc, source(sc, 1)), sc);
+  performance.mark('created');
   const at = await drawn;
+  performance.mark('drawn');
   rasterize(el);
   const pixels = pre !== null && at >= pre ? now() : await nextFrame();
   lib.destroy(h);
