@@ -154,20 +154,28 @@ async fn the_engine_loads_once_when_first_needed_and_every_card_shares_it() {
             "{name}: onLoad gets the canvas"
         );
     }
-    let label = cards[0]
-        .1
-        .canvas()
-        .unchecked_into::<web_sys::Element>()
-        .get_attribute("aria-label")
-        .unwrap_or_default();
-    assert!(label.starts_with("Updated one."), "{label}");
+    // The summary in the name follows the frame, with the hidden table.
+    let first = cards[0].1.canvas().unchecked_into::<web_sys::Element>();
+    wait_until(
+        || {
+            first
+                .get_attribute("aria-label")
+                .is_some_and(|label| label.starts_with("Updated one."))
+        },
+        "the updated card's name and summary",
+    )
+    .await;
     wait_until(|| loads.count() == 1, "the retried card drawn").await;
-    let retried = card
-        .canvas()
-        .unchecked_into::<web_sys::Element>()
-        .get_attribute("aria-label")
-        .unwrap_or_default();
-    assert!(retried.starts_with("Retried."), "{retried}");
+    let retried = card.canvas().unchecked_into::<web_sys::Element>();
+    wait_until(
+        || {
+            retried
+                .get_attribute("aria-label")
+                .is_some_and(|label| label.starts_with("Retried."))
+        },
+        "the retried card's name and summary",
+    )
+    .await;
     assert_eq!(errors.count(), 1, "only the failed load was reported");
     card.destroy().unwrap_throw();
     wait_until(|| bad_errors.count() == 1, "the bad card's data error").await;

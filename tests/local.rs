@@ -134,13 +134,14 @@ async fn the_canvas_is_an_image_named_by_title_and_summary_with_a_hidden_table()
     .await;
     let canvas = canvas_of(&handle);
     assert_eq!(canvas.get_attribute("role").as_deref(), Some("img"));
+    // The summary is written with the table, in the task after the frame.
+    table_written(&container).await;
     let label = canvas.get_attribute("aria-label").unwrap_or_default();
     assert!(label.starts_with("Sales by region. "), "{label}");
     assert!(
         label.len() > "Sales by region. ".len() + 10,
         "a summary follows: {label}"
     );
-    table_written(&container).await;
     let table = container
         .query_selector("table.zdr-embed-data")
         .unwrap_throw()

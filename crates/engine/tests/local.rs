@@ -94,8 +94,16 @@ async fn mount_local_draws_in_a_sized_wrapper_and_calls_on_load_with_the_canvas(
         wrapper.style().get_property_value("height").unwrap_throw(),
         "300px"
     );
-    let label = canvas.get_attribute("aria-label").unwrap_or_default();
-    assert!(label.starts_with("Sales. "), "{label}");
+    // The title names the canvas at once; its summary follows the frame.
+    wait_until(
+        || {
+            canvas
+                .get_attribute("aria-label")
+                .is_some_and(|label| label.starts_with("Sales. "))
+        },
+        "the summary in the canvas's name",
+    )
+    .await;
     drawing.destroy().unwrap_throw();
 }
 
