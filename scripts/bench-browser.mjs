@@ -210,8 +210,11 @@ async function main() {
   ]);
   const blocked = [];
   const pageErrors = [];
-  /** A fresh context and page with one library loaded; `use(page, context)`, then closed. */
-  const fresh = async (lib, use) => {
+  /**
+   * A new context and page, only 127.0.0.1 reachable and the page's errors
+   * recorded; `use(page, context)`, then closed.
+   */
+  const isolated = async (use) => {
     const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
     try {
       await context.route(
@@ -223,44 +226,40 @@ async function main() {
       );
       const page = await context.newPage();
       page.on('pageerror', (e) => pageErrors.push(e.message));
+      return await use(page, context);
+    } finally {
+      await context.close();
+    }
+  };
+  const noPageErrors = (lib) => {
+    if (pageErrors.length) throw new Error(`page error (${NAMES[lib]}): ${pageErrors.join('; ')}`);
+  };
+
+  /** A fresh page with one library loaded; `use(page, context)`. */
+  const fresh = (lib, use) =>
+    isolated(async (page, context) => {
       page.on('console', (m) => m.type() === 'error' && pageErrors.push(m.text()));
       await page.goto(`${server.origin}/bench/page.html?lib=${lib}`);
       await page.waitForFunction(() => window.benchReady === true || window.benchError, null, { timeout: 60_000 });
       const error = await page.evaluate(() => window.benchError);
       if (error) throw new Error(`${NAMES[lib]}: the page did not load: ${error}`);
       const out = await use(page, context);
-      if (pageErrors.length) throw new Error(`page error (${NAMES[lib]}): ${pageErrors.join('; ')}`);
+      noPageErrors(lib);
       return out;
-    } finally {
-      await context.close();
-    }
-  };
+    });
 
   /** A cold page: navigation start to the first card's pixels, nothing loaded before. */
-  const cold = async (lib, preload) => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, deviceScaleFactor: 1 });
-    try {
-      await context.route(
-        (url) => url.hostname !== '127.0.0.1',
-        (route) => {
-          blocked.push(route.request().url());
-          return route.abort();
-        },
-      );
-      const page = await context.newPage();
-      page.on('pageerror', (e) => pageErrors.push(e.message));
+  const cold = (lib, preload) =>
+    isolated(async (page) => {
       // Told by a console line, not by polling the page mid-load (page.js).
       const done = page.waitForEvent('console', { predicate: (m) => m.text() === 'zdr-bench-cold-done', timeout: 60_000 });
       await page.goto(`${server.origin}/bench/page.html?lib=${lib}&cold=1&preload=${preload ? 1 : 0}`, { waitUntil: 'commit' });
       await done;
       const { result, error } = await page.evaluate(() => ({ result: window.coldResult, error: window.benchError }));
       if (error || !result) throw new Error(`${NAMES[lib]}: the cold page failed: ${error}`);
-      if (pageErrors.length) throw new Error(`page error (${NAMES[lib]}): ${pageErrors.join('; ')}`);
+      noPageErrors(lib);
       return { first: { pixels: result.pixels, loaded: result.loaded } };
-    } finally {
-      await context.close();
-    }
-  };
+    });
 
   const results = {}; // scenario -> lib -> { first: {metric: []}, update: {metric: []} }
   let labels = {};

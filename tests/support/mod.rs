@@ -55,6 +55,20 @@ pub async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
     panic!("timed out waiting until {what}");
 }
 
+/// Waits until `element`'s accessible name starts with `prefix`: a card's
+/// summary follows its first frame, with the hidden table.
+pub async fn named(element: &Element, prefix: &str) {
+    wait_until(
+        || {
+            element
+                .get_attribute("aria-label")
+                .is_some_and(|label| label.starts_with(prefix))
+        },
+        prefix,
+    )
+    .await;
+}
+
 #[wasm_bindgen(module = "/tests/support/engine.js")]
 extern "C" {
     /// A loader the test settles by hand (`arrive`, `fail`).
