@@ -814,7 +814,7 @@ async function frameInterval(count = 31) {
 async function coldFirstCard(libName, withPreload) {
   const sc = SCENARIOS['line-1k'];
   const lib = LIBS[libName];
-  if (libName === 'zdr') {
+  if (libName === 'zdr' || libName === 'zdrcol') {
     zdr = await import('/zdr/zdr_embed.js');
     performance.mark('entry');
     // preload() first thing: the engine is fetched beside the service module.

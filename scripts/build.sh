@@ -56,7 +56,13 @@ if [ -f crates/engine/Cargo.toml ]; then
   # --low-memory-unused: no pointer of the module points into its first KB (Rust puts
   # the stack first, growing down to 0, so only a stack all but exhausted would reach it,
   # as Emscripten assumes by default), which lets offsets fold into loads: 1 KB gzip.
-  wasm-opt -Oz --flatten --rereloop -Oz --converge --low-memory-unused "${WASM_FEATURES[@]}" --strip-debug --strip-producers \
+  # -ocimfs 150: a function of one caller is inlined into it only when small.
+  # A browser compiles each wasm function whole on its first call, and -Oz
+  # had folded every card kind's layout into one 64 KB function (and the
+  # like elsewhere), all compiled for a page's first line card: the first
+  # card's lazy compilation went from 21 to 16 ms, and the module is 0.6 KB
+  # gzip smaller (docs/benchmarks.md, "Small cards first").
+  wasm-opt -ocimfs 150 -Oz --flatten --rereloop -Oz --converge --low-memory-unused "${WASM_FEATURES[@]}" --strip-debug --strip-producers \
     pkg/engine/zdr_engine_bg.wasm -o pkg/engine/zdr_engine_bg.wasm
   # js/columns.js (local mode's column extraction) into the glue: two files, as before.
   node scripts/inline-snippets.mjs pkg/engine/zdr_engine.js

@@ -29,6 +29,7 @@ fn zero_is_near(lo: f64, hi: f64) -> bool {
     lo <= 0.0 && hi >= 0.0 || lo > 0.0 && lo < hi * 0.75 || hi < 0.0 && hi > lo * 0.75
 }
 
+#[inline(never)]
 pub fn area(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecision) {
     let legend = ctx.toggled_legend(series.iter().map(|s| s.name.as_str()), Marker::Square);
     let body = ctx.legend(body, &legend);
@@ -158,6 +159,7 @@ fn runs(axes: &Axes, xs: &[f64], ys: &[f64]) -> Vec<Vec<(f64, f64)>> {
     out
 }
 
+#[inline(never)]
 pub fn stacked(ctx: &Ctx<'_>, body: Rect, s: &Stacked) {
     let legend = ctx.toggled_legend(s.series.iter().map(|one| one.name.as_str()), Marker::Square);
     let body = ctx.legend(body, &legend);

@@ -71,6 +71,7 @@ fn bar_hit(ctx: &Ctx<'_>, r: Rect, c: &Categorical, ci: usize, si: usize, v: f64
 /// When the category names do not fit level under their bars and there is
 /// height for them, the chart lies on its side: names down the left, whole
 /// and level, bars growing to the right.
+#[inline(never)]
 pub fn grouped(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
@@ -201,6 +202,7 @@ fn shown_series<'c>(
 }
 
 /// stacked_bar: positives stack up from zero, negatives down.
+#[inline(never)]
 pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let body = ctx.legend(
         body,
@@ -275,6 +277,7 @@ pub fn stacked(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
 }
 
 /// waterfall: each value moves a running total; a final bar shows the total.
+#[inline(never)]
 pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let deltas: Vec<f64> = c
         .series
@@ -365,6 +368,7 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
 }
 
 /// histogram: counts of the values in nice-width bins.
+#[inline(never)]
 pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) {
     let (edges, counts) = bins(values, (body.w / 8.0) as usize);
     let (Some(&first), Some(&last)) = (edges.first(), edges.last()) else {

@@ -9,6 +9,7 @@ use crate::model::BoxStats;
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::finite_range;
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, boxes: &[BoxStats]) {
     let (lo, hi) = finite_range(boxes.iter().flat_map(|b| {
         [b.low_whisker, b.high_whisker]

@@ -9,6 +9,7 @@ use super::Ctx;
 use crate::label;
 use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, xs: &[String], ys: &[String], values: &[f64]) {
     let scale = ColorScale::new(ctx.theme, values.iter().copied());
     let body = draw_color_legend(ctx, body, &scale);

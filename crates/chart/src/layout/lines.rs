@@ -32,6 +32,7 @@ fn value_axis(lo: f64, hi: f64, units: Option<&str>) -> AxisSpec<'_> {
     }
 }
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecision) {
     // Series far apart in size, or named so, read against a right axis
     // (crate::sides); the legend says which axis each reads against.

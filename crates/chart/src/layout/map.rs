@@ -14,6 +14,7 @@ use crate::scene::Color;
 /// Antarctica fills a sixth of a world map and rarely carries data.
 const ANTARCTICA: u16 = 10;
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let which = guess_atlas(&c.categories);
     let map = atlas(which);

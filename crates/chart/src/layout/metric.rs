@@ -149,6 +149,7 @@ impl Plan {
     }
 }
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, m: &Metric) {
     let parts = Parts::of(m, ctx.units());
     let gap = ctx.sizes.pad.max(12.0);

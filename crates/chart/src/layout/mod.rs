@@ -146,6 +146,11 @@ impl Chart {
             fit: self.fit(),
             view,
         };
+        // Each kind's layout is `#[inline(never)]` (and wasm-opt is told to
+        // keep big functions of one caller apart: scripts/build.sh): inlined
+        // here, every kind's code made one 64 KB function, and a browser
+        // compiles a wasm function whole on its first call, so a page's first
+        // line card compiled the pie, the map and the table too (5 ms).
         match &self.card {
             Card::Categorical(c) => match c.kind {
                 CardKind::Pie => pie::draw(&ctx, body, c),

@@ -14,6 +14,7 @@ use crate::model::Categorical;
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::slices;
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
     let slices = slices(c);
     let total: f64 = slices.iter().map(|s| s.value).sum();

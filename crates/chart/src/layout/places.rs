@@ -67,6 +67,7 @@ struct Drawn {
     radius: f64,
 }
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
     let which = choose_atlas(data);
     let map = atlas(which);

@@ -16,6 +16,7 @@ const DENSE_RIMS: usize = 1_000;
 /// Dots drawn in one card at most (about 75 bytes each in SVG).
 const MAX_DOTS: usize = 4_000;
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
     let legend = ctx.toggled_legend(series.iter().map(|s| s.name.as_str()), Marker::Dot);
     let body = ctx.legend(body, &legend);

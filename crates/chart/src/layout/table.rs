@@ -56,6 +56,7 @@ fn cell(row: &[String], c: usize) -> &str {
 /// The narrowest column drawn, in pixels (about five characters).
 const MIN_COLUMN: f64 = 56.0;
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, columns: &[String], rows: &[Vec<String>]) {
     ctx.p.set_plot(body);
     let _marks = ctx.p.marking();

@@ -8,6 +8,7 @@ use crate::model::{DatePrecision, TimelineItem};
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::finite_range;
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, items: &[TimelineItem], precision: DatePrecision) {
     let (lo, hi) = finite_range(items.iter().flat_map(|i| [i.start, i.end]));
     let axes = ctx.axes(

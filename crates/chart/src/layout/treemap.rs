@@ -234,6 +234,7 @@ fn clip(a: Rect, b: Rect) -> Rect {
     )
 }
 
+#[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, t: &Treemap) {
     let (blocks, whole, top) = fold(t);
     let (theme, sizes) = (ctx.theme, ctx.sizes);
