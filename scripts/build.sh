@@ -15,7 +15,8 @@ ensure_build_tools
 # Rust >= 1.82 emits these features; wasm-opt must be told, never the compiler untold.
 WASM_FEATURES=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types
   --enable-sign-ext --enable-mutable-globals --enable-multivalue)
-optimise() { wasm-opt -Oz "${WASM_FEATURES[@]}" --strip-debug --strip-producers "$1" -o "$1"; }
+# -ocimfs 150: see the engine's wasm-opt below (here 0.25 KB gzip smaller).
+optimise() { wasm-opt -ocimfs 150 -Oz "${WASM_FEATURES[@]}" --strip-debug --strip-producers "$1" -o "$1"; }
 # wasm-bindgen's glue is written to be read (comments, long local names):
 # terser takes about a third off it gzipped (service 8.4 -> 5.6 KB). Exported
 # names stay, top-level names of a classic script too (the drop-in's
