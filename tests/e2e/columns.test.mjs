@@ -204,6 +204,26 @@ test('600 random timeseries and scatter documents: the same SVG or the same refu
   assert.ok(result.drawn >= 60 && result.drawn <= 540, `${result.drawn} of 600 drawn: both kinds of outcome are tried`);
 });
 
+test('the minute form read at fixed places: each field at its edges, the same SVG or refusal both ways', async () => {
+  // After a date of 2025-01, as the page's reader keeps the last month seen:
+  // year * 16 + month names 2025-01 for 2024-17 too.
+  const edges = ['2024-02-29T12:00', '2023-02-29T12:00', '2024-13-01T00:00', '2024-17-01T00:00', '2024-00-01T00:00',
+    '2024-01-32T00:00', '2024-01-31T00:00', '2024-01-00T00:00', '2024-12-31 23:59', '2024-01-01t00:00',
+    '2024-01-01T24:00', '2024-01-01T23:60', '2024-1a-01T00:00', '2024-01-01T23:5/', '2024/01/01T00:00',
+    '0000-01-01T00:00', '9999-12-31T23:59', '2024-01-01X00:00'];
+  const result = await page.evaluate((edges) => edges.map((x) => {
+    const doc = { viz_config: { title: 'T', viz_component_type: 'timeseries' },
+      data: [{ x: '2025-01-15T00:00', y: 1 }, { x, y: 2 }] };
+    const { object, text } = window.both(doc);
+    return { x, drawn: Boolean(object.svg), same: JSON.stringify(object) === JSON.stringify(text) };
+  }), edges);
+  assert.deepEqual(result.filter((r) => !r.same), []);
+  // Both outcomes are tried: some edges are dates, some are not.
+  const drawn = result.filter((r) => r.drawn).map((r) => r.x);
+  assert.deepEqual(drawn, ['2024-02-29T12:00', '2024-01-31T00:00', '2024-12-31 23:59', '2024-01-01t00:00',
+    '0000-01-01T00:00', '9999-12-31T23:59']);
+});
+
 test('long lines kept as they are copied a block at a time draw as the JSON text does', async () => {
   // Past 32,768 points the engine copies a sorted line of dates a block at
   // a time and keeps it for pixels as it goes (zdr_chart's LongLine); the

@@ -212,6 +212,38 @@ function isoParser() {
     finest: 0,
     read(s) {
       const len = s.length;
+      // The service's own form, "YYYY-MM-DDTHH:MM", read at fixed places
+      // (a million points: about 82 against 102 ms through digits(), in
+      // Chromium). Anything else, or out of range, takes the general way.
+      if (len === 16 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(13) === 58) {
+        const y0 = s.charCodeAt(0) - 48, y1 = s.charCodeAt(1) - 48, y2 = s.charCodeAt(2) - 48, y3 = s.charCodeAt(3) - 48;
+        const m0 = s.charCodeAt(5) - 48, m1 = s.charCodeAt(6) - 48, d0 = s.charCodeAt(8) - 48, d1 = s.charCodeAt(9) - 48;
+        const h0 = s.charCodeAt(11) - 48, h1 = s.charCodeAt(12) - 48, i0 = s.charCodeAt(14) - 48, i1 = s.charCodeAt(15) - 48;
+        const t = s.charCodeAt(10);
+        // x >>> 0 > 9 for a code below '0' too.
+        if ((y0 >>> 0) <= 9 && (y1 >>> 0) <= 9 && (y2 >>> 0) <= 9 && (y3 >>> 0) <= 9 &&
+            (m0 >>> 0) <= 9 && (m1 >>> 0) <= 9 && (d0 >>> 0) <= 9 && (d1 >>> 0) <= 9 &&
+            (h0 >>> 0) <= 9 && (h1 >>> 0) <= 9 && (i0 >>> 0) <= 9 && (i1 >>> 0) <= 9 &&
+            (t === 84 || t === 116 || t === 32)) {
+          const year = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+          const month = m0 * 10 + m1;
+          const day = d0 * 10 + d1;
+          const hour = h0 * 10 + h1;
+          const minute = i0 * 10 + i1;
+          // The month first: year * 16 + month names a month only for 1–12.
+          if (month >= 1 && month <= 12) {
+            if (year * 16 + month !== seen) {
+              seen = year * 16 + month;
+              first = daysFromCivil(year, month, 1);
+              length = daysFromCivil(year, month + 1, 1) - first;
+            }
+            if (day >= 1 && day <= length && hour <= 23 && minute <= 59) {
+              parser.finest = 3;
+              return (first + day - 1) * 86400 + hour * 3600 + minute * 60;
+            }
+          }
+        }
+      }
       const year = digits(s, 0, 4);
       let month = 1;
       let day = 1;
