@@ -86,6 +86,15 @@ async function open(path) {
 
 const loads = (page, id, count) =>
   page.waitForFunction(([id, count]) => window.events.filter((e) => e.type === 'zdr-load' && e.id === id).length >= count, [id, count], WAIT);
+// A canvas is named by its card's title at once, and by the summary too in
+// the task after its first frame (after zdr-load). `ids`: the path of ids
+// to the <zdr-embed>, through the shadow roots on the way.
+const summarised = (page, ids) =>
+  page.waitForFunction((ids) => {
+    let el = document.getElementById(ids[0]);
+    for (const id of ids.slice(1)) el = el?.shadowRoot?.getElementById(id);
+    return / chart/.test(el?.shadowRoot?.querySelector('canvas')?.getAttribute('aria-label') ?? '');
+  }, ids, WAIT);
 
 test('<zdr-embed> draws from a child JSON script and from its property, in a shadow root too, under a strict CSP', async () => {
   const { page, problems } = await open('element.html');
@@ -94,6 +103,8 @@ test('<zdr-embed> draws from a child JSON script and from its property, in a sha
   await loads(page, 'local', 1);
   await loads(page, 'service', 1);
   await loads(page, 'inner', 1);
+  await summarised(page, ['local']);
+  await summarised(page, ['panel', 'inner']);
   const seen = await page.evaluate(() => {
     const shown = (el) => el.shadowRoot.querySelector('[part="card"]').firstElementChild;
     const inner = document.getElementById('panel').shadowRoot.getElementById('inner');
@@ -165,6 +176,7 @@ test('<zdr-embed> updates with new data, draws anew when an attribute changes, r
 test('the drop-in script registers <zdr-embed> too', async () => {
   const { page, problems } = await open('dropin.html');
   await loads(page, 'dropped', 1);
+  await summarised(page, ['dropped']);
   const label = await page.evaluate(() => document.getElementById('dropped').shadowRoot.querySelector('canvas')?.getAttribute('aria-label'));
   assert.match(label, /^Unit sales by region\. Bar chart/);
   assert.deepEqual(await page.evaluate(() => window.violations), []);

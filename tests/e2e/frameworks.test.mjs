@@ -185,7 +185,9 @@ test('webpack 5: the engine in a chunk of its own, both .wasm as assets, and the
 
 test('a plain HTML page loading the package from a static folder: the drop-in with <zdr-embed>, and the ES module', async () => {
   const { context, page, problems } = await open('/static/index.html');
-  await page.waitForFunction(() => document.querySelector('#chart canvas') && document.querySelector('zdr-embed').shadowRoot.querySelector('canvas'), null, WAIT);
+  // Each canvas is named by its title at once and by its summary after its first frame.
+  await page.waitForFunction(() => [document.querySelector('#chart canvas'), document.querySelector('zdr-embed')?.shadowRoot?.querySelector('canvas')]
+    .every((canvas) => canvas && /\. [A-Z][a-z]* chart/.test(canvas.getAttribute('aria-label') ?? '')), null, WAIT);
   const labels = await cards(page);
   assert.equal(labels.length, 2, labels.join(' | '));
   assert.ok(labels.some((label) => /^Sales\. Bar chart/.test(label)), labels.join(' | '));
