@@ -208,6 +208,15 @@ function isoParser() {
   let seen = -1;
   let first = 0;
   let length = 0;
+  // Month 1–12 of year: year * 16 + month names no other.
+  const enter = (year, month) => {
+    if (year * 16 + month !== seen) {
+      seen = year * 16 + month;
+      first = daysFromCivil(year, month, 1);
+      // Day 1 of the next month (13: January) less day 1 of this one.
+      length = daysFromCivil(year, month + 1, 1) - first;
+    }
+  };
   const parser = {
     finest: 0,
     read(s) {
@@ -230,13 +239,8 @@ function isoParser() {
           const day = d0 * 10 + d1;
           const hour = h0 * 10 + h1;
           const minute = i0 * 10 + i1;
-          // The month first: year * 16 + month names a month only for 1–12.
           if (month >= 1 && month <= 12) {
-            if (year * 16 + month !== seen) {
-              seen = year * 16 + month;
-              first = daysFromCivil(year, month, 1);
-              length = daysFromCivil(year, month + 1, 1) - first;
-            }
+            enter(year, month);
             if (day >= 1 && day <= length && hour <= 23 && minute <= 59) {
               parser.finest = 3;
               return (first + day - 1) * 86400 + hour * 3600 + minute * 60;
@@ -257,12 +261,7 @@ function isoParser() {
       }
       if (len > 7) {
         day = digits(s, 8, 2);
-        if (year * 16 + month !== seen) {
-          seen = year * 16 + month;
-          first = daysFromCivil(year, month, 1);
-          // Day 1 of the next month (13: January) less day 1 of this one.
-          length = daysFromCivil(year, month + 1, 1) - first;
-        }
+        enter(year, month);
         if (s.charCodeAt(7) !== 45 || len < 10 || day < 1 || day > length) return undefined;
         precision = 2;
       }
