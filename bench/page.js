@@ -5,7 +5,8 @@
 // - Before the timed region: the library is loaded (zdr-embed: `await init()` and
 //   `await preload()`, so the engine module is fetched and compiled), and the user's
 //   data is built: the same typed arrays (`Float64Array` epoch-ms x and y) for every
-//   library, or for the point-object cases each library's own point objects.
+//   library, or for the point-object cases the spec's point objects (a line's
+//   dates as ISO text), which each library's user converts inside the region.
 // - The timed region starts at the user's call and includes the conversion the user
 //   must do from that data into the library's input, then the library's call, then
 //   its draw, then the rasterization of its canvas (one pixel read back with
@@ -34,13 +35,14 @@ const nextFrame = () => new Promise((ok) => requestAnimationFrame(() => ok(now()
 // ---------------------------------------------------------------- scenarios
 
 // input: 'typed' (Float64Array columns, each library converts inside the timed region)
-// or 'points' (each library's own point objects, built before it).
+// or 'points' (the spec's point objects, built before it: a line's dates as ISO
+// text, a scatter's numbers; each library's user converts them inside the region).
 export const SCENARIOS = {
   'line-1k': { kind: 'line', n: 1_000, input: 'typed', label: 'Line 1k, typed arrays' },
   'line-100k': { kind: 'line', n: 100_000, input: 'typed', label: 'Line 100k, typed arrays' },
   'line-1m': { kind: 'line', n: 1_000_000, input: 'typed', label: 'Line 1M, typed arrays' },
-  'line-100k-pts': { kind: 'line', n: 100_000, input: 'points', label: 'Line 100k, point objects' },
-  'line-1m-pts': { kind: 'line', n: 1_000_000, input: 'points', label: 'Line 1M, point objects' },
+  'line-100k-pts': { kind: 'line', n: 100_000, input: 'points', label: 'Line 100k, the spec\'s point objects (ISO dates)' },
+  'line-1m-pts': { kind: 'line', n: 1_000_000, input: 'points', label: 'Line 1M, the spec\'s point objects (ISO dates)' },
   'scatter-100k': { kind: 'scatter', n: 100_000, input: 'points', label: 'Scatter 100k, point objects' },
   'bar-50': { kind: 'bar', n: 50, input: 'typed', label: 'Bar 50, labels + typed array' },
   'bar-1k': { kind: 'bar', n: 1_000, input: 'typed', label: 'Bar 1k, labels + typed array' },
@@ -160,19 +162,31 @@ function zdrLib(fromTyped) {
 
 // ---------------------------------------------------------------- Chart.js
 
+/** Typed arrays -> {x, y} objects of numbers: Chart.js's internal format. */
+function numberPoints(sc, src) {
+  const pts = new Array(sc.n);
+  for (let i = 0; i < sc.n; i++) pts[i] = { x: src.xs[i], y: src.ys[i] };
+  return pts;
+}
+
 /** Chart.js 4 (UMD build), animation off, its performance guide's options for big line data. */
 const chartjs = {
   // parsing: false wants its internal format: {x, y} objects of numbers, sorted by x.
   fromTyped(sc, src) {
     if (sc.kind === 'bar') return { labels: src.labels, values: Array.from(src.ys) };
-    return { points: chartjs.points(sc, src) };
+    return { points: numberPoints(sc, src) };
   },
-  points(sc, src) {
-    const pts = new Array(sc.n);
-    for (let i = 0; i < sc.n; i++) pts[i] = { x: src.xs[i], y: src.ys[i] };
-    return pts;
+  // A line's user holds the spec's point objects, as every library's does
+  // (dates as ISO text); a scatter's are numbers already.
+  points: (sc, src) => (sc.kind === 'line' ? zdrPoints(sc, src) : numberPoints(sc, src)),
+  // The user parses the dates into epoch ms inside the clock (the dashboard's
+  // conversion): `parsing: false` takes {x, y} objects of numbers.
+  fromPoints(sc, pts) {
+    if (sc.kind !== 'line') return { points: pts };
+    const points = new Array(sc.n);
+    for (let i = 0; i < sc.n; i++) points[i] = { x: Date.parse(pts[i].x), y: pts[i].y };
+    return { points };
   },
-  fromPoints: (sc, pts) => ({ points: pts }),
   config(sc, input) {
     const common = {
       animation: false,
@@ -238,14 +252,15 @@ const uplot = {
     }
     return { data: sc.kind === 'line' ? [src.xs, src.ys] : [null, [src.xs, src.ys]] };
   },
-  // uPlot has no point-object input: it is given Chart.js's {x, y} objects and the
-  // user splits them into arrays inside the timed region.
+  // uPlot has no point-object input: the user parses the dates (a line's) and
+  // splits the points into arrays inside the timed region.
   points: (sc, src) => chartjs.points(sc, src),
   fromPoints(sc, pts) {
     const xs = new Float64Array(sc.n);
     const ys = new Float64Array(sc.n);
+    const line = sc.kind === 'line';
     for (let i = 0; i < sc.n; i++) {
-      xs[i] = pts[i].x;
+      xs[i] = line ? Date.parse(pts[i].x) : pts[i].x;
       ys[i] = pts[i].y;
     }
     return { data: sc.kind === 'line' ? [xs, ys] : [null, [xs, ys]] };
@@ -311,14 +326,17 @@ const uplot = {
 const echartsLib = {
   fromTyped(sc, src) {
     if (sc.kind === 'bar') return { labels: src.labels, values: Array.from(src.ys) };
-    return { pairs: echartsLib.points(sc, src) };
-  },
-  points(sc, src) {
     const pairs = new Array(sc.n);
     for (let i = 0; i < sc.n; i++) pairs[i] = [src.xs[i], src.ys[i]];
-    return pairs;
+    return { pairs };
   },
-  fromPoints: (sc, pairs) => ({ pairs }),
+  points: (sc, src) => chartjs.points(sc, src),
+  // ECharts' time axis reads ISO text itself: the user only makes the pairs.
+  fromPoints(sc, pts) {
+    const pairs = new Array(sc.n);
+    for (let i = 0; i < sc.n; i++) pairs[i] = [pts[i].x, pts[i].y];
+    return { pairs };
+  },
   option(sc, input) {
     const common = { animation: false, title: { text: TITLE }, tooltip: { trigger: sc.kind === 'line' ? 'axis' : 'item' } };
     if (sc.kind === 'line') {
