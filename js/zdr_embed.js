@@ -26,16 +26,22 @@ import initService, {
 // One load of the engine for the page, shared by an early preload() and
 // the service module's loader: the module fetched and its wasm compiled
 // once. A failed load is forgotten, so that a later card tries again.
-// Its .wasm is fetched beside its glue, not once the glue has arrived: one
-// round trip less before the first card (the same new URL(…, import.meta.url)
-// the glue has, so bundlers emit the one asset).
+// Its .wasm is fetched and compiled beside its glue, not once the glue has
+// arrived: one round trip less before the first card, and the compilation
+// done while the glue downloads (the same new URL(…, import.meta.url) the
+// glue has, so bundlers emit the one asset). Where that compilation fails
+// (a server that does not send application/wasm, an old browser), the glue
+// fetches the file itself and says why, or falls back as it knows how.
 let engineLoad = null;
 const loadEngine = () => {
   if (!engineLoad) {
-    const wasm = fetch(new URL('./engine/zdr_engine_bg.wasm', import.meta.url));
-    wasm.catch(() => {}); // awaited, and so reported, by the engine's init
+    const url = new URL('./engine/zdr_engine_bg.wasm', import.meta.url);
+    const compiled =
+      typeof WebAssembly.compileStreaming === 'function'
+        ? WebAssembly.compileStreaming(fetch(url)).catch(() => null)
+        : Promise.resolve(null);
     const load = import('./engine/zdr_engine.js').then(async (engine) => {
-      await engine.default({ module_or_path: wasm });
+      await engine.default({ module_or_path: (await compiled) ?? url });
       return engine;
     });
     load.catch(() => {

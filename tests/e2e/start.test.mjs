@@ -91,3 +91,26 @@ test('in a browser, render before `await init()` throws an Error that says to aw
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('a server that sends the engine\'s .wasm without application/wasm: the entry\'s early compilation gives way to the glue\'s own load, and the card draws', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  let served = 0;
+  await page.route('**/zdr_engine_bg.wasm', async (route) => {
+    served += 1;
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-type': 'application/octet-stream' } });
+  });
+  await page.goto(`${host.origin}/early.html`);
+  await page.waitForFunction(() => window.later !== undefined, null, { timeout: 20_000 });
+  const { preloaded, later } = await page.evaluate(() => ({ preloaded: window.preloaded, later: window.later }));
+  assert.equal(preloaded, 'resolved');
+  assert.equal(later, 'CANVAS', 'the card drew from the engine the glue compiled');
+  // The entry's compileStreaming refused the type; the glue fetched the file
+  // again and compiled its bytes.
+  assert.equal(served, 2, 'the .wasm was asked for twice: by the entry, then by the glue');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
