@@ -53,6 +53,12 @@ impl Host {
             .arg("--data-dir")
             .arg(&setup.data)
             .args(["--api-key", API_KEY, "--allow-private-fetch"])
+            // The bounds files are a million cells: the debug build reads the
+            // .xlsx one in 7.5 s on a quiet machine and passed the default 10 s
+            // deadline on a busy one (a 503 in a clean-clone CI). A release
+            // build is several times faster; the deadline stays under the
+            // test's own 15 s wait for an answer.
+            .args(["--draw-timeout", "14s"])
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
