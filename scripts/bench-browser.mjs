@@ -51,9 +51,12 @@ const PLAN = [
   ['bar-50', 9],
   ['bar-1k', 9],
   ['update-1m', 5],
-  ['dashboard', 7],
-  ['first-card', 7],
-  ['first-card-preload', 7],
+  // The small-card cases of issue 37 get more pages: a cold page moves by a
+  // quarter from one page to the next on a 2-core machine, and a dashboard's
+  // twenty cards by a tenth; the median of fifteen is steadier than of seven.
+  ['dashboard', 11],
+  ['first-card', 15],
+  ['first-card-preload', 15],
 ]
   .filter(([name]) => !ONLY || ONLY.includes(name))
   .map(([name, reps]) => [name, QUICK ? 2 : reps]);
