@@ -5,7 +5,7 @@
 // the libraries interleaved, and the timed region from the user's call, with the
 // conversion of the user's data into the library's input, to pixels.
 //
-//   node scripts/bench-browser.mjs            # the full run (7–10 minutes)
+//   node scripts/bench-browser.mjs            # the full run (10–13 minutes)
 //   node scripts/bench-browser.mjs --quick    # 2 repetitions, 5 updates: to try changes
 //   node scripts/bench-browser.mjs --shots    # also PNGs of each chart in test-results/bench-shots/
 //   node scripts/bench-browser.mjs --only line-1m,update-1m   # some scenarios only (no memory)
