@@ -53,7 +53,7 @@ const PLAN = [
   ['update-1m', 5],
   // The small-card cases of issue 37 get more pages: a cold page moves by a
   // quarter from one page to the next on a 2-core machine, and a dashboard's
-  // twenty cards by a tenth; the median of fifteen is steadier than of seven.
+  // p90 sits a third above its median; seven pages' median moved with the hour.
   ['dashboard', 11],
   ['first-card', 15],
   ['first-card-preload', 15],
