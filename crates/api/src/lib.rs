@@ -25,8 +25,11 @@ mod recommend;
 pub mod service;
 mod sign;
 pub mod store;
-mod table;
 mod work;
+
+// The readers live in a crate of their own, optimised in dev and test builds
+// too (the root Cargo.toml says why); the API names them as its module.
+use zdr_table as table;
 
 use std::sync::Arc;
 

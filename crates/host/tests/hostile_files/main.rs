@@ -323,8 +323,9 @@ impl Run {
             }
         } else {
             // Reading a table at the bounds is the host's own work, not
-            // the readers': unoptimised (the debug build), it takes up to
-            // three times as long. A hostile file is held to 5 s in both.
+            // a hostile file's: the debug build (its readers optimised, the
+            // rest of the host not) is given three times as long. A hostile
+            // file is held to 5 s in both.
             let limit = match file.read_as {
                 Some(_) if cfg!(debug_assertions) => 3 * MAX_TIME,
                 _ => MAX_TIME,

@@ -21,7 +21,6 @@ use sha2::{Digest, Sha256};
 use zdr_chart::geo::{self, Atlas};
 use zdr_chart::model::parse_date;
 
-use super::ids::hex;
 use zdr_embed_page::limits::{Stop, Stopped};
 
 pub use self::csv::read_csv;
@@ -488,7 +487,11 @@ impl Table {
             digest.update(c.name.as_bytes());
             digest.update([0, c.kind as u8, 0]);
         }
-        format!("schema_{}", hex(&digest.finalize()[..8]))
+        let hex: String = digest.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        format!("schema_{hex}")
     }
 }
 
