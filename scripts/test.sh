@@ -14,8 +14,8 @@ cargo fmt --all -- --check
 
 say "cargo clippy (native and wasm32)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-# The host and its two libraries are native servers (tokio, sockets, SQLite): not wasm32 targets.
-cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-embed-page --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+# The host and its three libraries are native (tokio, sockets, SQLite, the file readers): not wasm32 targets.
+cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-table --exclude zdr-embed-page --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
 # zdr-chart without the map boundaries (the widget's small build).
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
