@@ -581,7 +581,7 @@ function write({ present, notes, columnar, foreign, snap, results, labels, memor
   out('gzip at level 9, brotli at quality 11 (Node zlib). Minified builds as shipped in each npm package.');
   out();
   const groups = [
-    ['zdr-embed', 'entry + service module (what init() loads)', [[snap, 'zdr_embed.js'], [snap, 'service/zdr_embed_service.js'], [snap, 'service/zdr_embed_service_bg.wasm']]],
+    ['zdr-embed', 'entry with the service glue + service module (what init() loads)', [[snap, 'zdr_embed.js'], [snap, 'service/zdr_embed_service_bg.wasm']]],
     ['zdr-embed', 'engine module (what preload() or the first local card loads)', [[snap, 'engine/zdr_engine.js'], [snap, 'engine/zdr_engine_bg.wasm']]],
     ['Chart.js', 'UMD build, everything registered', [['node_modules/chart.js/dist', 'chart.umd.min.js']], 'chartjs'],
     ['uPlot', 'IIFE build + CSS', [['node_modules/uplot/dist', 'uPlot.iife.min.js'], ['node_modules/uplot/dist', 'uPlot.min.css']], 'uplot'],

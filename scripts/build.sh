@@ -2,11 +2,12 @@
 # Builds the npm package into pkg/ (the layout is the contract of issue 14):
 #   pkg/service/zdr_embed_service{.js,_bg.wasm,.d.ts}  the service module (root crate)
 #   pkg/engine/zdr_engine{.js,_bg.wasm,.d.ts}          the engine module (crates/engine)
-#   pkg/zdr_embed.js, pkg/zdr_embed.d.ts               the entry (js/, copied)
+#   pkg/zdr_embed.js, pkg/zdr_embed.d.ts               the entry (js/, with the service
+#                                                      module's glue inlined)
 #   pkg/zdr_embed_widget.js                            the drop-in script (service only)
 # then prints their sizes. A page that only posts to the service loads the
-# first and the entry; the engine is fetched the first time a card is drawn
-# in the page.
+# entry and the service's .wasm; the engine is fetched the first time a card
+# is drawn in the page.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -74,8 +75,10 @@ else
   say "crates/engine is missing: no engine module built"
 fi
 
-say "the package's entry (js/)"
+say "the package's entry (js/), the service module's glue inlined"
 cp js/zdr_embed.js js/zdr_embed.d.ts js/zdr_embed_element.js js/zdr_embed_element.d.ts js/zdr_embed_widget.d.ts js/element.js pkg/
+# One module before the service's .wasm, not two in a row (scripts/bundle-entry.mjs).
+node scripts/bundle-entry.mjs pkg/zdr_embed.js
 # Every page loads the entry: its comments stay in js/ (673 -> 241 B gzip).
 minify pkg/zdr_embed.js --module
 minify pkg/zdr_embed_element.js --module
@@ -89,8 +92,8 @@ minify target/dropin/zdr_embed_service.js
 node scripts/shorten-wasm-names.mjs target/dropin/zdr_embed_service_bg.wasm target/dropin/zdr_embed_service.js
 node scripts/build-dropin.mjs target/dropin pkg/zdr_embed_widget.js
 
-# The three files a page's first card runs, most of their functions on that
-# first call: marked so, V8 compiles a file's functions as it streams in, on
+# The files a page's first card runs, most of their functions on that first
+# call (the service module's glue through the entry, or alone): marked so, V8 compiles a file's functions as it streams in, on
 # a background thread, instead of each one on the main thread the first time
 # it is called (Chrome 136+; other browsers read a comment). Prepended last:
 # terser would drop it. The cold first card: 10–29 ms sooner

@@ -37,6 +37,28 @@ before(async () => {
   window.later = await new Promise((ok) => render({ containerId: 'c', mode: 'local',
     visualizationData: { viz_config: { title: 'T', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }] },
     onLoad: (element) => ok(element.tagName), onError: (error) => ok(error.message) }));
+</script></body></html>`,
+  // A local card's first render without preload(): the order of the page's
+  // fetch() calls and of the service module's first read of the options.
+  'early-fetch.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">${IMPORT_MAP}</head>
+<body><div id="c" style="width: 480px; height: 300px"></div><script type="module">
+  import init, { render, renderMultiple } from 'zdr-embed';
+  await init();
+  window.order = [];
+  const pageFetch = window.fetch;
+  window.fetch = function (input, options) {
+    window.order.push('fetch ' + String(input).split('/').pop());
+    return pageFetch.call(this, input, options);
+  };
+  const options = { containerId: 'c', mode: 'local',
+    get visualizationData() {
+      window.order.push('options read');
+      return { viz_config: { title: 'T', viz_component_type: 'bar' }, data: [{ x: 'a', y: 1 }] };
+    } };
+  const drawn = new Promise((ok) => Object.assign(options, { onLoad: (element) => ok(element.tagName), onError: (error) => ok(error.message) }));
+  if (location.search === '?multiple') renderMultiple([options]);
+  else render(options);
+  window.drawn = await drawn;
 </script></body></html>` }));
   browser = await launch();
 });
@@ -67,11 +89,12 @@ test('in a browser, render before `await init()` throws an Error that says to aw
   await page.waitForFunction(() => window.later !== undefined, null, { timeout: 20_000 });
   // A download's timing entry is added in a task after its body is read,
   // which may come after the engine has compiled from it.
-  const files = ['zdr_embed_service.js', 'zdr_embed_service_bg.wasm', 'zdr_engine.js', 'zdr_engine_bg.wasm'];
+  // The entry carries the service module's glue: no zdr_embed_service.js.
+  const files = ['zdr_embed.js', 'zdr_embed_service_bg.wasm', 'zdr_engine.js', 'zdr_engine_bg.wasm'];
   await page.waitForFunction((names) => names.every((name) => performance.getEntriesByType('resource').some((e) => e.name.endsWith(`/${name}`))), files, { timeout: 10_000 });
   const { early, later, earlyPreload, preloaded, fetched, initAt, badThrows } = await page.evaluate(() => ({
     early: window.early, later: window.later, earlyPreload: window.earlyPreload, preloaded: window.preloaded,
-    fetched: performance.getEntriesByType('resource').filter((e) => /zdr_engine|zdr_embed_service/.test(e.name))
+    fetched: performance.getEntriesByType('resource').filter((e) => /\/(zdr_embed\.js|zdr_embed_service[^/]*|zdr_engine[^/]*)$/.test(e.name))
       .map((e) => ({ file: e.name.split('/').pop(), start: e.startTime })),
     initAt: window.initAt, badThrows: window.badThrows }));
   for (const name of ['render', 'renderMultiple']) {
@@ -83,13 +106,29 @@ test('in a browser, render before `await init()` throws an Error that says to aw
   // at once, beside the service module's, and settles once both are ready.
   assert.equal(earlyPreload, true, 'preload() before init() returns a promise');
   assert.equal(preloaded, 'resolved');
-  assert.deepEqual(fetched.map((f) => f.file).sort(), files, `each module and its wasm fetched once: ${JSON.stringify(fetched)}`);
+  assert.deepEqual(fetched.map((f) => f.file).sort(), [...files].sort(), `each module and its wasm fetched once: ${JSON.stringify(fetched)}`);
   const at = Object.fromEntries(fetched.map((f) => [f.file, f.start]));
   assert.ok(at['zdr_engine_bg.wasm'] < initAt && at['zdr_engine.js'] < initAt, `the engine was requested before init() resolved: ${JSON.stringify({ at, initAt })}`);
   assert.equal(badThrows, true, 'after the early preload, render throws for bad data');
   assert.equal(later, 'CANVAS');
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test('a local card without preload(): render and renderMultiple ask for the engine before the service module reads the options', async () => {
+  for (const query of ['', '?multiple']) {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(`${host.origin}/early-fetch.html${query}`);
+    await page.waitForFunction(() => window.drawn !== undefined, null, { timeout: 20_000 });
+    const { order, drawn } = await page.evaluate(() => ({ order: window.order, drawn: window.drawn }));
+    assert.equal(drawn, 'CANVAS', query);
+    // The getter runs once: the entry read the mode without running page code.
+    assert.deepEqual(order, ['fetch zdr_engine_bg.wasm', 'options read'], query);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });
 
 test('a server that sends the engine\'s .wasm without application/wasm: the entry\'s early compilation gives way to the glue\'s own load, and the card draws', async () => {
