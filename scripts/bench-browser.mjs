@@ -29,6 +29,18 @@ import { startServer } from './dev-server.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const NM = join(ROOT, 'node_modules');
+// Anything else (--help, a typo) prints the usage above: a full run takes minutes.
+{
+  const args = process.argv.slice(2);
+  const unknown = args.filter((a, i) => !['--quick', '--shots', '--only'].includes(a) && args[i - 1] !== '--only');
+  if (unknown.length || (args.includes('--only') && !args[args.indexOf('--only') + 1])) {
+    const usage = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('//   node ')).map((l) => l.slice(3));
+    const help = unknown.length === 1 && ['--help', '-h'].includes(unknown[0]);
+    const why = help ? '' : unknown.length ? `unknown argument: ${unknown.join(' ')}\n` : '--only needs a list of scenarios\n';
+    process.stderr.write(`${why}usage:\n${usage.join('\n')}\n`);
+    process.exit(help ? 0 : 2);
+  }
+}
 const QUICK = process.argv.includes('--quick');
 const SHOTS = process.argv.includes('--shots');
 const ONLY = (() => {
