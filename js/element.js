@@ -19,7 +19,8 @@
 
 const ATTRIBUTES = ['service-url', 'card-id', 'mode', 'embed-mode', 'dark-mode', 'width', 'height', 'timeout-ms'];
 
-// `api`: { render(options), ready(): Promise } of the module that registers it.
+// `api`: { render(options), ready(): Promise, preload?(): Promise } of the
+// module that registers it.
 export function defineZdrEmbed(api) {
   if (typeof customElements === 'undefined' || customElements.get('zdr-embed')) return;
 
@@ -95,6 +96,10 @@ export function defineZdrEmbed(api) {
     }
 
     async _apply() {
+      // A card drawn in the page needs the engine: asked for now, beside the
+      // service module, as a page's own preload() would (a failed load is
+      // the card's onError, from render).
+      if (api.preload && this.getAttribute('mode') === 'local') api.preload().catch(() => {});
       await api.ready();
       if (!this.isConnected) return;
       const data = this.visualizationData;

@@ -65,6 +65,23 @@ customElements.define('card-panel', CardPanel);
 <zdr-embed id="service" service-url="" card-id="element-card" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
 <card-panel id="panel"></card-panel>
 </body></html>`,
+    // The page's fetch() calls, in order, from before the element's module loads.
+    'fetches.js': `window.fetched = [];
+const pageFetch = window.fetch;
+window.fetch = function (input, options) {
+  window.fetched.push(String(input instanceof Request ? input.url : input).split('/').pop());
+  return pageFetch.call(this, input, options);
+};
+await import('/node_modules/zdr-embed/pkg/zdr_embed_element.js');
+`,
+    'local-first.html': `<!doctype html><html lang="en"><head>${HEAD}
+<script src="record.js"></script><script type="module" src="fetches.js"></script></head><body>
+<zdr-embed id="first" mode="local" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
+</body></html>`,
+    'service-only.html': `<!doctype html><html lang="en"><head>${HEAD}
+<script src="record.js"></script><script type="module" src="fetches.js"></script></head><body>
+<zdr-embed id="posted" service-url="" card-id="element-card" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
+</body></html>`,
     'dropin.html': `<!doctype html><html lang="en"><head>${HEAD}
 <script src="record.js"></script><script src="/node_modules/zdr-embed/pkg/zdr_embed_widget.js"></script></head><body>
 <zdr-embed id="dropped" mode="local" height="300px"><script type="application/json">${BAR}</script></zdr-embed>
@@ -171,6 +188,22 @@ test('<zdr-embed> updates with new data, draws anew when an attribute changes, r
   assert.deepEqual(await page.evaluate(() => window.violations), []);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test('a local <zdr-embed> asks for the engine beside the service module, before it has started; a service one never does', async () => {
+  for (const [path, id, expected] of [
+    ['local-first.html', 'first', ['zdr_engine_bg.wasm', 'zdr_embed_service_bg.wasm']],
+    ['service-only.html', 'posted', ['zdr_embed_service_bg.wasm']],
+  ]) {
+    const { page, problems } = await open(path);
+    // The service card's address is the page's own host (its first render, without it, fails).
+    if (id === 'posted') await page.evaluate((origin) => document.getElementById('posted').setAttribute('service-url', origin), host.origin);
+    await loads(page, id, 1);
+    assert.deepEqual(await page.evaluate(() => window.fetched), expected, path);
+    assert.deepEqual(await page.evaluate(() => window.violations), [], path);
+    assert.deepEqual(problems, [], path);
+    await page.close();
+  }
 });
 
 test('the drop-in script registers <zdr-embed> too', async () => {
