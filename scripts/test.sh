@@ -68,7 +68,7 @@ done
 say "build the package"
 bash scripts/build.sh
 
-say "size budgets (gzip -9: service module + glue, drop-in script, engine module + glue)"
+say "size budgets (gzip -9: service module + entry with its glue, drop-in script, engine module + glue)"
 node scripts/size-report.mjs --check
 
 say "TypeScript types (tsc -p tests/types)"
