@@ -86,8 +86,8 @@ function started(name) {
 }
 
 // A card drawn in the page (mode "local") needs the engine: its fetch starts
-// here, before the service module reads the options (a cold first card:
-// 87 -> 72 ms from the call to its pixels, docs/benchmarks.md). Read from
+// here, before the service module reads the options (docs/benchmarks.md,
+// "Small cards first", change 10). Read from
 // data properties only, so no page code runs twice: a getter's mode is left
 // to the service module, which reads every option once and words its errors.
 const own = (object, key) => {
@@ -108,9 +108,13 @@ export function render(options) {
 
 export function renderMultiple(configs) {
   started('renderMultiple');
+  // Up to the first entry that is not an object, as the service module
+  // reads them: a length the array only claims costs nothing.
   const count = Array.isArray(configs) ? own(configs, 'length') : 0;
   for (let i = 0; i < count; i++) {
-    if (drawsHere(own(configs, i))) {
+    const options = own(configs, i);
+    if (options === null || typeof options !== 'object') break;
+    if (drawsHere(options)) {
       fetchEngine();
       break;
     }
@@ -126,7 +130,7 @@ export function preload() {
     started('preload');
     return servicePreload();
   }
-  loadEngine().catch(() => {}); // reported by the service's preload below, which tries again
+  fetchEngine(); // a failure is reported by the service's preload below, which tries again
   return whenReady.then(() => servicePreload());
 }
 

@@ -93,10 +93,11 @@ node scripts/shorten-wasm-names.mjs target/dropin/zdr_embed_service_bg.wasm targ
 node scripts/build-dropin.mjs target/dropin pkg/zdr_embed_widget.js
 
 # The files a page's first card runs, most of their functions on that first
-# call (the service module's glue through the entry, or alone): marked so, V8 compiles a file's functions as it streams in, on
-# a background thread, instead of each one on the main thread the first time
-# it is called (Chrome 136+; other browsers read a comment). Prepended last:
-# terser would drop it. The cold first card: 10–29 ms sooner
+# call (the service module's glue through the entry, or alone): marked so,
+# V8 compiles a file's functions as it streams in, on a background thread,
+# instead of each one on the main thread the first time it is called
+# (Chrome 136+; other browsers read a comment). Prepended last: terser
+# would drop it. The cold first card: 10–29 ms sooner
 # (docs/benchmarks.md, "Small cards first", change 9).
 say "compile hints for the entry and the two modules' glue"
 for f in pkg/zdr_embed.js pkg/service/zdr_embed_service.js pkg/engine/zdr_engine.js; do

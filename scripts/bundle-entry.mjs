@@ -3,9 +3,10 @@
 // rewrites pkg/zdr_embed.js (js/zdr_embed.js, copied there) with the glue of
 // pkg/service/zdr_embed_service.js inlined. A page's `import 'zdr-embed'`
 // then fetches one module before the service's .wasm instead of two, one
-// after the other: on the benchmark's cold page, where every request goes
-// through Playwright's router as a page's would cross a network, the first
-// card came 20-50 ms sooner (docs/benchmarks.md, "Small cards first").
+// after the other. On the benchmark's cold page, where every request goes
+// through Playwright's router as a page's would cross a network, with the
+// early engine request of js/zdr_embed.js: 209 -> 188 ms to the first card
+// without preload(), 181 -> 172 with it (docs/benchmarks.md, change 10).
 //
 // The glue names its .wasm beside itself; from the entry it lies in
 // service/, so that one URL is rewritten, and the build fails if the glue

@@ -197,8 +197,11 @@ pub fn render_multiple(
         .thrown(Call::RenderMultiple(None)));
     }
     let document = document().map_err(|error| error.thrown(Call::RenderMultiple(None)))?;
-    let list = js_sys::Array::from(&options_list);
-    let mut validated = Vec::with_capacity(list.length() as usize);
+    // The page's own array, not a copy (Array.from of `new Array(2 ** 32 - 1)`
+    // would walk four billion holes), and no room reserved from a length it
+    // claims: the first entry that is not options ends the call.
+    let list: &js_sys::Array = options_list.unchecked_ref();
+    let mut validated = Vec::new();
     for (index, options) in list.iter().enumerate() {
         let call = Call::RenderMultiple(Some(index));
         validated.push(EmbedOptions::read(&options, &document).map_err(|e| e.thrown(call))?);

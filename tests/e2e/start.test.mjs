@@ -126,6 +126,19 @@ test('a local card without preload(): render and renderMultiple ask for the engi
     assert.equal(drawn, 'CANVAS', query);
     // The getter runs once: the entry read the mode without running page code.
     assert.deepEqual(order, ['fetch zdr_engine_bg.wasm', 'options read'], query);
+    // A length the array only claims: refused at its first entry, not walked
+    // (nor copied, nor reserved for) to four billion.
+    const huge = await page.evaluate(async () => {
+      const { renderMultiple } = await import('zdr-embed');
+      try {
+        renderMultiple(new Array(2 ** 32 - 1));
+        return 'no error';
+      } catch (error) {
+        return { isError: error instanceof Error, message: error.message };
+      }
+    });
+    assert.equal(huge.isError, true, JSON.stringify(huge));
+    assert.match(huge.message, /renderMultiple/, huge.message);
     assert.deepEqual(problems, []);
     await page.close();
   }
