@@ -235,7 +235,7 @@ impl LocalCanvas {
         };
         local.observer.observe(&canvas);
         spec.container.append_child(&local.wrapper).map_err(&dom)?;
-        local.show(chart)?;
+        local.put(chart, true)?;
         Ok(local)
     }
 }
@@ -256,6 +256,12 @@ impl Drop for LocalCanvas {
 impl LocalCanvas {
     /// Puts new data on the canvas (drawn in the next animation frame).
     pub fn show(&mut self, chart: Rc<Chart>) -> Result<(), EngineError> {
+        self.put(chart, false)
+    }
+
+    /// The card's data on the canvas, drawn with the first batch (`first`:
+    /// its first draw, `frame::request_soon`) or the next animation frame.
+    fn put(&mut self, chart: Rc<Chart>, first: bool) -> Result<(), EngineError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
         Description::name_now(&state.canvas, &state.title(&chart)).map_err(EngineError::dom(
             "describe the chart for assistive technology",
@@ -269,7 +275,11 @@ impl LocalCanvas {
         state.table_due = true;
         state.generation = state.generation.wrapping_add(1);
         state.announce = true;
-        state.schedule();
+        if first {
+            state.schedule_soon();
+        } else {
+            state.schedule();
+        }
         Ok(())
     }
 
@@ -382,6 +392,13 @@ impl CanvasState {
         if !self.queued {
             self.queued = true;
             crate::frame::request(&self.window, self.entry());
+        }
+    }
+
+    fn schedule_soon(&mut self) {
+        if !self.queued {
+            self.queued = true;
+            crate::frame::request_soon(&self.window, self.entry());
         }
     }
 

@@ -1,11 +1,20 @@
-//! One animation frame draws every card of the page that is due.
+//! One batch draws every card of the page that is due.
 //!
 //! A dashboard renders its cards in one task; each would otherwise ask for
 //! a frame of its own and, drawing in it, read its size right after the
 //! card before it resized its canvas: a layout of the page per card. Here
-//! the frame reads every size first (one layout), then draws every card,
+//! the batch reads every size first (one layout), then draws every card,
 //! then runs the page's callbacks (`onLoad`, `onViewChange`), so page code
 //! sees every card drawn and none of it runs between two draws.
+//!
+//! A card's first draw runs as soon as the page's code in hand has
+//! finished (a microtask, [`request_soon`]): every card rendered in that
+//! task, or mounted together when the engine arrives, is in the batch, and
+//! nothing waits for the next animation frame (half a frame on average,
+//! after the card's reader has already waited for the engine's download:
+//! docs/benchmarks.md, "Small cards first", change 11). Redraws (new data,
+//! a resize, the theme, zoom) wait for the frame, so that several in one
+//! frame cost one draw.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -28,8 +37,12 @@ pub(crate) type Entry = Weak<RefCell<dyn Due>>;
 #[derive(Default)]
 struct Queue {
     due: Vec<Entry>,
+    /// The animation frame asked for, if any.
     requested: Option<i32>,
-    /// Made once for the page, kept for its life: one closure, not one per frame.
+    /// A microtask queued (it cannot be cancelled: it finds nothing due).
+    soon: bool,
+    /// Made once for the page, kept for its life: one closure, not one per
+    /// batch (an animation frame's callback and a microtask alike).
     callback: Option<Closure<dyn FnMut()>>,
 }
 
@@ -39,6 +52,16 @@ thread_local! {
 
 /// Draws `card` in the next animation frame, with every other card due then.
 pub(crate) fn request(window: &Window, card: Entry) {
+    enqueue(window, card, false);
+}
+
+/// Draws `card` once the page's code in hand has finished, with every
+/// other card due then: a card's first draw.
+pub(crate) fn request_soon(window: &Window, card: Entry) {
+    enqueue(window, card, true);
+}
+
+fn enqueue(window: &Window, card: Entry, soon: bool) {
     QUEUE.with(|queue| {
         let Ok(mut queue) = queue.try_borrow_mut() else {
             return;
@@ -46,9 +69,16 @@ pub(crate) fn request(window: &Window, card: Entry) {
         if !queue.due.iter().any(|due| Weak::ptr_eq(due, &card)) {
             queue.due.push(card);
         }
-        if queue.requested.is_none() {
-            let callback = queue.callback.get_or_insert_with(|| Closure::new(run));
-            let callback: &js_sys::Function = callback.as_ref().unchecked_ref();
+        if queue.soon || (queue.requested.is_some() && !soon) {
+            return;
+        }
+        let queue = &mut *queue;
+        let callback = queue.callback.get_or_insert_with(|| Closure::new(run));
+        let callback: &js_sys::Function = callback.as_ref().unchecked_ref();
+        if soon {
+            window.queue_microtask(callback);
+            queue.soon = true;
+        } else {
             queue.requested = window.request_animation_frame(callback).ok();
         }
     });
@@ -73,18 +103,23 @@ pub(crate) fn withdraw(window: &Window, card: &Entry) {
     });
 }
 
-/// The frame: every size read, then every card drawn, then the page's callbacks.
+/// The batch: every size read, then every card drawn, then the page's callbacks.
 fn run() {
     if zdr_protocol::failure::has_failed() {
         return;
     }
-    let due = QUEUE.with(|queue| match queue.try_borrow_mut() {
+    let (due, frame) = QUEUE.with(|queue| match queue.try_borrow_mut() {
         Ok(mut queue) => {
-            queue.requested = None;
-            std::mem::take(&mut queue.due)
+            queue.soon = false;
+            (std::mem::take(&mut queue.due), queue.requested.take())
         }
-        Err(_) => Vec::new(),
+        Err(_) => (Vec::new(), None),
     });
+    // Run from the microtask, the batch takes the cards that waited for the
+    // frame too; cancelling the frame that is running now is harmless.
+    if let (Some(id), Some(window)) = (frame, web_sys::window()) {
+        let _ = window.cancel_animation_frame(id);
+    }
     let cards: Vec<(Rc<RefCell<dyn Due>>, &Entry)> = due
         .iter()
         .filter_map(|entry| entry.upgrade().map(|card| (card, entry)))
