@@ -12,8 +12,9 @@
 //   its draw, then the rasterization of its canvas (one pixel read back with
 //   getImageData: Chromium records canvas drawing and rasterizes it lazily).
 // - Two clocks: `pixels` = until the pixels exist for the frame that shows them (a
-//   draw made synchronously in the task: the next animation frame; a draw made in a
-//   frame callback, as zdr-embed's: the end of that draw); `busy` = main-thread work
+//   draw made in the task or right after it, as zdr-embed's first draw: the next
+//   animation frame; a draw made in a frame callback, as zdr-embed's update(): the
+//   end of that draw); `busy` = main-thread work
 //   only (the same without the idle wait for the frame).
 const params = new URLSearchParams(location.search);
 const LIB = params.get('lib');

@@ -46,7 +46,7 @@ pub struct LocalCanvas {
 /// What a reader interacts with: the tooltip, the keyboard's ring and live
 /// region, the legend's buttons, the zoom, the crosshair, the print watch
 /// and the menu. None of it is needed for the first pixels, so a card gets
-/// it in the task after its first frame ([`attach_chrome`]): a dashboard's
+/// it in the task after its first draw ([`attach_chrome`]): a dashboard's
 /// cards all show before any of them makes its elements and listeners.
 struct Chrome {
     _tooltip: Tooltip,
@@ -80,7 +80,7 @@ pub(crate) struct CanvasState {
     pub(crate) canvas: HtmlCanvasElement,
     /// The card's element, where the interaction's elements go.
     wrapper: HtmlElement,
-    /// Attached after the first frame; `chrome_due` until it was tried.
+    /// Attached after the first draw; `chrome_due` until it was tried.
     chrome: Option<Chrome>,
     chrome_due: bool,
     /// `menu`: the chrome has a menu.
@@ -783,7 +783,7 @@ impl crate::frame::Due for CanvasState {
     }
 }
 
-/// Makes the card's [`Chrome`] once, in the task after its first frame;
+/// Makes the card's [`Chrome`] once, in the task after its first draw;
 /// again does nothing. Each part borrows the state for a moment to reach
 /// the canvas, so none is held while they are made.
 fn attach_chrome(state: &Rc<RefCell<CanvasState>>) -> Result<(), JsValue> {
