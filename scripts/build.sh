@@ -25,12 +25,13 @@ optimise() { wasm-opt -ocimfs 150 -Oz "${WASM_FEATURES[@]}" --strip-debug --stri
 minify() { # file [--module]
   terser "$1" ${2:-} --compress --mangle --format ascii_only=true --output "$1.min" && mv "$1.min" "$1"
 }
-# wasm-pack writes a .gitignore of "*" into its output; npm pack would honour
-# it and leave the module out of the package.
-build() { # crate-dir out-dir(relative to the crate) out-name target [cargo args]
-  wasm-pack --quiet build "$1" --profile wasm-release --target "$4" --out-dir "$2" --out-name "$3" \
-    --no-opt --no-pack "${@:5}"
-  rm -f "$1/$2/.gitignore"
+# One module: the crate's library for wasm32 in the size profile, then its
+# JS glue and types. No wasm-opt yet (each module is optimised below), and
+# nothing else (the package is this repository's package.json).
+build() { # package out-dir out-name target [cargo args]
+  cargo build --quiet --lib -p "$1" --profile wasm-release --target wasm32-unknown-unknown "${@:5}"
+  wasm-bindgen --target "$4" --out-dir "$2" --out-name "$3" \
+    "target/wasm32-unknown-unknown/wasm-release/${1//-/_}.wasm"
 }
 
 # Files of earlier layouts must not be packed by mistake, and a .gitignore an
@@ -38,8 +39,8 @@ build() { # crate-dir out-dir(relative to the crate) out-name target [cargo args
 rm -rf pkg/service pkg/engine pkg/zdr_embed_bg.wasm pkg/zdr_embed_bg.wasm.d.ts pkg/.gitignore
 mkdir -p pkg
 
-say "wasm-pack build: the service module (ES module)"
-build . pkg/service zdr_embed_service web
+say "build: the service module (ES module)"
+build zdr-embed pkg/service zdr_embed_service web
 optimise pkg/service/zdr_embed_service_bg.wasm
 minify pkg/service/zdr_embed_service.js --module
 # The service path's budget: import names and closure shims' hashed names
@@ -48,9 +49,8 @@ node scripts/shorten-wasm-names.mjs pkg/service/zdr_embed_service_bg.wasm \
   pkg/service/zdr_embed_service.js pkg/service/zdr_embed_service_bg.wasm.d.ts
 
 if [ -f crates/engine/Cargo.toml ]; then
-  say "wasm-pack build: the engine module (ES module)"
-  # --out-dir is resolved from the crate's folder.
-  build crates/engine ../../pkg/engine zdr_engine web -- --features allocator
+  say "build: the engine module (ES module)"
+  build zdr-engine pkg/engine zdr_engine web --features allocator
   # The engine's budget: -Oz, then flattening and re-looping before -Oz again,
   # repeated until nothing shrinks, is 1.4 KB gzip smaller than -Oz alone
   # (the first -Oz gives the re-looper smaller functions: 0.4 KB); the
@@ -84,8 +84,8 @@ minify pkg/zdr_embed.js --module
 minify pkg/zdr_embed_element.js --module
 minify pkg/element.js --module
 
-say "wasm-pack build: the service module as a classic script, for the drop-in file"
-build . target/dropin zdr_embed_service no-modules
+say "build: the service module as a classic script, for the drop-in file"
+build zdr-embed target/dropin zdr_embed_service no-modules
 rm -f target/dropin/zdr_embed_service_bg.wasm.d.ts
 optimise target/dropin/zdr_embed_service_bg.wasm
 minify target/dropin/zdr_embed_service.js

@@ -4,9 +4,59 @@
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
 
-WASM_PACK_VERSION="0.15.1"
-
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+# The timing table. `step LABEL [WHAT]` ends the step before it and starts
+# LABEL (printing WHAT, or LABEL); `step_table` ends the last one and prints
+# every step's wall and CPU seconds (the commands' own user + system time,
+# as bash's `times` counts the children it waited for) and the totals, as a
+# Markdown table. A step that an `exit` or a failure cut short is marked so.
+STEP_LABELS=()
+STEP_WALL=()
+STEP_CPU=()
+STEP_LABEL=""
+STEP_START=""
+STEP_CPU_START=""
+RUN_START="$EPOCHREALTIME"
+STEP_TIMES=""
+# Sets CPU to the user + system seconds of the children waited for so far.
+# `times` runs in this shell: in a $(...) it would count the subshell's.
+children_cpu() {
+  [ -n "$STEP_TIMES" ] || STEP_TIMES="$(mktemp)"
+  times >"$STEP_TIMES"
+  CPU="$(awk 'NR == 2 { split($1, u, "m"); split($2, s, "m"); sub("s", "", u[2]); sub("s", "", s[2])
+    printf "%.1f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$STEP_TIMES")"
+}
+RUN_CPU_START=0 # a script's children have used nothing when it starts
+seconds_since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+step() {
+  step_end
+  STEP_LABEL="$1"
+  STEP_START="$EPOCHREALTIME"
+  children_cpu
+  STEP_CPU_START="$CPU"
+  say "${2:-$1}"
+}
+step_end() {
+  [ -n "$STEP_LABEL" ] || return 0
+  STEP_LABELS+=("${1:-}$STEP_LABEL")
+  STEP_WALL+=("$(seconds_since "$STEP_START" "$EPOCHREALTIME")")
+  children_cpu
+  STEP_CPU+=("$(seconds_since "$STEP_CPU_START" "$CPU")")
+  STEP_LABEL=""
+}
+step_table() { # [status]: non-zero marks the step that was running as failed
+  [ "${1:-0}" = 0 ] || step_end "FAILED: "
+  step_end
+  printf '\n| step | wall s | CPU s |\n|---|---:|---:|\n'
+  for i in "${!STEP_LABELS[@]}"; do
+    printf '| %s | %s | %s |\n' "${STEP_LABELS[$i]}" "${STEP_WALL[$i]}" "${STEP_CPU[$i]}"
+  done
+  children_cpu
+  printf '| **total** | **%s** | **%s** |\n' "$(seconds_since "$RUN_START" "$EPOCHREALTIME")" \
+    "$(seconds_since "$RUN_CPU_START" "$CPU")"
+  rm -f "$STEP_TIMES"
+}
 
 # workspace_tests PACKAGE TARGET...: the paths of the named test binaries of
 # PACKAGE as `cargo test --workspace` builds them (built if they are not yet),
@@ -59,10 +109,12 @@ cargo_install() { # crate version binary
     cargo install "$crate" --version "$version"
 }
 
+# The wasm32 target and wasm-bindgen-cli (wasm-bindgen, which writes a
+# module's JS glue, and wasm-bindgen-test-runner, which runs the browser
+# tests): cargo and these two are all a WebAssembly build or test needs.
 ensure_rust_wasm() {
   rustup target list --installed | grep -qx wasm32-unknown-unknown ||
     { say "rustup target add wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
-  command -v wasm-pack >/dev/null || cargo_install wasm-pack "$WASM_PACK_VERSION"
   local want
   want="$(locked_wasm_bindgen)"
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$want" ]; then

@@ -1,40 +1,62 @@
 #!/usr/bin/env bash
-# Runs every test: formatting and lints, native unit tests, the widget in headless
-# Chromium and Firefox, the package build and its types, and the end-to-end tests.
-# Installs whatever is missing first.
+# Runs every test: formatting and lints, the native tests (with every fuzz
+# corpus replayed), the service API again on PostgreSQL and an S3 server,
+# the widget in headless Chromium and Firefox, the package build and its
+# types, and the end-to-end tests. Installs whatever is missing first, and
+# ends with a table of every step's wall and CPU seconds
+# (docs/demo-and-tests.md keeps a bare machine's and a warm one's).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-ensure_build_tools
+
+SHARED=""
+finish() {
+  local status=$?
+  if [ -n "$SHARED" ]; then bash "$ROOT/scripts/shared-stores.sh" stop "$SHARED"; fi
+  step_table "$status"
+  exit "$status"
+}
+trap finish EXIT
+
+step "install: wasm32 target, wasm-bindgen-cli" "install what is missing: the wasm32 target, wasm-bindgen-cli"
+ensure_rust_wasm
+step "install: npm packages"
+ensure_npm_packages
+step "install: browsers, fonts, geckodriver" "install what is missing: Chromium, ChromeDriver, Firefox ESR, fonts, geckodriver"
 ensure_browsers
+step "install: curl, jq, python3-venv"
 ensure_test_tools
+step "install: PostgreSQL, s3s-fs" "install what is missing: PostgreSQL, s3s-fs"
+ensure_shared_stores
 
-say "cargo fmt --check"
+step "cargo fmt --check"
 cargo fmt --all -- --check
+# The fuzz crate is a workspace of its own (nightly); its targets are one
+# line each, but they are still formatted.
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
-say "cargo clippy (native and wasm32)"
+step "clippy: native" "cargo clippy --workspace --all-targets -D warnings"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-# The host and its three libraries are native (tokio, sockets, SQLite, the file readers): not wasm32 targets.
-cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-table --exclude zdr-embed-page --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
-# zdr-chart without the map boundaries (the widget's small build).
+step "clippy: wasm32" "cargo clippy --target wasm32-unknown-unknown (the two WebAssembly modules and what they link)"
+# The host, its three libraries and the fuzz checks are native (tokio,
+# sockets, SQLite, the file readers): not wasm32 targets.
+cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-table --exclude zdr-embed-page \
+  --exclude zdr-fuzz-checks --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+step "clippy: zdr-chart without maps" "cargo clippy -p zdr-chart --no-default-features (the widget's small build)"
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
-say "no module cycles in any crate (scripts/module-cycles.mjs)"
+step "module cycles, the embed's links" "no module cycles in any crate; the embed links nothing that stores or fetches"
 node scripts/module-cycles.mjs
-
-say "the embed links nothing that stores or fetches (cargo tree -p zdr-embed-page)"
 if cargo tree -p zdr-embed-page -e normal --prefix none | grep -E '^(rusqlite|reqwest|hyper-rustls|calamine|parquet|tokio-postgres|object_store) '; then
   echo "zdr-embed-page depends on a crate that stores or fetches: the zero-retention path must not" >&2
   exit 1
 fi
 
-say "cargo test --workspace (widget units; zdr-chart model, SVG drawing of every example, proptest)"
+step "cargo test --workspace" "cargo test --workspace (widget units; zdr-chart; zdr-host's router, API, SDK and hostile files; every fuzz corpus replayed)"
 cargo test --workspace --quiet
 
-say "the service API on PostgreSQL and an S3 server (scripts/shared-stores.sh): its router and SDK tests again, then two replicas"
-ensure_shared_stores
+step "service API on PostgreSQL + S3" "the service API on PostgreSQL and an S3 server (scripts/shared-stores.sh): its router and SDK tests again, then two replicas"
 SHARED="$(mktemp -d)"
-trap 'bash "$ROOT/scripts/shared-stores.sh" stop "$SHARED"' EXIT
 bash scripts/shared-stores.sh start "$SHARED"
 (
   source "$SHARED/env"
@@ -53,35 +75,36 @@ bash scripts/shared-stores.sh start "$SHARED"
   done
 )
 bash scripts/shared-stores.sh stop "$SHARED"
-trap - EXIT
+SHARED=""
 
-# Both WebAssembly modules: the service module (the root crate, tests/) and
-# the engine module (crates/engine, its tests/).
-for crate in . crates/engine; do
-  say "wasm-pack test --headless --chrome $crate"
-  CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" wasm-pack test --headless --chrome "$crate"
+# Both WebAssembly modules' browser tests (the root crate's tests/ and
+# crates/engine/tests), built once for both browsers: cargo runs each test
+# binary through wasm-bindgen-test-runner, which drives the browser whose
+# driver is named.
+step "wasm32 tests: build" "cargo test --target wasm32-unknown-unknown --no-run (the service module's and the engine's browser tests)"
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_ONLY_WEB=1
+# No --quiet when they run: cargo would hand it to the runner, which refuses it.
+wasm_tests=(cargo test --target wasm32-unknown-unknown -p zdr-embed -p zdr-engine --tests)
+"${wasm_tests[@]}" --quiet --no-run
+step "wasm32 tests: Chromium" "the browser tests in headless Chromium"
+CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}" "${wasm_tests[@]}"
+step "wasm32 tests: Firefox" "the browser tests in headless Firefox ESR"
+GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" "${wasm_tests[@]}"
+unset CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER WASM_BINDGEN_TEST_ONLY_WEB
 
-  say "wasm-pack test --headless --firefox $crate"
-  GECKODRIVER="${GECKODRIVER:-$(command -v geckodriver)}" wasm-pack test --headless --firefox "$crate"
-done
-
-say "build the package"
+step "build the package" "build the package (scripts/build.sh)"
 bash scripts/build.sh
 
-say "size budgets (gzip -9: service module + entry with its glue, drop-in script, engine module + glue)"
+step "size budgets, TypeScript types" "size budgets (gzip -9) and the package's TypeScript types (tsc -p tests/types)"
 node scripts/size-report.mjs --check
-
-say "TypeScript types (tsc -p tests/types)"
 tsc -p tests/types
 
-say "cargo build -p zdr-host (the embed service, for the end-to-end tests)"
-cargo build -p zdr-host --quiet
+# The host binary `cargo test --workspace` built for its own tests: the
+# end-to-end tests build nothing.
+step "end-to-end tests" "end-to-end tests (packed package, zdr-host and a recording responder, headless Chromium; canvas vs SVG images in test-results/agreement/)"
+ZDR_HOST_BIN="${ZDR_HOST_BIN:-$ROOT/target/debug/zdr-host}"
+[ -x "$ZDR_HOST_BIN" ] || { echo "no zdr-host binary at $ZDR_HOST_BIN" >&2; exit 1; }
+ZDR_HOST_BIN="$ZDR_HOST_BIN" node --test --test-reporter=spec tests/e2e/
 
-say "end-to-end tests (packed package, zdr-host and a recording responder, headless Chromium; canvas vs SVG images in test-results/agreement/)"
-ZDR_HOST_BIN="${ZDR_HOST_BIN:-$ROOT/target/debug/zdr-host}" node --test --test-reporter=spec tests/e2e/
-
-say "fuzzing: every target in fuzz/ for 15 s (libFuzzer, 256 MB, 1 s per input)"
-bash scripts/fuzz.sh 15
-
-say "JSON Schema: every example validates, bad documents do not (ajv)"
+step "JSON Schema" "JSON Schema: every example validates, bad documents do not (ajv)"
 node --test --test-reporter=spec tests/schema/
