@@ -16,5 +16,5 @@ for level in s z; do
   printf 'opt-level "%s": %8d bytes raw, %8d bytes gzip -9\n' "$level" \
     "$(stat -c %s "$out/$level.wasm")" "$(gzip -9c "$out/$level.wasm" | wc -c)"
 done
-# Leave the profile's own build in target/ for the next wasm-pack run.
+# Leave the profile's own build in target/ for the next scripts/build.sh.
 cargo build --quiet --profile wasm-release --target wasm32-unknown-unknown
