@@ -45,10 +45,14 @@ cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-tabl
 step "clippy: zdr-chart without maps" "cargo clippy -p zdr-chart --no-default-features (the widget's small build)"
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 
-step "module cycles, the embed's links" "no module cycles in any crate; the embed links nothing that stores or fetches"
+step "module cycles, the embed's links" "no module cycles in any crate; the embed links nothing that stores or fetches, the file readers no web framework"
 node scripts/module-cycles.mjs
 if cargo tree -p zdr-embed-page -e normal --prefix none | grep -E '^(rusqlite|reqwest|hyper-rustls|calamine|parquet|tokio-postgres|object_store) '; then
   echo "zdr-embed-page depends on a crate that stores or fetches: the zero-retention path must not" >&2
+  exit 1
+fi
+if cargo tree -p zdr-table -e normal --prefix none | grep -E '^(axum|hyper|tokio|clap) '; then
+  echo "zdr-table depends on a web framework, runtime or CLI parser: the file readers must not" >&2
   exit 1
 fi
 

@@ -1,13 +1,14 @@
 //! Bounded drawing: a few draws at once (about one per core), a short
 //! queue, and a way to stop a draw that nobody waits for any more.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::AppError;
+/// Shared with the file readers, which link nothing of the embed.
+pub use zdr_limits::{AbandonOnDrop, Stop, Stopped};
 
 /// How much memory reading and drawing a card takes, per byte of its post,
 /// measured on the release build: 17 to 27 (a 9.7 MB scatter post peaks at
@@ -208,66 +209,6 @@ impl Drop for Waiting<'_> {
     }
 }
 
-/// Why a draw stopped before it was done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stopped {
-    /// The handler is gone: the client left or the deadline passed.
-    Abandoned,
-    Deadline,
-}
-
-/// What heavy work on a blocking thread (a draw, a file read) checks
-/// between its steps.
-#[derive(Debug, Clone)]
-pub struct Stop {
-    abandoned: Arc<AtomicBool>,
-    deadline: Option<Instant>,
-}
-
-impl Stop {
-    /// For work that no request waits on (the built-in datasets, the fuzz
-    /// target): it runs to its end.
-    pub fn never() -> Stop {
-        Stop {
-            abandoned: Arc::new(AtomicBool::new(false)),
-            deadline: None,
-        }
-    }
-
-    pub fn check(&self) -> Result<(), Stopped> {
-        if self.abandoned.load(Ordering::Relaxed) {
-            Err(Stopped::Abandoned)
-        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Err(Stopped::Deadline)
-        } else {
-            Ok(())
-        }
-    }
-}
-
-/// Held by the handler; dropping it (the handler's future is dropped when
-/// the client disconnects, or it gives up at the deadline) tells the draw
-/// to stop at its next step.
-#[derive(Debug)]
-pub struct AbandonOnDrop(Arc<AtomicBool>);
-
-impl AbandonOnDrop {
-    pub fn new(deadline: Instant) -> (AbandonOnDrop, Stop) {
-        let flag = Arc::new(AtomicBool::new(false));
-        let stop = Stop {
-            abandoned: flag.clone(),
-            deadline: Some(deadline),
-        };
-        (AbandonOnDrop(flag), stop)
-    }
-}
-
-impl Drop for AbandonOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -314,15 +255,5 @@ mod tests {
         drop(big);
         assert!(matches!(second.await, Ok(true)));
         assert!(limit.enter(1000).await.is_ok());
-    }
-
-    #[test]
-    fn dropping_the_guard_stops_the_draw() {
-        let (guard, stop) = AbandonOnDrop::new(Instant::now() + Duration::from_secs(60));
-        assert_eq!(stop.check(), Ok(()));
-        drop(guard);
-        assert_eq!(stop.check(), Err(Stopped::Abandoned));
-        let (_guard, stop) = AbandonOnDrop::new(Instant::now());
-        assert_eq!(stop.check(), Err(Stopped::Deadline));
     }
 }

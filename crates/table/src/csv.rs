@@ -7,7 +7,7 @@
 use csv_core::{ReadFieldResult, Reader};
 
 use super::{Builder, Table, TableError, MAX_CELL_TEXT, MAX_COLUMNS};
-use zdr_embed_page::limits::Stop;
+use zdr_limits::Stop;
 
 pub fn read_csv(bytes: &[u8], stop: &Stop) -> Result<Table, TableError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);

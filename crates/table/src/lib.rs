@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use zdr_chart::geo::{self, Atlas};
 use zdr_chart::model::parse_date;
 
-use zdr_embed_page::limits::{Stop, Stopped};
+use zdr_limits::{Stop, Stopped};
 
 pub use self::csv::read_csv;
 
@@ -637,7 +637,7 @@ mod tests {
 
     #[test]
     fn a_stopped_read_says_so() {
-        let (guard, stop) = zdr_embed_page::limits::AbandonOnDrop::new(
+        let (guard, stop) = zdr_limits::AbandonOnDrop::new(
             std::time::Instant::now() + std::time::Duration::from_secs(60),
         );
         drop(guard);

@@ -24,7 +24,7 @@ use super::thrift::Bounded;
 use super::{
     guarded, iso, unpack, Builder, Table, TableError, MAX_COLUMNS, MAX_ROWS, MAX_UNPACKED,
 };
-use zdr_embed_page::limits::Stop;
+use zdr_limits::Stop;
 
 /// The footer (the file's metadata) at most.
 const MAX_FOOTER: usize = 1 << 20;

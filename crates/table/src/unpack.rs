@@ -7,7 +7,7 @@
 use std::io::{Cursor, Read};
 
 use super::{TableError, MAX_UNPACKED};
-use zdr_embed_page::limits::Stop;
+use zdr_limits::Stop;
 
 /// Parts a workbook may have.
 const MAX_PARTS: usize = 1_000;

@@ -22,7 +22,7 @@ use calamine::{Data, Reader, Xls};
 
 use super::xlsx::{serial_date, Rows};
 use super::{guarded, Table, TableError};
-use zdr_embed_page::limits::Stop;
+use zdr_limits::Stop;
 
 /// The cells a sheet's rectangle (from its first cell to its last) may
 /// hold: calamine fills it whole, for values and again for formulas.

@@ -10,7 +10,7 @@ use std::io::Cursor;
 use calamine::{DataRef, Reader, Xlsx};
 
 use super::{guarded, iso, unpack, Builder, Table, TableError, MAX_COLUMNS};
-use zdr_embed_page::limits::Stop;
+use zdr_limits::Stop;
 
 /// Excel's own largest sheet: a declared dimension beyond it is malformed.
 const EXCEL_ROWS: u32 = 1_048_576;
