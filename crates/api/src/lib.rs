@@ -1,5 +1,6 @@
-//! The service API of `../shared/spec/service-api.md`, as the service's own
-//! SDK (`tako-sdk`) expects it: `X-API-Key` on every `/api` endpoint, one
+//! The service's API, as its specification describes it and the service's
+//! own SDK (`tako-sdk`) expects it (`docs/service-api.md` says what this
+//! host serves and every choice it made): `X-API-Key` on every `/api` endpoint, one
 //! tenant per key. Three layers, each depending only on the next:
 //!
 //! - [`http`]: routes and handlers that only translate a request into a
