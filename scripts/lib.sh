@@ -175,8 +175,7 @@ ensure_shared_stores() {
   fi
   # A debug build, as for geckodriver: the tests' objects are small, and
   # it compiles in 54 s where a release build takes 95 s (2 cores).
-  say "cargo install s3s-fs $S3S_FS_VERSION --debug"
-  cargo install s3s-fs --version "$S3S_FS_VERSION" --locked --features binary --debug --quiet
+  cargo_install s3s-fs "$S3S_FS_VERSION" --features binary --debug
 }
 
 ensure_test_tools() {

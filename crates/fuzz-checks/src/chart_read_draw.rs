@@ -1,9 +1,9 @@
-//! `chart_read_draw`: the chart engine on hostile `visualization_data`: the text is read, then
-//! laid out as every one of the 19 card types (whatever
-//! `viz_component_type` says), at a normal and a cramped size, in both
-//! themes, with and without a hit map; each scene is written as SVG (which
-//! must be well-formed XML) and replayed onto a plotters backend; and the
-//! card is described (summary and data table). Anything but a card or an
+//! `chart_read_draw`: the chart engine on hostile `visualization_data`.
+//! The text is read, then laid out as every one of the 19 card types
+//! (whatever `viz_component_type` says), at a normal and a cramped size, in
+//! both themes, with and without a hit map; each scene is written as SVG
+//! (which must be well-formed XML) and replayed onto a plotters backend; and
+//! the card is described (summary and data table). Anything but a card or an
 //! error naming a JSON path is a bug, as is a non-finite coordinate in a
 //! scene or a page too large for its post.
 

@@ -1,7 +1,8 @@
-//! `shell_query`: the address checks on both sides of the postMessage shell, on any text:
-//! zdr-host's `parent_origin`, shell query and `dark_mode` parsing, and the
-//! widget's `parentOrigin` check and `serviceUrl` string rules. None may
-//! panic; what they accept must have the shape they promise.
+//! `shell_query`: the address checks on both sides of the postMessage
+//! shell, on any text: zdr-host's `parent_origin`, shell query and
+//! `dark_mode` parsing, and the widget's `parentOrigin` check and
+//! `serviceUrl` string rules. None may panic; what they accept must have
+//! the shape they promise.
 
 use zdr_embed::address::ServiceUrl;
 

@@ -7,11 +7,32 @@
 //! stable toolchain, as part of `cargo test`. A regression any of them
 //! found is found again here without a nightly build; live fuzzing, which
 //! looks for new inputs, is `scripts/fuzz.sh` (docs/fuzzing.md).
+//!
+//! As the live fuzzers do, each target runs under bounds: this test binary
+//! runs itself again for the target under `prlimit --as` (an input that
+//! takes memory without bound fails the test instead of exhausting the
+//! machine), and an input slower than [`SLOW`] fails it too.
 
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::Once;
+use std::time::{Duration, Instant};
+
+/// Set in the copy of this binary that runs under the cap.
+const CAPPED: &str = "ZDR_REPLAY_CAPPED";
+
+/// The address space of one target's replay: twice libFuzzer's 256 MB, as
+/// a debug test binary maps more than the input needs. Measured: every
+/// corpus replays in 256 MiB at its usual speed; at 32 MiB the cap is hit
+/// and the test fails.
+const ADDRESS_SPACE: u64 = 512 << 20;
+
+/// libFuzzer's 1 s per input is for an optimised build; the replay runs in
+/// the debug build, about ten times slower, on machines that may be busy
+/// (the slowest input, a chart drawn as all 19 kinds, takes about 0.1 s).
+const SLOW: Duration = Duration::from_secs(10);
 
 static QUIET: Once = Once::new();
 
@@ -54,9 +75,38 @@ fn corpus(target: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Runs `target`'s check on each of its corpus files and fails naming every
-/// file whose check failed.
+/// Replays `target`'s corpus in a copy of this binary under the address
+/// space cap, and fails with what it printed when it fails.
 fn replay(target: &str) {
+    if std::env::var_os(CAPPED).is_some() {
+        return replay_here(target);
+    }
+    let binary = std::env::current_exe().unwrap_or_else(|e| panic!("this test binary: {e}"));
+    let output = Command::new("prlimit")
+        .arg(format!("--as={ADDRESS_SPACE}"))
+        .arg("--")
+        .arg(binary)
+        .args([target, "--exact", "--nocapture", "--test-threads=1"])
+        .env(CAPPED, "1")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run prlimit (util-linux): {e}"));
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && printed.contains("1 passed"),
+        "{target}'s replay under --as={ADDRESS_SPACE} failed ({}):\n{printed}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // libtest writes "test <name> ... " before what the test prints.
+    let summary = format!("{target}: ");
+    if let Some(at) = printed.find(&summary) {
+        println!("{}", printed[at..].lines().next().unwrap_or_default());
+    }
+}
+
+/// Runs `target`'s check on each of its corpus files and fails naming every
+/// file whose check failed or took longer than [`SLOW`].
+fn replay_here(target: &str) {
     let (_, check) = zdr_fuzz_checks::TARGETS
         .iter()
         .find(|(name, _)| *name == target)
@@ -64,16 +114,23 @@ fn replay(target: &str) {
     quiet_panics();
     let files = corpus(target);
     assert!(!files.is_empty(), "fuzz/corpus/{target} holds no input");
+    let mut slowest = Duration::ZERO;
     let failed: Vec<String> = files
         .iter()
         .filter_map(|file| {
             let bytes = std::fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let start = Instant::now();
             CHECKING.set(true);
             let outcome = catch_unwind(AssertUnwindSafe(|| check(&bytes)));
             CHECKING.set(false);
-            outcome.err()?;
-            let message = PANIC.with(|panic| panic.take());
-            Some(format!("{}\n    {message}", file.display()))
+            let took = start.elapsed();
+            slowest = slowest.max(took);
+            let why = match outcome {
+                Err(_) => PANIC.with(|panic| panic.take()),
+                Ok(()) if took > SLOW => format!("took {took:?}, over {SLOW:?}"),
+                Ok(()) => return None,
+            };
+            Some(format!("{}\n    {why}", file.display()))
         })
         .collect();
     assert!(
@@ -83,7 +140,10 @@ fn replay(target: &str) {
         files.len(),
         failed.join("\n")
     );
-    println!("{target}: {} inputs replayed", files.len());
+    println!(
+        "{target}: {} inputs replayed, the slowest in {slowest:?}",
+        files.len()
+    );
 }
 
 #[test]
