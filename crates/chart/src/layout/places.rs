@@ -67,13 +67,104 @@ struct Drawn {
     radius: f64,
 }
 
+/// A bounding box in atlas units: x0, y0, x1, y1.
+type Bounds = (f32, f32, f32, f32);
+
+fn union(a: Bounds, b: Bounds) -> Bounds {
+    (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+}
+
+/// How bubbles are sized: the largest value, and the radius (atlas units)
+/// it would have before the map is fitted.
+#[derive(Clone, Copy)]
+struct Sizing {
+    vmax: f64,
+    largest: f64,
+}
+
+impl Sizing {
+    /// The largest bubble's radius in CSS px once the map is fitted.
+    fn max_r(self, fit: &Fitted) -> f64 {
+        (self.largest * fit.k).min(60.0)
+    }
+}
+
 #[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
     let which = choose_atlas(data);
     let map = atlas(which);
-    // Each place in atlas units, or None when it is not on the map.
+    let (spots, unknown) = locate(data, which, map);
+
+    let legend = ctx.series_legend(data.series.iter().map(String::as_str), Marker::Dot);
+    let mut body = ctx.legend(body, &legend);
+    if !unknown.is_empty() {
+        body = not_on_the_map(ctx, body, &unknown);
+    }
+
+    ctx.p.set_plot(body);
+    let _marks = ctx.p.marking();
+    let regions = shown_regions(map, which, &spots);
+    // The frame holds every region and every place.
+    let points = spots.iter().flatten().map(|&(x, y)| {
+        let (x, y) = (x as f32, y as f32);
+        (x, y, x, y)
+    });
+    let Some(frame) = regions.iter().map(|r| r.bbox).chain(points).reduce(union) else {
+        return;
+    };
+
+    // Bubbles: the largest is a twelfth of the map's width or height (at
+    // most 60 px), and the frame holds every bubble whole.
+    let vmax = data
+        .places
+        .iter()
+        .zip(&spots)
+        .filter(|(p, at)| at.is_some() && p.value.is_finite())
+        .fold(0.0f64, |m, (p, _)| m.max(p.value));
+    let largest = f64::from((frame.2 - frame.0).min(frame.3 - frame.1)).max(1.0) / 12.0;
+    let sizing = Sizing { vmax, largest };
+    let bubbles = data.bubbles && vmax > 0.0;
+    let frame = if bubbles {
+        with_bubbles(data, &spots, frame, sizing)
+    } else {
+        frame
+    };
+    let (fit, sizes) = if bubbles {
+        fit_with_key(ctx, body, frame, sizing)
+    } else {
+        (Fitted::new(frame, body), None)
+    };
+
+    let areas: Vec<f64> = regions.iter().map(|r| area(r)).collect();
+    for region in crate::order::ranked(&areas, true)
+        .iter()
+        .filter_map(|&i| regions.get(i))
+    {
+        draw_region(ctx, region, &fit, ctx.theme.faint, false);
+    }
+
+    let dense = spots.iter().flatten().count() > DENSE_RIMS;
+    let drawn = draw_marks(ctx, data, (which, &spots), (&fit, body), sizing);
+
+    let mut taken: Vec<Rect> = Vec::new();
+    if let Some((key, corner)) = &sizes {
+        taken.push(key.draw(ctx, *corner));
+    }
+    // Among thousands, a few names say little and hide the dots.
+    if !dense {
+        draw_labels(ctx, data, &drawn, body, taken);
+    }
+}
+
+/// Each place in atlas units, or None when it is not on the map; and the
+/// region codes the atlas does not know.
+fn locate(
+    data: &Places,
+    which: Atlas,
+    map: &crate::geo::Map,
+) -> (Vec<Option<(f64, f64)>>, Vec<String>) {
     let mut unknown: Vec<String> = Vec::new();
-    let spots: Vec<Option<(f64, f64)>> = data
+    let spots = data
         .places
         .iter()
         .map(|place| match &place.at {
@@ -87,115 +178,125 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
             }
         })
         .collect();
+    (spots, unknown)
+}
 
-    let legend = ctx.series_legend(data.series.iter().map(String::as_str), Marker::Dot);
-    let mut body = ctx.legend(body, &legend);
-    if !unknown.is_empty() {
-        body = not_on_the_map(ctx, body, &unknown);
-    }
-
-    ctx.p.set_plot(body);
-    let _marks = ctx.p.marking();
-    // Antarctica only when a place is down there.
+/// The regions drawn: Antarctica only when a place is down there.
+fn shown_regions<'m>(
+    map: &'m crate::geo::Map,
+    which: Atlas,
+    spots: &[Option<(f64, f64)>],
+) -> Vec<&'m Region> {
     let south = map
         .regions
         .iter()
         .find(|r| which == Atlas::World && r.id == ANTARCTICA)
         .map_or(f64::INFINITY, |r| f64::from(r.bbox.1));
     let far_south = spots.iter().flatten().any(|&(_, y)| y >= south);
-    let regions: Vec<&Region> = map
-        .regions
+    map.regions
         .iter()
         .filter(|r| far_south || !(which == Atlas::World && r.id == ANTARCTICA))
-        .collect();
-    // The frame holds every region and every place.
-    let points = spots.iter().flatten().map(|&(x, y)| {
-        let (x, y) = (x as f32, y as f32);
-        (x, y, x, y)
-    });
-    let union = |a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)| {
-        (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
-    };
-    let Some(mut frame) = regions.iter().map(|r| r.bbox).chain(points).reduce(union) else {
-        return;
-    };
+        .collect()
+}
 
-    // Bubbles: the largest is a twelfth of the map's width or height (at
-    // most 60 px), and the frame holds every bubble whole.
-    let vmax = data
-        .places
-        .iter()
-        .zip(&spots)
-        .filter(|(p, at)| at.is_some() && p.value.is_finite())
-        .fold(0.0f64, |m, (p, _)| m.max(p.value));
-    let largest = f64::from((frame.2 - frame.0).min(frame.3 - frame.1)).max(1.0) / 12.0;
-    if data.bubbles && vmax > 0.0 {
-        for (place, spot) in data.places.iter().zip(&spots) {
-            if let (Some((x, y)), true) = (spot, place.value >= 0.0) {
-                let r = largest * (place.value / vmax).sqrt();
-                let b = (
-                    (x - r) as f32,
-                    (y - r) as f32,
-                    (x + r) as f32,
-                    (y + r) as f32,
-                );
-                frame = union(frame, b);
-            }
+/// `frame` grown to hold every bubble whole, at its unfitted size.
+fn with_bubbles(
+    data: &Places,
+    spots: &[Option<(f64, f64)>],
+    mut frame: Bounds,
+    sizing: Sizing,
+) -> Bounds {
+    for (place, spot) in data.places.iter().zip(spots) {
+        if let (Some((x, y)), true) = (spot, place.value >= 0.0) {
+            let r = sizing.largest * (place.value / sizing.vmax).sqrt();
+            let b = (
+                (x - r) as f32,
+                (y - r) as f32,
+                (x + r) as f32,
+                (y + r) as f32,
+            );
+            frame = union(frame, b);
         }
     }
-    let mut fit = Fitted::new(frame, body);
+    frame
+}
+
+/// The key of bubble sizes and its top left corner.
+type Placed = (SizeKey, (f64, f64));
+
+/// The map fitted beside or under its key of bubble sizes, as the width
+/// class's layout chooses, and the key with its top left corner (none when
+/// the bubbles are too small for one).
+fn fit_with_key(
+    ctx: &Ctx<'_>,
+    body: Rect,
+    frame: Bounds,
+    sizing: Sizing,
+) -> (Fitted, Option<Placed>) {
     let span = |fit: &Fitted| {
         (
             f64::from(frame.2 - frame.0).max(1.0) * fit.k,
             f64::from(frame.3 - frame.1).max(1.0) * fit.k,
         )
     };
-    let max_r = |fit: &Fitted| (largest * fit.k).min(60.0);
-    let mut sizes = None;
-    if data.bubbles && vmax > 0.0 {
-        // Beside the map or under it, as the width class's layout chooses.
-        let gap = 12.0;
-        let room = |r: Rect, key: &SizeKey, beside: bool| {
-            if beside {
-                r.inset(0.0, key.w + gap, 0.0, 0.0)
-            } else {
-                r.inset(0.0, 0.0, key.h + gap, 0.0)
-            }
-        };
-        let class = ctx.class_body(body);
-        let first = Fitted::new(frame, class);
-        let key = SizeKey::new(ctx, vmax, max_r(&first));
-        let (w, h) = span(&first);
-        let beside = class.w - w >= key.w + gap
-            || (class.h - h < key.h + gap
-                && Fitted::new(frame, room(class, &key, true)).k
-                    > Fitted::new(frame, room(class, &key, false)).k);
-        let key = SizeKey::new(ctx, vmax, max_r(&fit));
-        fit = Fitted::new(frame, room(body, &key, beside));
-        let key = SizeKey::new(ctx, vmax, max_r(&fit));
-        let (x0, y0) = fit.at((f64::from(frame.0), f64::from(frame.1)));
-        let (w, h) = span(&fit);
-        let corner = if beside {
-            (x0 + w + gap, y0 + h - key.h)
+    let gap = 12.0;
+    let room = |r: Rect, key: &SizeKey, beside: bool| {
+        if beside {
+            r.inset(0.0, key.w + gap, 0.0, 0.0)
         } else {
-            (x0, y0 + h + gap)
-        };
-        if !key.rows.is_empty() && key.max_r >= 3.0 {
-            sizes = Some((key, corner));
+            r.inset(0.0, 0.0, key.h + gap, 0.0)
         }
-    }
-    let max_radius = max_r(&fit);
+    };
+    let vmax = sizing.vmax;
+    let class = ctx.class_body(body);
+    let first = Fitted::new(frame, class);
+    let key = SizeKey::new(ctx, vmax, sizing.max_r(&first));
+    let (w, h) = span(&first);
+    let beside = class.w - w >= key.w + gap
+        || (class.h - h < key.h + gap
+            && Fitted::new(frame, room(class, &key, true)).k
+                > Fitted::new(frame, room(class, &key, false)).k);
+    let key = SizeKey::new(ctx, vmax, sizing.max_r(&Fitted::new(frame, body)));
+    let fit = Fitted::new(frame, room(body, &key, beside));
+    let key = SizeKey::new(ctx, vmax, sizing.max_r(&fit));
+    let (x0, y0) = fit.at((f64::from(frame.0), f64::from(frame.1)));
+    let (w, h) = span(&fit);
+    let corner = if beside {
+        (x0 + w + gap, y0 + h - key.h)
+    } else {
+        (x0, y0 + h + gap)
+    };
+    let sizes = (!key.rows.is_empty() && key.max_r >= 3.0).then_some((key, corner));
+    (fit, sizes)
+}
 
-    let areas: Vec<f64> = regions.iter().map(|r| area(r)).collect();
-    for region in crate::order::ranked(&areas, true)
-        .iter()
-        .filter_map(|&i| regions.get(i))
-    {
-        draw_region(ctx, region, &fit, ctx.theme.faint, false);
+/// Too many places to draw: one per cell of a grid, the finest (from the
+/// size of a dot) that keeps at most `limit` cells taken.
+fn thinning(spots: &[Option<(f64, f64)>], fit: &Fitted, body: Rect, limit: usize) -> Coarse {
+    let mut cell = 4.0;
+    loop {
+        let mut grid = Coarse::new(body, cell);
+        let taken = spots
+            .iter()
+            .flatten()
+            .filter(|&&spot| grid.first(fit.at(spot)))
+            .count();
+        if taken <= limit || cell > body.w.max(body.h) {
+            return Coarse::new(body, cell);
+        }
+        cell *= 1.5;
     }
+}
 
-    // Bubbles largest first, so that small ones stay on top; dots in the
-    // data's order.
+/// The dots or bubbles, recorded for tooltips: bubbles largest first, so
+/// that small ones stay on top; dots in the data's order.
+fn draw_marks(
+    ctx: &Ctx<'_>,
+    data: &Places,
+    (which, spots): (Atlas, &[Option<(f64, f64)>]),
+    (fit, body): (&Fitted, Rect),
+    sizing: Sizing,
+) -> Vec<Drawn> {
     let keys: Vec<f64> = data
         .places
         .iter()
@@ -208,25 +309,9 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
     };
     let count = spots.iter().flatten().count();
     let dense = count > DENSE_RIMS;
-    // Too many to draw: one per cell of a grid, the finest (from the size
-    // of a dot) that keeps at most MAX_DOTS cells taken.
     let limit = if data.bubbles { MAX_BUBBLES } else { MAX_DOTS };
-    let mut shared = None;
-    if count > limit {
-        let mut cell = 4.0;
-        while shared.is_none() {
-            let mut grid = Coarse::new(body, cell);
-            let taken = spots
-                .iter()
-                .flatten()
-                .filter(|&&spot| grid.first(fit.at(spot)))
-                .count();
-            if taken <= limit || cell > body.w.max(body.h) {
-                shared = Some(Coarse::new(body, cell));
-            }
-            cell *= 1.5;
-        }
-    }
+    let mut shared = (count > limit).then(|| thinning(spots, fit, body, limit));
+    let max_radius = sizing.max_r(fit);
     let mut coarse = (ctx.recording() && count > DENSE).then(|| Coarse::new(body, 8.0));
     let mut drawn: Vec<Drawn> = Vec::new();
     for &index in &order {
@@ -243,19 +328,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
             if !(v >= 0.0 && v.is_finite()) {
                 continue;
             }
-            let r = max_radius * (v / vmax).sqrt();
-            // Too small to see as a disc: a dot says the place is there.
-            if r < 1.0 {
-                ctx.p.circle(at, 1.0, color);
-            } else {
-                ctx.p.circle(at, r + 1.0, ctx.theme.background);
-                ctx.p.circle(at, r, color);
-                if r > 3.0 {
-                    ctx.p
-                        .circle(at, r - 1.0, mix(color, ctx.theme.background, 0.35));
-                }
-            }
-            r.max(1.0)
+            bubble(ctx, at, max_radius * (v / sizing.vmax).sqrt(), color)
         } else {
             let r = if dense { 2.0 } else { 4.0 };
             if !dense {
@@ -269,15 +342,23 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, data: &Places) {
         }
         drawn.push(Drawn { index, at, radius });
     }
+    drawn
+}
 
-    let mut taken: Vec<Rect> = Vec::new();
-    if let Some((key, corner)) = &sizes {
-        taken.push(key.draw(ctx, *corner));
+/// One bubble of radius `r` at `at`; the radius it takes (at least 1).
+fn bubble(ctx: &Ctx<'_>, at: (f64, f64), r: f64, color: crate::scene::Color) -> f64 {
+    // Too small to see as a disc: a dot says the place is there.
+    if r < 1.0 {
+        ctx.p.circle(at, 1.0, color);
+    } else {
+        ctx.p.circle(at, r + 1.0, ctx.theme.background);
+        ctx.p.circle(at, r, color);
+        if r > 3.0 {
+            ctx.p
+                .circle(at, r - 1.0, mix(color, ctx.theme.background, 0.35));
+        }
     }
-    // Among thousands, a few names say little and hide the dots.
-    if !dense {
-        draw_labels(ctx, data, &drawn, body, taken);
-    }
+    r.max(1.0)
 }
 
 /// What a place's tooltip says: its label (or its region's name, or its

@@ -132,63 +132,12 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
     let right = body.right() - 8.0 - y2_label_w;
     let plot_w = (right - left).max(10.0);
 
-    // The x axis: labels decide how much height they need.
-    // Dates are shorter than most numbers with units: room for a few more.
-    let spacing = if matches!(x_spec, AxisSpec::Time { .. }) {
-        75.0
-    } else {
-        90.0
-    };
-    // A zero-based value axis across (bars on their side) keeps a domain
-    // that hugs the values whatever the room: at least 5 ticks, its labels
-    // thinned below when crowded, never fewer ticks.
-    let zero_based = matches!(x_spec, AxisSpec::Linear { fit: Fit::Zero, .. });
-    let least = if zero_based { 5 } else { 2 };
-    let x_first = build(x_spec, ((plot_w / spacing) as usize).max(least));
-    let mut x_every = 1;
-    let (x_scale, band_plan, x_label_h) = match x_first {
-        Scale::Band(b) => {
-            let plan = plan_band_labels(
-                &b.labels,
-                plot_w,
-                sizes.tick,
-                (body.h * 0.3).clamp(24.0, 140.0),
-            );
-            let h = match plan {
-                BandLabels::Level { .. } => line,
-                BandLabels::Vertical { length, .. } => length,
-            };
-            (Scale::Band(b), Some(plan), h)
-        }
-        continuous => {
-            // Widen the spacing until the labels fit side by side. A
-            // zero-based axis keeps its ticks and labels every other one (or
-            // fewer): fewer ticks would stretch the domain far past the
-            // values (0 to 2,000 for bars up to 1,450).
-            let mut scale = continuous;
-            for _ in 0..4 {
-                let widest = tick_labels(&scale)
-                    .iter()
-                    .map(|l| text::width(l, sizes.tick, Weight::Regular))
-                    .fold(0.0, f64::max);
-                let count = tick_labels(&scale).len().max(1);
-                let needed = (widest + LABEL_GAP * 2.0) * count as f64;
-                if needed <= plot_w {
-                    break;
-                }
-                if zero_based {
-                    x_every = (needed / plot_w).ceil() as usize;
-                    break;
-                }
-                let fit = (plot_w / (widest + LABEL_GAP * 2.0)).floor() as usize;
-                scale = build(x_spec, fit.max(2).min(count.saturating_sub(1).max(2)));
-                if fit < 2 {
-                    break;
-                }
-            }
-            (scale, None, line)
-        }
-    };
+    let XAxis {
+        scale: x_scale,
+        band_plan,
+        label_h: x_label_h,
+        every: x_every,
+    } = x_axis(sizes, x_spec, plot_w, (body.h, line));
     let plot_bottom = bottom - x_label_h - 8.0;
     let plot = Rect::new(
         left,
@@ -218,5 +167,82 @@ pub fn measure(sizes: &Sizes, body: Rect, spec: &AxesSpec<'_>) -> AxesLayout {
         y_label_w,
         band_plan,
         x_every,
+    }
+}
+
+/// The x axis measured for a plot `plot_w` wide.
+struct XAxis {
+    scale: Scale,
+    band_plan: Option<BandLabels>,
+    /// The height its labels take.
+    label_h: f64,
+    /// A value axis labels every this many ticks.
+    every: usize,
+}
+
+/// The x axis: its labels decide how much height they need. `line` is a
+/// tick label's line height; `body_h` the card body's height.
+fn x_axis(sizes: &Sizes, x_spec: &AxisSpec<'_>, plot_w: f64, (body_h, line): (f64, f64)) -> XAxis {
+    // Dates are shorter than most numbers with units: room for a few more.
+    let spacing = if matches!(x_spec, AxisSpec::Time { .. }) {
+        75.0
+    } else {
+        90.0
+    };
+    // A zero-based value axis across (bars on their side) keeps a domain
+    // that hugs the values whatever the room: at least 5 ticks, its labels
+    // thinned below when crowded, never fewer ticks.
+    let zero_based = matches!(x_spec, AxisSpec::Linear { fit: Fit::Zero, .. });
+    let least = if zero_based { 5 } else { 2 };
+    let x_first = build(x_spec, ((plot_w / spacing) as usize).max(least));
+    let mut every = 1;
+    let (scale, band_plan, label_h) = match x_first {
+        Scale::Band(b) => {
+            let plan = plan_band_labels(
+                &b.labels,
+                plot_w,
+                sizes.tick,
+                (body_h * 0.3).clamp(24.0, 140.0),
+            );
+            let h = match plan {
+                BandLabels::Level { .. } => line,
+                BandLabels::Vertical { length, .. } => length,
+            };
+            (Scale::Band(b), Some(plan), h)
+        }
+        continuous => {
+            // Widen the spacing until the labels fit side by side. A
+            // zero-based axis keeps its ticks and labels every other one (or
+            // fewer): fewer ticks would stretch the domain far past the
+            // values (0 to 2,000 for bars up to 1,450).
+            let mut scale = continuous;
+            for _ in 0..4 {
+                let widest = tick_labels(&scale)
+                    .iter()
+                    .map(|l| text::width(l, sizes.tick, Weight::Regular))
+                    .fold(0.0, f64::max);
+                let count = tick_labels(&scale).len().max(1);
+                let needed = (widest + LABEL_GAP * 2.0) * count as f64;
+                if needed <= plot_w {
+                    break;
+                }
+                if zero_based {
+                    every = (needed / plot_w).ceil() as usize;
+                    break;
+                }
+                let fit = (plot_w / (widest + LABEL_GAP * 2.0)).floor() as usize;
+                scale = build(x_spec, fit.max(2).min(count.saturating_sub(1).max(2)));
+                if fit < 2 {
+                    break;
+                }
+            }
+            (scale, None, line)
+        }
+    };
+    XAxis {
+        scale,
+        band_plan,
+        label_h,
+        every,
     }
 }

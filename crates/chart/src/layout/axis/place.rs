@@ -6,8 +6,9 @@ use crate::layout::pen::{Align, Baseline, Font, Pen, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::theme::Theme;
 
-use super::choose::{continuous_ticks, BandLabels, Scale};
+use super::choose::{continuous_ticks, Band, BandLabels, Scale};
 use super::measure::AxesLayout;
+use super::Axes;
 
 /// Paints `layout`, measured for `body`.
 pub fn place(p: &Pen, theme: &Theme, sizes: &Sizes, body: Rect, layout: &AxesLayout) {
@@ -48,8 +49,28 @@ pub fn place(p: &Pen, theme: &Theme, sizes: &Sizes, body: Rect, layout: &AxesLay
     if let Some((t, at)) = x_title {
         p.text(t, *at, title_font, Align::Middle, Baseline::Bottom);
     }
+    y_labels(p, theme, sizes, axes, y_label_w);
+    match (&axes.x, *band_plan) {
+        (Scale::Band(b), Some(plan)) => band_x_labels(p, theme, sizes, body, (axes, b, plan)),
+        (scale, _) => continuous_x_labels(p, theme, sizes, body, (axes, scale, *x_every)),
+    }
+    // The baseline under the marks.
+    if !matches!(axes.y, Scale::Band(_)) {
+        let zero_inside = matches!(&axes.y, Scale::Linear(l) if l.lo < 0.0 && l.hi > 0.0);
+        if !zero_inside {
+            grid_line(
+                p,
+                &[(plot.x, plot.bottom()), (plot.right(), plot.bottom())],
+                theme.axis,
+            );
+        }
+    }
+}
 
-    // Grid and y labels.
+/// The grid and the y labels.
+fn y_labels(p: &Pen, theme: &Theme, sizes: &Sizes, axes: &Axes, y_label_w: f64) {
+    let plot = axes.plot;
+    let tick_font = Font::new(sizes.tick, Weight::Regular, theme.muted);
     match &axes.y {
         Scale::Band(b) => {
             for (i, label) in b.labels.iter().enumerate() {
@@ -88,83 +109,88 @@ pub fn place(p: &Pen, theme: &Theme, sizes: &Sizes, body: Rect, layout: &AxesLay
             }
         }
     }
+}
 
-    // x labels.
-    let label_y = plot.bottom() + 6.0;
-    match (&axes.x, *band_plan) {
-        (Scale::Band(b), Some(plan)) => {
-            for (i, label) in b.labels.iter().enumerate() {
-                let (x, w) = axes.x_band(i);
-                let cx = x + w / 2.0;
-                match plan {
-                    BandLabels::Level { every, max_width } => {
-                        if i % every != 0 {
-                            continue;
-                        }
-                        let t = text::ellipsize(label, sizes.tick, Weight::Regular, max_width);
-                        if overhangs(cx, &t, sizes, body) {
-                            continue;
-                        }
-                        p.text(
-                            &t,
-                            (cx, label_y),
-                            Font::new(sizes.tick, Weight::Regular, theme.text),
-                            Align::Middle,
-                            Baseline::Top,
-                        );
-                    }
-                    BandLabels::Vertical { every, length } => {
-                        if i % every != 0 {
-                            continue;
-                        }
-                        let t = text::ellipsize(label, sizes.tick, Weight::Regular, length);
-                        p.text_turned(
-                            &t,
-                            (cx, label_y),
-                            Font::new(sizes.tick, Weight::Regular, theme.text),
-                            Align::End,
-                            Baseline::Middle,
-                            true,
-                        );
-                    }
+/// The x labels of categories, as `plan` lays them.
+fn band_x_labels(
+    p: &Pen,
+    theme: &Theme,
+    sizes: &Sizes,
+    body: Rect,
+    (axes, b, plan): (&Axes, &Band, BandLabels),
+) {
+    let label_y = axes.plot.bottom() + 6.0;
+    for (i, label) in b.labels.iter().enumerate() {
+        let (x, w) = axes.x_band(i);
+        let cx = x + w / 2.0;
+        match plan {
+            BandLabels::Level { every, max_width } => {
+                if i % every != 0 {
+                    continue;
                 }
+                let t = text::ellipsize(label, sizes.tick, Weight::Regular, max_width);
+                if overhangs(cx, &t, sizes, body) {
+                    continue;
+                }
+                p.text(
+                    &t,
+                    (cx, label_y),
+                    Font::new(sizes.tick, Weight::Regular, theme.text),
+                    Align::Middle,
+                    Baseline::Top,
+                );
             }
-        }
-        (scale, _) => {
-            let (ticks, labels) = continuous_ticks(scale);
-            // Thinned labels keep zero's.
-            let zero = ticks.iter().position(|t| *t == 0.0).unwrap_or(0);
-            for (i, (v, label)) in ticks.iter().zip(labels).enumerate() {
-                let x = axes.x_at(*v);
-                if !(plot.x - 0.5..=plot.right() + 0.5).contains(&x) {
+            BandLabels::Vertical { every, length } => {
+                if i % every != 0 {
                     continue;
                 }
-                if matches!(axes.y, Scale::Band(_)) {
-                    grid_line(p, &[(x, plot.y), (x, plot.bottom())], theme.grid);
-                } else {
-                    p.line(
-                        &[(x, plot.bottom()), (x, plot.bottom() + 4.0)],
-                        theme.axis,
-                        1.0,
-                    );
-                }
-                if i.abs_diff(zero) % x_every.max(&1) != 0 || overhangs(x, label, sizes, body) {
-                    continue;
-                }
-                p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top);
+                let t = text::ellipsize(label, sizes.tick, Weight::Regular, length);
+                p.text_turned(
+                    &t,
+                    (cx, label_y),
+                    Font::new(sizes.tick, Weight::Regular, theme.text),
+                    Align::End,
+                    Baseline::Middle,
+                    true,
+                );
             }
         }
     }
-    // The baseline under the marks.
-    if !matches!(axes.y, Scale::Band(_)) {
-        let zero_inside = matches!(&axes.y, Scale::Linear(l) if l.lo < 0.0 && l.hi > 0.0);
-        if !zero_inside {
-            grid_line(
-                p,
-                &[(plot.x, plot.bottom()), (plot.right(), plot.bottom())],
+}
+
+/// The x ticks and labels of a continuous scale, every `x_every`th
+/// labelled (zero's kept); on a chart on its side, the grid too.
+fn continuous_x_labels(
+    p: &Pen,
+    theme: &Theme,
+    sizes: &Sizes,
+    body: Rect,
+    (axes, scale, x_every): (&Axes, &Scale, usize),
+) {
+    let plot = axes.plot;
+    let label_y = plot.bottom() + 6.0;
+    let tick_font = Font::new(sizes.tick, Weight::Regular, theme.muted);
+    let (ticks, labels) = continuous_ticks(scale);
+    // Thinned labels keep zero's.
+    let zero = ticks.iter().position(|t| *t == 0.0).unwrap_or(0);
+    for (i, (v, label)) in ticks.iter().zip(labels).enumerate() {
+        let x = axes.x_at(*v);
+        if !(plot.x - 0.5..=plot.right() + 0.5).contains(&x) {
+            continue;
+        }
+        if matches!(axes.y, Scale::Band(_)) {
+            grid_line(p, &[(x, plot.y), (x, plot.bottom())], theme.grid);
+        } else {
+            p.line(
+                &[(x, plot.bottom()), (x, plot.bottom() + 4.0)],
                 theme.axis,
+                1.0,
             );
         }
+        if i.abs_diff(zero) % x_every.max(1) != 0 || overhangs(x, label, sizes, body) {
+            continue;
+        }
+        p.text(label, (x, label_y), tick_font, Align::Middle, Baseline::Top);
     }
 }
 
