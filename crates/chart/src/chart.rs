@@ -68,7 +68,11 @@ impl Chart {
     /// Every reader ends here: what the config asks of the data read
     /// (`right_axis_series`, `percent_change`) is checked and done once,
     /// whichever way it was read.
-    fn new(mut config: VizConfig, kind: CardKind, mut card: Card) -> Result<Chart, DataError> {
+    pub(crate) fn new(
+        mut config: VizConfig,
+        kind: CardKind,
+        mut card: Card,
+    ) -> Result<Chart, DataError> {
         if let Card::Timeseries { series, .. } = &card {
             crate::sides::check(&config, series)?;
         }

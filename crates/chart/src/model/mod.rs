@@ -11,6 +11,8 @@ mod kind;
 pub mod limits;
 mod rules;
 mod stream;
+#[cfg(feature = "serde")]
+mod write;
 
 use crate::json::{Object, Value};
 
@@ -26,6 +28,8 @@ pub use error::{describe, DataError, Path};
 pub use given::{GivenSeries, GivenX, LongLine};
 pub use kind::CardKind;
 pub use limits::*;
+#[cfg(feature = "serde")]
+pub use write::number_text;
 
 /// A parsed card: its configuration and its data, still in the shape it came in.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,0 +1,872 @@
+//! The writer of `visualization_data`: a [`Chart`] as the JSON text the
+//! readers read back to the same chart (`crates/chart/tests/write.rs`
+//! holds the two as one contract, over every card kind).
+//!
+//! Behind the `serde` feature: the engine module reads and never writes.
+//! A chart is written as it is held, which is not always the shape it was
+//! read from; what each card kind is written as is in
+//! `docs/data-format.md` ("Writing a card"):
+//!
+//! - `viz_component_type` is always written: a written card names its type
+//!   rather than leave it to inference.
+//! - Dates are written at the card's precision (`"2024-05"`), or as
+//!   milliseconds with `x_time: "epoch_ms"`.
+//! - A missing value (NaN) is `null`.
+//! - A chart read with `percent_change` holds each series' change already
+//!   (the reader applies it): it is written as shown, the changes with their
+//!   units, labels and subtitle, and without `percent_change`, which would
+//!   apply it a second time.
+//! - A boxplot holds its boxes' statistics, not its values: each box is
+//!   written as values that have exactly those statistics.
+
+use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use super::card::box_stats;
+use super::{
+    iso_date, parse_date, At, BoxStats, Card, CardKind, Categorical, DataError, DatePrecision,
+    Metric, NamedValues, Places, Series, Stacked, TimelineItem, Treemap, VizConfig, When,
+};
+use crate::json::{Number, Value};
+use crate::Chart;
+
+impl Chart {
+    /// A chart built rather than read: `config` names `kind` (as every
+    /// written chart does), and what the readers check and do once a card is
+    /// read is checked and done here too (`right_axis_series` names series
+    /// there are, `percent_change` is applied, a stacked area is stacked from
+    /// a timeseries's series, refusing values below zero).
+    pub fn build(mut config: VizConfig, kind: CardKind, card: Card) -> Result<Chart, DataError> {
+        config.kind = Some(kind);
+        let card = match card {
+            Card::Categorical(categorical) => Card::Categorical(Categorical {
+                kind,
+                ..categorical
+            }),
+            card => card,
+        };
+        Chart::new(config, kind, card)
+    }
+}
+
+/// The text a table card holds for a JSON number `n` (what the reader makes
+/// of `n` written as serde_json writes an `f64`); `None` for NaN and
+/// infinities, which JSON has no number for.
+pub fn number_text(n: f64) -> Option<String> {
+    Number::from_f64(n).map(|n| n.to_string())
+}
+
+impl Serialize for Chart {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("viz_config", &Config(self))?;
+        map.serialize_entry("data", &Data(self))?;
+        map.end()
+    }
+}
+
+struct Config<'a>(&'a Chart);
+
+impl Serialize for Config<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Chart { config, kind, card } = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("title", &config.title)?;
+        let texts = [
+            ("subtitle", &config.subtitle),
+            ("x_label", &config.x_label),
+            ("y_label", &config.y_label),
+            ("units", &config.units),
+            ("source", &config.source),
+            ("right_axis_label", &config.right_axis_label),
+            ("right_axis_units", &config.right_axis_units),
+        ];
+        map.serialize_entry("viz_component_type", kind.as_str())?;
+        for (key, text) in texts {
+            if let Some(text) = text {
+                map.serialize_entry(key, text)?;
+            }
+        }
+        if config.epoch_ms {
+            map.serialize_entry("x_time", "epoch_ms")?;
+        }
+        if let Some(names) = right_axis_series(config, card) {
+            map.serialize_entry("right_axis_series", &names)?;
+        }
+        if config.normalize {
+            map.serialize_entry("normalize", &true)?;
+        }
+        if config.locale != crate::locale::Locale::default() {
+            map.serialize_entry("locale", config.locale.tag())?;
+        }
+        if let Some(dark) = config.dark_mode {
+            map.serialize_entry("dark_mode", &dark)?;
+        }
+        if !config.colors.is_empty() {
+            let colors: Vec<String> = config
+                .colors
+                .iter()
+                .map(|c| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2))
+                .collect();
+            map.serialize_entry("colors", &colors)?;
+        }
+        map.end()
+    }
+}
+
+/// `right_axis_series` as written. After `percent_change` (written as
+/// shown, without the flag) the names are those of the series still shown,
+/// and none given means none: the change of every series shares one axis.
+fn right_axis_series<'a>(config: &'a VizConfig, card: &'a Card) -> Option<Vec<&'a str>> {
+    if !config.percent_change {
+        return config
+            .right_axis_series
+            .as_ref()
+            .map(|names| names.iter().map(String::as_str).collect());
+    }
+    let shown: Vec<&str> = match card {
+        Card::Timeseries { series, .. } => series.iter().map(|s| s.name.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let names = config.right_axis_series.as_deref().unwrap_or_default();
+    Some(
+        names
+            .iter()
+            .map(String::as_str)
+            .filter(|name| shown.contains(name))
+            .collect(),
+    )
+}
+
+struct Data<'a>(&'a Chart);
+
+impl Serialize for Data<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let chart = self.0;
+        let ms = chart.config.epoch_ms;
+        match &chart.card {
+            Card::Categorical(categorical) => categorical_data(categorical, serializer),
+            Card::Timeseries { series, precision } => {
+                line_data(series, DateForm::of(*precision, ms), serializer)
+            }
+            Card::Scatter(series) => scatter_data(series, serializer),
+            Card::Stacked(stacked) => stacked_data(stacked, ms, serializer),
+            Card::Boxplot(boxes) => serializer.collect_seq(boxes.iter().map(|b| {
+                Obj([
+                    ("x", Some(Field::Text(&b.label))),
+                    ("values", Some(Field::Box(b))),
+                ])
+            })),
+            Card::Heatmap { xs, ys, values } => heatmap_data(xs, ys, values, serializer),
+            Card::Timeline { items, precision } => {
+                timeline_data(items, DateForm::of(*precision, ms), serializer)
+            }
+            Card::Histogram(values) => {
+                serializer.collect_seq(values.iter().map(|&y| Obj([("y", Some(Field::Number(y)))])))
+            }
+            Card::Table { columns, rows } => {
+                let mut map = serializer.serialize_map(Some(2))?;
+                map.serialize_entry("columns", columns)?;
+                map.serialize_entry("rows", &Rows(rows))?;
+                map.end()
+            }
+            Card::Treemap(treemap) => treemap_data(treemap, serializer),
+            Card::Metric(metric) => metric_data(metric, serializer),
+            Card::Places(places) => places_data(places, serializer),
+        }
+    }
+}
+
+/// One field of a point object.
+#[derive(Clone, Copy)]
+enum Field<'a> {
+    /// A number; NaN, a missing value, is `null`.
+    Number(f64),
+    Text(&'a str),
+    /// A table cell's text: a number where the reader writes that number
+    /// back as this very text, else a string.
+    Cell(&'a str),
+    Date(f64, DateForm),
+    /// Values with a box's statistics.
+    Box(&'a BoxStats),
+    /// A label that is not a date: a label that reads as one was a number.
+    Label(&'a str),
+}
+
+#[derive(Clone, Copy)]
+enum DateForm {
+    Text(DatePrecision),
+    EpochMs,
+}
+
+impl DateForm {
+    fn of(precision: DatePrecision, epoch_ms: bool) -> DateForm {
+        if epoch_ms {
+            DateForm::EpochMs
+        } else {
+            DateForm::Text(precision)
+        }
+    }
+}
+
+impl Serialize for Field<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Field::Number(n) if n.is_finite() => serializer.serialize_f64(n),
+            Field::Number(_) => serializer.serialize_none(),
+            Field::Text(text) => serializer.serialize_str(text),
+            Field::Cell(text) | Field::Label(text) => match number_of(text) {
+                // A label that reads as a date can only have been a number.
+                Some(n) if matches!(self, Field::Cell(_)) || parse_date(text).is_some() => {
+                    n.serialize(serializer)
+                }
+                _ => serializer.serialize_str(text),
+            },
+            Field::Date(seconds, DateForm::EpochMs) => serializer.serialize_f64(epoch_ms(seconds)),
+            Field::Date(seconds, DateForm::Text(precision)) => {
+                serializer.serialize_str(&date_text(seconds, precision))
+            }
+            Field::Box(stats) => {
+                let values = box_values(stats).map_err(S::Error::custom)?;
+                serializer.collect_seq(values)
+            }
+        }
+    }
+}
+
+/// A number as JSON writes it: whole numbers without a fraction.
+#[derive(Clone, Copy)]
+enum Written {
+    Pos(u64),
+    Neg(i64),
+    Float(f64),
+}
+
+impl Serialize for Written {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Written::Pos(n) => serializer.serialize_u64(n),
+            Written::Neg(n) => serializer.serialize_i64(n),
+            Written::Float(n) => serializer.serialize_f64(n),
+        }
+    }
+}
+
+/// The number `text` is, when the reader writes that number back as
+/// exactly `text` (so that writing it as a number loses nothing).
+fn number_of(text: &str) -> Option<Written> {
+    let Ok(Value::Number(n)) = crate::json::parse(text) else {
+        return None;
+    };
+    if n.to_string() != text {
+        return None;
+    }
+    Some(match n {
+        Number::PosInt(n) => Written::Pos(n),
+        Number::NegInt(n) => Written::Neg(n),
+        Number::Float(n) => Written::Float(n),
+    })
+}
+
+/// A point object of up to `N` fields, those `None` left out.
+struct Obj<'a, const N: usize>([(&'static str, Option<Field<'a>>); N]);
+
+impl<const N: usize> Serialize for Obj<'_, N> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (key, field) in &self.0 {
+            if let Some(field) = field {
+                map.serialize_entry(key, field)?;
+            }
+        }
+        map.end()
+    }
+}
+
+/// A sequence made on demand from an iterator.
+struct Seq<F>(F);
+
+impl<F, I> Serialize for Seq<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// The `data` of a card read from series: one series called "Value" (the
+/// name an unnamed series is given) as plain points, else
+/// `{"series": [{"name", "points"}]}`.
+fn series_data<S, F, P>(names: &[&str], points: F, serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: Serializer,
+    F: Fn(usize) -> P,
+    P: Serialize,
+{
+    if let [name] = names {
+        if *name == "Value" {
+            return points(0).serialize(serializer);
+        }
+    }
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry(
+        "series",
+        &Seq(|| {
+            names.iter().enumerate().map(|(s, name)| Named {
+                name,
+                points: points(s),
+            })
+        }),
+    )?;
+    map.end()
+}
+
+struct Named<'a, P> {
+    name: &'a str,
+    points: P,
+}
+
+impl<P: Serialize> Serialize for Named<'_, P> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(2))?;
+        map.serialize_entry("name", self.name)?;
+        map.serialize_entry("points", &self.points)?;
+        map.end()
+    }
+}
+
+fn columns(series: &[Series], s: usize) -> (&[f64], &[f64]) {
+    series
+        .get(s)
+        .map_or((&[][..], &[][..]), |one| (&one.xs[..], &one.ys[..]))
+}
+
+fn names_of(series: &[NamedValues]) -> Vec<&str> {
+    series.iter().map(|s| s.name.as_str()).collect()
+}
+
+fn categorical_data<S: Serializer>(card: &Categorical, serializer: S) -> Result<S::Ok, S::Error> {
+    let points = |s: usize| {
+        let values = card.series.get(s).map_or(&[][..], |one| &one.values[..]);
+        Seq(move || {
+            card.categories
+                .iter()
+                .zip(values)
+                .map(|(x, &y)| Obj([("x", Some(Field::Text(x))), ("y", Some(Field::Number(y)))]))
+        })
+    };
+    series_data(&names_of(&card.series), points, serializer)
+}
+
+fn line_data<S: Serializer>(
+    series: &[Series],
+    form: DateForm,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+    let points = |s: usize| {
+        let (xs, ys) = columns(series, s);
+        Seq(move || {
+            xs.iter().zip(ys).map(move |(&x, &y)| {
+                Obj([
+                    ("x", Some(Field::Date(x, form))),
+                    ("y", Some(Field::Number(y))),
+                ])
+            })
+        })
+    };
+    series_data(&names, points, serializer)
+}
+
+fn scatter_data<S: Serializer>(series: &[Series], serializer: S) -> Result<S::Ok, S::Error> {
+    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
+    let points = |s: usize| {
+        let (xs, ys) = columns(series, s);
+        Seq(move || {
+            xs.iter()
+                .zip(ys)
+                .map(|(&x, &y)| Obj([("x", Some(Field::Number(x))), ("y", Some(Field::Number(y)))]))
+        })
+    };
+    series_data(&names, points, serializer)
+}
+
+/// Every series on every date, a date it lacked holding the zero the stack
+/// gave it: read back and stacked, the same stack.
+fn stacked_data<S: Serializer>(
+    stacked: &Stacked,
+    epoch_ms: bool,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let form = DateForm::of(stacked.precision, epoch_ms);
+    let points = |s: usize| {
+        let values = stacked.series.get(s).map_or(&[][..], |one| &one.values[..]);
+        Seq(move || {
+            stacked.dates.iter().zip(values).map(move |(&x, &y)| {
+                Obj([
+                    ("x", Some(Field::Date(x, form))),
+                    ("y", Some(Field::Number(y))),
+                ])
+            })
+        })
+    };
+    let names = names_of(&stacked.series);
+    // Always as series: a single series named "Value" reads back so too.
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry(
+        "series",
+        &Seq(|| {
+            names.iter().enumerate().map(|(s, name)| Named {
+                name,
+                points: points(s),
+            })
+        }),
+    )?;
+    map.end()
+}
+
+/// Cells row by row. The first row is written whole and every later row
+/// from its first cell, so that the labels come in the card's order; past
+/// those, a missing cell is left out.
+fn heatmap_data<S: Serializer>(
+    xs: &[String],
+    ys: &[String],
+    values: &[f64],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let width = xs.len();
+    let cells = ys.iter().enumerate().flat_map(|(r, y)| {
+        xs.iter().enumerate().filter_map(move |(c, x)| {
+            let value = values.get(r * width + c).copied().unwrap_or(f64::NAN);
+            (r == 0 || c == 0 || value.is_finite()).then_some(Obj([
+                ("x", Some(Field::Text(x))),
+                ("y", Some(Field::Text(y))),
+                ("value", Some(Field::Number(value))),
+            ]))
+        })
+    });
+    serializer.collect_seq(cells)
+}
+
+fn timeline_data<S: Serializer>(
+    items: &[TimelineItem],
+    form: DateForm,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(items.iter().map(|item| {
+        Obj([
+            ("label", Some(Field::Text(&item.label))),
+            ("start", Some(Field::Date(item.start, form))),
+            ("end", Some(Field::Date(item.end, form))),
+        ])
+    }))
+}
+
+struct Rows<'a>(&'a [Vec<String>]);
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut rows = serializer.serialize_seq(Some(self.0.len()))?;
+        for row in self.0 {
+            rows.serialize_element(&Seq(|| row.iter().map(|cell| Field::Cell(cell))))?;
+        }
+        rows.end()
+    }
+}
+
+fn treemap_data<S: Serializer>(treemap: &Treemap, serializer: S) -> Result<S::Ok, S::Error> {
+    let grouped = treemap.grouped();
+    serializer.collect_seq(treemap.leaves.iter().map(|leaf| {
+        let group = treemap.groups.get(leaf.group).map(String::as_str);
+        Obj([
+            ("x", Some(Field::Text(&leaf.label))),
+            ("y", Some(Field::Number(leaf.value))),
+            ("group", group.filter(|_| grouped).map(Field::Text)),
+        ])
+    }))
+}
+
+/// The points in order; the value compared with is written on the last
+/// point with a value when it was given rather than the value before.
+fn metric_data<S: Serializer>(metric: &Metric, serializer: S) -> Result<S::Ok, S::Error> {
+    let last = metric.points.iter().rposition(|(_, y)| y.is_finite());
+    let given = metric.previous.filter(|_| metric.previous_at.is_none());
+    serializer.collect_seq(metric.points.iter().enumerate().map(|(i, (at, y))| {
+        let x = at.as_ref().map(|at| match at {
+            When::Date(seconds, precision) => Field::Date(*seconds, DateForm::Text(*precision)),
+            When::Label(label) => Field::Label(label),
+        });
+        Obj([
+            ("x", x),
+            ("y", Some(Field::Number(*y))),
+            (
+                "previous",
+                given.filter(|_| Some(i) == last).map(Field::Number),
+            ),
+        ])
+    }))
+}
+
+fn places_data<S: Serializer>(places: &Places, serializer: S) -> Result<S::Ok, S::Error> {
+    let points = |s: usize| {
+        Seq(move || {
+            places
+                .places
+                .iter()
+                .filter(move |p| p.series == s)
+                .map(|place| {
+                    let (lat, lon, region) = match &place.at {
+                        At::LatLon(lat, lon) => (Some(*lat), Some(*lon), None),
+                        At::Region(code) => (None, None, Some(code.as_str())),
+                    };
+                    Obj([
+                        ("lat", lat.map(Field::Number)),
+                        ("lon", lon.map(Field::Number)),
+                        ("x", region.map(Field::Text)),
+                        ("label", place.label.as_deref().map(Field::Text)),
+                        (
+                            "value",
+                            Some(place.value)
+                                .filter(|v| v.is_finite())
+                                .map(Field::Number),
+                        ),
+                    ])
+                })
+        })
+    };
+    if places.series.len() <= 1 {
+        // One series is unnamed whatever it was called.
+        return points(0).serialize(serializer);
+    }
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry(
+        "series",
+        &Seq(|| {
+            places.series.iter().enumerate().map(|(s, name)| Named {
+                name,
+                points: points(s),
+            })
+        }),
+    )?;
+    map.end()
+}
+
+/// A date as text at `precision`; a time keeps its fraction of a second.
+fn date_text(seconds: f64, precision: DatePrecision) -> String {
+    let whole = seconds.floor();
+    let fraction = seconds - whole;
+    if precision < DatePrecision::Time || fraction == 0.0 {
+        return iso_date(seconds, precision);
+    }
+    let (year, month, day, second) = super::civil_from_seconds(whole);
+    let digits = fraction_digits(fraction);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}{digits}",
+        second / 3600,
+        second / 60 % 60,
+        second % 60
+    )
+}
+
+/// `.25` for a quarter: the fewest digits that read back as `fraction`.
+fn fraction_digits(fraction: f64) -> String {
+    let shortest = Number::Float(fraction).to_string();
+    match shortest.strip_prefix('0') {
+        Some(digits) if digits.starts_with('.') && !digits.contains('e') => digits.to_owned(),
+        _ => {
+            let fixed = format!("{fraction:.9}");
+            fixed
+                .trim_start_matches('0')
+                .trim_end_matches('0')
+                .to_owned()
+        }
+    }
+}
+
+/// Milliseconds whose reading (`ms / 1000`) is exactly `seconds`, where
+/// the product alone is an ulp off.
+fn epoch_ms(seconds: f64) -> f64 {
+    let guess = seconds * 1000.0;
+    nearby(guess)
+        .find(|ms| ms / 1000.0 == seconds)
+        .unwrap_or(guess)
+}
+
+/// `x`, then the doubles next to it, outwards, a few each way.
+fn nearby(x: f64) -> impl Iterator<Item = f64> {
+    (0..=64u32).flat_map(move |step| {
+        let up = step_ulps(x, i64::from(step));
+        let down = step_ulps(x, -i64::from(step));
+        [up, down].into_iter().take(if step == 0 { 1 } else { 2 })
+    })
+}
+
+/// The double `steps` ulps above `x` (below, when negative), finite `x`.
+fn step_ulps(x: f64, steps: i64) -> f64 {
+    if !x.is_finite() || steps == 0 {
+        return x;
+    }
+    unordered(ordered(x).saturating_add(steps))
+}
+
+/// Values whose box (by the reader's [`box_stats`]) is `stats`: its
+/// outliers and whisker ends where they fall, each quartile at the places
+/// it is read from, and the rest repeating the value before them.
+fn box_values(stats: &BoxStats) -> Result<Vec<f64>, String> {
+    let mut first = None;
+    for pick in [Pick::Shortest, Pick::Least, Pick::Greatest] {
+        for order in [Order::Forward, Order::Backward] {
+            for share in 0..=SHARES {
+                let values = box_attempt(stats, (order, share, pick));
+                if box_stats(stats.label.clone(), values.clone()).as_ref() == Some(stats) {
+                    return Ok(values);
+                }
+                first.get_or_insert(values);
+            }
+        }
+    }
+    // Not the statistics of any values (a box built by hand): the nearest.
+    first.ok_or_else(|| format!("the box \"{}\" has no values", stats.label))
+}
+
+/// How many values between its ends a quartile shared by two quartiles'
+/// places is tried at.
+const SHARES: u32 = 16;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Order {
+    Forward,
+    Backward,
+}
+
+fn box_attempt(stats: &BoxStats, (order, share, pick): (Order, u32, Pick)) -> Vec<f64> {
+    let n = stats.count;
+    let mut at: Vec<Option<f64>> = vec![None; n];
+    let low: Vec<f64> = stats
+        .outliers
+        .iter()
+        .copied()
+        .filter(|v| *v < stats.low_whisker)
+        .collect();
+    let high: Vec<f64> = stats
+        .outliers
+        .iter()
+        .copied()
+        .filter(|v| stats.low_whisker <= *v)
+        .collect();
+    for (slot, v) in at.iter_mut().zip(&low) {
+        *slot = Some(*v);
+    }
+    for (slot, v) in at.iter_mut().rev().zip(high.iter().rev()) {
+        *slot = Some(*v);
+    }
+    let inner = low.len()..n.saturating_sub(high.len());
+    if stats.low_whisker.is_finite() {
+        if let Some(slot) = at.get_mut(inner.start) {
+            *slot = Some(stats.low_whisker);
+        }
+        if let Some(slot) = inner.end.checked_sub(1).and_then(|i| at.get_mut(i)) {
+            *slot = Some(stats.high_whisker);
+        }
+    }
+    let places = [(0.25, stats.q1), (0.5, stats.median), (0.75, stats.q3)].map(|(q, value)| {
+        let pos = q * n.saturating_sub(1) as f64;
+        let lo = pos.floor() as usize;
+        (
+            lo,
+            (lo + 1).min(n.saturating_sub(1)),
+            pos - lo as f64,
+            value,
+        )
+    });
+    // Whole places first: they are the quartiles themselves.
+    for &(lo, _, fraction, value) in &places {
+        if fraction == 0.0 {
+            if let Some(slot) = at.get_mut(lo) {
+                slot.get_or_insert(value);
+            }
+        }
+    }
+    let mut order_of: Vec<usize> = vec![0, 1, 2];
+    if order == Order::Backward {
+        order_of.reverse();
+    }
+    for i in order_of {
+        let Some(&(lo, hi, fraction, value)) = places.get(i) else {
+            continue;
+        };
+        if fraction == 0.0 {
+            continue;
+        }
+        let (a, b) = (at.get(lo).copied().flatten(), at.get(hi).copied().flatten());
+        match (a, b) {
+            (Some(_), Some(_)) => {}
+            (Some(a), None) => {
+                let bounds = around(&at, hi);
+                set(&mut at, hi, solve(a, None, (fraction, value), bounds, pick));
+            }
+            (None, Some(b)) => {
+                let bounds = around(&at, lo);
+                set(
+                    &mut at,
+                    lo,
+                    solve(b, Some(()), (fraction, value), bounds, pick),
+                );
+            }
+            (None, None) => {
+                // A place shared with the next quartile's: tried along the
+                // way from this quartile to that one.
+                let next = places.get(i + 1).map(|p| p.3).unwrap_or(value);
+                let shared = places.iter().any(|p| p.0 == hi && p.2 != 0.0)
+                    || places.iter().any(|p| p.1 == lo && p.2 != 0.0 && p.0 != lo);
+                if shared && share > 0 {
+                    let (from, to) = chain(stats).unwrap_or((value, next));
+                    let t = from + (to - from) * f64::from(share) / f64::from(SHARES);
+                    set(&mut at, hi, t);
+                    let bounds = around(&at, lo);
+                    set(
+                        &mut at,
+                        lo,
+                        solve(t, Some(()), (fraction, value), bounds, pick),
+                    );
+                } else {
+                    set(&mut at, lo, value);
+                    set(&mut at, hi, value);
+                }
+            }
+        }
+    }
+    // The rest repeat the value before them (the one after, at the start).
+    let mut before = at.iter().flatten().next().copied().unwrap_or(stats.median);
+    at.into_iter()
+        .map(|v| {
+            let v = v.unwrap_or(before);
+            before = v;
+            v
+        })
+        .collect()
+}
+
+/// Six values without outliers are read from places 1.25, 2.5 and 3.75:
+/// the second to the fifth value are one chain, free in one of them (the
+/// third, `t`). The range of `t` that keeps the six in order: the second
+/// `(4·q1 − t) / 3` no less than the first, the fourth `2·median − t` no
+/// more than q3, the fifth `(4·q3 − fourth) / 3` no more than the sixth.
+fn chain(stats: &BoxStats) -> Option<(f64, f64)> {
+    if stats.count != 6 || !stats.outliers.is_empty() {
+        return None;
+    }
+    let (q1, median, q3) = (stats.q1, stats.median, stats.q3);
+    let from = q1.max(2.0 * median - q3);
+    let to = median
+        .min(4.0 * q1 - 3.0 * stats.low_whisker)
+        .min(3.0 * stats.high_whisker - 4.0 * q3 + 2.0 * median);
+    Some((from, to))
+}
+
+/// The nearest values placed before and after place `i`.
+fn around(at: &[Option<f64>], i: usize) -> (f64, f64) {
+    let before = at.get(..i).and_then(|b| b.iter().rev().flatten().next());
+    let after = at.get(i + 1..).and_then(|a| a.iter().flatten().next());
+    (
+        before.copied().unwrap_or(f64::MIN),
+        after.copied().unwrap_or(f64::MAX),
+    )
+}
+
+fn set(at: &mut [Option<f64>], i: usize, value: f64) {
+    if let Some(slot) = at.get_mut(i) {
+        slot.get_or_insert(value);
+    }
+}
+
+/// The value that, with `known` at one end, interpolates to exactly
+/// `value` at `fraction` (`a + (b − a) × fraction`, as the reader does),
+/// within `bounds` (the values either side of it, kept in order) where it
+/// can be; `known_is_high`: `known` is `b`. Of the doubles that do, `pick`
+/// says which: the shortest written (values given are often round), the
+/// least or the greatest.
+fn solve(
+    known: f64,
+    known_is_high: Option<()>,
+    (fraction, value): (f64, f64),
+    bounds: (f64, f64),
+    pick: Pick,
+) -> f64 {
+    let read = |x: f64| {
+        let (a, b) = match known_is_high {
+            None => (known, x),
+            Some(()) => (x, known),
+        };
+        a + (b - a) * fraction
+    };
+    // `read` never falls as x rises: the doubles that read as `value` are
+    // one run, found by halving.
+    let first = |above: bool| {
+        let (mut low, mut high) = (ordered(f64::MIN), ordered(f64::MAX));
+        while low < high {
+            // Halfway, in i128: the run of doubles spans all of i64.
+            let mid = ((i128::from(low) + i128::from(high)).div_euclid(2)) as i64;
+            let at = read(unordered(mid));
+            if at > value || (!above && at == value) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        low
+    };
+    let (from, to) = (first(false), first(true).saturating_sub(1));
+    if from > to {
+        // No double reads as `value` (a box built by hand): the nearest.
+        return unordered(from);
+    }
+    let (low, high) = (
+        from.max(ordered(bounds.0)).min(to),
+        to.min(ordered(bounds.1)).max(from),
+    );
+    let (low, high) = if low <= high { (low, high) } else { (from, to) };
+    match pick {
+        Pick::Least => unordered(low),
+        Pick::Greatest => unordered(high),
+        Pick::Shortest => shortest(unordered(low), unordered(high)),
+    }
+}
+
+/// The double of fewest significant digits from `low` to `high`.
+fn shortest(low: f64, high: f64) -> f64 {
+    let middle = low + (high - low) / 2.0;
+    // Rounded to fewer decimals first (zero among them), then to fewer
+    // significant digits.
+    let fixed = (0..20).map(|places| format!("{middle:.places$}"));
+    let significant = (0..17).map(|digits| format!("{middle:.digits$e}"));
+    fixed
+        .chain(significant)
+        .filter_map(|text| text.parse::<f64>().ok())
+        .find(|x| (low..=high).contains(x))
+        .unwrap_or(middle)
+}
+
+/// Doubles as integers in their order (the sign-magnitude bits made
+/// monotonic), and back.
+fn ordered(x: f64) -> i64 {
+    let bits = x.to_bits() as i64;
+    if bits < 0 {
+        i64::MIN - bits
+    } else {
+        bits
+    }
+}
+
+fn unordered(i: i64) -> f64 {
+    f64::from_bits(if i < 0 { i64::MIN - i } else { i } as u64)
+}
+
+#[derive(Clone, Copy)]
+enum Pick {
+    Shortest,
+    Least,
+    Greatest,
+}
