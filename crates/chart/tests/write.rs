@@ -746,3 +746,44 @@ fn a_built_chart_is_what_reading_its_text_gives() {
         "{error}"
     );
 }
+
+/// The builders of cards the readers also make hold what the readers hold.
+#[test]
+fn built_boxes_and_metrics_are_what_the_reader_makes() {
+    use zdr_chart::model::{Metric, When};
+    let text = r#"{"viz_config": {"title": "t", "viz_component_type": "boxplot"},
+        "data": [{"x": "a", "y": 1}, {"x": "b", "y": 5}, {"x": "a", "y": 3}, {"x": "c", "y": null}, {"x": "a", "y": 30}]}"#;
+    let read = Chart::from_json(text).unwrap().card;
+    let built = Card::boxplot(vec![
+        ("a".into(), vec![1.0, 3.0, 30.0]),
+        ("b".into(), vec![5.0]),
+        ("c".into(), vec![]),
+    ]);
+    assert_eq!(read, built);
+    for points in [
+        r#"[{"x": "2024-03", "y": 3}, {"x": "2024-01", "y": 1}, {"x": "2024-02", "y": null}]"#,
+        r#"[{"x": "Q1", "y": 3}, {"x": "2024-01", "y": 1}, {"y": 7}]"#,
+        r#"[{"y": 7}]"#,
+        r#"[]"#,
+    ] {
+        let text = format!(
+            r#"{{"viz_config": {{"title": "t", "viz_component_type": "top_level_metric"}}, "data": {points}}}"#
+        );
+        let read = Chart::from_json(&text).unwrap().card;
+        let given: Vec<Value> = serde_json::from_str(points).unwrap();
+        let built = Metric::of(
+            given
+                .iter()
+                .map(|p| {
+                    let at = p["x"].as_str().map(When::of);
+                    (at, p["y"].as_f64().unwrap_or(f64::NAN))
+                })
+                .collect(),
+        );
+        assert_eq!(
+            format!("{read:?}"),
+            format!("{:?}", Card::Metric(built)),
+            "{points}"
+        );
+    }
+}

@@ -48,6 +48,70 @@ impl Chart {
     }
 }
 
+impl Card {
+    /// A boxplot of `groups` (a label and its values), as the reader makes
+    /// one: a group without a finite value has no box.
+    pub fn boxplot(groups: Vec<(String, Vec<f64>)>) -> Card {
+        Card::Boxplot(
+            groups
+                .into_iter()
+                .filter_map(|(label, values)| box_stats(label, values))
+                .collect(),
+        )
+    }
+}
+
+impl When {
+    /// An x as a top_level_metric reads it: a date when it is one, else
+    /// a label.
+    pub fn of(text: &str) -> When {
+        match parse_date(text) {
+            Some((seconds, precision)) => When::Date(seconds, precision),
+            None => When::Label(text.to_owned()),
+        }
+    }
+}
+
+impl Metric {
+    /// The metric of `points` as the reader makes it of the same points:
+    /// dated points put in date order, the headline the last value, and
+    /// compared with the value before it.
+    pub fn of(mut points: Vec<(Option<When>, f64)>) -> Metric {
+        let key = |at: &Option<When>| match at {
+            Some(When::Date(seconds, _)) => Some(*seconds),
+            _ => None,
+        };
+        if points.iter().all(|(at, _)| key(at).is_some()) {
+            // Stable, as the reader's order.
+            points.sort_by(|a, b| {
+                key(&a.0)
+                    .unwrap_or(0.0)
+                    .total_cmp(&key(&b.0).unwrap_or(0.0))
+            });
+        }
+        let last = points.iter().rposition(|(_, y)| y.is_finite());
+        let before = last.and_then(|last| {
+            points
+                .get(..last)
+                .and_then(|p| p.iter().rposition(|(_, y)| y.is_finite()))
+        });
+        let (at, value) = last
+            .and_then(|i| points.get(i).cloned())
+            .unwrap_or((None, f64::NAN));
+        let (previous_at, previous) = match before.and_then(|i| points.get(i)) {
+            Some((when, y)) => (when.clone(), Some(*y)),
+            None => (None, None),
+        };
+        Metric {
+            value,
+            previous,
+            at,
+            previous_at,
+            points,
+        }
+    }
+}
+
 /// The text a table card holds for a JSON number `n` (what the reader makes
 /// of `n` written as serde_json writes an `f64`); `None` for NaN and
 /// infinities, which JSON has no number for.
