@@ -1,11 +1,15 @@
 //! `chart_read_draw`: the chart engine on hostile `visualization_data`.
-//! The text is read, then laid out as every one of the 19 card types
-//! (whatever `viz_component_type` says), at a normal and a cramped size, in
-//! both themes, with and without a hit map; each scene is written as SVG
-//! (which must be well-formed XML) and replayed onto a plotters backend; and
-//! the card is described (summary and data table). Anything but a card or an
-//! error naming a JSON path is a bug, as is a non-finite coordinate in a
-//! scene or a page too large for its post.
+//! The text is read, then drawn as every one of the 19 card types
+//! (`CardKind::ALL`, whatever `viz_component_type` says): laid out at
+//! 640 × 400 in the light theme without a hit map and at 90 × 60 in the
+//! dark theme with one, each scene checked for finite coordinates and
+//! written as SVG (well-formed XML, at most 2 MB); then drawn once more with
+//! `Chart::draw_mapped` at 320 × 200 and device scale 2 onto plotters' SVG
+//! backend (`paint::plotters`, through `paint::pixels`, the replay the
+//! engine's canvas uses too) and its hit map probed; and the card is
+//! described (summary and data table). Anything but a card or an error
+//! naming a JSON path is a bug, as is a non-finite coordinate in a scene or
+//! a page too large for its post.
 
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 use zdr_chart::describe::MAX_SUMMARY;
