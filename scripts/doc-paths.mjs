@@ -19,12 +19,20 @@
 //   (`model/card.rs`, `paint/svg/mod.rs`) must be the end of some file's path;
 // - a bare file name with a known extension (`frame.rs`) must be some file's
 //   name.
+// - a Rust path (`model::stream::line`, `zdr_chart::paint::pixels`) whose
+//   first name is a module of one of the workspace's crates (or the crate,
+//   as `zdr_chart`) is followed down the module files while it names
+//   modules; the first name that is not a module must be defined (`fn`,
+//   `struct`, `enum`, `trait`, `type`, `const`, `static`, `mod`, a
+//   `pub use`) in the last module's file. What follows that name (a method,
+//   a variant) is not checked, nor a path that starts outside the
+//   workspace (`core::fmt`, `serde_json::Value`).
 // Left out: URLs, generated folders (pkg/, target/, test-results/,
 // node_modules/, dist/) and the package's own layout (`engine/zdr_engine.js`,
 // `./service/`), globs and placeholders (`*`, `…`, `<kind>`, `{a,b}`), a
 // bare extension (`.wasm`), example file names (`Q1_sales.csv`: only a
-// bare name ending .rs, .mjs, .sh, .md or .toml is checked), code
-// (`import('…')`) and Rust paths (`model::card`).
+// bare name ending .rs, .mjs, .sh, .md or .toml is checked) and code
+// (`import('…')`).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -120,6 +128,47 @@ function check(p, file, isLink, context = '') {
   return BARE.test(p) && !names.has(p) && !exists(p) ? p : null;
 }
 
+// The workspace's crates: `zdr_x` → its src/ folder (the root crate is
+// zdr_embed), and every src/ folder as a root for a path that starts with
+// one of its modules.
+const CRATE_SRC = new Map([['zdr_embed', 'src']]);
+for (const d of folders) {
+  const m = /^crates\/([^/]+)\/src$/.exec(d);
+  if (m) CRATE_SRC.set(`zdr_${m[1].replace(/-/g, '_')}`, d);
+}
+const moduleFile = (dir, name) =>
+  [`${dir}/${name}.rs`, `${dir}/${name}/mod.rs`].find(exists) ??
+  (folders.has(`${dir}/${name}`) ? `${dir}/${name}` : null);
+const DEFINES = (name) =>
+  new RegExp(`\\b(fn|struct|enum|trait|type|const|static|mod|union)\\s+${name}\\b|macro_rules!\\s*${name}\\b|\\buse\\s[^;]*\\b${name}\\b[^;]*;`);
+
+// Where a Rust path fails, or null: see the header.
+function checkRust(path) {
+  const names = path.replace(/\(\)$/, '').split('::');
+  const starts = CRATE_SRC.has(names[0])
+    ? [[CRATE_SRC.get(names[0]), names.slice(1)]]
+    : [...new Set(CRATE_SRC.values())].map((dir) => [dir, names]);
+  let best = null;
+  for (const [root, rest] of starts) {
+    if (!rest.length) return null;
+    let dir = root;
+    let file = [`${root}/lib.rs`, `${root}/main.rs`].find(exists);
+    let i = 0;
+    for (; i < rest.length; i++) {
+      const found = moduleFile(dir, rest[i]);
+      if (!found) break;
+      file = found.endsWith('.rs') ? found : null;
+      dir = found.replace(/\/mod\.rs$|\.rs$/, '');
+    }
+    if (i === 0 && !CRATE_SRC.has(names[0])) continue; // not one of ours
+    if (i === rest.length) return null; // modules all the way
+    const text = file ? readFileSync(join(ROOT, file), 'utf8') : '';
+    if (DEFINES(rest[i]).test(text)) return null;
+    best = `${file ?? dir} defines no \`${rest[i]}\``;
+  }
+  return best;
+}
+
 const misses = [];
 for (const file of files) {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
@@ -143,6 +192,14 @@ for (const file of files) {
     if (fenced) spans.push(line);
     else for (const m of line.matchAll(/`([^`]+)`/g)) spans.push(m[1]);
     for (const span of spans) {
+      if (!fenced) {
+        const rust = /^(?:crate::)?([a-z_][a-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+)(?:\(\))?$/.exec(span.trim());
+        if (rust) {
+          const miss = checkRust(rust[1]);
+          if (miss) misses.push(`${where}: \`${span.trim()}\`: ${miss}`);
+          continue;
+        }
+      }
       for (const raw of span.split(/\s+/)) {
         const p = clean(raw);
         if (skipped(p)) continue;
