@@ -4,9 +4,9 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::config::ApiConfig;
 use axum::http::HeaderMap;
-use zdr_embed_page::config::Config;
-use zdr_embed_page::limits::Lanes;
+use zdr_limits::admission::Lanes;
 
 use crate::error::ApiError;
 use crate::keys::Keys;
@@ -17,21 +17,25 @@ use crate::{fetch, rate};
 /// whose API is never called writes nothing to disk.
 pub struct Api {
     keys: Result<Keys, String>,
-    pub(crate) config: Arc<Config>,
+    pub(crate) config: Arc<ApiConfig>,
     /// The host's one admission, shared with the embed.
     pub(crate) lanes: Arc<Lanes>,
     pub(crate) rate: rate::RateLimit,
+    /// `host:port` the host listens at: the address handed out when
+    /// neither --public-url nor a request's Host says one.
+    listen: String,
     store: tokio::sync::OnceCell<Result<Arc<Store>, String>>,
     fetcher: OnceLock<Result<fetch::Fetcher, String>>,
 }
 
 impl Api {
-    pub fn new(config: Arc<Config>, lanes: Arc<Lanes>) -> Api {
+    pub fn new(config: Arc<ApiConfig>, lanes: Arc<Lanes>, listen: String) -> Api {
         Api {
             keys: Keys::load(&config.api_keys, config.api_keys_file.as_deref()),
             rate: rate::RateLimit::new(config.api_rate, config.api_burst),
             config,
             lanes,
+            listen,
             store: tokio::sync::OnceCell::new(),
             fetcher: OnceLock::new(),
         }
@@ -106,7 +110,7 @@ impl Api {
                         .all(|b| b.is_ascii_alphanumeric() || b"-.:[]".contains(&b))
             })
             .map(str::to_owned)
-            .unwrap_or_else(|| format!("{}:{}", self.config.bind, self.config.port));
+            .unwrap_or_else(|| self.listen.clone());
         format!("http://{host}")
     }
 }

@@ -13,6 +13,7 @@
 //! Errors are one JSON shape ([`error`]). Documented in
 //! docs/service-api.md.
 
+pub mod config;
 mod context;
 mod error;
 mod fetch;
@@ -36,20 +37,21 @@ use std::sync::Arc;
 
 use axum::Router;
 
+pub use config::ApiConfig;
 pub(crate) use context::blocking;
 pub use context::Api;
 pub use error::ApiError;
 pub use keys::{Keys, Tenant};
 
-use zdr_embed_page::config::Config;
-use zdr_embed_page::limits::{Lanes, Stop};
+use zdr_limits::admission::Lanes;
+use zdr_limits::Stop;
 
 /// The largest file the API takes (spec section 8: files 100 KB).
 pub const MAX_FILE: usize = 100 * 1024;
 
 /// Checks what the API needs at start (the keys), so that `serve` fails
 /// with the reason instead of answering 503 later.
-pub fn check(config: &Config) -> Result<usize, String> {
+pub fn check(config: &ApiConfig) -> Result<usize, String> {
     let keys = Keys::load(&config.api_keys, config.api_keys_file.as_deref())?;
     Ok(keys.len())
 }
@@ -57,10 +59,11 @@ pub fn check(config: &Config) -> Result<usize, String> {
 /// `/api/...`, the upload form's target `/upload/` and a card's page
 /// `/card/{card_id}/`, over the host's admission `lanes`.
 pub fn routes<S: Clone + Send + Sync + 'static>(
-    config: Arc<Config>,
+    config: Arc<ApiConfig>,
     lanes: Arc<Lanes>,
+    listen: String,
 ) -> Router<S> {
-    routes_of(Arc::new(Api::new(config, lanes)))
+    routes_of(Arc::new(Api::new(config, lanes, listen)))
 }
 
 /// [`routes`] of an [`Api`] the caller keeps (for `/readyz`, and to open

@@ -1,6 +1,6 @@
 //! The API's heavy work (reading a file, making cards, searching, drawing
 //! an image) goes through the host's one admission, the embed's
-//! ([`zdr_embed_page::limits::Lanes`]): a slot, its share of the memory budget, a
+//! ([`zdr_limits::admission::Lanes`]): a slot, its share of the memory budget, a
 //! place in a short queue, and the deadline (`--draw-timeout`). A busy host
 //! answers 503 with Retry-After at once instead of piling work up; work
 //! whose client has gone, or whose deadline has passed, stops at its next
@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use super::table::{TableError, MAX_UNPACKED};
 use super::{Api, ApiError};
-use zdr_embed_page::error::AppError;
-use zdr_embed_page::limits::{AbandonOnDrop, Stop, Stopped};
+use zdr_limits::admission::{MEMORY_PER_BODY_BYTE, MEMORY_PER_DRAW};
+use zdr_limits::{AbandonOnDrop, Stop, Stopped};
 
 /// What reading a file takes beyond the file itself, as docs/service-api.md
 /// "Reading files" measures it: a table at its bounds and the reader's own
@@ -33,9 +33,7 @@ pub fn table_memory(bytes: usize) -> usize {
 
 /// What drawing a stored card takes (the embed's reckoning of a draw).
 pub fn draw_memory(visualization_data: usize) -> usize {
-    zdr_embed_page::limits::MEMORY_PER_DRAW.saturating_add(
-        visualization_data.saturating_mul(zdr_embed_page::limits::MEMORY_PER_BODY_BYTE),
-    )
+    MEMORY_PER_DRAW.saturating_add(visualization_data.saturating_mul(MEMORY_PER_BODY_BYTE))
 }
 
 /// Runs `work` on a blocking thread once the admission lets it, with
@@ -45,15 +43,12 @@ pub(super) async fn heavy<T: Send + 'static>(
     memory: usize,
     work: impl FnOnce(&Stop) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let timeout = api.config.draw_timeout;
+    let timeout = api.lanes.deadline;
     let deadline = Instant::now() + timeout;
     let ticket = tokio::time::timeout_at(deadline.into(), api.lanes.large.admit(memory))
         .await
         .map_err(|_| ApiError::Deadline(timeout.as_millis()))?
-        .map_err(|e| match e {
-            AppError::Busy => ApiError::Busy,
-            other => ApiError::internal(other),
-        })?;
+        .map_err(|_busy| ApiError::Busy)?;
     let (_abandon, stop) = AbandonOnDrop::new(deadline);
     // The ticket goes with the thread: it is free again only when the work
     // has really stopped, not when this handler gave up on it.

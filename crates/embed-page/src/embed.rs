@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::rejection::PathRejection;
-use axum::extract::{Path, RawQuery, Request, State};
+use axum::extract::{Path, RawQuery, Request};
 use axum::http::StatusCode;
 use axum::Extension;
 use zdr_chart::paint::svg::fluid::{self, Written};
@@ -14,7 +14,6 @@ use zdr_chart::paint::svg::TextStyles;
 use zdr_chart::Chart;
 
 use crate::chart_page::{chart_page, layouts};
-use crate::config::Config;
 use crate::error::AppError;
 use crate::form::{read_body, BodyRules, FormError, Posted};
 use crate::html::Page;
@@ -80,7 +79,6 @@ fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure
 }
 
 pub async fn post(
-    State(config): State<Arc<Config>>,
     Extension(lanes): Extension<Arc<Lanes>>,
     Extension(id): Extension<RequestId>,
     card_id: Result<Path<String>, PathRejection>,
@@ -94,19 +92,19 @@ pub async fn post(
     let dark = dark_mode(query.as_deref())?;
     let (parts, body): (_, Body) = request.into_parts();
     let rules = BodyRules {
-        limit: config.body_limit,
-        timeout: config.body_timeout,
+        limit: lanes.body_limit,
+        timeout: lanes.body_timeout,
         free: lanes.small_post,
         memory: lanes.bodies.clone(),
     };
     let posted = read_body(&parts.headers, body, &rules).await?;
 
     let started = Instant::now();
-    let deadline = started + config.draw_timeout;
+    let deadline = started + lanes.deadline;
     let lane = lanes.for_post(posted.size());
     let ticket = tokio::time::timeout_at(deadline.into(), lane.enter(posted.size()))
         .await
-        .map_err(|_| AppError::Deadline(config.draw_timeout.as_millis()))??;
+        .map_err(|_| AppError::Deadline(lanes.deadline.as_millis()))??;
     let (_abandon, stop) = AbandonOnDrop::new(deadline);
     // The slot goes with the thread: it is free again only when the drawing
     // has really stopped, not when this handler gave up on it.
@@ -115,7 +113,7 @@ pub async fn post(
         draw(posted, dark, &stop)
     });
     let finished = tokio::time::timeout_at(deadline.into(), drawing).await;
-    settle(finished.ok(), &id, config.draw_timeout.as_millis())
+    settle(finished.ok(), &id, lanes.deadline.as_millis())
 }
 
 /// The answer to a draw that finished (`Some`) or ran out of time. Causes

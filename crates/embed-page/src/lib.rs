@@ -32,4 +32,4 @@ pub mod request_log;
 pub mod security;
 pub mod shell;
 
-pub use config::Config;
+pub use config::EmbedConfig;

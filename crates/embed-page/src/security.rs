@@ -13,7 +13,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::config::Config;
+use crate::config::EmbedConfig;
 use crate::html::Page;
 
 /// What a response is, for its policy; routes put it in the response's
@@ -129,7 +129,11 @@ fn cache_control(path: &str, status: StatusCode, engine_url: &str) -> &'static s
     }
 }
 
-pub async fn headers(State(config): State<Arc<Config>>, request: Request, next: Next) -> Response {
+pub async fn headers(
+    State(config): State<Arc<EmbedConfig>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     let cache = cache_control(&path, response.status(), &config.engine_url);

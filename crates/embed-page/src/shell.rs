@@ -15,7 +15,7 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
 use crate::ancestors;
-use crate::config::Config;
+use crate::config::EmbedConfig;
 use crate::embed::{card_id_or_empty, dark_mode, valid_card_id};
 use crate::error::{quoted, AppError};
 use crate::html::shell_page;
@@ -78,7 +78,7 @@ pub(crate) fn read_query(query: Option<&str>) -> Result<Shell, AppError> {
 }
 
 pub async fn page(
-    State(config): State<Arc<Config>>,
+    State(config): State<Arc<EmbedConfig>>,
     card_id: Result<Path<String>, PathRejection>,
     RawQuery(query): RawQuery,
     headers: HeaderMap,

@@ -260,7 +260,7 @@ impl LocalCanvas {
     }
 
     /// The card's data on the canvas, drawn with the first batch (`first`:
-    /// its first draw, `frame::request_soon`) or the next animation frame.
+    /// its first draw, `batch::request_soon`) or the next animation frame.
     fn put(&mut self, chart: Rc<Chart>, first: bool) -> Result<(), EngineError> {
         let mut state = self.state.try_borrow_mut().map_err(|_| busy())?;
         Description::name_now(&state.canvas, &state.title(&chart)).map_err(EngineError::dom(
@@ -391,18 +391,18 @@ impl CanvasState {
     fn schedule(&mut self) {
         if !self.queued {
             self.queued = true;
-            crate::frame::request(&self.window, self.entry());
+            crate::batch::request(&self.window, self.entry());
         }
     }
 
     fn schedule_soon(&mut self) {
         if !self.queued {
             self.queued = true;
-            crate::frame::request_soon(&self.window, self.entry());
+            crate::batch::request_soon(&self.window, self.entry());
         }
     }
 
-    fn entry(&self) -> crate::frame::Entry {
+    fn entry(&self) -> crate::batch::Entry {
         self.me.clone()
     }
 
@@ -432,7 +432,7 @@ impl CanvasState {
 
     fn cancel_frame(&mut self) {
         if std::mem::take(&mut self.queued) {
-            crate::frame::withdraw(&self.window, &self.entry());
+            crate::batch::withdraw(&self.window, &self.entry());
         }
     }
 
@@ -746,7 +746,7 @@ fn create_wrapper(document: &Document, width: &str, height: &str) -> Result<Html
 
 /// The shared frame's two steps: the size read, then the draw and
 /// `onLoad` for new data.
-impl crate::frame::Due for CanvasState {
+impl crate::batch::Due for CanvasState {
     fn measure(&mut self) -> bool {
         if !std::mem::take(&mut self.queued) {
             return false;

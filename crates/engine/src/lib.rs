@@ -36,13 +36,13 @@
 //! `destroy()` removes them all.
 
 mod accessible;
+mod batch;
 mod canvas;
 mod canvas_backend;
 mod color_scheme;
 mod crosshair;
 mod data;
 mod error;
-mod frame;
 mod keyboard;
 mod legend;
 mod menu;

@@ -14,7 +14,9 @@ use tower_http::services::{ServeDir, ServeFile};
 use zdr_api as api;
 use zdr_embed_page::error::AppError;
 use zdr_embed_page::limits::Lanes;
-use zdr_embed_page::{embed, request_log, security, shell, Config};
+use zdr_embed_page::{embed, request_log, security, shell};
+
+use crate::config::Config;
 
 use crate::metrics::{self, Metrics};
 
@@ -51,9 +53,11 @@ pub fn app(config: Config) -> Router {
 
 /// [`app`], and the service API it serves (to open its store at start).
 pub fn build(config: Config) -> (Router, Arc<api::Api>) {
-    let lanes = Arc::new(Lanes::new(&config));
-    let config = Arc::new(config);
-    let api = Arc::new(api::Api::new(config.clone(), lanes.clone()));
+    let lanes = Arc::new(Lanes::new(&config.admission.admission()));
+    let listen = format!("{}:{}", config.server.bind, config.server.port);
+    let api = Arc::new(api::Api::new(Arc::new(config.api), lanes.clone(), listen));
+    let embed = Arc::new(config.embed);
+    let server = config.server;
     let metrics = Arc::new(Metrics::new(lanes.clone()));
     // GET is the postMessage shell; an explicit HEAD wins over GET's.
     let embed_route = get(shell::page)
@@ -72,7 +76,7 @@ pub fn build(config: Config) -> (Router, Arc<api::Api>) {
 
     // The package as `npm install zdr-embed` lays it out: package.json and
     // the built pkg/ folder, nothing else of the repository.
-    let package = &config.package;
+    let package = &server.package;
     router = router
         .route_service(
             "/node_modules/zdr-embed/package.json",
@@ -86,10 +90,10 @@ pub fn build(config: Config) -> (Router, Arc<api::Api>) {
                 .not_found_service(axum::routing::any(not_found)),
         );
 
-    let router = if config.www.is_dir() {
+    let router = if server.www.is_dir() {
         // The demo's own policy for the demo's files, and for nothing else.
         let demo = MapResponseLayer::new(security::demo).layer(
-            ServeDir::new(&config.www)
+            ServeDir::new(&server.www)
                 .call_fallback_on_method_not_allowed(true)
                 .not_found_service(axum::routing::any(not_found)),
         );
@@ -100,12 +104,12 @@ pub fn build(config: Config) -> (Router, Arc<api::Api>) {
     let router = router
         .layer(Extension(lanes))
         .layer(middleware::from_fn_with_state(
-            config.clone(),
+            embed.clone(),
             security::headers,
         ))
         .layer(middleware::from_fn_with_state(metrics, metrics::record))
         .layer(middleware::from_fn(request_log::log))
-        .with_state(config);
+        .with_state(embed);
     (router, api)
 }
 

@@ -4,10 +4,12 @@
 //! one server, with the demo pages and the npm package beside them.
 
 pub mod app;
+pub mod config;
 mod metrics;
 mod server;
 
 pub use app::app;
+pub use config::Config;
 pub use server::serve;
 pub use zdr_api as api;
-pub use zdr_embed_page::{config, form, parse, Config};
+pub use zdr_embed_page::{form, parse};

@@ -134,9 +134,9 @@ fn serve(config: Config) -> ExitCode {
             .unwrap_or_default();
         tracing::error!("a task panicked at {place}; its request gets a 500 page");
     }));
-    match zdr_host::api::check(&config) {
+    match zdr_host::api::check(&config.api) {
         Ok(0) => tracing::info!("the service API (/api/...) has no keys: start with --api-key, ZDR_API_KEYS or --api-keys-file to use it"),
-        Ok(keys) => match zdr_host::api::store::Location::of(&config) {
+        Ok(keys) => match zdr_host::api::store::Location::of(&config.api) {
             Ok(location) => tracing::info!(
                 "the service API (/api/...) answers {keys} key(s); it keeps its data in {}",
                 location.describe()

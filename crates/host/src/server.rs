@@ -15,7 +15,7 @@ use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
 use crate::app::build;
-use zdr_embed_page::Config;
+use crate::config::Config;
 
 /// The most hyper buffers of a connection's incoming bytes.
 const READ_AHEAD: usize = 64 * 1024;
@@ -27,8 +27,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 /// in flight are finished first.
 pub async fn serve(config: Config) -> std::io::Result<()> {
     let (router, api) = build(config.clone());
-    let shared =
-        zdr_api::store::Location::of(&config).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let shared = zdr_api::store::Location::of(&config.api)
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
     if shared.is_shared() {
         // A database or bucket other hosts share: migrated before the first
         // request, and a wrong setting stops this host here.
@@ -38,13 +38,13 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
             .map_err(|e| std::io::Error::other(format!("the shared stores do not answer: {e}")))?;
         tracing::info!("the service API keeps its data in {}", shared.describe());
     }
-    let address = SocketAddr::new(config.bind, config.port);
+    let address = SocketAddr::new(config.server.bind, config.server.port);
     let listener = TcpListener::bind(address).await?;
     let bound = listener.local_addr()?;
     // Printed on stdout so scripts and tests can find a port chosen by the OS.
     println!("zdr-host listening on http://{bound}/");
     // Beyond the cap, connections wait in the kernel's listen backlog.
-    let connections = Arc::new(Semaphore::new(config.max_connections as usize));
+    let connections = Arc::new(Semaphore::new(config.server.max_connections as usize));
     let graceful = GracefulShutdown::new();
     let shutdown = shutdown_signal();
     tokio::pin!(shutdown);
@@ -70,8 +70,8 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
         };
         let _ = stream.set_nodelay(true);
         let mut stream = TimeoutStream::new(stream);
-        stream.set_read_timeout(Some(config.idle_timeout));
-        stream.set_write_timeout(Some(config.write_timeout));
+        stream.set_read_timeout(Some(config.server.idle_timeout));
+        stream.set_write_timeout(Some(config.server.write_timeout));
         let io = TokioIo::new(Box::pin(stream));
         let service = TowerToHyperService::new(tower::ServiceExt::map_request(
             router.clone(),
@@ -79,7 +79,7 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
         ));
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
-            .header_read_timeout(config.header_timeout)
+            .header_read_timeout(config.server.header_timeout)
             // Queue the page's one buffer instead of copying it into hyper's
             // own; and read at most this much ahead (pipelined requests).
             .writev(true)

@@ -102,7 +102,10 @@ async fn every_api_endpoint_needs_a_known_key_and_says_so_in_json() {
     );
     // No key configured at all: every call is refused the same way.
     let bare = app(Config {
-        data_dir: dir.path().join("bare"),
+        api: zdr_host::api::ApiConfig {
+            data_dir: dir.path().join("bare"),
+            ..Default::default()
+        },
         ..Config::default()
     });
     let (status, _) = get(&bare, "/api/v1/beta/files/file_1/", Some(KEY_A)).await;
@@ -443,8 +446,8 @@ async fn readyz_says_whether_the_store_answers_and_metrics_name_no_key() {
     let blocked = dir.path().join("a-file");
     std::fs::write(&blocked, "not a folder").unwrap();
     let mut config = common::config(&blocked.join("data"), false);
-    config.database_url = None;
-    config.object_store = None;
+    config.api.database_url = None;
+    config.api.object_store = None;
     let router = zdr_host::app(config);
     let (status, body) = get(&router, "/readyz", None).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
@@ -452,8 +455,14 @@ async fn readyz_says_whether_the_store_answers_and_metrics_name_no_key() {
 
     // A host whose API has no keys never opens a store, and is ready.
     let router = app(Config {
-        data_dir: blocked.join("data"),
-        www: dir.path().join("no-www"),
+        api: zdr_host::api::ApiConfig {
+            data_dir: blocked.join("data"),
+            ..Default::default()
+        },
+        server: zdr_host::config::ServerConfig {
+            www: dir.path().join("no-www"),
+            ..Default::default()
+        },
         ..Config::default()
     });
     let (status, _) = get(&router, "/readyz", None).await;

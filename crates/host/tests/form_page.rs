@@ -26,8 +26,11 @@ const COMPACT: f64 = 320.0;
 fn router() -> Router {
     let dir = std::env::temp_dir();
     app(Config {
-        www: dir.clone(),
-        package: dir,
+        server: zdr_host::config::ServerConfig {
+            www: dir.clone(),
+            package: dir,
+            ..Default::default()
+        },
         ..Default::default()
     })
 }

@@ -453,8 +453,8 @@ async fn every_rejection_on_every_route_is_the_json_error_body() {
 async fn a_key_past_its_rate_gets_429_with_retry_after() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = config(dir.path(), false);
-    settings.api_rate = 0.5;
-    settings.api_burst = 3;
+    settings.api.api_rate = 0.5;
+    settings.api.api_burst = 3;
     let router: Router = app(settings);
     let path = "/api/v1/threads";
     for _ in 0..3 {
@@ -472,7 +472,7 @@ async fn a_key_past_its_rate_gets_429_with_retry_after() {
     assert_eq!(status, StatusCode::OK);
     // Off with 0.
     let mut settings = config(dir.path(), false);
-    settings.api_rate = 0.0;
+    settings.api.api_rate = 0.0;
     let router = app(settings);
     for _ in 0..50 {
         let (status, _) = call(&router, KEY_A, "GET", path, None).await;
@@ -484,7 +484,7 @@ async fn a_key_past_its_rate_gets_429_with_retry_after() {
 async fn heavy_work_past_its_deadline_is_503_with_retry_after() {
     let dir = tempfile::tempdir().unwrap();
     let mut settings = config(dir.path(), false);
-    settings.draw_timeout = Duration::from_millis(1);
+    settings.admission.draw_timeout = Duration::from_millis(1);
     let router = app(settings);
     let mut csv = String::from("month,region,sales\n");
     for i in 0..4000 {

@@ -279,7 +279,10 @@ fn corpus() -> Vec<(&'static str, usize, Make)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn posts_of_64_kb_give_pages_of_2_mb_at_most_or_a_400_with_a_path() {
     let app = app(Config {
-        www: "/nonexistent".into(),
+        server: zdr_host::config::ServerConfig {
+            www: "/nonexistent".into(),
+            ..Default::default()
+        },
         ..Default::default()
     });
     let mut failures = Vec::new();

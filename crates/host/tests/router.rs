@@ -70,8 +70,11 @@ impl Fixture {
 
     fn config(&self) -> Config {
         Config {
-            www: self.www.clone(),
-            package: self.package.clone(),
+            server: zdr_host::config::ServerConfig {
+                www: self.www.clone(),
+                package: self.package.clone(),
+                ..Default::default()
+            },
             ..Default::default()
         }
     }
@@ -600,7 +603,10 @@ async fn other_methods_are_405_with_allow_get_post_head() {
 async fn bodies_over_the_limit_are_413_declared_or_not() {
     let fixture = Fixture::new();
     let app = app(Config {
-        body_limit: 1000,
+        admission: zdr_host::config::AdmissionConfig {
+            body_limit: 1000,
+            ..Default::default()
+        },
         ..fixture.config()
     });
     // Just under the limit still draws.
@@ -840,7 +846,10 @@ fn bad_requests() -> Vec<(&'static str, Request<Body>, StatusCode)> {
 async fn keeps_serving_after_every_kind_of_bad_request() {
     let fixture = Fixture::new();
     let app = app(Config {
-        body_limit: 2000,
+        admission: zdr_host::config::AdmissionConfig {
+            body_limit: 2000,
+            ..Default::default()
+        },
         ..fixture.config()
     });
     for round in 0..2 {
@@ -1010,7 +1019,10 @@ async fn error_pages_escape_the_values_they_quote() {
 async fn every_response_carries_the_security_headers() {
     let fixture = Fixture::new();
     let app = app(Config {
-        body_limit: 1000,
+        admission: zdr_host::config::AdmissionConfig {
+            body_limit: 1000,
+            ..Default::default()
+        },
         ..fixture.config()
     });
     let card = bar_card("Headers");
@@ -1092,7 +1104,10 @@ async fn frame_ancestors_setting_reaches_every_policy() {
     let fixture = Fixture::new();
     let sources = "'self' https://a.example";
     let app = app(Config {
-        frame_ancestors: sources.into(),
+        embed: zdr_host::config::EmbedConfig {
+            frame_ancestors: sources.into(),
+            ..Default::default()
+        },
         ..fixture.config()
     });
     let answer = send(&app, post("/embed/x/", &bar_card("Framed"))).await;
@@ -1214,7 +1229,10 @@ async fn the_package_route_serves_only_package_json_and_pkg() {
 async fn a_missing_www_folder_leaves_the_service_running() {
     let fixture = Fixture::new();
     let app = app(Config {
-        www: Path::new("/nonexistent/zdr-www").to_path_buf(),
+        server: zdr_host::config::ServerConfig {
+            www: Path::new("/nonexistent/zdr-www").to_path_buf(),
+            ..Default::default()
+        },
         ..fixture.config()
     });
     let answer = send(&app, get("/")).await;
@@ -1311,7 +1329,10 @@ async fn the_shell_names_the_configured_engine_and_keeps_it_cacheable() {
     std::fs::write(fixture.www.join("e&v2/zdr_engine_bg.wasm"), b"\0asm").unwrap();
     std::fs::write(fixture.www.join("e&v2/page.html"), INDEX_HTML).unwrap();
     let app = zdr_host::app(Config {
-        engine_url: "/e&v2/zdr_engine.js".into(),
+        embed: zdr_host::config::EmbedConfig {
+            engine_url: "/e&v2/zdr_engine.js".into(),
+            ..Default::default()
+        },
         ..fixture.config()
     });
     let answer = send(&app, get(&format!("/embed/x/?{SHELL_QUERY}"))).await;
@@ -1624,7 +1645,10 @@ async fn the_shell_serves_only_listed_parent_origins() {
     let list = "https://a.example, http://localhost:5173";
     let origins = clap_origins(list);
     let app = app(Config {
-        parent_origins: Some(origins),
+        embed: zdr_host::config::EmbedConfig {
+            parent_origins: Some(origins),
+            ..Default::default()
+        },
         ..fixture.config()
     });
     for allowed in ["https%3A%2F%2Fa.example", "http://localhost:5173"] {
@@ -1655,6 +1679,7 @@ fn clap_origins(list: &str) -> zdr_host::config::OriginList {
     }
     Cli::parse_from(["zdr-host", "--parent-origins", list])
         .config
+        .embed
         .parent_origins
         .unwrap()
 }

@@ -2,6 +2,11 @@
 //! stop: the handler that waits for it is gone, or its deadline passed.
 //! The embed, the service API and the file readers (zdr-table) share it;
 //! it links nothing but std, so a reader links no web framework or runtime.
+//! The lanes that admit the work ([`admission`]) are behind the
+//! `admission` feature: the embed and the API turn it on, the readers not.
+
+#[cfg(feature = "admission")]
+pub mod admission;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

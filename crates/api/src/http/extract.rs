@@ -84,7 +84,7 @@ pub struct JsonBody {
 pub fn rules(api: &Api, limit: usize) -> BodyRules {
     BodyRules {
         limit,
-        timeout: api.config.body_timeout,
+        timeout: api.lanes.body_timeout,
         free: api.lanes.small_post,
         memory: api.lanes.bodies.clone(),
     }
@@ -131,7 +131,7 @@ impl FromRequest<Arc<Api>> for JsonBody {
         is_json(&request)?;
         let (parts, body) = request.into_parts();
         let (bytes, held) =
-            read_limited(&parts.headers, body, &rules(api, api.config.body_limit)).await?;
+            read_limited(&parts.headers, body, &rules(api, api.lanes.body_limit)).await?;
         let object = super::read::object(&bytes)?;
         Ok(JsonBody {
             object,

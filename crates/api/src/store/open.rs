@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::config::ApiConfig;
 use tokio::runtime::Handle;
-use zdr_embed_page::config::Config;
 
 use super::bucket::{self, Bucket};
 use super::folder::Folder;
@@ -32,7 +32,7 @@ pub enum ObjectPlace {
 }
 
 impl Location {
-    pub fn of(config: &Config) -> Result<Location, StoreError> {
+    pub fn of(config: &ApiConfig) -> Result<Location, StoreError> {
         let database = match config.database_url.as_deref().map(str::trim) {
             None | Some("") => Database::Sqlite(config.data_dir.join("zdr.sqlite3")),
             Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
@@ -98,7 +98,7 @@ impl Location {
 
 /// Opens both, on a thread that may wait (a PostgreSQL pool and a bucket
 /// run their calls on `runtime`).
-pub fn open(config: &Config, runtime: Handle) -> Result<Store, StoreError> {
+pub fn open(config: &ApiConfig, runtime: Handle) -> Result<Store, StoreError> {
     let location = Location::of(config)?;
     let rows: Box<dyn super::Rows> = match &location.database {
         Database::Sqlite(path) => Box::new(Sqlite::open(path)?),
@@ -121,11 +121,11 @@ mod tests {
     use super::*;
 
     fn location(database: Option<&str>, objects: Option<&str>) -> Result<Location, StoreError> {
-        Location::of(&Config {
+        Location::of(&ApiConfig {
             data_dir: PathBuf::from("/data"),
             database_url: database.map(str::to_owned),
             object_store: objects.map(str::to_owned),
-            ..Config::default()
+            ..ApiConfig::default()
         })
     }
 

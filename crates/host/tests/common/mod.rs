@@ -34,12 +34,18 @@ pub fn host(data: &Path, allow_private_fetch: bool) -> Router {
 pub fn config(data: &Path, allow_private_fetch: bool) -> Config {
     let (database_url, object_store) = shared::stores(data).unzip();
     Config {
-        api_keys: vec![KEY_A.into(), KEY_B.into()],
-        data_dir: data.to_path_buf(),
-        www: data.join("no-www"),
-        allow_private_fetch,
-        database_url,
-        object_store,
+        api: zdr_host::api::ApiConfig {
+            api_keys: vec![KEY_A.into(), KEY_B.into()],
+            data_dir: data.to_path_buf(),
+            allow_private_fetch,
+            database_url,
+            object_store,
+            ..Default::default()
+        },
+        server: zdr_host::config::ServerConfig {
+            www: data.join("no-www"),
+            ..Default::default()
+        },
         ..Config::default()
     }
 }

@@ -22,13 +22,13 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::Window;
 
-/// A card that draws in the shared frame.
+/// A card that draws in the shared batch.
 pub(crate) trait Due {
     /// Reads what its draw needs from the page's layout and writes nothing;
     /// false when it has nothing to draw after all.
     fn measure(&mut self) -> bool;
     /// Draws what it measured; returns the page code to call once every
-    /// card of the frame has drawn.
+    /// card of the batch has drawn.
     fn draw(&mut self) -> Option<Box<dyn FnOnce()>>;
 }
 
