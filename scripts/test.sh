@@ -56,6 +56,9 @@ if cargo tree -p zdr-table -e normal --prefix none | grep -E '^(axum|hyper|tokio
   exit 1
 fi
 
+step "docs name what exists" "every repository path, Rust path and link anchor named in README.md and docs/*.md exists"
+node scripts/doc-paths.mjs README.md docs/*.md CHANGELOG.md
+
 step "cargo test --workspace" "cargo test --workspace (widget units; zdr-chart; zdr-host's router, API, SDK and hostile files; every fuzz corpus replayed)"
 cargo test --workspace --quiet
 
