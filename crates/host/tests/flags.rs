@@ -39,7 +39,10 @@ fn every_flag_and_its_variable_is_in_the_operators_docs() {
             None => missing.push(format!("--{long} has no environment variable")),
         }
     }
-    assert!(flags >= 29, "only {flags} flags: the settings did not flatten");
+    assert!(
+        flags >= 29,
+        "only {flags} flags: the settings did not flatten"
+    );
     assert!(
         missing.is_empty(),
         "not in docs/host.md or docs/deploy.md: {missing:?}"
