@@ -4,10 +4,10 @@
 //!
 //! The card's title is left to the caller, who puts it before the summary.
 
-mod cells;
+pub(crate) mod cells;
 mod csv;
-mod summary;
-mod table;
+pub(crate) mod summary;
+pub(crate) mod table;
 
 use crate::chart::Chart;
 use crate::view::View;

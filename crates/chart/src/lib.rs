@@ -11,6 +11,7 @@ pub mod describe;
 #[cfg(feature = "geo")]
 pub mod geo;
 pub mod json;
+mod kinds;
 mod label;
 pub mod layout;
 pub mod locale;

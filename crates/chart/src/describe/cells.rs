@@ -9,7 +9,7 @@ use crate::number_text::write_f64;
 use crate::view::View;
 
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Cells<'u> {
+pub(crate) struct Cells<'u> {
     /// Written for a program, not a reader.
     raw: bool,
     units: Option<&'u str>,
@@ -117,7 +117,7 @@ impl<'u> Cells<'u> {
         if self.raw {
             text.to_string()
         } else {
-            crate::shown::display(text)
+            crate::kinds::table::display(text)
         }
     }
 }

@@ -2,35 +2,22 @@
 //! text widths (see [`text`]), recorded by [`Pen`] into a
 //! [`Scene`](crate::scene::Scene) that names no drawing backend. The
 //! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG;
-//! this module never calls them (see [`crate::render`]).
+//! this module never calls them (see [`crate::render`]). What is shared by
+//! every card (the frame, axes, legends, colour ramps, text) is here; each
+//! kind's own layout is in its folder under `crate::kinds`.
 
-mod areas;
-mod axis;
-mod bars;
-mod boxplot;
-mod clip;
-mod frame;
-mod heatmap;
-mod lines;
-#[cfg(feature = "geo")]
-mod map;
-mod metric;
-mod pen;
-mod pie;
-#[cfg(feature = "geo")]
-mod places;
-mod ramp;
-mod scatter;
-mod table;
+pub(crate) mod axis;
+pub(crate) mod clip;
+pub(crate) mod frame;
+pub(crate) mod pen;
+pub(crate) mod ramp;
 pub mod text;
 pub mod theme;
-mod timeline;
-mod treemap;
 
 pub use crate::chart::Chart;
-use crate::model::{Card, CardKind, VizConfig};
+use crate::kinds::is_empty;
+use crate::model::VizConfig;
 use crate::scene::hit::{Mark, Recorder};
-use crate::shown::is_empty;
 use crate::view::View;
 pub use frame::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
 use pen::Pen;
@@ -68,21 +55,7 @@ impl Chart {
     /// [`View`]): those of a card of several series drawn as lines, areas,
     /// dots or bars; none for any other card.
     pub fn toggled_series(&self) -> Vec<&str> {
-        let names: Vec<&str> = match &self.card {
-            Card::Timeseries { series, .. } | Card::Scatter(series) => {
-                series.iter().map(|s| s.name.as_str()).collect()
-            }
-            Card::Categorical(c)
-                if !matches!(
-                    c.kind,
-                    CardKind::Pie | CardKind::Waterfall | CardKind::Choropleth
-                ) =>
-            {
-                c.series.iter().map(|s| s.name.as_str()).collect()
-            }
-            Card::Stacked(s) => s.series.iter().map(|one| one.name.as_str()).collect(),
-            _ => Vec::new(),
-        };
+        let names = crate::kinds::toggled_series(&self.card);
         if names.len() < 2 {
             return Vec::new();
         }
@@ -146,80 +119,15 @@ impl Chart {
             fit: self.fit(),
             view,
         };
-        // Each kind's layout is `#[inline(never)]` (and wasm-opt is told to
-        // keep big functions of one caller apart: scripts/build.sh): inlined
-        // here, every kind's code made one 64 KB function, and a browser
-        // compiles a wasm function whole on its first call, so a page's first
-        // line card compiled the pie, the map and the table too (5 ms).
-        match &self.card {
-            Card::Categorical(c) => match c.kind {
-                CardKind::Pie => pie::draw(&ctx, body, c),
-                CardKind::Waterfall => bars::waterfall(&ctx, body, c),
-                CardKind::StackedBar => bars::stacked(&ctx, body, c),
-                CardKind::Choropleth => draw_map(&ctx, body, c),
-                _ => bars::grouped(&ctx, body, c),
-            },
-            Card::Timeseries { series, precision } if self.kind == CardKind::AreaTimeseries => {
-                areas::area(&ctx, body, series, *precision)
-            }
-            Card::Timeseries { series, precision } => lines::draw(&ctx, body, series, *precision),
-            Card::Scatter(series) => scatter::draw(&ctx, body, series),
-            Card::Boxplot(boxes) => boxplot::draw(&ctx, body, boxes),
-            Card::Heatmap { xs, ys, values } => heatmap::draw(&ctx, body, xs, ys, values),
-            Card::Timeline { items, precision } => timeline::draw(&ctx, body, items, *precision),
-            Card::Histogram(values) => bars::histogram(&ctx, body, values),
-            Card::Table { columns, rows } => table::draw(&ctx, body, columns, rows),
-            Card::Stacked(s) => areas::stacked(&ctx, body, s),
-            Card::Treemap(t) => treemap::draw(&ctx, body, t),
-            Card::Metric(m) => metric::draw(&ctx, body, m),
-            Card::Places(places) => draw_places(&ctx, body, places),
-        }
+        crate::kinds::draw(&ctx, body, self)
     }
 
     /// How the card's plot follows a frame of another size than it was
     /// laid out for: maps and pies keep their shape, tables widen, every
     /// other card's marks fill the plot.
     pub fn fit(&self) -> Fit {
-        match &self.card {
-            Card::Categorical(c) if c.kind == CardKind::Choropleth => Fit::Scale,
-            Card::Places(_) => Fit::Scale,
-            Card::Categorical(c) if c.kind == CardKind::Pie => Fit::ScaleCentred,
-            Card::Table { .. } => Fit::Rows,
-            _ => Fit::Stretch,
-        }
+        crate::kinds::fit(&self.card)
     }
-}
-
-#[cfg(feature = "geo")]
-fn draw_map(ctx: &Ctx<'_>, body: Rect, c: &crate::model::Categorical) {
-    map::draw(ctx, body, c)
-}
-
-#[cfg(feature = "geo")]
-fn draw_places(ctx: &Ctx<'_>, body: Rect, places: &crate::model::Places) {
-    places::draw(ctx, body, places)
-}
-
-#[cfg(not(feature = "geo"))]
-fn draw_places(ctx: &Ctx<'_>, body: Rect, _places: &crate::model::Places) {
-    frame::draw_empty(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
-        body,
-        "Maps are not included in this build",
-    )
-}
-
-#[cfg(not(feature = "geo"))]
-fn draw_map(ctx: &Ctx<'_>, body: Rect, _c: &crate::model::Categorical) {
-    frame::draw_empty(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
-        body,
-        "Maps are not included in this build",
-    )
 }
 
 /// What every card's drawing needs.
@@ -237,6 +145,18 @@ pub(crate) struct Ctx<'c> {
 }
 
 impl Ctx<'_> {
+    /// In a build without maps (no `geo` feature), what a map card says.
+    #[cfg(not(feature = "geo"))]
+    pub fn no_maps(&self, body: Rect) {
+        frame::draw_empty(
+            self.p,
+            self.theme,
+            self.sizes,
+            body,
+            "Maps are not included in this build",
+        )
+    }
+
     pub fn units(&self) -> Option<&str> {
         crate::label::units(self.config)
     }

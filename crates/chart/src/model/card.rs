@@ -1,63 +1,22 @@
-//! Reading the data as each card type needs it: columnar, typed, validated.
+//! What every kind's reader shares: the data as points (objects, table
+//! rows or columns) read one at a time, error paths, labels by first
+//! appearance, dates, and the two data shapes several kinds read
+//! ([`Categorical`], [`Series`]). Each kind's own reader is in its folder
+//! under `crate::kinds`; [`crate::kinds::Card::read`] picks it.
 
 use crate::json::{Object, Value};
 use crate::str_index::StrIndex;
 
 use super::date::{parse_date, DatePrecision};
 use super::error::{describe, Path};
-use super::limits::{
-    MAX_BARS, MAX_BOXES, MAX_CATEGORIES, MAX_HEATMAP_CELLS, MAX_PIE_VALUES, MAX_SERIES,
-    MAX_TABLE_CELLS, MAX_TABLE_COLUMNS, MAX_TIMELINE_ROWS,
-};
+use super::limits::MAX_SERIES;
 use super::rules::{date_of, series_name, sort_by_x, Facts, Field, KEYS};
 use super::{CardKind, DataError, DataShape, RawSeries};
 
-mod metric;
-mod places;
-mod stacked;
-mod treemap;
-
-pub use metric::{Metric, When};
-pub use places::{At, Place, Places};
-pub(crate) use stacked::stack;
-pub use stacked::Stacked;
-pub use treemap::{Leaf, Treemap};
-
-/// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Card {
-    /// bar, grouped_bar, stacked_bar, pie, waterfall and choropleth.
-    Categorical(Categorical),
-    /// x in seconds since 1970 (UTC), sorted.
-    Timeseries {
-        series: Vec<Series>,
-        precision: DatePrecision,
-    },
-    Scatter(Vec<XYSeries>),
-    Boxplot(Vec<BoxStats>),
-    /// `values[row * xs.len() + column]`, rows follow `ys`.
-    Heatmap {
-        xs: Vec<String>,
-        ys: Vec<String>,
-        values: Vec<f64>,
-    },
-    Timeline {
-        items: Vec<TimelineItem>,
-        precision: DatePrecision,
-    },
-    Histogram(Vec<f64>),
-    Table {
-        columns: Vec<String>,
-        rows: Vec<Vec<String>>,
-    },
-    /// stacked_area_timeseries (an area_timeseries is a `Timeseries`).
-    Stacked(Stacked),
-    Treemap(Treemap),
-    /// top_level_metric.
-    Metric(Metric),
-    /// map and bubble_map.
-    Places(Places),
-}
+/// Tukey's box, as the boxplot reader computes it (the writer checks its
+/// boxes against it).
+#[cfg(feature = "serde")]
+pub(crate) use crate::kinds::boxplot::box_stats;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Categorical {
@@ -90,7 +49,7 @@ impl Series {
     /// ([`crate::reduce::kept_for_pixels`]), so that a million points cost a
     /// card no more than 32,768 do, and every reader draws the same lines.
     /// `kept_from`: the caller kept it so already, from that many values.
-    pub(super) fn line(
+    pub(crate) fn line(
         name: String,
         mut xs: Vec<f64>,
         mut ys: Vec<f64>,
@@ -115,33 +74,9 @@ impl Series {
     }
 }
 
-pub type XYSeries = Series;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct BoxStats {
-    pub label: String,
-    pub min: f64,
-    pub q1: f64,
-    pub median: f64,
-    pub q3: f64,
-    pub max: f64,
-    /// Ends of the whiskers: the furthest values within 1.5 IQR of the box.
-    pub low_whisker: f64,
-    pub high_whisker: f64,
-    pub outliers: Vec<f64>,
-    pub count: usize,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimelineItem {
-    pub label: String,
-    pub start: f64,
-    pub end: f64,
-}
-
 /// Where a value sits, for error paths.
 #[derive(Clone, Copy)]
-enum Loc {
+pub(crate) enum Loc {
     Point(usize),
     SeriesPoint(usize, usize),
     /// Element `i` of the arrays of `data` (no series) or `data.series[s]`.
@@ -154,12 +89,12 @@ enum Loc {
 impl Loc {
     /// The path of the point's field `key`, built by [`Path`] as every
     /// other error path is.
-    fn field(self, key: &str) -> String {
+    pub(crate) fn field(self, key: &str) -> String {
         self.field_in(key, |path| path.to_string())
     }
 
     /// The path of element `index` of the point's field `key`.
-    fn field_index(self, key: &str, index: usize) -> String {
+    pub(crate) fn field_index(self, key: &str, index: usize) -> String {
         self.field_in(key, |path| path.index(index).to_string())
     }
 
@@ -213,10 +148,10 @@ impl Loc {
 /// Distinct labels in first-seen order, found by hash (tens of thousands
 /// of categories must not cost a quadratic search).
 #[derive(Default)]
-struct Labels(StrIndex);
+pub(crate) struct Labels(pub(crate) StrIndex);
 
 impl Labels {
-    fn at(&mut self, label: &str) -> usize {
+    pub(crate) fn at(&mut self, label: &str) -> usize {
         match self.0.get(label) {
             Some(at) => at,
             None => self.0.insert(label.to_owned(), self.0.len()),
@@ -224,24 +159,24 @@ impl Labels {
     }
 }
 
-fn error(path: String, message: impl Into<String>) -> DataError {
+pub(crate) fn error(path: String, message: impl Into<String>) -> DataError {
     DataError {
         path,
         message: message.into(),
     }
 }
 
-fn expected(path: String, what: &str, found: &Value) -> DataError {
+pub(crate) fn expected(path: String, what: &str, found: &Value) -> DataError {
     error(path, format!("expected {what}, found {}", describe(found)))
 }
 
 /// Stands in for the cells a table row lacks.
-static NULL: Value = Value::Null;
+pub(crate) static NULL: Value = Value::Null;
 
 /// Where the fields of a point come from. Table rows are read in place,
 /// without building an object per cell.
 #[derive(Clone, Copy)]
-enum Fields<'a> {
+pub(crate) enum Fields<'a> {
     Object(&'a Object),
     /// A table row as a point: `x` is its first cell, `y` one value column's.
     Row {
@@ -271,28 +206,28 @@ impl<'a> Fields<'a> {
 }
 
 /// One point of a series, as key/value fields.
-struct PointRef<'a> {
-    loc: Loc,
-    fields: Fields<'a>,
+pub(crate) struct PointRef<'a> {
+    pub(crate) loc: Loc,
+    pub(crate) fields: Fields<'a>,
 }
 
 impl<'a> PointRef<'a> {
     /// The field as it came, `null` included.
-    fn raw(&self, key: &str) -> Option<&'a Value> {
+    pub(crate) fn raw(&self, key: &str) -> Option<&'a Value> {
         self.fields.get(key)
     }
 
-    fn get(&self, key: &str) -> Option<&'a Value> {
+    pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
         self.raw(key).filter(|value| !value.is_null())
     }
 
-    fn required(&self, key: &str) -> Result<&'a Value, DataError> {
+    pub(crate) fn required(&self, key: &str) -> Result<&'a Value, DataError> {
         self.get(key)
             .ok_or_else(|| error(self.loc.field(key), "is required"))
     }
 
     /// A number, or NaN for `null`/absent (a gap).
-    fn number_or_gap(&self, key: &str) -> Result<f64, DataError> {
+    pub(crate) fn number_or_gap(&self, key: &str) -> Result<f64, DataError> {
         match self.raw(key) {
             None | Some(Value::Null) => Ok(f64::NAN),
             Some(value) => {
@@ -301,20 +236,20 @@ impl<'a> PointRef<'a> {
         }
     }
 
-    fn label(&self, key: &str) -> Result<String, DataError> {
+    pub(crate) fn label(&self, key: &str) -> Result<String, DataError> {
         let value = self.required(key)?;
         label(value).ok_or_else(|| expected(self.loc.field(key), "a string or a number", value))
     }
 }
 
-fn number(value: &Value) -> Option<f64> {
+pub(crate) fn number(value: &Value) -> Option<f64> {
     value
         .as_f64()
         .filter(|n| n.is_finite())
         .map(super::rules::value)
 }
 
-fn label(value: &Value) -> Option<String> {
+pub(crate) fn label(value: &Value) -> Option<String> {
     match value {
         Value::String(text) => Some(text.clone()),
         Value::Number(n) => Some(n.to_string()),
@@ -324,7 +259,7 @@ fn label(value: &Value) -> Option<String> {
 }
 
 /// The series of a card, each as (name, points). Tables become one series per value column.
-fn series_points(shape: &DataShape) -> Vec<(String, Points<'_>)> {
+pub(crate) fn series_points(shape: &DataShape) -> Vec<(String, Points<'_>)> {
     match shape {
         DataShape::Points(points) => vec![(
             String::new(),
@@ -377,7 +312,7 @@ fn series_points(shape: &DataShape) -> Vec<(String, Points<'_>)> {
 /// The points of one series, made one at a time as they are read: nothing
 /// is built per point or per cell before a reader asks for it.
 #[derive(Clone, Copy)]
-enum Points<'a> {
+pub(crate) enum Points<'a> {
     /// Point objects, of `data` (no series) or of `data.series[s]`.
     Objects {
         points: &'a [Value],
@@ -392,7 +327,7 @@ enum Points<'a> {
 }
 
 impl<'a> Points<'a> {
-    fn len(self) -> usize {
+    pub(crate) fn len(self) -> usize {
         match self {
             Points::Objects { points, .. } => points.len(),
             Points::Column { rows, .. } => rows.len(),
@@ -425,7 +360,7 @@ impl<'a> Points<'a> {
     }
 }
 
-struct PointIter<'a> {
+pub(crate) struct PointIter<'a> {
     points: Points<'a>,
     next: usize,
 }
@@ -462,7 +397,7 @@ impl<'a> IntoIterator for &Points<'a> {
 }
 
 /// Points must be objects; checked once up front so readers can assume it.
-fn check_objects(shape: &DataShape) -> Result<(), DataError> {
+pub(crate) fn check_objects(shape: &DataShape) -> Result<(), DataError> {
     let check = |points: &[Value], loc: &dyn Fn(usize) -> Loc| {
         points.iter().enumerate().try_for_each(|(i, value)| {
             if value.is_object() {
@@ -489,7 +424,7 @@ fn check_objects(shape: &DataShape) -> Result<(), DataError> {
 
 /// Cards that draw one mark set per series refuse more series than a
 /// legend can tell apart, before any series is read.
-fn check_series_count(shape: &DataShape) -> Result<(), DataError> {
+pub(crate) fn check_series_count(shape: &DataShape) -> Result<(), DataError> {
     let (path, count) = match shape {
         DataShape::Points(_) | DataShape::Columns(_) => return Ok(()),
         DataShape::Series(series) => ("data.series", series.len()),
@@ -504,60 +439,41 @@ fn check_series_count(shape: &DataShape) -> Result<(), DataError> {
     Ok(())
 }
 
-impl Card {
-    pub fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
-        Card::read_with(kind, shape, false)
-    }
-
-    /// [`Card::read`]; `epoch_ms`: numbers as dates are milliseconds since
-    /// 1970 (`viz_config.x_time: "epoch_ms"`), not years.
-    pub fn read_with(kind: CardKind, shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
-        check_objects(shape)?;
-        match kind {
-            CardKind::Table => read_table(shape),
-            CardKind::Heatmap => read_heatmap(shape),
-            CardKind::Timeline => read_timeline(shape, epoch_ms),
-            // Their series are pooled: no legend, no cap on series.
-            CardKind::Boxplot => read_boxplot(&series_points(shape)),
-            CardKind::Histogram => read_histogram(&series_points(shape)),
-            CardKind::Treemap => treemap::read(shape),
-            CardKind::TopLevelMetric => metric::read(shape),
-            CardKind::Map | CardKind::BubbleMap => places::read(kind, shape),
-            _ => {
-                check_series_count(shape)?;
-                let series = series_points(shape);
-                match kind {
-                    kind if kind.is_dated_line() => read_timeseries(&series, epoch_ms),
-                    CardKind::Scatter => read_scatter(&series),
-                    _ => read_categorical(kind, &series),
-                }
-            }
-        }
-    }
+/// What a kind reading [`Categorical`] data allows.
+pub(crate) struct CategoricalRules {
+    /// Distinct categories at most.
+    pub max_categories: usize,
+    /// Series × categories at most: the dense matrix the reader builds.
+    pub max_cells: usize,
+    /// Refuse a negative value, naming the mark ("a pie slice").
+    pub refuse_negative: Option<&'static str>,
 }
 
-fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
+/// Categories (x) with one value per series each, repeated categories
+/// added up: bar, grouped_bar, stacked_bar, waterfall, pie and choropleth.
+pub(crate) fn read_categorical(
+    kind: CardKind,
+    shape: &DataShape,
+    rules: &CategoricalRules,
+) -> Result<Categorical, DataError> {
+    check_series_count(shape)?;
+    let series = &series_points(shape);
     let mut categories = Labels::default();
     // Categories counted against the caps so far.
     let mut checked = 0;
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(series.len());
-    // Pie folds its smallest slices into "Other"; only the matrix bounds it.
-    let caps = if kind == CardKind::Pie {
-        (usize::MAX, MAX_PIE_VALUES)
-    } else {
-        (MAX_CATEGORIES, MAX_BARS)
-    };
+    let caps = (rules.max_categories, rules.max_cells);
     for (_, points) in series {
         let mut row = Vec::with_capacity(points.len());
         for point in points {
             let x = point.label("x")?;
             let y = point.number_or_gap("y")?;
-            if kind == CardKind::Pie && y < 0.0 {
+            if let Some(mark) = rules.refuse_negative.filter(|_| y < 0.0) {
                 // The number as it came (no float formatting in the engine).
                 let found = point.raw("y").map(describe).unwrap_or_default();
                 return Err(error(
                     point.loc.field("y"),
-                    format!("a pie slice cannot be negative, found {found}"),
+                    format!("{mark} cannot be negative, found {found}"),
                 ));
             }
             let at = categories.at(&x);
@@ -593,11 +509,11 @@ fn read_categorical(kind: CardKind, series: &[(String, Points<'_>)]) -> Result<C
             }
         })
         .collect();
-    Ok(Card::Categorical(Categorical {
+    Ok(Categorical {
         kind,
         categories: categories.0.into_keys(),
         series,
-    }))
+    })
 }
 
 /// Refuses the category that takes a categorical card past its caps, so
@@ -629,7 +545,7 @@ fn check_categories(
 
 /// A date string, or a whole number read as a year; with `epoch_ms`, a
 /// number of milliseconds since 1970 and nothing else.
-fn date_value(
+pub(crate) fn date_value(
     point: &PointRef<'_>,
     key: &str,
     epoch_ms: bool,
@@ -652,374 +568,6 @@ fn date_value(
             value,
         )
     })
-}
-
-fn read_timeseries(series: &[(String, Points<'_>)], epoch_ms: bool) -> Result<Card, DataError> {
-    let mut precision = DatePrecision::Year;
-    let mut out = Vec::with_capacity(series.len());
-    for (s, (name, points)) in series.iter().enumerate() {
-        let mut xs = Vec::with_capacity(points.len());
-        let mut ys = Vec::with_capacity(points.len());
-        for point in points {
-            let (x, p) = date_value(&point, "x", epoch_ms)?;
-            precision = precision.max(p);
-            xs.push(x);
-            ys.push(point.number_or_gap("y")?);
-        }
-        // The streaming reader's: one instance of it in the engine.
-        out.push(Series::line(series_name(name, s), xs, ys, None));
-    }
-    Ok(Card::Timeseries {
-        series: out,
-        precision,
-    })
-}
-
-fn read_scatter(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
-    let mut out = Vec::with_capacity(series.len());
-    for (s, (name, points)) in series.iter().enumerate() {
-        let mut xy = Series {
-            name: series_name(name, s),
-            ..Series::default()
-        };
-        for point in points {
-            let x = match point.raw("x") {
-                Some(Value::String(text)) => crate::number_text::parse_f64(text.trim())
-                    .filter(|n| n.is_finite())
-                    .ok_or_else(|| {
-                        expected(
-                            point.loc.field("x"),
-                            "a number",
-                            &Value::String(text.clone()),
-                        )
-                    })?,
-                _ => point.number_or_gap("x")?,
-            };
-            let y = point.number_or_gap("y")?;
-            if !x.is_nan() && !y.is_nan() {
-                xy.xs.push(x);
-                xy.ys.push(y);
-            }
-        }
-        xy.given = xy.xs.len();
-        out.push(xy);
-    }
-    Ok(Card::Scatter(out))
-}
-
-fn read_boxplot(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
-    let mut labels = Labels::default();
-    let mut groups: Vec<Vec<f64>> = Vec::new();
-    for (_, points) in series {
-        for point in points {
-            let at = labels.at(&point.label("x")?);
-            if at == groups.len() {
-                if at == MAX_BOXES {
-                    return Err(error(
-                        "data".into(),
-                        format!(
-                            "a boxplot of more than {MAX_BOXES} boxes (distinct x); at most {MAX_BOXES} can be shown"
-                        ),
-                    ));
-                }
-                groups.push(Vec::new());
-            }
-            let Some(group) = groups.get_mut(at) else {
-                continue;
-            };
-            match point.get("values") {
-                Some(Value::Array(values)) => {
-                    for (i, value) in values.iter().enumerate() {
-                        match value {
-                            Value::Null => {}
-                            other => group.push(number(other).ok_or_else(|| {
-                                expected(point.loc.field_index("values", i), "a number", other)
-                            })?),
-                        }
-                    }
-                }
-                Some(other) => {
-                    return Err(expected(
-                        point.loc.field("values"),
-                        "an array of numbers",
-                        other,
-                    ))
-                }
-                None => {
-                    let y = point.number_or_gap("y")?;
-                    if !y.is_nan() {
-                        group.push(y);
-                    }
-                }
-            }
-        }
-    }
-    Ok(Card::Boxplot(
-        labels
-            .0
-            .into_keys()
-            .into_iter()
-            .zip(groups)
-            .filter_map(|(label, values)| box_stats(label, values))
-            .collect(),
-    ))
-}
-
-/// Tukey's box: quartiles by linear interpolation, whiskers at 1.5 IQR.
-pub fn box_stats(label: String, mut values: Vec<f64>) -> Option<BoxStats> {
-    values.retain(|v| v.is_finite());
-    if values.is_empty() {
-        return None;
-    }
-    let values = crate::order::rearranged(&values, &crate::order::ranked(&values, false));
-    let quantile = |q: f64| {
-        let pos = q * (values.len() - 1) as f64;
-        let low = pos.floor() as usize;
-        let high = pos.ceil() as usize;
-        let (a, b) = (values[low], values[high.min(values.len() - 1)]);
-        a + (b - a) * (pos - low as f64)
-    };
-    let (q1, median, q3) = (quantile(0.25), quantile(0.5), quantile(0.75));
-    let iqr = q3 - q1;
-    let (low_fence, high_fence) = (q1 - 1.5 * iqr, q3 + 1.5 * iqr);
-    let inside = values
-        .iter()
-        .copied()
-        .filter(|v| *v >= low_fence && *v <= high_fence);
-    let low_whisker = inside.clone().fold(f64::INFINITY, f64::min);
-    let high_whisker = inside.fold(f64::NEG_INFINITY, f64::max);
-    Some(BoxStats {
-        label,
-        min: values[0],
-        q1,
-        median,
-        q3,
-        max: values[values.len() - 1],
-        low_whisker,
-        high_whisker,
-        outliers: values
-            .iter()
-            .copied()
-            .filter(|v| *v < low_fence || *v > high_fence)
-            .collect(),
-        count: values.len(),
-    })
-}
-
-fn read_histogram(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
-    let mut values = Vec::new();
-    for (_, points) in series {
-        for point in points {
-            let y = point.number_or_gap("y")?;
-            if !y.is_nan() {
-                values.push(y);
-            }
-        }
-    }
-    Ok(Card::Histogram(values))
-}
-
-fn read_heatmap(shape: &DataShape) -> Result<Card, DataError> {
-    let mut xs = Labels::default();
-    let mut ys = Labels::default();
-    let mut cells: Vec<(usize, usize, f64)> = Vec::new();
-    match shape {
-        DataShape::Table { columns, rows } => {
-            // A matrix: the first column names the rows, the others are the x categories.
-            for column in columns.iter().skip(1) {
-                xs.at(column);
-            }
-            for (r, row) in rows.iter().enumerate() {
-                let row_label = row.first().and_then(label).unwrap_or_default();
-                let y = ys.at(&row_label);
-                for (c, cell) in row.iter().enumerate().skip(1) {
-                    let value = match cell {
-                        Value::Null => f64::NAN,
-                        other => number(other).ok_or_else(|| {
-                            let root = Path::Root;
-                            let path = root.key("data").key("rows").index(r).index(c).to_string();
-                            expected(path, "a number", other)
-                        })?,
-                    };
-                    cells.push((c - 1, y, value));
-                }
-            }
-        }
-        _ => {
-            for (_, points) in series_points(shape) {
-                for point in points {
-                    let x = xs.at(&point.label("x")?);
-                    let y = ys.at(&point.label("y")?);
-                    cells.push((x, y, point.number_or_gap("value")?));
-                }
-            }
-        }
-    }
-    let (xs, ys) = (xs.0.into_keys(), ys.0.into_keys());
-    let size = xs.len().saturating_mul(ys.len());
-    if size > MAX_HEATMAP_CELLS {
-        return Err(error(
-            "data".into(),
-            format!(
-                "a heatmap of {} x and {} y categories has {size} cells; at most {MAX_HEATMAP_CELLS} can be drawn",
-                xs.len(),
-                ys.len()
-            ),
-        ));
-    }
-    let mut values = vec![f64::NAN; size];
-    for (x, y, value) in cells {
-        if let Some(slot) = values.get_mut(y * xs.len() + x) {
-            *slot = value;
-        }
-    }
-    Ok(Card::Heatmap { xs, ys, values })
-}
-
-fn read_timeline(shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
-    let mut precision = DatePrecision::Year;
-    let mut items = Vec::new();
-    let mut push = |point: &PointRef<'_>| -> Result<(), DataError> {
-        let label = point.label("label")?;
-        let (start, p1) = date_value(point, "start", epoch_ms)?;
-        let (end, p2) = date_value(point, "end", epoch_ms)?;
-        if end < start {
-            return Err(error(point.loc.field("end"), "is before \"start\""));
-        }
-        if items.len() == MAX_TIMELINE_ROWS {
-            return Err(error(
-                "data".into(),
-                format!(
-                    "a timeline of more than {MAX_TIMELINE_ROWS} rows; at most {MAX_TIMELINE_ROWS} can be shown"
-                ),
-            ));
-        }
-        precision = precision.max(p1).max(p2);
-        items.push(TimelineItem { label, start, end });
-        Ok(())
-    };
-    match shape {
-        DataShape::Table { columns, rows } => {
-            let find = |name: &str, fallback: usize| {
-                columns.iter().position(|c| c == name).unwrap_or(fallback)
-            };
-            let (l, s, e) = (find("label", 0), find("start", 1), find("end", 2));
-            for (r, row) in rows.iter().enumerate() {
-                let cell = |at: usize| row.get(at).unwrap_or(&NULL);
-                push(&PointRef {
-                    loc: Loc::TimelineRow(r, [l, s, e]),
-                    fields: Fields::Timeline {
-                        label: cell(l),
-                        start: cell(s),
-                        end: cell(e),
-                    },
-                })?;
-            }
-        }
-        _ => {
-            for (_, points) in series_points(shape) {
-                for point in points {
-                    push(&point)?;
-                }
-            }
-        }
-    }
-    Ok(Card::Timeline { items, precision })
-}
-
-fn text(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::String(text) => text.clone(),
-        other => super::json_text::compact(other),
-    }
-}
-
-fn check_table(rows: usize, columns: usize) -> Result<(), DataError> {
-    if columns > MAX_TABLE_COLUMNS {
-        return Err(error(
-            "data".into(),
-            format!(
-                "a table of {columns} columns; at most {MAX_TABLE_COLUMNS} columns can be shown"
-            ),
-        ));
-    }
-    let cells = rows.saturating_mul(columns);
-    if cells > MAX_TABLE_CELLS {
-        return Err(error(
-            "data".into(),
-            format!(
-                "a table of {rows} rows and {columns} columns has {cells} cells; at most {MAX_TABLE_CELLS} can be shown"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn read_table(shape: &DataShape) -> Result<Card, DataError> {
-    match shape {
-        DataShape::Table { columns, rows } => {
-            check_table(rows.len(), columns.len())?;
-            Ok(Card::Table {
-                columns: columns.clone(),
-                rows: rows
-                    .iter()
-                    .map(|row| row.iter().map(text).collect())
-                    .collect(),
-            })
-        }
-        DataShape::Points(points) | DataShape::Columns(points) => {
-            // Keys in first-seen order, found by hash, and given up on as
-            // soon as there are too many: every point may bring new ones.
-            let mut columns = Labels::default();
-            for point in points {
-                let Some(object) = point.as_object() else {
-                    continue;
-                };
-                for key in object.keys() {
-                    if columns.at(key) == MAX_TABLE_COLUMNS {
-                        return Err(error(
-                            "data".into(),
-                            format!(
-                                "a table of more than {MAX_TABLE_COLUMNS} columns (distinct keys); at most {MAX_TABLE_COLUMNS} columns can be shown"
-                            ),
-                        ));
-                    }
-                }
-            }
-            let columns = columns.0.into_keys();
-            check_table(points.len(), columns.len())?;
-            let rows = points
-                .iter()
-                .map(|point| {
-                    columns
-                        .iter()
-                        .map(|column| point.get(column).map(text).unwrap_or_default())
-                        .collect()
-                })
-                .collect();
-            Ok(Card::Table { columns, rows })
-        }
-        DataShape::Series(series) => {
-            let count = series.iter().map(|raw| raw.points.len()).sum();
-            check_table(count, 3)?;
-            Ok(Card::Table {
-                columns: vec!["series".into(), "x".into(), "y".into()],
-                rows: series
-                    .iter()
-                    .flat_map(|raw| {
-                        raw.points.iter().map(move |point| {
-                            vec![
-                                raw.name.clone(),
-                                point.get("x").map(text).unwrap_or_default(),
-                                point.get("y").map(text).unwrap_or_default(),
-                            ]
-                        })
-                    })
-                    .collect(),
-            })
-        }
-    }
 }
 
 /// What the data looks like, when `viz_component_type` does not say.

@@ -7,9 +7,9 @@
 //! answers `None`, and the caller reads the whole as JSON text, whose reader
 //! words every error with the page's own JSON paths.
 
-use super::card::{Card, Series};
 use super::date::DatePrecision;
 use super::rules::{date_of, drop_gaps, gaps_as_nan, series_name, Field};
+use super::{Card, Series};
 use super::{CardKind, Path, VizConfig, MAX_SERIES};
 use crate::reduce::{Keeper, KEPT_COLUMNS, KEPT_POINTS};
 

@@ -2,25 +2,23 @@
 //! that name the JSON path. See `docs/data-format.md` and
 //! `schema/visualization_data.schema.json`. Unknown keys are ignored.
 
-mod card;
+pub(crate) mod card;
 mod date;
 mod error;
 pub(crate) mod given;
-mod json_text;
+pub(crate) mod json_text;
 mod kind;
 pub mod limits;
-mod rules;
+pub(crate) mod rules;
 mod stream;
 #[cfg(feature = "serde")]
 mod write;
 
 use crate::json::{Object, Value};
 
-pub(crate) use card::stack;
-pub use card::{
-    At, BoxStats, Card, Categorical, Leaf, Metric, NamedValues, Place, Places, Series, Stacked,
-    TimelineItem, Treemap, When, XYSeries,
-};
+pub use crate::kinds::data::*;
+pub(crate) use crate::kinds::lines::stacked::stack;
+pub use card::{Categorical, NamedValues, Series};
 pub use date::{
     civil_from_days, civil_from_seconds, days_from_civil, iso_date, parse_date, DatePrecision,
 };

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use super::date::{epoch_seconds, from_epoch_ms, parse_date, DatePrecision};
 use super::CardKind;
 
-pub(super) fn series_name(name: &str, index: usize) -> String {
+pub(crate) fn series_name(name: &str, index: usize) -> String {
     if name.is_empty() {
         if index == 0 {
             "Value".into()
@@ -37,7 +37,7 @@ pub(super) fn series_name(name: &str, index: usize) -> String {
 
 /// A timeseries x as seconds and its precision: a date string, or a whole
 /// year; with `epoch_ms`, milliseconds only.
-pub(super) fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
+pub(crate) fn date_of(x: Field<'_>, epoch_ms: bool) -> Option<(f64, DatePrecision)> {
     match x {
         Field::Number(ms) if epoch_ms => from_epoch_ms(ms),
         Field::Text(text) if !epoch_ms => parse_date(&text),
@@ -91,7 +91,7 @@ pub(super) fn sort_by_x(xs: &mut Vec<f64>, ys: &mut Vec<f64>) {
 
 /// A field of a point as the readers need it.
 #[derive(Default)]
-pub(super) enum Field<'a> {
+pub(crate) enum Field<'a> {
     #[default]
     Absent,
     Null,

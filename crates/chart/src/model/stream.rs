@@ -13,9 +13,9 @@
 
 use crate::json::{self, Reader, Token};
 
-use super::card::{Card, Series};
 use super::date::{parse_date, DatePrecision};
 use super::rules::{date_of, drop_gaps, gaps_as_nan, series_name, Facts, Field, KEYS};
+use super::{Card, Series};
 use super::{CardKind, Columns, Path, VizConfig, MAX_SERIES};
 
 /// The card of `text`, or `None` to leave it to the tree reader. Columns

@@ -1,12 +1,12 @@
 //! timeseries: one line per series on a time axis, gaps kept, long series
 //! reduced to what the pixels can show.
 
-use super::axis::{AxisSpec, Fit};
-use super::clip;
-use super::frame::Marker;
-use super::pen::Rect;
-use super::Ctx;
 use crate::label;
+use crate::layout::axis::{AxisSpec, Fit};
+use crate::layout::clip;
+use crate::layout::frame::Marker;
+use crate::layout::pen::Rect;
+use crate::layout::Ctx;
 use crate::model::{DatePrecision, Series};
 use crate::reduce::min_max_columns;
 use crate::scene::hit::{HitShape, Mark, Text};
@@ -72,7 +72,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series], precision: DatePrecisi
 
     let columns = (axes.plot.w * ctx.p.scale).ceil().max(1.0) as usize;
     let (dom_lo, dom_hi) = match &axes.x {
-        super::axis::Scale::Time(t) => (t.lo, t.hi),
+        crate::layout::axis::Scale::Time(t) => (t.lo, t.hi),
         _ => (x_lo, x_hi),
     };
     ctx.zoomable(axes.plot, (dom_lo, dom_hi), None);
@@ -188,7 +188,7 @@ pub(super) fn inside(r: Rect, (x, y): (f64, f64)) -> bool {
 
 /// Where a line's points land and what their tooltips say.
 pub(super) struct Plotted<'a> {
-    pub axes: &'a super::axis::Axes,
+    pub axes: &'a crate::layout::axis::Axes,
     /// The x domain the line was reduced over.
     pub domain: (f64, f64),
     pub y_at: &'a dyn Fn(f64) -> f64,

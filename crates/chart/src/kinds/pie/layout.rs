@@ -5,14 +5,14 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 
 use crate::scene::Color;
 
-use super::frame::{LegendEntry, Marker};
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::{self, Weight};
-use super::Ctx;
+use super::slices;
 use crate::label::{self, percent};
+use crate::layout::frame::{LegendEntry, Marker};
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::Ctx;
 use crate::model::Categorical;
 use crate::scene::hit::{HitShape, Mark, Text};
-use crate::shown::slices;
 
 #[inline(never)]
 pub fn draw(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {

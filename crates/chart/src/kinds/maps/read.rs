@@ -1,10 +1,14 @@
 //! map and bubble_map: places at latitude/longitude, or (bubbles) at the
 //! centre of a region named by the codes a choropleth reads.
 
-use super::{error, series_points, PointRef, Points, NULL};
-use super::{CardKind, DataError, DataShape, Value};
-use crate::model::limits::MAX_PLACES;
+use crate::json::Value;
+use crate::model::card::{error, series_points, PointRef, Points, NULL};
 use crate::model::rules::series_name;
+use crate::model::{CardKind, DataError, DataShape};
+
+/// Places on a map or a bubble map: ten thousand dots already cover a
+/// world map drawn on a phone.
+pub const MAX_PLACES: usize = 10_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Places {
@@ -33,7 +37,7 @@ pub enum At {
     Region(String),
 }
 
-pub(super) fn read(kind: CardKind, shape: &DataShape) -> Result<super::Card, DataError> {
+pub(crate) fn read(kind: CardKind, shape: &DataShape) -> Result<crate::kinds::Card, DataError> {
     let bubbles = kind == CardKind::BubbleMap;
     let mut out = Places {
         bubbles,
@@ -82,7 +86,7 @@ pub(super) fn read(kind: CardKind, shape: &DataShape) -> Result<super::Card, Dat
             }
         }
         _ => {
-            super::check_series_count(shape)?;
+            crate::model::card::check_series_count(shape)?;
             for (s, (name, points)) in series_points(shape).into_iter().enumerate() {
                 out.series.push(series_name(&name, s));
                 read_points(&mut out, points, s)?;
@@ -92,7 +96,7 @@ pub(super) fn read(kind: CardKind, shape: &DataShape) -> Result<super::Card, Dat
             }
         }
     }
-    Ok(super::Card::Places(out))
+    Ok(crate::kinds::Card::Places(out))
 }
 
 fn push(out: &mut Places, place: Place) -> Result<(), DataError> {
@@ -162,9 +166,8 @@ fn place(
 ) -> Result<Option<Place>, DataError> {
     let value = match fields.value {
         Value::Null => f64::NAN,
-        other => {
-            super::number(other).ok_or_else(|| super::expected(path(VALUE), "a number", other))?
-        }
+        other => crate::model::card::number(other)
+            .ok_or_else(|| crate::model::card::expected(path(VALUE), "a number", other))?,
     };
     if bubbles && value < 0.0 {
         return Err(error(
@@ -175,13 +178,14 @@ fn place(
     let label = match fields.label {
         Value::Null => None,
         other => Some(
-            super::label(other).ok_or_else(|| super::expected(path(LABEL), "a label", other))?,
+            crate::model::card::label(other)
+                .ok_or_else(|| crate::model::card::expected(path(LABEL), "a label", other))?,
         ),
     };
     let at = match (fields.lat, fields.lon) {
         (Value::Null, Value::Null) if bubbles && !fields.region.is_null() => {
-            At::Region(super::label(fields.region).ok_or_else(|| {
-                super::expected(
+            At::Region(crate::model::card::label(fields.region).ok_or_else(|| {
+                crate::model::card::expected(
                     path(REGION),
                     "a region code such as \"FR\" or \"CA\"",
                     fields.region,
@@ -210,9 +214,9 @@ fn degrees(value: &Value, limit: u8, path: &str, what: &str) -> Result<f64, Data
     if value.is_null() {
         return Err(error(path.to_owned(), "is required"));
     }
-    match super::number(value) {
+    match crate::model::card::number(value) {
         Some(n) if n.abs() <= f64::from(limit) => Ok(n),
-        _ => Err(super::expected(
+        _ => Err(crate::model::card::expected(
             path.to_owned(),
             &format!("{what} in degrees, from -{limit} to {limit}"),
             value,

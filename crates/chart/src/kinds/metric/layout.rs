@@ -7,11 +7,11 @@
 //! classes' layouts (every class body has the height for it); only a card
 //! too short for it puts it beside them, or leaves it out.
 
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::{self, Weight};
-use super::theme::mix;
-use super::Ctx;
 use crate::label;
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::theme::mix;
+use crate::layout::Ctx;
 use crate::model::{Metric, When};
 use crate::reduce::min_max_columns;
 use crate::scene::hit::{HitShape, Mark, Text};

@@ -1,9 +1,13 @@
 //! stacked_area_timeseries: the series of a timeseries on the dates of all
 //! of them, a series missing on a date counting as zero there.
 
-use super::{error, DataError, NamedValues, Series};
-use crate::model::date::DatePrecision;
-use crate::model::limits::MAX_STACKED_VALUES;
+use crate::model::card::error;
+use crate::model::DatePrecision;
+use crate::model::{DataError, NamedValues, Series};
+
+/// Series × distinct dates of a stacked area: the stack is dense (a series
+/// missing on a date is zero there).
+pub const MAX_STACKED_VALUES: usize = 1_000_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stacked {

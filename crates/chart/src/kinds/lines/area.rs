@@ -3,15 +3,15 @@
 //! stacked_area_timeseries: the series stacked date by date, as amounts or
 //! (`normalize`) as shares of each date's total.
 
-use super::axis::{Axes, AxisSpec, Fit, Scale};
-use super::clip;
-use super::frame::Marker;
-use super::lines::{inside, record_points, reduce_shown, Plotted};
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::Weight;
-use super::theme::mix;
-use super::Ctx;
+use super::line::{inside, record_points, reduce_shown, Plotted};
 use crate::label;
+use crate::layout::axis::{Axes, AxisSpec, Fit, Scale};
+use crate::layout::clip;
+use crate::layout::frame::Marker;
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::Weight;
+use crate::layout::theme::mix;
+use crate::layout::Ctx;
 use crate::model::{DatePrecision, Series, Stacked};
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::xy_extent_within;

@@ -1,14 +1,15 @@
-//! Bars: bar and grouped_bar, stacked_bar, waterfall, histogram.
+//! Bars: bar and grouped_bar, stacked_bar, waterfall (and the histogram's
+//! bars, through [`bar_rect`]).
 
-use super::axis::{draw_axes, Axes, AxesSpec, AxisSpec, Fit};
-use super::frame::{LegendEntry, Marker};
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::{self, Weight};
-use super::Ctx;
 use crate::label;
+use crate::layout::axis::{Axes, AxisSpec, Fit};
+use crate::layout::frame::{LegendEntry, Marker};
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::Ctx;
 use crate::model::Categorical;
 use crate::scene::hit::{HitShape, Mark, Text};
-use crate::shown::{bins, finite_range};
+use crate::shown::finite_range;
 
 /// A value label over (or under, for negatives) a bar, when it fits.
 fn value_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, (x, w): (f64, f64)) {
@@ -49,7 +50,7 @@ fn value_label(ctx: &Ctx<'_>, axes: &Axes, value: f64, (x, w): (f64, f64)) {
 }
 
 /// Rectangle between two values on the y axis.
-fn bar_rect(axes: &Axes, x: f64, w: f64, from: f64, to: f64) -> Rect {
+pub(crate) fn bar_rect(axes: &Axes, x: f64, w: f64, from: f64, to: f64) -> Rect {
     let (a, b) = (axes.y_at(from), axes.y_at(to));
     Rect::new(x, a.min(b), w, (a - b).abs())
 }
@@ -364,59 +365,5 @@ pub fn waterfall(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
                 );
             }
         }
-    }
-}
-
-/// histogram: counts of the values in nice-width bins.
-#[inline(never)]
-pub fn histogram(ctx: &Ctx<'_>, body: Rect, values: &[f64]) {
-    let (edges, counts) = bins(values, (body.w / 8.0) as usize);
-    let (Some(&first), Some(&last)) = (edges.first(), edges.last()) else {
-        return;
-    };
-    let max = counts.iter().copied().max().unwrap_or(0) as f64;
-    let y_title = ctx.config.y_label.as_deref().or(Some("Count"));
-    let axes = draw_axes(
-        ctx.p,
-        ctx.theme,
-        ctx.sizes,
-        body,
-        &AxesSpec {
-            x: AxisSpec::Linear {
-                lo: first,
-                hi: last,
-                fit: Fit::Exact,
-                units: ctx.units(),
-            },
-            y: AxisSpec::Linear {
-                lo: 0.0,
-                hi: max.max(1.0),
-                fit: Fit::Zero,
-                units: None,
-            },
-            x_title: ctx.config.x_label.as_deref(),
-            y_title,
-            y2: None,
-        },
-    );
-    ctx.p.set_plot(axes.plot);
-    let _marks = ctx.p.marking();
-    for (i, &count) in counts.iter().enumerate() {
-        let (Some(&a), Some(&b)) = (edges.get(i), edges.get(i + 1)) else {
-            continue;
-        };
-        if count == 0 {
-            continue;
-        }
-        let (x0, x1) = (axes.x_at(a), axes.x_at(b));
-        let gap = if x1 - x0 > 4.0 { 1.0 } else { 0.0 };
-        let r = bar_rect(&axes, x0 + gap / 2.0, x1 - x0 - gap, 0.0, count as f64);
-        ctx.p.rect(r, ctx.theme.color(0));
-        ctx.hit(|| Mark {
-            shape: HitShape::Rect(r),
-            series: None,
-            label: Text::Ready(label::value_span(a, b, ctx.units())),
-            value: Text::Ready(label::count(count)),
-        });
     }
 }

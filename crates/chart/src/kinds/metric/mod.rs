@@ -1,11 +1,18 @@
 //! top_level_metric: the headline number, the value before it, and the
 //! short series they end.
 
-use super::{error, series_points, PointRef};
-use super::{DataError, DataShape, Value};
-use crate::model::date::DatePrecision;
-use crate::model::limits::MAX_METRIC_POINTS;
+pub(crate) mod describe;
+pub(crate) mod layout;
+
+use crate::json::Value;
+use crate::model::card::{error, series_points, PointRef};
 use crate::model::rules::{date_of, Field};
+use crate::model::DatePrecision;
+use crate::model::{DataError, DataShape};
+
+/// Points of a top_level_metric: its sparkline is a few hundred pixels
+/// wide at most.
+pub const MAX_METRIC_POINTS: usize = 10_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Metric {
@@ -28,7 +35,7 @@ pub enum When {
     Label(String),
 }
 
-pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
+pub(crate) fn read(shape: &DataShape) -> Result<crate::kinds::Card, DataError> {
     let series = series_points(shape);
     if series.len() > 1 {
         let path = match shape {
@@ -44,7 +51,7 @@ pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
         ));
     }
     let Some((_, points)) = series.first() else {
-        return Ok(super::Card::Metric(empty()));
+        return Ok(crate::kinds::Card::Metric(empty()));
     };
     if points.len() > MAX_METRIC_POINTS {
         return Err(error(
@@ -81,7 +88,7 @@ pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
     let last = rows.iter().rposition(|(_, y, _)| y.is_finite());
     let points = rows.iter().map(|(at, y, _)| (at.clone(), *y)).collect();
     let Some(last) = last else {
-        return Ok(super::Card::Metric(Metric { points, ..empty() }));
+        return Ok(crate::kinds::Card::Metric(Metric { points, ..empty() }));
     };
     let before = rows
         .get(..last)
@@ -92,7 +99,7 @@ pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
         (None, Some((when, y, _))) => (Some(*y), when.clone()),
         (None, None) => (None, None),
     };
-    Ok(super::Card::Metric(Metric {
+    Ok(crate::kinds::Card::Metric(Metric {
         value,
         previous,
         at,
@@ -121,8 +128,8 @@ fn when(point: &PointRef<'_>) -> Result<Option<When>, DataError> {
                 None => When::Label(text.clone()),
             })
         }
-        Some(value) => Some(When::Label(super::label(value).ok_or_else(|| {
-            super::expected(point.loc.field("x"), "a date or a label", value)
-        })?)),
+        Some(value) => Some(When::Label(crate::model::card::label(value).ok_or_else(
+            || crate::model::card::expected(point.loc.field("x"), "a date or a label", value),
+        )?)),
     })
 }

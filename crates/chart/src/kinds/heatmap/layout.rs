@@ -1,12 +1,12 @@
 //! heatmap: a grid of cells coloured by value, values written in the cells
 //! that have room.
 
-use super::axis::AxisSpec;
-use super::pen::{Align, Baseline, Font, Rect};
-use super::ramp::{draw_color_legend, ColorScale};
-use super::text::{self, Weight};
-use super::Ctx;
 use crate::label;
+use crate::layout::axis::AxisSpec;
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::ramp::{draw_color_legend, ColorScale};
+use crate::layout::text::{self, Weight};
+use crate::layout::Ctx;
 use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
 
 #[inline(never)]
@@ -103,7 +103,7 @@ fn span(names: &[String], from: usize, count: usize) -> String {
 /// the mean of its values; blocks without values stay background.
 fn draw_blocks(
     ctx: &Ctx<'_>,
-    axes: &super::axis::Axes,
+    axes: &crate::layout::axis::Axes,
     scale: &ColorScale,
     xs: &[String],
     ys: &[String],

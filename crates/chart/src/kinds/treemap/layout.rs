@@ -5,12 +5,12 @@
 //! "Other (n)" cell per group; labels are written where they fit, and the
 //! value is in the tooltip.
 
-use super::frame::{LegendEntry, Marker};
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::{self, Weight};
-use super::theme::{contrast, mix};
-use super::Ctx;
 use crate::label;
+use crate::layout::frame::{LegendEntry, Marker};
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::theme::{contrast, mix};
+use crate::layout::Ctx;
 use crate::model::Treemap;
 use crate::order::ranked;
 use crate::scene::hit::{HitShape, Mark, Text};

@@ -1,9 +1,9 @@
 //! timeline: one bar per item from its start to its end on a time axis.
 
-use super::axis::AxisSpec;
-use super::pen::Rect;
-use super::Ctx;
 use crate::label;
+use crate::layout::axis::AxisSpec;
+use crate::layout::pen::Rect;
+use crate::layout::Ctx;
 use crate::model::{DatePrecision, TimelineItem};
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::finite_range;

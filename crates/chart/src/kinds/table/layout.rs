@@ -1,11 +1,11 @@
 //! table: a header, striped rows, numbers aligned right, and a note of the
 //! rows that did not fit.
 
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::{self, Weight};
-use super::Ctx;
+use super::display;
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::Ctx;
 use crate::scene::hit::{HitShape, Mark, Text};
-use crate::shown::display;
 
 /// A cell reads as a number: digits with optional sign, separators,
 /// decimals, currency or percent.

@@ -1,10 +1,10 @@
 //! scatter: points on two linear axes; dense clouds are thinned to one
 //! point per few pixels, which looks the same and draws fast.
 
-use super::axis::{AxisSpec, Fit};
-use super::frame::Marker;
-use super::pen::Rect;
-use super::Ctx;
+use crate::layout::axis::{AxisSpec, Fit};
+use crate::layout::frame::Marker;
+use crate::layout::pen::Rect;
+use crate::layout::Ctx;
 use crate::model::Series;
 use crate::reduce::thin_points;
 use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
@@ -46,7 +46,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, series: &[Series]) {
     );
     let _marks = ctx.p.marking();
     let (xd, yd) = match (&axes.x, &axes.y) {
-        (super::axis::Scale::Linear(x), super::axis::Scale::Linear(y)) => {
+        (crate::layout::axis::Scale::Linear(x), crate::layout::axis::Scale::Linear(y)) => {
             ((x.lo, x.hi), (y.lo, y.hi))
         }
         _ => ((x_lo, x_hi), (y_lo, y_hi)),

@@ -10,14 +10,14 @@
 
 use std::f64::consts::{FRAC_PI_2, TAU};
 
-use super::frame::Marker;
-use super::map::{area, draw_region, not_on_the_map, Fitted};
-use super::pen::{Align, Baseline, Font, Rect};
-use super::text::{self, Weight};
-use super::theme::mix;
-use super::Ctx;
+use super::choropleth::{area, draw_region, not_on_the_map, Fitted};
 use crate::geo::{atlas, guess_atlas, project, Atlas, Region};
 use crate::label;
+use crate::layout::frame::Marker;
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::text::{self, Weight};
+use crate::layout::theme::mix;
+use crate::layout::Ctx;
 use crate::model::{At, Places};
 use crate::scene::hit::{Coarse, HitShape, Mark, Text, DENSE};
 

@@ -1,10 +1,10 @@
 //! boxplot: quartile box, median, whiskers to 1.5 IQR, outliers as rings.
 
-use super::axis::{AxisSpec, Fit};
-use super::pen::Rect;
-use super::theme::mix;
-use super::Ctx;
 use crate::label;
+use crate::layout::axis::{AxisSpec, Fit};
+use crate::layout::pen::Rect;
+use crate::layout::theme::mix;
+use crate::layout::Ctx;
 use crate::model::BoxStats;
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::shown::finite_range;

@@ -2,11 +2,11 @@
 //! diverging) ramp; regions without data stay neutral; codes that match no
 //! region are named under the map.
 
-use super::pen::{Align, Baseline, Font, Rect};
-use super::ramp::{draw_color_legend, ColorScale};
-use super::text::{self, Weight};
-use super::Ctx;
 use crate::geo::{atlas, guess_atlas, Atlas, Region};
+use crate::layout::pen::{Align, Baseline, Font, Rect};
+use crate::layout::ramp::{draw_color_legend, ColorScale};
+use crate::layout::text::{self, Weight};
+use crate::layout::Ctx;
 use crate::model::Categorical;
 use crate::scene::hit::{HitShape, Mark, Text};
 use crate::scene::Color;

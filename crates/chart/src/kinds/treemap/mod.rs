@@ -1,8 +1,15 @@
 //! treemap: categories of one measure, optionally in one level of groups.
 
-use super::{error, series_points, Labels, Points, NULL};
-use super::{DataError, DataShape, Value};
-use crate::model::limits::MAX_TREEMAP_VALUES;
+pub(crate) mod describe;
+pub(crate) mod layout;
+
+use crate::json::Value;
+use crate::model::card::{error, series_points, Labels, Points, NULL};
+use crate::model::{DataError, DataShape};
+
+/// Categories of a treemap as read (labels within groups): the smallest
+/// are folded into "Other" when drawn, so only the reading is bounded.
+pub const MAX_TREEMAP_VALUES: usize = 100_000;
 
 /// Leaves by group, values summed where a label repeats in its group.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,7 +39,7 @@ impl Treemap {
     }
 }
 
-pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
+pub(crate) fn read(shape: &DataShape) -> Result<crate::kinds::Card, DataError> {
     let mut groups = Labels::default();
     let mut leaves = Labels::default();
     let mut values: Vec<(usize, f64)> = Vec::new();
@@ -71,18 +78,24 @@ pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
             for (r, row) in rows.iter().enumerate() {
                 let cell = |at: usize| row.get(at).unwrap_or(&NULL);
                 let path = |at: usize| format!("data.rows[{r}][{at}]");
-                let label = super::label(cell(label_at))
-                    .ok_or_else(|| super::expected(path(label_at), "a label", cell(label_at)))?;
+                let label = crate::model::card::label(cell(label_at)).ok_or_else(|| {
+                    crate::model::card::expected(path(label_at), "a label", cell(label_at))
+                })?;
                 let group = match group_at.map(cell) {
                     None | Some(Value::Null) => String::new(),
-                    Some(value) => super::label(value).ok_or_else(|| {
-                        super::expected(path(group_at.unwrap_or(0)), "a group name", value)
+                    Some(value) => crate::model::card::label(value).ok_or_else(|| {
+                        crate::model::card::expected(
+                            path(group_at.unwrap_or(0)),
+                            "a group name",
+                            value,
+                        )
                     })?,
                 };
                 let value = match cell(value_at) {
                     Value::Null => continue,
-                    value => super::number(value)
-                        .ok_or_else(|| super::expected(path(value_at), "a number", value))?,
+                    value => crate::model::card::number(value).ok_or_else(|| {
+                        crate::model::card::expected(path(value_at), "a number", value)
+                    })?,
                 };
                 check_value(value, || path(value_at))?;
                 if value > 0.0 {
@@ -113,7 +126,7 @@ pub(super) fn read(shape: &DataShape) -> Result<super::Card, DataError> {
             value,
         })
         .collect();
-    Ok(super::Card::Treemap(Treemap { groups, leaves }))
+    Ok(crate::kinds::Card::Treemap(Treemap { groups, leaves }))
 }
 
 fn read_points(
@@ -129,8 +142,9 @@ fn read_points(
         }
         check_value(value, || point.loc.field("y"))?;
         let group = match (series, point.get("group")) {
-            (_, Some(value)) => super::label(value)
-                .ok_or_else(|| super::expected(point.loc.field("group"), "a group name", value))?,
+            (_, Some(value)) => crate::model::card::label(value).ok_or_else(|| {
+                crate::model::card::expected(point.loc.field("group"), "a group name", value)
+            })?,
             (Some(name), None) => name.to_owned(),
             (None, None) => String::new(),
         };
