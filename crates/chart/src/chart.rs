@@ -79,11 +79,7 @@ impl Chart {
         if config.percent_change {
             crate::change::since_start(&mut config, &mut card);
         }
-        if kind == CardKind::StackedAreaTimeseries {
-            if let Card::Timeseries { series, precision } = card {
-                card = Card::Stacked(crate::model::stack(series, precision, config.normalize)?);
-            }
-        }
+        let card = crate::kinds::finish(kind, card, config.normalize)?;
         Ok(Chart { config, kind, card })
     }
 

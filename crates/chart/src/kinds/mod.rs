@@ -113,8 +113,8 @@ impl Card {
             CardKind::Pie => pie::read(shape),
             CardKind::Choropleth => maps::read_choropleth(shape),
             CardKind::Map | CardKind::BubbleMap => maps::read::read(kind, shape),
-            // A stacked area is read as a timeseries, then stacked (by
-            // `Chart::new`, once `viz_config` has had its say).
+            // A stacked area is read as a timeseries, then stacked
+            // ([`finish`]).
             CardKind::Timeseries | CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries => {
                 lines::read(shape, epoch_ms)
             }
@@ -128,6 +128,18 @@ impl Card {
             CardKind::Treemap => treemap::read(shape),
             CardKind::TopLevelMetric => metric::read(shape),
         }
+    }
+}
+
+/// What a kind makes of what its reader read, once `viz_config` has had
+/// its say (`percent_change` first): a stacked area stacks its series
+/// (`normalize`: as shares of each date's total).
+pub(crate) fn finish(kind: CardKind, card: Card, normalize: bool) -> Result<Card, DataError> {
+    match card {
+        Card::Timeseries { series, precision } if kind == CardKind::StackedAreaTimeseries => {
+            lines::stacked::stack(series, precision, normalize).map(Card::Stacked)
+        }
+        card => Ok(card),
     }
 }
 

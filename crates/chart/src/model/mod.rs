@@ -17,7 +17,6 @@ mod write;
 use crate::json::{Object, Value};
 
 pub use crate::kinds::data::*;
-pub(crate) use crate::kinds::lines::stacked::stack;
 pub use card::{Categorical, NamedValues, Series};
 pub use date::{
     civil_from_days, civil_from_seconds, days_from_civil, iso_date, parse_date, DatePrecision,
@@ -222,16 +221,8 @@ impl VisualizationData {
     /// Reads the data as the card type needs it.
     pub fn card(&self) -> Result<Card, DataError> {
         let kind = self.kind();
-        match Card::read_with(kind, &self.data, self.config.epoch_ms)? {
-            Card::Timeseries { series, precision } if kind == CardKind::StackedAreaTimeseries => {
-                Ok(Card::Stacked(stack(
-                    series,
-                    precision,
-                    self.config.normalize,
-                )?))
-            }
-            card => Ok(card),
-        }
+        let card = Card::read_with(kind, &self.data, self.config.epoch_ms)?;
+        crate::kinds::finish(kind, card, self.config.normalize)
     }
 }
 
