@@ -1,4 +1,4 @@
-//! The one-line summary of a card: "<noun>, <details>." Each kind writes
+//! The one-line summary of a card: `"<noun>, <details>."`. Each kind writes
 //! its details (`crate::kinds`) with the words here.
 
 use super::MAX_SUMMARY;
