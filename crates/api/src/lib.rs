@@ -90,14 +90,13 @@ pub fn answer_question(csv: &[u8], question: &str) -> Result<Option<String>, Str
         row: "rows",
         dark: false,
     };
+    let plan = query::understand(question, &table, &query::Aliases::default());
     Ok(
-        query::answer(question, &table, &query::Aliases::default(), None, &drawing).and_then(
-            |answered| {
-                answered
-                    .cards
-                    .first()
-                    .map(|card| card.visualization_data.to_string())
-            },
-        ),
+        query::answer(&plan, question, &table, None, &drawing).and_then(|answered| {
+            answered
+                .cards
+                .first()
+                .map(|card| card.visualization_data.to_string())
+        }),
     )
 }

@@ -25,20 +25,24 @@
 //!
 //! A map, a pie or bars of a single category are never proposed.
 //!
-//! The query moves a type first: "over time", "trend", "monthly" → the line;
-//! "gantt", "schedule", "timeline", "phases" → the timeline; "share",
-//! "proportion", "breakdown" → the pie; "distribution", "spread",
-//! "histogram" → the histogram, or the boxes for "distribution of X by Y";
-//! "correlat", "relationship", " vs " → the scatter; "map", "by country",
-//! "by state", "geograph" → the map. "top N" keeps the N largest bars; "by
-//! <column>" and any column named in the query are taken first as category
-//! or measure. Places are categories too: bars and grids use them where no
-//! other category is named first.
+//! The question moves a type first, as the planner read it into its plan
+//! (the recommender reads no word itself; the words are the lexicon's,
+//! `query/lexicon.rs`): a stacked area, a treemap or a bubble map asked
+//! for; a running total → the area; a trend → the line; a timeline asked
+//! for → the timeline; a share → the pie; a distribution → the histogram,
+//! or the boxes when grouped; a correlation → the scatter; a map asked for,
+//! or a place grouped by → the map; the value now, a headline, or a count
+//! or total of no group → the headline number; another chart word → its
+//! card. A descending ranking's limit ("top 5") keeps the N largest bars;
+//! the columns the question names, those it groups by first, are taken
+//! first as category or measure. Places are categories too: bars and
+//! grids use them where no other category is named first.
 
 use serde_json::{json, Value};
 use zdr_chart::model::{parse_date, CardKind};
 
 use super::table::{Cell, Column, Kind, Table};
+use crate::query::plan::{Aggregate, Plan, Task};
 
 mod area;
 mod parts;
@@ -65,126 +69,84 @@ pub struct Suggestion {
     pub visualization_data: Value,
 }
 
-/// What the query asks for, read by the rules above.
+/// What the question asks of the recommender, as the planner read it
+/// ([`Plan`]): no word of the question is read here.
 #[derive(Debug, Default)]
 struct Intent {
     first: Option<CardKind>,
     top: Option<usize>,
-    /// Columns the query names, in the order it names them.
+    /// Columns the question names, in its order, those it groups by first.
     named: Vec<usize>,
-    /// The query asks for a running total ("cumulative", "running").
+    /// The question asks for a running total.
     cumulative: bool,
-    /// The query asks for the latest value ("latest", "current", "now").
+    /// The question asks for the value now.
     latest: bool,
 }
 
-/// Words of a query that ask for a running total.
-const CUMULATIVE_WORDS: &[&str] = &["cumulative", "cumulated", "running total", "to date"];
-/// Words of a query that ask for the value now.
-const LATEST_WORDS: &[&str] = &["latest", "current", "currently", "now", "today"];
-/// Words of a query that ask for one number (with no "by" of a group).
-const HEADLINE_WORDS: &[&str] = &["how many", "how much", "total", "headline", "kpi"];
-
-/// Whether `q` (lower case, spaces around) holds one of `phrases` as words.
-fn says(q: &str, phrases: &[&str]) -> bool {
-    phrases.iter().any(|p| q.contains(&format!(" {p} ")))
+impl Intent {
+    fn of(plan: Option<&Plan>, table: &Table) -> Intent {
+        let Some(plan) = plan else {
+            return Intent::default();
+        };
+        Intent {
+            first: leaning(plan, table),
+            // "top 5" keeps the largest; "bottom 3" is no cut of them.
+            top: plan
+                .rank
+                .filter(|r| r.descending)
+                .and_then(|r| r.limit)
+                .filter(|n| (1..=MAX_BARS * 20).contains(n)),
+            named: plan.named.clone(),
+            cumulative: plan.cumulative,
+            latest: plan.latest,
+        }
+    }
 }
 
-fn intent(query: Option<&str>, table: &Table) -> Intent {
-    let Some(query) = query else {
-        return Intent::default();
-    };
-    let q = format!(" {} ", query.to_lowercase());
-    // Words alone: punctuation is no part of them ("latest revenue?").
-    let words: String = q
-        .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-        .collect::<String>()
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let words = format!(" {words} ");
-    let cumulative = says(&words, CUMULATIVE_WORDS);
-    let latest = says(&words, LATEST_WORDS);
-    let headline = latest || (says(&words, HEADLINE_WORDS) && !words.contains(" by "));
-    let has = |words: &[&str]| words.iter().any(|w| q.contains(w));
-    let first = if has(&["stacked area"]) {
-        Some(CardKind::StackedAreaTimeseries)
-    } else if has(&["treemap", "tree map"]) {
-        Some(CardKind::Treemap)
-    } else if has(&["bubble"]) {
-        Some(CardKind::BubbleMap)
-    } else if cumulative || has(&["area chart"]) {
-        Some(CardKind::AreaTimeseries)
-    } else if has(&[
-        "over time",
-        "trend",
-        "monthly",
-        "daily",
-        "yearly",
-        "timeline of",
-    ]) {
-        Some(CardKind::Timeseries)
-    } else if has(&["gantt", "schedule", "timeline", "phases"]) {
-        Some(CardKind::Timeline)
-    } else if has(&["share", "proportion", "breakdown", "percentage of"]) {
-        Some(CardKind::Pie)
-    } else if has(&["distribution", "spread", "histogram"]) {
+/// The card type the plan's tasks and chart word move first, in this
+/// order (docs/service-api.md, the recommender's table of words).
+fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
+    let asked = plan.chart.map(|(kind, _)| kind);
+    let is = |kind: CardKind| asked == Some(kind);
+    let grouped = !plan.grouped_by.is_empty();
+    let by_place = plan
+        .grouped_by
+        .first()
+        .and_then(|c| table.columns.get(*c))
+        .is_some_and(|c| c.kind == Kind::Place);
+    // "how many", "total": one number, unless grouped.
+    let one_number = plan.headline
+        || (matches!(plan.aggregate, Some(Aggregate::Count | Aggregate::Sum)) && !grouped);
+    Some(if is(CardKind::StackedAreaTimeseries) {
+        CardKind::StackedAreaTimeseries
+    } else if is(CardKind::Treemap) {
+        CardKind::Treemap
+    } else if is(CardKind::BubbleMap) {
+        CardKind::BubbleMap
+    } else if plan.cumulative || is(CardKind::AreaTimeseries) {
+        CardKind::AreaTimeseries
+    } else if plan.has(Task::Trend) || is(CardKind::Timeseries) {
+        CardKind::Timeseries
+    } else if is(CardKind::Timeline) {
+        CardKind::Timeline
+    } else if plan.has(Task::Share) || is(CardKind::Pie) {
+        CardKind::Pie
+    } else if plan.has(Task::Distribution) || is(CardKind::Histogram) || is(CardKind::Boxplot) {
         // "distribution of price by brand": one box per brand.
-        Some(if q.contains(" by ") && !q.contains("histogram") {
+        if is(CardKind::Boxplot) || (grouped && !is(CardKind::Histogram)) {
             CardKind::Boxplot
         } else {
             CardKind::Histogram
-        })
-    } else if has(&["correlat", "relationship", " vs ", " versus "]) {
-        Some(CardKind::Scatter)
-    } else if has(&[
-        " map ",
-        " map.",
-        "map of",
-        "by country",
-        "by state",
-        "per country",
-        "per state",
-        "geograph",
-    ]) {
-        Some(CardKind::Choropleth)
-    } else if headline {
-        Some(CardKind::TopLevelMetric)
-    } else {
-        None
-    };
-    let top = q
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .windows(2)
-        .find_map(|w| {
-            (w.first() == Some(&"top"))
-                .then(|| w.get(1).and_then(|n| n.parse::<usize>().ok()))
-                .flatten()
-        });
-    let mut named: Vec<(usize, usize)> = table
-        .columns
-        .iter()
-        .enumerate()
-        .filter_map(|(i, c)| q.find(&c.name.to_lowercase()).map(|at| (at, i)))
-        .collect();
-    // "by region" names its column before anything else.
-    if let Some(at) = q.find(" by ") {
-        for (position, _) in &mut named {
-            if *position == at + 4 {
-                *position = 0;
-            }
         }
-    }
-    named.sort_unstable();
-    Intent {
-        first,
-        top: top.filter(|n| (1..=MAX_BARS * 20).contains(n)),
-        named: named.into_iter().map(|(_, i)| i).collect(),
-        cumulative,
-        latest,
-    }
+    } else if plan.has(Task::Correlation) || is(CardKind::Scatter) {
+        CardKind::Scatter
+    } else if is(CardKind::Choropleth) || by_place {
+        CardKind::Choropleth
+    } else if one_number {
+        CardKind::TopLevelMetric
+    } else {
+        return asked;
+    })
 }
 
 /// Columns of a kind, those the query names first; asked for categories,
@@ -686,11 +648,11 @@ fn table_card(table: &Table, name: &str, dark: bool) -> Suggestion {
 pub fn suggest(
     table: &Table,
     name: &str,
-    query: Option<&str>,
+    plan: Option<&Plan>,
     forced: Option<CardKind>,
     dark: bool,
 ) -> Result<Vec<Suggestion>, String> {
-    let intent = intent(query, table);
+    let intent = Intent::of(plan, table);
     let time = of_kind(table, Kind::Time, &intent).first().copied();
     let build = |kind: CardKind| -> Option<Suggestion> {
         match kind {
@@ -877,6 +839,7 @@ pub(crate) fn needs(kind: CardKind) -> &'static str {
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
+    use crate::query::{understand, Aliases};
     use crate::table::{read_csv, MAX_ROWS};
 
     /// The largest table a file may hold, every date and every pair
@@ -991,7 +954,9 @@ mod tests {
     #[test]
     fn new_types_are_proposed_where_they_fit() {
         let kinds = |csv: &str, query: Option<&str>| -> Vec<CardKind> {
-            suggest(&table(csv), "t", query, None, false)
+            let table = table(csv);
+            let plan = query.map(|q| understand(q, &table, &Aliases::default()));
+            suggest(&table, "t", plan.as_ref(), None, false)
                 .unwrap()
                 .iter()
                 .map(|c| c.kind)
@@ -1014,8 +979,9 @@ mod tests {
         assert_eq!(kinds("revenue\n1200\n", None)[0], CardKind::TopLevelMetric);
         let rising = "day,signups\n2024-01-01,5\n2024-01-02,9\n2024-01-03,12\n";
         assert_eq!(kinds(rising, None)[0], CardKind::AreaTimeseries);
-        let cumulative =
-            suggest(&table(DAILY), "t", Some("cumulative installs"), None, false).unwrap();
+        let daily = table(DAILY);
+        let plan = understand("cumulative installs", &daily, &Aliases::default());
+        let cumulative = suggest(&daily, "t", Some(&plan), None, false).unwrap();
         assert_eq!(cumulative[0].kind, CardKind::AreaTimeseries);
         let last = &cumulative[0].visualization_data["data"]["series"][0]["points"][2];
         assert_eq!(last["y"], 16.0);

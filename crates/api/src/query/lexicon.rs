@@ -7,7 +7,9 @@ use zdr_chart::model::CardKind;
 
 use super::plan::{Aggregate, Grain};
 
-/// Chart words, longest first: the card type each asks for.
+/// Chart words, longest first: the card type each asks for. A one-word
+/// chart word that a name took ("phase" of a column `phase`, "bubble" of
+/// a product "Bubble Tea") asks for nothing.
 pub const CHARTS: &[(&str, CardKind)] = &[
     ("stacked area chart", CardKind::StackedAreaTimeseries),
     ("stacked bar chart", CardKind::StackedBar),
@@ -42,6 +44,14 @@ pub const CHARTS: &[(&str, CardKind)] = &[
     ("waterfall", CardKind::Waterfall),
     ("gantt", CardKind::Timeline),
     ("timeline", CardKind::Timeline),
+    ("schedule", CardKind::Timeline),
+    ("phases", CardKind::Timeline),
+    ("bubbles", CardKind::BubbleMap),
+    ("bubble", CardKind::BubbleMap),
+    ("geographic", CardKind::Choropleth),
+    ("geographical", CardKind::Choropleth),
+    ("geographically", CardKind::Choropleth),
+    ("geography", CardKind::Choropleth),
     ("map", CardKind::Choropleth),
     ("pie", CardKind::Pie),
     ("donut", CardKind::Pie),
@@ -58,8 +68,12 @@ pub const CUMULATIVES: &[&str] = &[
     "to date",
 ];
 
-/// Words that ask for the value now: one headline number.
-pub const HEADLINES: &[&str] = &["latest", "current", "currently", "now", "today", "kpi"];
+/// Words that ask for the value now: the latest date's, or the last
+/// row's.
+pub const LATESTS: &[&str] = &["latest", "current", "currently", "now", "today"];
+
+/// Words that ask for one number (beside [`LATESTS`]): a headline.
+pub const HEADLINES: &[&str] = &["kpi", "headline"];
 
 /// Aggregation words.
 pub const AGGREGATES: &[(&str, Aggregate)] = &[
@@ -202,6 +216,7 @@ pub const TRENDS: &[&str] = &[
     "across time",
     "trend",
     "trends",
+    "trending",
     "evolution",
     "evolved",
     "history",
@@ -214,6 +229,7 @@ pub const TRENDS: &[&str] = &[
 
 pub const DISTRIBUTIONS: &[&str] = &[
     "distribution",
+    "distributions",
     "distributed",
     "spread",
     "histogram",
@@ -223,7 +239,9 @@ pub const DISTRIBUTIONS: &[&str] = &[
 
 pub const CORRELATIONS: &[&str] = &[
     "correlation",
+    "correlations",
     "correlate",
+    "correlates",
     "correlated",
     "relationship",
     "related",
@@ -465,6 +483,14 @@ pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.contains(&word)
 }
 
+/// Words of the rules beside the lists above: comparisons, periods and
+/// the like, never taken for a column.
+const OTHER_RULE_WORDS: &[&str] = &[
+    "time", "more", "less", "fewer", "greater", "higher", "lower", "above", "below", "under",
+    "least", "than", "until", "till", "during", "only", "just", "not", "up", "as", "versus",
+    "latest", "last", "first", "recent", "year", "years", "month", "months",
+];
+
 /// Whether `word` is a word of the rules (not to be taken for a column).
 pub fn is_rule_word(word: &str) -> bool {
     is_stopword(word)
@@ -478,37 +504,108 @@ pub fn is_rule_word(word: &str) -> bool {
         || SHARES.contains(&word)
         || COMPARES.contains(&word)
         || CUMULATIVES.contains(&word)
+        || LATESTS.contains(&word)
         || HEADLINES.contains(&word)
-        || matches!(
-            word,
-            "time"
-                | "more"
-                | "less"
-                | "fewer"
-                | "greater"
-                | "higher"
-                | "lower"
-                | "above"
-                | "below"
-                | "under"
-                | "least"
-                | "than"
-                | "until"
-                | "till"
-                | "during"
-                | "only"
-                | "just"
-                | "not"
-                | "up"
-                | "as"
-                | "versus"
-                | "latest"
-                | "last"
-                | "first"
-                | "recent"
-                | "year"
-                | "years"
-                | "month"
-                | "months"
-        )
+        || OTHER_RULE_WORDS.contains(&word)
 }
+
+/// How a comparison keeps rows: above, at least, below or at most its
+/// number, between two, or equal to one (a year).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    Above,
+    AtLeast,
+    Below,
+    AtMost,
+    Between,
+    Equal,
+}
+
+/// Comparison words, two-word ones first: how each keeps rows. The
+/// number follows within four words ("under the age of 30").
+pub const COMPARISONS: &[(&str, Bound)] = &[
+    ("more than", Bound::Above),
+    ("greater than", Bound::Above),
+    ("higher than", Bound::Above),
+    ("larger than", Bound::Above),
+    ("bigger than", Bound::Above),
+    ("longer than", Bound::Above),
+    ("older than", Bound::Above),
+    ("heavier than", Bound::Above),
+    ("taller than", Bound::Above),
+    ("faster than", Bound::Above),
+    ("richer than", Bound::Above),
+    ("less than", Bound::Below),
+    ("fewer than", Bound::Below),
+    ("lower than", Bound::Below),
+    ("smaller than", Bound::Below),
+    ("shorter than", Bound::Below),
+    ("younger than", Bound::Below),
+    ("lighter than", Bound::Below),
+    ("slower than", Bound::Below),
+    ("cheaper than", Bound::Below),
+    ("poorer than", Bound::Below),
+    ("at least", Bound::AtLeast),
+    ("no less", Bound::AtLeast),
+    ("at most", Bound::AtMost),
+    ("no more", Bound::AtMost),
+    ("up to", Bound::AtMost),
+    ("over", Bound::Above),
+    ("above", Bound::Above),
+    ("exceeding", Bound::Above),
+    ("exceeds", Bound::Above),
+    (">", Bound::Above),
+    ("under", Bound::Below),
+    ("below", Bound::Below),
+    ("<", Bound::Below),
+    (">=", Bound::AtLeast),
+    ("<=", Bound::AtMost),
+    ("between", Bound::Between),
+    ("from", Bound::Between),
+    ("since", Bound::AtLeast),
+    ("after", Bound::Above),
+    ("before", Bound::Below),
+    ("until", Bound::AtMost),
+    ("till", Bound::AtMost),
+    ("through", Bound::AtMost),
+    ("in", Bound::Equal),
+    ("during", Bound::Equal),
+    ("of", Bound::Equal),
+];
+
+/// Words that join the two ends of a range ("between 5 and 10").
+pub const RANGE_JOINS: &[&str] = &["and", "to", "through"];
+
+/// Comparison words that compare only years ("in 2005", "since 1990").
+pub const YEAR_COMPARISONS: &[&str] = &[
+    "in", "during", "of", "since", "after", "before", "until", "till", "through",
+];
+
+/// Comparison words whose number is the very next word ("in the 2000s" is
+/// a decade, not a year).
+pub const NEXT_WORD_COMPARISONS: &[&str] = &["in", "during", "of"];
+
+/// Words before a column that group by it ("by region", "across sites");
+/// "for each" too.
+pub const GROUPINGS: &[&str] = &["by", "per", "each", "across", "among", "between"];
+
+/// Words before a grain that make it one ("by month", "each year"); words
+/// ending in "ly" and "annual" are grains alone.
+pub const GRAIN_LEADS: &[&str] = &["by", "per", "each", "every", "a", "over", "the", "across"];
+
+/// Words after a leading date column that list its rows ("years with …").
+pub const LISTINGS: &[&str] = &["with", "when", "where", "that", "in"];
+
+/// Ranking words that, beside a trend, ask for the extreme of each period
+/// ("highest temperature by month").
+pub const EXTREMES: &[&str] = &["highest", "lowest", "most", "least"];
+
+/// Words before "table" that make it a chart word ("as a table").
+pub const TABLE_LEADS: &[&str] = &["a", "as", "in", "into"];
+
+/// Words after which the words no column has are taken for the table's
+/// one category ("by disaster type").
+pub const GUESS_LEADS: &[&str] = &["by", "per"];
+
+/// Words never reported as ignored though no rule reads them alone.
+pub const NEVER_IGNORED: &[&str] = &["compare", "against", "when", "which"];

@@ -13,15 +13,16 @@ mod lexicon;
 mod measure;
 mod parse;
 mod phrases;
-mod plan;
+pub(crate) mod plan;
 mod rows;
+mod rules;
 mod words;
 
 pub use aliases::Aliases;
 pub use build::{draw, Drawing, Drawn};
 pub use lexicon::is_rule_word;
-pub use parse::understand;
 pub use plan::{Plan, Task};
+pub use rules::understand;
 
 use crate::model::card::PlanView;
 use crate::table::Table;
@@ -85,17 +86,17 @@ pub struct Answered {
     pub answer: String,
 }
 
-/// The card `question` asks of `table`, `forced` to a card type when the
-/// request names one; `None` when the question names nothing of the
-/// table (the recommender answers then).
+/// The card `plan` (read of `question`) asks of `table`, `forced` to a
+/// card type when the request names one; `None` when the question names
+/// nothing of the table (the recommender answers then).
 pub fn answer(
+    plan: &Plan,
     question: &str,
     table: &Table,
-    aliases: &Aliases,
     forced: Option<zdr_chart::model::CardKind>,
     drawing: &Drawing,
 ) -> Option<Answered> {
-    let mut plan = understand(question, table, aliases);
+    let mut plan = plan.clone();
     if let Some(kind) = forced {
         plan.chart = Some((kind, kind.as_str()));
     }

@@ -135,7 +135,15 @@ pub struct Plan {
     /// The question asks for a running total ("cumulative sales").
     pub cumulative: bool,
     /// The question asks for the value now ("latest revenue").
+    pub latest: bool,
+    /// The question asks for one number: the value now, or a headline
+    /// ("kpi").
     pub headline: bool,
+    /// Every column the question names, in its order, those it groups by
+    /// first: the recommender takes them first for each role.
+    pub named: Vec<usize>,
+    /// The columns the question groups by ("by region", "per state").
+    pub grouped_by: Vec<usize>,
 }
 
 impl Plan {

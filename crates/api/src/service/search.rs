@@ -829,10 +829,17 @@ pub async fn search(
                     row: &row,
                     dark: request.dark,
                 };
+                // A table kept to one country is read again: its values
+                // are that country's.
+                let read = if narrowed {
+                    query::understand(&request.query, &source.table, &aliases)
+                } else {
+                    asked.clone()
+                };
                 let answered = if asked.is_empty() {
                     None
                 } else {
-                    query::answer(&request.query, &source.table, &aliases, None, &drawing)
+                    query::answer(&read, &request.query, &source.table, None, &drawing)
                 };
                 let planned = answered.as_ref().is_some_and(|a| !a.cards.is_empty());
                 let mut said = answered
@@ -864,14 +871,8 @@ pub async fn search(
                         }
                         answered.cards
                     }
-                    _ => suggest(
-                        &source.table,
-                        &source.name,
-                        Some(&request.query),
-                        None,
-                        request.dark,
-                    )
-                    .map_err(|reason| ApiError::invalid("inputs", reason))?,
+                    _ => suggest(&source.table, &source.name, Some(&read), None, request.dark)
+                        .map_err(|reason| ApiError::invalid("inputs", reason))?,
                 };
                 suggestions.truncate(request.count.unwrap_or(MAX_CARDS).clamp(1, MAX_CARDS));
                 // Categories of a dataset over time: their latest values
@@ -885,7 +886,7 @@ pub async fn search(
                             let again = suggest(
                                 &snapshot,
                                 &source.name,
-                                Some(&request.query),
+                                Some(&read),
                                 Some(suggestion.kind),
                                 request.dark,
                             );

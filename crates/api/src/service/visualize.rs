@@ -233,13 +233,9 @@ fn cards_of(
                 row: "rows",
                 dark: request.dark,
             };
-            match query::answer(
-                question.unwrap_or_default(),
-                &source.table,
-                &context,
-                request.kind,
-                &drawing,
-            ) {
+            let asked = question.unwrap_or_default();
+            let read = query::understand(asked, &source.table, &context);
+            match query::answer(&read, asked, &source.table, request.kind, &drawing) {
                 Some(answered) if !answered.cards.is_empty() => {
                     made.answers
                         .push(format!("{}: {}", source.name, answered.answer));
@@ -255,7 +251,7 @@ fn cards_of(
                     suggest(
                         &source.table,
                         &source.name,
-                        question,
+                        Some(&read),
                         request.kind,
                         request.dark,
                     )
@@ -271,7 +267,7 @@ fn cards_of(
         None => suggest(
             &source.table,
             &source.name,
-            request.query.as_deref(),
+            None,
             request.kind,
             request.dark,
         )
@@ -285,10 +281,15 @@ fn cards_of(
             let mut found = Vec::new();
             for view in views.iter().filter(|v| v.schema_id == schema) {
                 let kind = CardKind::from_name(&view.card_type);
+                // A view's columns, joined by "by", read as a question.
+                let read = view
+                    .query
+                    .as_deref()
+                    .map(|q| query::understand(q, &source.table, &Aliases::default()));
                 match suggest(
                     &source.table,
                     &source.name,
-                    view.query.as_deref(),
+                    read.as_ref(),
                     kind,
                     request.dark,
                 ) {

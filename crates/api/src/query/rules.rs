@@ -1,0 +1,654 @@
+//! The rule passes that read a plan around the names a question uses
+//! ([`super::parse`] matches those): the chart word, the ranking, the
+//! comparisons, the aggregation, the tasks, the roles of the columns named,
+//! and what nothing read. Each pass reads the question's tokens against
+//! the lexicon ([`super::lexicon`]) and fills part of the [`Plan`]; the
+//! recommender reads the same plan, so a word is read once.
+
+use super::aliases::Aliases;
+use super::lexicon::{
+    is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, CHARTS, COMPARES, COMPARISONS,
+    CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
+    GUESS_LEADS, HEADLINES, LATESTS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, RANGE_JOINS,
+    RANKS, SHARES, TABLE_LEADS, TRENDS, YEAR_COMPARISONS,
+};
+use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
+use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
+use super::words::singular;
+use crate::table::{Kind, Table};
+
+/// Reads `question` against `table`: the names first, then each rule pass
+/// in turn.
+pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
+    let schema = Schema::new(table);
+    let mut reader = Reader::new(&schema, question);
+    reader.match_names(aliases);
+    let n = reader.toks.len();
+    let mut q = Reading {
+        r: reader,
+        plan: Plan::default(),
+        time_column: super::measure::date_column(table),
+        read: vec![false; n],
+        taken: Vec::new(),
+        ranked_period: false,
+        compare_word: false,
+        lead_time: None,
+        grouped: Vec::new(),
+        valued: Vec::new(),
+    };
+    chart_word(&mut q);
+    ranking(&mut q);
+    comparisons(&mut q);
+    counted_values(&mut q);
+    years_and_decades(&mut q);
+    aggregation(&mut q);
+    tasks(&mut q);
+    roles(&mut q);
+    guessed_group(&mut q, table);
+    value_filters(&mut q);
+    time_and_correlation(&mut q);
+    inferred_measure(&mut q, table);
+    ignored(&mut q, aliases);
+    q.plan
+}
+
+/// A question being read: the names matched, the plan the passes fill,
+/// and what the passes have taken so far.
+struct Reading<'s, 'a> {
+    r: Reader<'s, 'a>,
+    plan: Plan,
+    /// The table's date column, if any.
+    time_column: Option<usize>,
+    /// Tokens the passes have read (numbers of a filter or a rank).
+    read: Vec<bool>,
+    /// Mentions a filter took (their column is filtered, not shown).
+    taken: Vec<usize>,
+    /// The ranking ranks periods ("the wettest month"): its grain stands.
+    ranked_period: bool,
+    /// The question has a word of comparison ("vs", "compare").
+    compare_word: bool,
+    /// The date column named first with a listing word ("years with …").
+    lead_time: Option<usize>,
+    /// Categories named after "by": groups, whatever values of them a word
+    /// also names ("deaths by type" where a type is "Death").
+    grouped: Vec<usize>,
+    /// Columns whose values the question names, with those values.
+    valued: Vec<(usize, Vec<String>)>,
+}
+
+impl Reading<'_, '_> {
+    fn kind(&self, column: usize) -> Option<Kind> {
+        self.r.schema.kind(column)
+    }
+
+    fn few_numbers(&self, column: usize) -> bool {
+        self.r
+            .schema
+            .distinct
+            .get(column)
+            .is_some_and(|d| *d <= MAX_NUMBER_GROUPS)
+    }
+
+    fn mark_read(&mut self, at: usize) {
+        if let Some(slot) = self.read.get_mut(at) {
+            *slot = true;
+        }
+    }
+}
+
+/// The chart word, longest first; "table" only as "a table", "as table",
+/// "in a table"; a one-word chart word only where no name took it.
+fn chart_word(q: &mut Reading) {
+    for &(phrase, kind) in CHARTS {
+        if let Some(at) = q.r.find(phrase) {
+            if phrase == "table" && !TABLE_LEADS.contains(&q.r.word(at.wrapping_sub(1))) {
+                continue;
+            }
+            if !phrase.contains(' ') && q.r.used.get(at) == Some(&true) {
+                continue;
+            }
+            q.plan.chart = Some((kind, phrase));
+            break;
+        }
+    }
+}
+
+/// Ranking: "top 5", "5 highest", "the highest", "bottom 3"; "highest X by
+/// month" is the maximum per month instead; "the wettest month" ranks
+/// periods.
+fn ranking(q: &mut Reading) {
+    for at in 0..q.r.toks.len() {
+        let word = q.r.word(at).to_owned();
+        let Some((_, descending)) = RANKS.iter().find(|(w, _)| *w == word) else {
+            continue;
+        };
+        // "heaviest" names its measure and ranks by it.
+        if q.r.used.get(at) == Some(&true) && !is_adjective(&word) {
+            continue;
+        }
+        let after = q.r.toks.get(at + 1).and_then(|t| t.number);
+        let before = at
+            .checked_sub(1)
+            .and_then(|b| q.r.toks.get(b))
+            .and_then(|t| t.number);
+        let limit = match (after, before) {
+            (Some(n), _) => {
+                q.mark_read(at + 1);
+                Some(n)
+            }
+            (None, Some(n)) => {
+                q.mark_read(at - 1);
+                Some(n)
+            }
+            _ => None,
+        };
+        let over_time = TRENDS.iter().any(|t| q.r.has(t))
+            || GRAINS
+                .iter()
+                .any(|(g, _)| q.r.has(&format!("by {g}")) || q.r.has(&format!("per {g}")));
+        if limit.is_none() && over_time && EXTREMES.contains(&word.as_str()) {
+            q.plan.aggregate = Some(if *descending {
+                Aggregate::Max
+            } else {
+                Aggregate::Min
+            });
+            continue;
+        }
+        q.plan.rank = Some(Rank {
+            limit: limit
+                .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 1000.0)
+                .map(|n| n as usize),
+            descending: *descending,
+        });
+        q.plan.add(Task::Rank);
+        let next = if limit.is_some() && after.is_some() {
+            at + 2
+        } else {
+            at + 1
+        };
+        if let Some((_, grain)) = GRAINS.iter().find(|(w, _)| *w == q.r.word(next)) {
+            if let Some(t) = q.time_column {
+                q.plan.grain = Some(*grain);
+                q.plan.time = Some(t);
+                q.ranked_period = true;
+            }
+        }
+        break;
+    }
+}
+
+/// The comparison word at `at`, if one stands there: how it keeps rows
+/// and how many words it spans.
+fn comparison_at(r: &Reader, at: usize) -> Option<(Bound, usize)> {
+    COMPARISONS.iter().find_map(|(phrase, bound)| {
+        let words = phrase.split(' ').count();
+        r.stands_at(at, phrase).then_some((*bound, words))
+    })
+}
+
+fn test_of(bound: Bound, a: f64, b: f64) -> Test {
+    match bound {
+        Bound::Above => Test::Gt(a),
+        Bound::AtLeast => Test::Ge(a),
+        Bound::Below => Test::Lt(a),
+        Bound::AtMost => Test::Le(a),
+        Bound::Between => Test::Between(a, b),
+        Bound::Equal => Test::Between(a, a),
+    }
+}
+
+/// Comparisons of numbers and dates: a comparison word, its number (and
+/// a second for a range), and the column it compares.
+fn comparisons(q: &mut Reading) {
+    let n = q.r.toks.len();
+    for at in 0..n {
+        if q.read.get(at) == Some(&true) {
+            continue;
+        }
+        let Some((bound, skip)) = comparison_at(&q.r, at) else {
+            continue;
+        };
+        let w = q.r.word(at).to_owned();
+        let reach = if NEXT_WORD_COMPARISONS.contains(&w.as_str()) {
+            1
+        } else {
+            4
+        };
+        let Some(first) = (at + skip..(at + skip + reach).min(n))
+            .find(|&i| q.r.toks.get(i).is_some_and(|t| t.number.is_some()))
+        else {
+            continue;
+        };
+        if q.read.get(first) == Some(&true) {
+            continue;
+        }
+        let a = q.r.toks.get(first).and_then(|t| t.number).unwrap_or(0.0);
+        let (b, last) = if bound == Bound::Between {
+            let joined = RANGE_JOINS.contains(&q.r.word(first + 1));
+            match q.r.toks.get(first + 2).and_then(|t| t.number) {
+                Some(b) if joined => (b, first + 2),
+                _ => continue,
+            }
+        } else {
+            (a, first)
+        };
+        let year_only = YEAR_COMPARISONS.contains(&w.as_str());
+        let Some((column, mention)) =
+            compared_column(q, (at, skip, first, last), (a, b), year_only)
+        else {
+            continue;
+        };
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+        q.plan.filters.push(Filter {
+            column,
+            test: test_of(bound, lo, hi),
+        });
+        if let Some(i) = mention {
+            q.taken.push(i);
+        }
+        for i in at..=last {
+            q.mark_read(i);
+        }
+    }
+}
+
+/// The column a comparison at `at` compares, and the mention that named
+/// it: one between the words and the number, or just after it; one just
+/// before counts unless the numbers are years and the table has dates
+/// ("fertility in China between 1960 and 1990"); years alone compare the
+/// date column; else the one measure named.
+fn compared_column(
+    q: &Reading,
+    (at, skip, first, last): (usize, usize, usize, usize),
+    (a, b): (f64, f64),
+    year_only: bool,
+) -> Option<(usize, Option<usize>)> {
+    let r = &q.r;
+    let years = year_like(a) && year_like(b) && q.time_column.is_some();
+    let column = r
+        .number_column_in(at, at + 1)
+        .or_else(|| r.number_column_in(at + skip, first))
+        .or_else(|| r.number_column_in(last + 1, last + 3))
+        .or_else(|| {
+            (!years)
+                .then(|| r.number_column_in(at.saturating_sub(3), at))
+                .flatten()
+        });
+    match column {
+        Some((i, c)) if !year_only || !year_like(a) => Some((c, Some(i))),
+        _ if years => q.time_column.map(|t| (t, None)),
+        _ if year_only => None,
+        _ => {
+            // A lone comparison applies to the one measure named.
+            let named: Vec<(usize, usize)> = r
+                .mentions
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| match m.meaning {
+                    Meaning::Column(c) if q.kind(c) == Some(Kind::Number) => Some((i, c)),
+                    _ => None,
+                })
+                .collect();
+            match named.as_slice() {
+                [(i, c)] => Some((*c, Some(*i))),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn year_like(n: f64) -> bool {
+    n.fract() == 0.0 && (1000.0..=2999.0).contains(&n)
+}
+
+/// "4 cylinders", "8-cylinder": a number then a column of few numbers is
+/// a value of it.
+fn counted_values(q: &mut Reading) {
+    let mut found: Vec<(usize, usize, usize, f64)> = Vec::new();
+    for (i, m) in q.r.mentions.iter().enumerate() {
+        let Meaning::Column(c) = m.meaning else {
+            continue;
+        };
+        let Some(before) = m.start.checked_sub(1) else {
+            continue;
+        };
+        let Some(value) = q.r.toks.get(before).and_then(|t| t.number) else {
+            continue;
+        };
+        if q.kind(c) == Some(Kind::Number)
+            && q.few_numbers(c)
+            && q.read.get(before) == Some(&false)
+            && !q.taken.contains(&i)
+        {
+            found.push((i, c, before, value));
+        }
+    }
+    for (i, column, before, value) in found {
+        q.plan.filters.push(Filter {
+            column,
+            test: Test::In(vec![format_number(value)]),
+        });
+        q.taken.push(i);
+        q.mark_read(before);
+    }
+}
+
+/// A bare year, or a decade ("the 1990s"), with a date column.
+fn years_and_decades(q: &mut Reading) {
+    let Some(t) = q.time_column else {
+        return;
+    };
+    for at in 0..q.r.toks.len() {
+        if q.read.get(at) == Some(&true) || q.r.used.get(at) == Some(&true) {
+            continue;
+        }
+        let word = q.r.word(at);
+        let decade = word
+            .strip_suffix('s')
+            .and_then(|d| d.parse::<f64>().ok())
+            .filter(|d| year_like(*d) && *d % 10.0 == 0.0);
+        let test = match (decade, q.r.toks.get(at).and_then(|t| t.number)) {
+            (Some(d), _) => Test::Between(d, d + 9.0),
+            (None, Some(y)) if year_like(y) => Test::Between(y, y),
+            _ => continue,
+        };
+        q.plan.filters.push(Filter { column: t, test });
+        q.mark_read(at);
+    }
+}
+
+/// The aggregation word that stands first, unless a ranking set one.
+fn aggregation(q: &mut Reading) {
+    if q.plan.aggregate.is_some() {
+        return;
+    }
+    q.plan.aggregate = AGGREGATES
+        .iter()
+        .filter_map(|(w, a)| {
+            q.r.find(w)
+                .filter(|at| q.r.used.get(*at) != Some(&true))
+                .map(|at| (at, *a))
+        })
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, a)| a);
+}
+
+/// The grain, and the tasks and cues whose words stand free of any name:
+/// trend, distribution, share, correlation, comparison, a running total,
+/// the value now.
+fn tasks(q: &mut Reading) {
+    let schema = q.r.schema;
+    let r = &q.r;
+    let grain = GRAINS
+        .iter()
+        .filter_map(|(w, g)| {
+            let at = r.find(w)?;
+            let ok = w.ends_with("ly")
+                || *w == "annual"
+                || GRAIN_LEADS.contains(&r.word(at.wrapping_sub(1)));
+            // A grain word that is part of a date column's name still
+            // gives the grain ("by year" where the column is `year`).
+            let free = r.used.get(at) != Some(&true) || r.mentions.iter().any(|m| {
+                m.start <= at
+                    && at < m.end
+                    && matches!(m.meaning, Meaning::Column(c) if schema.kind(c) == Some(Kind::Time))
+            });
+            (ok && free).then_some((at, *g))
+        })
+        .min_by_key(|(at, _)| *at)
+        .map(|(_, g)| g);
+    if !q.ranked_period {
+        q.plan.grain = grain;
+    }
+    let says = |words: &[&str]| words.iter().any(|t| q.r.has(t));
+    let trend = says(TRENDS) || grain.is_some();
+    let distribution = says(DISTRIBUTIONS);
+    let share = says(SHARES);
+    let correlation = says(CORRELATIONS);
+    q.plan.cumulative = says(CUMULATIVES);
+    q.plan.latest = says(LATESTS);
+    q.plan.headline = q.plan.latest || says(HEADLINES);
+    q.compare_word = says(COMPARES);
+    for (asked, task) in [
+        (trend, Task::Trend),
+        (distribution, Task::Distribution),
+        (share, Task::Share),
+        (correlation, Task::Correlation),
+    ] {
+        if asked {
+            q.plan.add(task);
+        }
+    }
+}
+
+/// Whether the mention starting at `start` follows a word that groups by
+/// it ("by region", "for each site").
+fn grouped_at(r: &Reader, start: usize) -> bool {
+    GROUPINGS.contains(&r.word(start.wrapping_sub(1)))
+        || (r.word(start.wrapping_sub(2)) == "for" && r.word(start.wrapping_sub(1)) == "each")
+}
+
+/// The role of each column named: a measure, a group, the date axis, a
+/// date that lists rows; the values named, by column; and every column
+/// named, those grouped by first.
+fn roles(q: &mut Reading) {
+    let mut others: Vec<usize> = Vec::new();
+    for i in 0..q.r.mentions.len() {
+        let Some(m) = q.r.mentions.get(i).cloned() else {
+            continue;
+        };
+        let by = grouped_at(&q.r, m.start);
+        if let Meaning::Column(c) = m.meaning {
+            push(
+                if by {
+                    &mut q.plan.grouped_by
+                } else {
+                    &mut others
+                },
+                c,
+            );
+        }
+        match &m.meaning {
+            Meaning::Value(c, v) => match q.valued.iter_mut().find(|(col, _)| col == c) {
+                Some((_, values)) => {
+                    if !values.contains(v) {
+                        values.push(v.clone());
+                    }
+                }
+                None => q.valued.push((*c, vec![v.clone()])),
+            },
+            Meaning::Column(_) if q.taken.contains(&i) => {}
+            Meaning::Column(c) => column_role(q, *c, (m.start, m.end), by),
+        }
+    }
+    q.plan.named = q.plan.grouped_by.clone();
+    for c in others {
+        push(&mut q.plan.named, c);
+    }
+}
+
+fn column_role(q: &mut Reading, c: usize, (start, end): (usize, usize), by: bool) {
+    match q.kind(c) {
+        // "years with more than …", "months when …": rows listed.
+        Some(Kind::Time) if start <= 1 && LISTINGS.contains(&q.r.word(end)) => {
+            q.lead_time = Some(c);
+        }
+        Some(Kind::Time) if !q.plan.filters.iter().any(|f| f.column == c) || by => {
+            // "by site and year": the date as a second group.
+            if q.r.word(start.wrapping_sub(1)) == "and" && !q.plan.dimensions.is_empty() {
+                q.plan.time_group = true;
+            }
+            q.plan.time = Some(c);
+        }
+        Some(Kind::Time) => {}
+        Some(Kind::Number) => {
+            if by && q.few_numbers(c) && !q.plan.has(Task::Rank) {
+                push(&mut q.plan.dimensions, c);
+            } else {
+                push(&mut q.plan.measures, c);
+            }
+        }
+        Some(Kind::Category | Kind::Place) => {
+            if by {
+                push(&mut q.grouped, c);
+            }
+            push(&mut q.plan.dimensions, c)
+        }
+        None => {}
+    }
+}
+
+/// "by disaster type": words no column has, after "by", beside a measure
+/// named, in a table of one category: that category, and the answer says
+/// so. Never in a ranking ("top region by revenue": "by" names the
+/// measure there).
+fn guessed_group(q: &mut Reading, table: &Table) {
+    let plan = &q.plan;
+    let measured = !plan.measures.is_empty() || plan.aggregate == Some(Aggregate::Count);
+    if !plan.dimensions.is_empty() || plan.split.is_some() || !measured || plan.has(Task::Rank) {
+        return;
+    }
+    let categories: Vec<usize> = (0..table.columns.len())
+        .filter(|c| matches!(q.kind(*c), Some(Kind::Category | Kind::Place)))
+        .collect();
+    let r = &q.r;
+    let n = r.toks.len();
+    let after_by = (0..n).find(|&at| {
+        GUESS_LEADS.contains(&r.word(at))
+            && r.used.get(at + 1) == Some(&false)
+            && r.toks
+                .get(at + 1)
+                .is_some_and(|t| t.number.is_none() && !is_rule_word(&t.word))
+    });
+    let (Some(at), [only]) = (after_by, categories.as_slice()) else {
+        return;
+    };
+    if q.valued.iter().any(|(c, _)| c == only) {
+        return;
+    }
+    let words: Vec<String> = (at + 1..n)
+        .take_while(|i| {
+            r.used.get(*i) == Some(&false)
+                && r.toks
+                    .get(*i)
+                    .is_some_and(|t| t.number.is_none() && !is_stopword(&t.word))
+        })
+        .filter_map(|i| r.toks.get(i).map(|t| t.word.clone()))
+        .collect();
+    for i in at + 1..at + 1 + words.len() {
+        if let Some(u) = q.r.used.get_mut(i) {
+            *u = true;
+        }
+    }
+    q.plan.guessed = Some((words.join(" "), *only));
+    q.plan.dimensions.push(*only);
+}
+
+/// A column named and one of its values: the value is the filter; two
+/// values or more are compared, one series (or bar) each.
+fn value_filters(q: &mut Reading) {
+    for (column, values) in std::mem::take(&mut q.valued) {
+        if q.grouped.contains(&column) {
+            continue;
+        }
+        q.plan.dimensions.retain(|d| *d != column);
+        if values.len() >= 2 {
+            q.plan.split = Some(column);
+            q.plan.add(Task::Compare);
+        }
+        q.plan.filters.push(Filter {
+            column,
+            test: Test::In(values),
+        });
+    }
+}
+
+/// A date column named makes a trend and a trend takes the table's date
+/// column; "X vs Y" of two measures is a correlation.
+fn time_and_correlation(q: &mut Reading) {
+    let plan = &mut q.plan;
+    if plan.time.is_some() {
+        plan.add(Task::Trend);
+    }
+    if q.compare_word
+        && plan.split.is_none()
+        && plan.measures.len() >= 2
+        && plan.dimensions.is_empty()
+    {
+        plan.add(Task::Correlation);
+    }
+    if plan.has(Task::Trend) && plan.time.is_none() {
+        plan.time = q.time_column;
+    }
+}
+
+/// No measure named: a table of one measure shows it; a comparison's
+/// column is what a list of rows or a rate shows.
+fn inferred_measure(q: &mut Reading, table: &Table) {
+    let plan = &mut q.plan;
+    let counting = plan.aggregate == Some(Aggregate::Count);
+    if !plan.measures.is_empty() || counting || plan.is_empty() {
+        return;
+    }
+    let schema = q.r.schema;
+    let compared = plan
+        .filters
+        .iter()
+        .find(|f| !matches!(f.test, Test::In(_)) && schema.kind(f.column) == Some(Kind::Number))
+        .map(|f| f.column);
+    let numbers: Vec<usize> = (0..table.columns.len())
+        .filter(|c| schema.kind(*c) == Some(Kind::Number))
+        .collect();
+    if let (Some(f), Some(t)) = (compared, q.lead_time) {
+        plan.listing = plan.chart.is_none();
+        plan.measures.push(f);
+        push(&mut plan.dimensions, t);
+    } else if let Some(f) = compared {
+        let alone =
+            plan.dimensions.is_empty() && !plan.has(Task::Trend) && plan.aggregate.is_none();
+        if alone && plan.chart.is_none() {
+            plan.listing = true;
+            plan.measures.push(f);
+        } else if !super::measure::is_flow(table, f) {
+            plan.measures.push(f);
+        }
+    } else if let [only] = numbers.as_slice() {
+        if !plan.filters.iter().any(|f| f.column == *only) {
+            plan.measures.push(*only);
+        }
+    }
+    plan.inferred_measure = !plan.measures.is_empty();
+}
+
+/// The words nothing read, for the answer to say (at most 12).
+fn ignored(q: &mut Reading, aliases: &Aliases) {
+    let r = &q.r;
+    for (at, token) in r.toks.iter().enumerate() {
+        let w = token.word.as_str();
+        if r.used.get(at) == Some(&true)
+            || q.read.get(at) == Some(&true)
+            || token.number.is_some()
+            || is_rule_word(w)
+            || w.chars().count() < 3
+            || RANKS.iter().any(|(k, _)| *k == w)
+            || CHARTS.iter().any(|(k, _)| k.split(' ').any(|p| p == w))
+            || NEVER_IGNORED.contains(&w)
+            || aliases.known.iter().any(|k| k == w)
+            || aliases
+                .row
+                .as_deref()
+                .is_some_and(|r| singular(r) == singular(w))
+        {
+            continue;
+        }
+        if !q.plan.ignored.iter().any(|i| i == w) && q.plan.ignored.len() < 12 {
+            q.plan.ignored.push(token.word.clone());
+        }
+    }
+}
+
+fn push(list: &mut Vec<usize>, c: usize) {
+    if !list.contains(&c) {
+        list.push(c);
+    }
+}
