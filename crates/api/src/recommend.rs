@@ -42,7 +42,7 @@ use serde_json::{json, Value};
 use zdr_chart::model::{parse_date, CardKind};
 
 use super::table::{Cell, Column, Kind, Table};
-use crate::query::plan::{Aggregate, Plan, Task};
+use crate::query::plan::{Plan, Task};
 
 mod area;
 mod parts;
@@ -108,15 +108,11 @@ impl Intent {
 fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
     let asked = plan.chart.map(|(kind, _)| kind);
     let is = |kind: CardKind| asked == Some(kind);
-    let grouped = !plan.grouped_by.is_empty();
     let by_place = plan
         .grouped_by
         .first()
         .and_then(|c| table.columns.get(*c))
         .is_some_and(|c| c.kind == Kind::Place);
-    // "how many", "total": one number, unless grouped.
-    let one_number = plan.headline
-        || (matches!(plan.aggregate, Some(Aggregate::Count | Aggregate::Sum)) && !grouped);
     Some(if is(CardKind::StackedAreaTimeseries) {
         CardKind::StackedAreaTimeseries
     } else if is(CardKind::Treemap) {
@@ -133,7 +129,7 @@ fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
         CardKind::Pie
     } else if plan.has(Task::Distribution) || is(CardKind::Histogram) || is(CardKind::Boxplot) {
         // "distribution of price by brand": one box per brand.
-        if is(CardKind::Boxplot) || (grouped && !is(CardKind::Histogram)) {
+        if is(CardKind::Boxplot) || (plan.grouped && !is(CardKind::Histogram)) {
             CardKind::Boxplot
         } else {
             CardKind::Histogram
@@ -142,7 +138,7 @@ fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
         CardKind::Scatter
     } else if is(CardKind::Choropleth) || by_place {
         CardKind::Choropleth
-    } else if one_number {
+    } else if plan.one_number {
         CardKind::TopLevelMetric
     } else {
         return asked;
@@ -949,6 +945,55 @@ mod tests {
             let reason = forced(csv, kind).map(|c| c.kind).unwrap_err();
             assert!(reason.contains(needs(kind)), "{reason}");
         }
+    }
+
+    /// Every chart word of the lexicon, read by the planner, moves its own
+    /// card first in the recommender: one reading of each word.
+    #[test]
+    fn every_chart_word_leans_the_recommender_to_its_card() {
+        let table = table(DAILY);
+        for &(phrase, kind) in crate::query::lexicon::CHARTS {
+            let plan = understand(&format!("as a {phrase}"), &table, &Aliases::default());
+            assert_eq!(plan.chart, Some((kind, phrase)), "{phrase}");
+            assert_eq!(
+                Intent::of(Some(&plan), &table).first,
+                Some(kind),
+                "{phrase}"
+            );
+        }
+    }
+
+    /// The words the planner and the recommender once read apart, read
+    /// once: whole words, never inside another or inside a name.
+    #[test]
+    fn words_once_read_apart_are_read_once() {
+        let daily = table(DAILY);
+        let plan = |q: &str, t: &Table| understand(q, t, &Aliases::default());
+        let first = |q: &str, t: &Table| Intent::of(Some(&plan(q, t)), t).first;
+        assert!(plan("installs cumulatively", &daily).cumulative);
+        assert_eq!(
+            first("cumulatively", &daily),
+            Some(CardKind::AreaTimeseries)
+        );
+        assert_eq!(first("the schedule", &daily), Some(CardKind::Timeline));
+        assert_eq!(first("as bubbles", &daily), Some(CardKind::BubbleMap));
+        assert_eq!(first("percentage of installs", &daily), Some(CardKind::Pie));
+        assert_eq!(first("shareholders", &daily), None);
+        assert_eq!(first("how much", &daily), Some(CardKind::TopLevelMetric));
+        assert_eq!(first("total by region", &daily), None);
+        // "age" is no column of "average".
+        let staff = table("name,salary,age\na,10,30\nb,20,40\n");
+        let intent = Intent::of(Some(&plan("average", &staff)), &staff);
+        assert!(intent.named.is_empty(), "{:?}", intent.named);
+        // A name that holds a chart word asks for no chart.
+        let teas = table("product,sales\nBubble Tea,5\nCoffee,3\n");
+        assert_eq!(plan("Bubble Tea sales", &teas).chart, None);
+        // "top five" keeps five bars; "bottom 3" keeps no top.
+        assert_eq!(
+            Intent::of(Some(&plan("top five", &teas)), &teas).top,
+            Some(5)
+        );
+        assert_eq!(Intent::of(Some(&plan("bottom 3", &teas)), &teas).top, None);
     }
 
     #[test]

@@ -75,6 +75,10 @@ pub const LATESTS: &[&str] = &["latest", "current", "currently", "now", "today"]
 /// Words that ask for one number (beside [`LATESTS`]): a headline.
 pub const HEADLINES: &[&str] = &["kpi", "headline"];
 
+/// Words that ask for one number where nothing is grouped ([`BY_WORDS`]):
+/// the recommender's headline ("how many", "total" are aggregations too).
+pub const ONE_NUMBER: &[&str] = &["how many", "how much", "total"];
+
 /// Aggregation words.
 pub const AGGREGATES: &[(&str, Aggregate)] = &[
     ("how many", Aggregate::Count),
@@ -603,9 +607,10 @@ pub const EXTREMES: &[&str] = &["highest", "lowest", "most", "least"];
 /// Words before "table" that make it a chart word ("as a table").
 pub const TABLE_LEADS: &[&str] = &["a", "as", "in", "into"];
 
-/// Words after which the words no column has are taken for the table's
-/// one category ("by disaster type").
-pub const GUESS_LEADS: &[&str] = &["by", "per"];
+/// Words that group by what follows ("by region", "per state"); the words
+/// after one that no column has may be the table's one category ("by
+/// disaster type").
+pub const BY_WORDS: &[&str] = &["by", "per"];
 
 /// Words never reported as ignored though no rule reads them alone.
 pub const NEVER_IGNORED: &[&str] = &["compare", "against", "when", "which"];

@@ -9,7 +9,7 @@
 mod aliases;
 mod build;
 mod choose;
-mod lexicon;
+pub(crate) mod lexicon;
 mod measure;
 mod parse;
 mod phrases;
@@ -103,6 +103,9 @@ pub fn answer(
     if plan.is_empty() {
         return None;
     }
+    if let Some(answered) = timeline(&plan, table, drawing) {
+        return Some(answered);
+    }
     Some(match draw(&plan, table, drawing) {
         // viz_component_type is a demand, not a wish: another type is no
         // answer (the recommender then says what the type needs).
@@ -125,6 +128,43 @@ pub fn answer(
             answer: format!("Nothing to draw for \"{}\": {reason}.", question.trim()),
             cards: Vec::new(),
         },
+    })
+}
+
+/// The timeline a plan asks for ("gantt", "schedule"): the planner builds
+/// none, so it is the recommender's, of the rows the plan keeps; `None`
+/// when the plan asks for none or the rows cannot make one (the planner
+/// then says what a timeline needs and draws what it can).
+fn timeline(plan: &Plan, table: &Table, drawing: &Drawing) -> Option<Answered> {
+    let kind = zdr_chart::model::CardKind::Timeline;
+    if plan.chart.map(|(k, _)| k) != Some(kind) {
+        return None;
+    }
+    let kept = rows::kept(table, &rows::mask(plan, table));
+    // A column kept to one value ("team A") labels no bar.
+    let mut plan = plan.clone();
+    let one_value = |c: &usize| {
+        plan.filters
+            .iter()
+            .any(|f| f.column == *c && matches!(&f.test, plan::Test::In(v) if v.len() == 1))
+    };
+    let named: Vec<usize> = plan
+        .named
+        .iter()
+        .copied()
+        .filter(|c| !one_value(c))
+        .collect();
+    plan.named = named;
+    let cards = crate::recommend::suggest(&kept, "", Some(&plan), Some(kind), drawing.dark).ok()?;
+    let title = cards
+        .first()
+        .map(|c| crate::recommend::lower_first(&c.title))?;
+    let mut plan_view = view(&plan, table, None);
+    plan_view.card_type = Some(kind.as_str());
+    Some(Answered {
+        plan: plan_view,
+        answer: format!("Shown: {title}, as a timeline."),
+        cards,
     })
 }
 
@@ -284,5 +324,42 @@ mod tests {
         assert_eq!(plan.card_type, Some("table"));
         let plan = plan_of("top five cars by weight", &table);
         assert_eq!((plan.sort, plan.limit), (Some("desc"), Some(5)));
+    }
+
+    /// A timeline asked for is drawn where the data make one, of the rows
+    /// the plan keeps; else the planner says what it needs.
+    #[test]
+    fn a_timeline_asked_for_is_drawn_where_the_data_make_one() {
+        let csv = "task,team,start,end\nDesign,A,2024-01-01,2024-02-01\nBuild,B,2024-02-01,2024-05-01\nTest,A,2024-04-15,2024-06-01\n";
+        let table = read_csv(csv.as_bytes(), &Stop::never()).unwrap();
+        let drawing = Drawing {
+            row: "rows",
+            dark: false,
+        };
+        for question in ["project schedule", "gantt of team A", "tasks as a timeline"] {
+            let plan = understand(question, &table, &Aliases::default());
+            let answered = answer(&plan, question, &table, None, &drawing).unwrap();
+            assert_eq!(
+                answered.cards[0].kind,
+                zdr_chart::model::CardKind::Timeline,
+                "{question}"
+            );
+            assert_eq!(answered.plan.card_type, Some("timeline"));
+        }
+        let plan = understand("gantt of team A", &table, &Aliases::default());
+        let answered = answer(&plan, "", &table, None, &drawing).unwrap();
+        let rows = answered.cards[0].visualization_data["data"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert_eq!(rows, 2);
+        let cars = cars();
+        let plan = understand("timeline of mpg", &cars, &Aliases::default());
+        let answered = answer(&plan, "timeline of mpg", &cars, None, &drawing).unwrap();
+        assert!(
+            answered.answer.contains("a timeline needs"),
+            "{}",
+            answered.answer
+        );
     }
 }

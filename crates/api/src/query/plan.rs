@@ -139,6 +139,11 @@ pub struct Plan {
     /// The question asks for one number: the value now, or a headline
     /// ("kpi").
     pub headline: bool,
+    /// The question asks for one number and groups nothing ("how many",
+    /// "total", or a headline).
+    pub one_number: bool,
+    /// The question groups by something, named or not ("by", "per").
+    pub grouped: bool,
     /// Every column the question names, in its order, those it groups by
     /// first: the recommender takes them first for each role.
     pub named: Vec<usize>,

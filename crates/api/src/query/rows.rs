@@ -8,7 +8,7 @@ use zdr_chart::model::{civil_from_days, parse_date, DatePrecision};
 
 use super::plan::{format_number, Aggregate, Grain, Plan, Test};
 use crate::recommend::{number, text};
-use crate::table::{Cell, Kind, Table};
+use crate::table::{Cell, Column, Kind, Table};
 
 /// Groups at most (keys of one aggregation), so memory stays linear.
 const MAX_KEYS: usize = 250_000;
@@ -55,6 +55,29 @@ pub(super) fn mask(plan: &Plan, table: &Table) -> Vec<bool> {
         }
     }
     keep
+}
+
+/// The rows of `table` that `keep` keeps, as a table of its own.
+pub(super) fn kept(table: &Table, keep: &[bool]) -> Table {
+    let columns = table
+        .columns
+        .iter()
+        .map(|c| Column {
+            name: c.name.clone(),
+            kind: c.kind,
+            cells: c
+                .cells
+                .iter()
+                .zip(keep)
+                .filter(|(_, k)| **k)
+                .map(|(cell, _)| cell.clone())
+                .collect(),
+        })
+        .collect();
+    Table {
+        columns,
+        rows: keep.iter().filter(|k| **k).count(),
+    }
 }
 
 /// A date as the period of `grain` it falls in, written as dates are

@@ -7,10 +7,10 @@
 
 use super::aliases::Aliases;
 use super::lexicon::{
-    is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, CHARTS, COMPARES, COMPARISONS,
-    CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
-    GUESS_LEADS, HEADLINES, LATESTS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, RANGE_JOINS,
-    RANKS, SHARES, TABLE_LEADS, TRENDS, YEAR_COMPARISONS,
+    is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, BY_WORDS, CHARTS, COMPARES,
+    COMPARISONS, CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS,
+    GROUPINGS, HEADLINES, LATESTS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER,
+    RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, YEAR_COMPARISONS,
 };
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
@@ -408,6 +408,8 @@ fn tasks(q: &mut Reading) {
     q.plan.cumulative = says(CUMULATIVES);
     q.plan.latest = says(LATESTS);
     q.plan.headline = q.plan.latest || says(HEADLINES);
+    q.plan.grouped = says(BY_WORDS);
+    q.plan.one_number = q.plan.headline || (says(ONE_NUMBER) && !q.plan.grouped);
     q.compare_word = says(COMPARES);
     for (asked, task) in [
         (trend, Task::Trend),
@@ -514,7 +516,7 @@ fn guessed_group(q: &mut Reading, table: &Table) {
     let r = &q.r;
     let n = r.toks.len();
     let after_by = (0..n).find(|&at| {
-        GUESS_LEADS.contains(&r.word(at))
+        BY_WORDS.contains(&r.word(at))
             && r.used.get(at + 1) == Some(&false)
             && r.toks
                 .get(at + 1)
