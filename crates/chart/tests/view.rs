@@ -215,13 +215,13 @@ fn a_zoomed_million_point_line_shows_the_detail_of_its_range() {
     let whole = chart.scene_viewed(800.0, 500.0, (&theme, &View::default()), true);
     let view = zoomed((lo, hi), None);
     let zoomed_scene = chart.scene_viewed(800.0, 500.0, (&theme, &view), true);
-    let frame = *zoomed_scene.hits.zoom_frame().expect("a line zooms");
+    let frame = *zoomed_scene.hits.zoom_window().expect("a line zooms");
     assert_eq!(frame.x, (lo, hi), "the x axis is the zoom's range");
     assert!((frame.x_of(frame.plot.x) - lo).abs() < 1e-6);
     // The 2,000 minutes are about two pixel columns of the whole line, and
     // the whole plot zoomed: hundreds of real points, not a handful.
     let in_range = |scene: &zdr_chart::scene::Scene, whole_frame: bool| {
-        let frame = scene.hits.zoom_frame().copied().unwrap();
+        let frame = scene.hits.zoom_window().copied().unwrap();
         scene
             .hits
             .iter()
@@ -271,7 +271,7 @@ fn a_scatter_zooms_in_x_and_y() {
     let chart = example("scatter");
     let theme = chart.theme(None);
     let whole = chart.scene_viewed(800.0, 500.0, (&theme, &View::default()), true);
-    let frame = *whole.hits.zoom_frame().unwrap();
+    let frame = *whole.hits.zoom_window().unwrap();
     let (x0, x1) = frame.x;
     let (y0, y1) = frame.y.unwrap();
     let (x, y) = (
@@ -280,7 +280,7 @@ fn a_scatter_zooms_in_x_and_y() {
     );
     let view = zoomed(x, Some(y));
     let scene = chart.scene_viewed(800.0, 500.0, (&theme, &view), true);
-    let frame = *scene.hits.zoom_frame().unwrap();
+    let frame = *scene.hits.zoom_window().unwrap();
     assert_eq!((frame.x, frame.y), (x, Some(y)));
     assert!(!scene.hits.is_empty() && scene.hits.len() < whole.hits.len());
     for hit in scene.hits.iter() {
@@ -309,7 +309,7 @@ fn zooms_that_are_not_ranges_are_the_whole_data() {
             chart
                 .scene_viewed(800.0, 500.0, (&theme, &zoomed((1.0, 2.0), None)), true)
                 .hits
-                .zoom_frame()
+                .zoom_window()
                 .is_none(),
             "{name}"
         );

@@ -11,7 +11,7 @@ use std::rc::{Rc, Weak};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlElement, ResizeObserver, Window};
 use zdr_chart::model::Card;
-use zdr_chart::scene::{HitMap, ZoomFrame};
+use zdr_chart::scene::{HitMap, ZoomWindow};
 use zdr_chart::{Chart, Theme, View};
 
 use crate::accessible::Description;
@@ -100,7 +100,7 @@ pub(crate) struct CanvasState {
     legend: Option<LegendButtons>,
     zoom: Option<Zoom>,
     /// The plot of the last draw of the whole data: how far a zoom goes out.
-    home: Option<ZoomFrame>,
+    home: Option<ZoomWindow>,
     /// A zoom changed: `onViewChange` is called after its draw.
     view_changed: bool,
     crosshair: Option<Crosshair>,
@@ -512,7 +512,7 @@ impl CanvasState {
             .redrawn(new_data, (marks_before, self.hits.len()));
         self.drawn = Some(key);
         if !self.view.is_zoomed() {
-            self.home = self.hits.zoom_frame().copied();
+            self.home = self.hits.zoom_window().copied();
         }
         self.sync_chrome(&theme);
         Ok(())
@@ -529,7 +529,7 @@ impl CanvasState {
         }
         // Two fingers zoom and pan a card that zooms; the page still scrolls
         // up and down over it.
-        let touch = if self.hits.zoom_frame().is_some() {
+        let touch = if self.hits.zoom_window().is_some() {
             "pan-y"
         } else {
             "auto"
@@ -543,7 +543,7 @@ impl CanvasState {
                 crate::canvas_backend::css_color(theme.text),
                 crate::canvas_backend::css_color(theme.background),
             );
-            let plot = self.hits.zoom_frame().map(|f| f.plot);
+            let plot = self.hits.zoom_window().map(|f| f.plot);
             zoom.sync(self.view.is_zoomed(), plot, colors);
         }
         // A focused card keeps its ring on its mark through a resize.
@@ -605,7 +605,7 @@ impl Zoomed for CanvasState {
         }
     }
 
-    fn home(&self) -> Option<ZoomFrame> {
+    fn home(&self) -> Option<ZoomWindow> {
         self.home
     }
 }
@@ -669,7 +669,7 @@ impl Crossed for CanvasState {
     /// Only a card of the same kind of x axis (time with time, numbers with
     /// numbers) that asked for it (`syncZoom`) follows; it tells no one.
     fn zoomed_with(&mut self, x: Option<(f64, f64)>) {
-        let zoomable = self.hits.zoom_frame().is_some_and(|f| f.y.is_none());
+        let zoomable = self.hits.zoom_window().is_some_and(|f| f.y.is_none());
         if self.sync_zoom && zoomable && self.time_axis() && self.view.zoom(x, None) {
             self.view_redrawn(true);
         }
@@ -694,7 +694,7 @@ impl Pointed for CanvasState {
         let (Some(crosshair), Some(tip)) = (&self.crosshair, &self.tip) else {
             return false;
         };
-        let Some(frame) = self.hits.zoom_frame().filter(|f| f.y.is_none()).copied() else {
+        let Some(frame) = self.hits.zoom_window().filter(|f| f.y.is_none()).copied() else {
             return false;
         };
         let plot = frame.plot;

@@ -123,7 +123,7 @@ impl Crosshair {
         tip: &HtmlElement,
         (theme, size): (&Theme, (f64, f64)),
     ) -> bool {
-        let Some(frame) = hits.zoom_frame().filter(|f| f.y.is_none()) else {
+        let Some(frame) = hits.zoom_window().filter(|f| f.y.is_none()) else {
             return false;
         };
         let Some(x) = x else {

@@ -1,5 +1,5 @@
 //! Zoom and pan on the cards that have a continuous x axis (timeseries,
-//! area and scatter: `HitMap::zoom_frame`). Drag across the plot selects an
+//! area and scatter: `HitMap::zoom_window`). Drag across the plot selects an
 //! x range (an x and y box on a scatter); Shift-drag pans a zoomed card;
 //! the wheel with Ctrl or Cmd (a trackpad's pinch sends that too) zooms
 //! around the pointer; two fingers pinch and pan; a double click or the
@@ -13,7 +13,7 @@ use std::rc::{Rc, Weak};
 use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element, HtmlElement, PointerEvent, WheelEvent};
-use zdr_chart::scene::{Rect, ZoomFrame};
+use zdr_chart::scene::{Rect, ZoomWindow};
 
 use crate::tooltip::{px, Pointed};
 
@@ -42,15 +42,15 @@ pub trait Zoomed: Pointed {
     /// Zooms to `x` (and `y`), or back to the whole data with `None`s.
     fn zoom_to(&mut self, x: Option<(f64, f64)>, y: Option<(f64, f64)>);
     /// The plot of the last draw of the whole data: the bounds of zooming out.
-    fn home(&self) -> Option<ZoomFrame>;
+    fn home(&self) -> Option<ZoomWindow>;
 }
 
 #[derive(Clone, Copy)]
 struct Drag {
     id: i32,
     start: (f64, f64),
-    /// The frame when it began: a pan moves the range it had then.
-    frame: ZoomFrame,
+    /// The window when it began: a pan moves the range it had then.
+    window: ZoomWindow,
     pan: bool,
 }
 
@@ -59,8 +59,8 @@ struct Gesture {
     drag: Option<Drag>,
     /// Fingers down: pointer id and where.
     touches: Vec<(i32, (f64, f64))>,
-    /// Two fingers: their distance and midpoint at the start, and the frame then.
-    pinch: Option<(f64, (f64, f64), ZoomFrame)>,
+    /// Two fingers: their distance and midpoint at the start, and the window then.
+    pinch: Option<(f64, (f64, f64), ZoomWindow)>,
 }
 
 /// The selection box, the reset button and the listeners; dropping it
@@ -186,7 +186,7 @@ fn down<S: Zoomed>(
     let Some(event) = event.dyn_ref::<PointerEvent>() else {
         return false;
     };
-    let Some(frame) = state.hits().zoom_frame().copied() else {
+    let Some(window) = state.hits().zoom_window().copied() else {
         return false;
     };
     let point = at(&*state, event);
@@ -194,19 +194,19 @@ fn down<S: Zoomed>(
         gesture.touches.retain(|(id, _)| *id != event.pointer_id());
         gesture.touches.push((event.pointer_id(), point));
         if let [(_, a), (_, b)] = gesture.touches[..] {
-            gesture.pinch = Some((distance(a, b), middle(a, b), frame));
+            gesture.pinch = Some((distance(a, b), middle(a, b), window));
         }
         // One finger shows the tooltip; the page scrolls as usual.
         return false;
     }
-    if event.button() != 0 || !inside(&frame.plot, point) {
+    if event.button() != 0 || !inside(&window.plot, point) {
         return false;
     }
-    let zoomed = state.home().is_some_and(|home| home != frame);
+    let zoomed = state.home().is_some_and(|home| home != window);
     gesture.drag = Some(Drag {
         id: event.pointer_id(),
         start: point,
-        frame,
+        window,
         pan: event.shift_key() && zoomed,
     });
     // Moves outside the canvas still belong to the drag.
@@ -232,14 +232,14 @@ fn moved<S: Zoomed>(
         {
             touch.1 = point;
         }
-        if let (Some((d0, m0, frame)), [(_, a), (_, b)]) = (gesture.pinch, &gesture.touches[..]) {
+        if let (Some((d0, m0, window)), [(_, a), (_, b)]) = (gesture.pinch, &gesture.touches[..]) {
             let (d1, m1) = (distance(*a, *b), middle(*a, *b));
             // The data under the first midpoint stays under the fingers' midpoint.
             let scale = if d1 > 1.0 { d0 / d1 } else { 1.0 };
-            let x = pinched(frame.plot.x, frame.plot.w, frame.x, (m0.0, m1.0), scale);
-            let y = frame
+            let x = pinched(window.plot.x, window.plot.w, window.x, (m0.0, m1.0), scale);
+            let y = window
                 .y
-                .map(|(lo, hi)| pinched_up(&frame.plot, (lo, hi), (m0.1, m1.1), scale));
+                .map(|(lo, hi)| pinched_up(&window.plot, (lo, hi), (m0.1, m1.1), scale));
             let (x, y) = bounded(&*state, x, y);
             state.zoom_to(x, y);
             return true;
@@ -249,25 +249,25 @@ fn moved<S: Zoomed>(
     let Some(drag) = gesture.drag.filter(|d| d.id == event.pointer_id()) else {
         return false;
     };
-    let frame = drag.frame;
+    let window = drag.window;
     if drag.pan {
-        let dx = frame.x_of(drag.start.0) - frame.x_of(point.0);
-        let x = (frame.x.0 + dx, frame.x.1 + dx);
-        let y = frame.y.map(|(lo, hi)| {
-            let dy = frame.y_of(drag.start.1).unwrap_or(0.0) - frame.y_of(point.1).unwrap_or(0.0);
+        let dx = window.x_of(drag.start.0) - window.x_of(point.0);
+        let x = (window.x.0 + dx, window.x.1 + dx);
+        let y = window.y.map(|(lo, hi)| {
+            let dy = window.y_of(drag.start.1).unwrap_or(0.0) - window.y_of(point.1).unwrap_or(0.0);
             (lo + dy, hi + dy)
         });
         state.zoom_to(Some(x), y);
         return true;
     }
     // The selection: the plot's height on a line, a box on a scatter.
-    let plot = frame.plot;
+    let plot = window.plot;
     let clamp = |v: f64, lo: f64, hi: f64| v.max(lo).min(hi);
     let (x0, x1) = (
         clamp(drag.start.0.min(point.0), plot.x, plot.right()),
         clamp(drag.start.0.max(point.0), plot.x, plot.right()),
     );
-    let (y0, y1) = if frame.y.is_some() {
+    let (y0, y1) = if window.y.is_some() {
         (
             clamp(drag.start.1.min(point.1), plot.y, plot.bottom()),
             clamp(drag.start.1.max(point.1), plot.y, plot.bottom()),
@@ -315,24 +315,24 @@ fn up<S: Zoomed>(
     if drag.pan || cancelled || !wide {
         return drag.pan;
     }
-    let frame = drag.frame;
+    let window = drag.window;
     let ends = |a: f64, b: f64| (a.min(b), a.max(b));
-    let plot = frame.plot;
+    let plot = window.plot;
     let clamp_x = |v: f64| v.max(plot.x).min(plot.right());
     let clamp_y = |v: f64| v.max(plot.y).min(plot.bottom());
     let x = ends(
-        frame.x_of(clamp_x(drag.start.0)),
-        frame.x_of(clamp_x(point.0)),
+        window.x_of(clamp_x(drag.start.0)),
+        window.x_of(clamp_x(point.0)),
     );
-    let y = frame.y.and_then(|_| {
+    let y = window.y.and_then(|_| {
         let (a, b) = (
-            frame.y_of(clamp_y(drag.start.1))?,
-            frame.y_of(clamp_y(point.1))?,
+            window.y_of(clamp_y(drag.start.1))?,
+            window.y_of(clamp_y(point.1))?,
         );
         // A flat drag on a scatter zooms in x alone.
         ((point.1 - drag.start.1).abs() >= MIN_DRAG).then(|| ends(a, b))
     });
-    let y = y.or(frame.y);
+    let y = y.or(window.y);
     let (x, y) = bounded(&*state, x, y);
     state.zoom_to(x, y);
     true
@@ -351,7 +351,7 @@ fn wheel<S: Zoomed>(
     if !(event.ctrl_key() || event.meta_key()) {
         return false;
     }
-    let Some(frame) = state.hits().zoom_frame().copied() else {
+    let Some(window) = state.hits().zoom_window().copied() else {
         return false;
     };
     let rect = state.canvas().get_bounding_client_rect();
@@ -367,8 +367,10 @@ fn wheel<S: Zoomed>(
     };
     let scale = zdr_chart::math::powf(std::f64::consts::E, delta * 0.002).clamp(0.25, 4.0);
     let around = |v: f64, (lo, hi): (f64, f64)| (v - (v - lo) * scale, v + (hi - v) * scale);
-    let x = around(frame.x_of(point.0), frame.x);
-    let y = frame.y.and_then(|r| Some(around(frame.y_of(point.1)?, r)));
+    let x = around(window.x_of(point.0), window.x);
+    let y = window
+        .y
+        .and_then(|r| Some(around(window.y_of(point.1)?, r)));
     let (x, y) = bounded(&*state, x, y);
     state.zoom_to(x, y);
     true

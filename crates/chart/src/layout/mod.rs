@@ -3,12 +3,12 @@
 //! [`Scene`](crate::scene::Scene) that names no drawing backend. The
 //! painters in [`crate::paint`] turn the scene into canvas, SVG or PNG;
 //! this module never calls them (see [`crate::render`]). What is shared by
-//! every card (the frame, axes, legends, colour ramps, text) is here; each
+//! every card (the chrome, axes, legends, colour ramps, text) is here; each
 //! kind's own layout is in its folder under `crate::kinds`.
 
 pub(crate) mod axis;
+pub(crate) mod chrome;
 pub(crate) mod clip;
-pub(crate) mod frame;
 pub(crate) mod pen;
 pub(crate) mod ramp;
 pub mod text;
@@ -19,7 +19,7 @@ use crate::kinds::is_empty;
 use crate::model::VizConfig;
 use crate::scene::hit::{Mark, Recorder};
 use crate::view::View;
-pub use frame::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
+pub use chrome::{class_layout, Sizes, REGULAR_WIDTH, SMALLEST};
 use pen::Pen;
 pub use pen::Rect;
 pub use theme::Theme;
@@ -102,13 +102,13 @@ impl Chart {
     fn lay_out(&self, p: &Pen, (theme, view): (&Theme, &View), hits: &Recorder) {
         let _locale = crate::locale::scoped(self.config.locale);
         let sizes = Sizes::for_width(p.width);
-        let body = frame::draw_frame(p, theme, &sizes, &self.config);
+        let body = chrome::draw_chrome(p, theme, &sizes, &self.config);
         if body.w < 20.0 || body.h < 20.0 {
             // No room for a chart: the title alone is the honest answer.
             return;
         }
         if is_empty(&self.card) {
-            return frame::draw_empty(p, theme, &sizes, body, "No data to show");
+            return chrome::draw_empty(p, theme, &sizes, body, "No data to show");
         }
         let ctx = Ctx {
             p,
@@ -148,7 +148,7 @@ impl Ctx<'_> {
     /// In a build without maps (no `geo` feature), what a map card says.
     #[cfg(not(feature = "geo"))]
     pub fn no_maps(&self, body: Rect) {
-        frame::draw_empty(
+        chrome::draw_empty(
             self.p,
             self.theme,
             self.sizes,
@@ -169,7 +169,8 @@ impl Ctx<'_> {
     /// Records that the card zooms: its plot and the data values at its
     /// edges (x, and y for a card that zooms in y).
     pub fn zoomable(&self, plot: Rect, x: (f64, f64), y: Option<(f64, f64)>) {
-        self.hits.zoom_frame(crate::scene::ZoomFrame { plot, x, y });
+        self.hits
+            .zoom_window(crate::scene::ZoomWindow { plot, x, y });
     }
 
     /// Records a mark for hit-testing; `make` runs only when recording.
@@ -248,10 +249,10 @@ impl Ctx<'_> {
     }
 
     /// `body` as the layout of the card's width class has it (see
-    /// [`frame::class_layout`]): the room a choice between layouts is made
+    /// [`chrome::class_layout`]): the room a choice between layouts is made
     /// by, so that it is the same in every frame of the class.
     pub fn class_body(&self, body: Rect) -> Rect {
-        let (w, h) = frame::class_layout(self.p.width, self.fit);
+        let (w, h) = chrome::class_layout(self.p.width, self.fit);
         Rect::new(
             body.x,
             body.y,
@@ -260,8 +261,8 @@ impl Ctx<'_> {
         )
     }
 
-    pub fn legend(&self, body: Rect, entries: &[frame::LegendEntry]) -> Rect {
-        let (body, placed) = frame::draw_legend(self.p, self.theme, self.sizes, body, entries);
+    pub fn legend(&self, body: Rect, entries: &[chrome::LegendEntry]) -> Rect {
+        let (body, placed) = chrome::draw_legend(self.p, self.theme, self.sizes, body, entries);
         if self.recording() {
             for (entry, rect) in placed
                 .iter()
@@ -280,8 +281,8 @@ impl Ctx<'_> {
     pub fn toggled_legend<'n>(
         &self,
         names: impl ExactSizeIterator<Item = &'n str>,
-        marker: frame::Marker,
-    ) -> Vec<frame::LegendEntry> {
+        marker: chrome::Marker,
+    ) -> Vec<chrome::LegendEntry> {
         let mut entries = self.series_legend(names, marker);
         for entry in &mut entries {
             entry.toggle = Some(self.shows(&entry.series));
@@ -294,14 +295,14 @@ impl Ctx<'_> {
     pub fn series_legend<'n>(
         &self,
         names: impl ExactSizeIterator<Item = &'n str>,
-        marker: frame::Marker,
-    ) -> Vec<frame::LegendEntry> {
+        marker: chrome::Marker,
+    ) -> Vec<chrome::LegendEntry> {
         if names.len() < 2 {
             return Vec::new();
         }
         names
             .enumerate()
-            .map(|(i, name)| frame::LegendEntry::new(name, self.theme.color(i), marker))
+            .map(|(i, name)| chrome::LegendEntry::new(name, self.theme.color(i), marker))
             .collect()
     }
 }

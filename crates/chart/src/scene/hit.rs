@@ -58,7 +58,7 @@ pub struct LegendKey {
 /// A zoomable card's plot in the data's units: what a pointer's pixels
 /// are as x (and, on a scatter, y) values.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ZoomFrame {
+pub struct ZoomWindow {
     pub plot: Rect,
     /// The x values at the plot's left and right edges.
     pub x: (f64, f64),
@@ -67,7 +67,7 @@ pub struct ZoomFrame {
     pub y: Option<(f64, f64)>,
 }
 
-impl ZoomFrame {
+impl ZoomWindow {
     /// The x value at a pixel column (CSS pixels of the card).
     pub fn x_of(&self, px: f64) -> f64 {
         let t = if self.plot.w > 0.0 {
@@ -120,7 +120,7 @@ pub struct HitMap {
     /// The legend entries that hide and show their series, as drawn.
     legend: Vec<LegendKey>,
     /// Where a zoomable card's plot is, in its data's units.
-    zoom_frame: Option<ZoomFrame>,
+    zoom_window: Option<ZoomWindow>,
 }
 
 #[derive(Debug, Clone)]
@@ -191,8 +191,8 @@ impl HitMap {
 
     /// A zoomable card's plot in its data's units (timeseries, area and
     /// scatter cards); `None` for any other.
-    pub fn zoom_frame(&self) -> Option<&ZoomFrame> {
-        self.zoom_frame.as_ref()
+    pub fn zoom_window(&self) -> Option<&ZoomWindow> {
+        self.zoom_window.as_ref()
     }
 
     /// A crosshair's column: for each series, its point nearest the pixel
@@ -423,10 +423,10 @@ impl Recorder {
     }
 
     /// Records that the card can zoom, and its plot in data units.
-    pub fn zoom_frame(&self, frame: ZoomFrame) {
+    pub fn zoom_window(&self, frame: ZoomWindow) {
         let Some(cell) = &self.map else { return };
         if let Ok(mut map) = cell.try_borrow_mut() {
-            map.zoom_frame = Some(frame);
+            map.zoom_window = Some(frame);
         }
     }
 

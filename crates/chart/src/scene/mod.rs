@@ -9,7 +9,7 @@
 
 pub mod hit;
 
-pub use hit::{Hit, HitMap, HitShape, LegendKey, Step, Target, Walk, ZoomFrame};
+pub use hit::{Hit, HitMap, HitShape, LegendKey, Step, Target, Walk, ZoomWindow};
 
 /// The font stack the layout measured its texts for (the width tables of
 /// `layout::text`, metrically Helvetica's) and every painter sets them in.

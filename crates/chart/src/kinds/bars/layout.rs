@@ -3,7 +3,7 @@
 
 use crate::label;
 use crate::layout::axis::{Axes, AxisSpec, Fit};
-use crate::layout::frame::{LegendEntry, Marker};
+use crate::layout::chrome::{LegendEntry, Marker};
 use crate::layout::pen::{Align, Baseline, Font, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::Ctx;

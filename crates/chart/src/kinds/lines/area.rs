@@ -6,8 +6,8 @@
 use super::line::{inside, record_points, reduce_shown, Plotted};
 use crate::label;
 use crate::layout::axis::{Axes, AxisSpec, Fit, Scale};
+use crate::layout::chrome::Marker;
 use crate::layout::clip;
-use crate::layout::frame::Marker;
 use crate::layout::pen::{Align, Baseline, Font, Rect};
 use crate::layout::text::Weight;
 use crate::layout::theme::mix;

@@ -3,8 +3,8 @@
 
 use crate::label;
 use crate::layout::axis::{AxisSpec, Fit};
+use crate::layout::chrome::Marker;
 use crate::layout::clip;
-use crate::layout::frame::Marker;
 use crate::layout::pen::Rect;
 use crate::layout::Ctx;
 use crate::model::{DatePrecision, Series};

@@ -13,7 +13,7 @@ use std::f64::consts::{FRAC_PI_2, TAU};
 use super::choropleth::{area, draw_region, not_on_the_map, Fitted};
 use crate::geo::{atlas, guess_atlas, project, Atlas, Region};
 use crate::label;
-use crate::layout::frame::Marker;
+use crate::layout::chrome::Marker;
 use crate::layout::pen::{Align, Baseline, Font, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::theme::mix;

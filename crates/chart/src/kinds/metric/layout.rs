@@ -27,7 +27,7 @@ const SPARK_W: f64 = 96.0;
 /// in ems.
 const FIGURES: f64 = 0.93;
 /// How much shorter than its class's layout a frame may be (see
-/// `frame::class_layout`).
+/// `chrome::class_layout`).
 const SHRINK: f64 = 120.0;
 
 /// Up and down, readable as text on either theme's background (WCAG 4.5:1).

@@ -7,7 +7,7 @@ use crate::scene::Color;
 
 use super::slices;
 use crate::label::{self, percent};
-use crate::layout::frame::{LegendEntry, Marker};
+use crate::layout::chrome::{LegendEntry, Marker};
 use crate::layout::pen::{Align, Baseline, Font, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::Ctx;

@@ -2,7 +2,7 @@
 //! point per few pixels, which looks the same and draws fast.
 
 use crate::layout::axis::{AxisSpec, Fit};
-use crate::layout::frame::Marker;
+use crate::layout::chrome::Marker;
 use crate::layout::pen::Rect;
 use crate::layout::Ctx;
 use crate::model::Series;

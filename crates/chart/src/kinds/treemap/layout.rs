@@ -6,7 +6,7 @@
 //! value is in the tooltip.
 
 use crate::label;
-use crate::layout::frame::{LegendEntry, Marker};
+use crate::layout::chrome::{LegendEntry, Marker};
 use crate::layout::pen::{Align, Baseline, Font, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::theme::{contrast, mix};

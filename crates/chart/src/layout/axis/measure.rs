@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::layout::frame::Sizes;
+use crate::layout::chrome::Sizes;
 use crate::layout::pen::Rect;
 use crate::layout::text::{self, Weight};
 

@@ -7,7 +7,7 @@ mod choose;
 mod measure;
 mod place;
 
-use super::frame::Sizes;
+use super::chrome::Sizes;
 use super::pen::{Pen, Rect};
 use super::theme::Theme;
 use crate::model::DatePrecision;

@@ -1,7 +1,7 @@
 //! Placing the measured axes in the scene: titles, grid lines, ticks and
 //! their labels.
 
-use crate::layout::frame::Sizes;
+use crate::layout::chrome::Sizes;
 use crate::layout::pen::{Align, Baseline, Font, Pen, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::theme::Theme;

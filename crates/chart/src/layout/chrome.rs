@@ -1,4 +1,4 @@
-//! The frame around every card: title, subtitle, legend, source line, and
+//! The chrome around every card: title, subtitle, legend, source line, and
 //! the body rectangle left for the chart itself.
 
 use crate::scene::{Color, Fit};
@@ -103,7 +103,7 @@ impl LegendEntry {
 }
 
 /// Draws title, subtitle and source; returns the rectangle between them.
-pub fn draw_frame(p: &Pen, theme: &Theme, sizes: &Sizes, config: &VizConfig) -> Rect {
+pub fn draw_chrome(p: &Pen, theme: &Theme, sizes: &Sizes, config: &VizConfig) -> Rect {
     let outer =
         Rect::new(0.0, 0.0, p.width, p.height).inset(sizes.pad, sizes.pad, sizes.pad, sizes.pad);
     let mut y = outer.y;
