@@ -614,3 +614,60 @@ pub const BY_WORDS: &[&str] = &["by", "per"];
 
 /// Words never reported as ignored though no rule reads them alone.
 pub const NEVER_IGNORED: &[&str] = &["compare", "against", "when", "which"];
+
+/// "Adding a question word" (docs/architecture.md) kept true: each word
+/// the lexicon holds for a card type, a running total or the value now is
+/// read into the plan, which every endpoint answers from, and the chart
+/// words are on the page users read (docs/service-api.md).
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::query::{understand, Aliases, Plan};
+    use crate::table::{read_csv, Table};
+    use zdr_limits::Stop;
+
+    fn cars() -> Table {
+        let csv = include_str!("../../datasets/cars.csv");
+        read_csv(csv.as_bytes(), &Stop::never()).unwrap()
+    }
+
+    fn plan(question: &str, table: &Table) -> Plan {
+        understand(question, table, &Aliases::default())
+    }
+
+    #[test]
+    fn every_chart_word_asks_for_its_card_and_is_documented() {
+        let table = cars();
+        let docs = include_str!("../../../../docs/service-api.md");
+        let mut wrong = Vec::new();
+        for &(word, kind) in CHARTS {
+            let question = format!("show mpg by origin as a {word}");
+            let asked = plan(&question, &table).chart.map(|(kind, _)| kind);
+            if asked != Some(kind) {
+                wrong.push(format!("{question:?} asks for {asked:?}, not {kind:?}"));
+            }
+            if !docs.contains(&format!("\"{word}\"")) {
+                wrong.push(format!("\"{word}\" is not in docs/service-api.md"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn every_word_of_a_running_total_or_the_value_now_is_read() {
+        let table = cars();
+        for word in CUMULATIVES {
+            let question = format!("{word} weight over the years");
+            assert!(plan(&question, &table).cumulative, "{question:?}");
+        }
+        for word in LATESTS {
+            let question = format!("{word} weight");
+            assert!(plan(&question, &table).latest, "{question:?}");
+        }
+        for word in HEADLINES {
+            let question = format!("weight {word}");
+            assert!(plan(&question, &table).headline, "{question:?}");
+        }
+    }
+}
