@@ -13,6 +13,7 @@
 //! Errors are one JSON shape ([`error`]). Documented in
 //! docs/service-api.md.
 
+mod cards;
 pub mod config;
 mod context;
 mod error;
@@ -96,7 +97,7 @@ pub fn answer_question(csv: &[u8], question: &str) -> Result<Option<String>, Str
             answered
                 .cards
                 .first()
-                .map(|card| card.visualization_data.to_string())
+                .and_then(|card| serde_json::to_string(&card.chart).ok())
         }),
     )
 }

@@ -38,8 +38,10 @@
 //! first as category or measure. Places are categories too: bars and
 //! grids use them where no other category is named first.
 
-use serde_json::{json, Value};
-use zdr_chart::model::{parse_date, CardKind};
+use zdr_chart::model::{parse_date, Card, CardKind};
+
+pub use crate::cards::Suggestion;
+use crate::cards::{self, About, Labels};
 
 use super::table::{Cell, Column, Kind, Table};
 use crate::query::plan::{Plan, Task};
@@ -59,15 +61,6 @@ pub(crate) const MAX_GROUPS: usize = 12;
 pub(crate) const MAX_TABLE_ROWS: usize = 500;
 /// Cards per request at most.
 pub const MAX_CARDS: usize = 3;
-
-#[derive(Debug, Clone)]
-pub struct Suggestion {
-    pub kind: CardKind,
-    pub title: String,
-    pub description: String,
-    pub confidence: &'static str,
-    pub visualization_data: Value,
-}
 
 /// What the question asks of the recommender, as the planner read it
 /// ([`Plan`]): no word of the question is read here.
@@ -236,37 +229,6 @@ pub(crate) fn sentence(title: &str) -> String {
         .unwrap_or_default()
 }
 
-impl Suggestion {
-    /// A card of `kind`: its `viz_config` (the title, the type, the theme
-    /// and `labels`, the axis titles) and its data.
-    pub(crate) fn new(
-        (kind, title, description, confidence, dark): (
-            CardKind,
-            String,
-            String,
-            &'static str,
-            bool,
-        ),
-        labels: Value,
-        data: Value,
-    ) -> Suggestion {
-        let mut config = json!({"title": title, "viz_component_type": kind.as_str()});
-        if dark {
-            config["dark_mode"] = json!(true);
-        }
-        if let (Some(config), Value::Object(labels)) = (config.as_object_mut(), labels) {
-            config.extend(labels);
-        }
-        Suggestion {
-            kind,
-            title,
-            description,
-            confidence,
-            visualization_data: json!({"viz_config": config, "data": data}),
-        }
-    }
-}
-
 fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Suggestion> {
     let measures = of_kind(table, Kind::Number, intent);
     let first = *measures.first()?;
@@ -292,11 +254,8 @@ fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Sug
             }
         }
         by_date.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let points: Vec<Value> = by_date
-            .into_iter()
-            .map(|(_, x, y)| json!({"x": x, "y": y}))
-            .collect();
-        json!({"name": name, "points": points})
+        let points: Vec<(String, f64)> = by_date.into_iter().map(|(_, x, y)| (x, y)).collect();
+        (name, points)
     };
     let rows = |measure: &Column| -> Vec<(String, f64)> {
         time.cells
@@ -305,7 +264,7 @@ fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Sug
             .filter_map(|(t, m)| Some((text(t)?.to_owned(), number(m)?)))
             .collect()
     };
-    let (series, title, y_label): (Vec<Value>, String, Option<&str>) = match split {
+    let (series, title, y_label): (Vec<cards::Line>, String, Option<&str>) = match split {
         Some(category) => {
             let mut names: Vec<&str> = Vec::new();
             for c in category.cells.iter().filter_map(text) {
@@ -354,16 +313,19 @@ fn line(table: &Table, time: &Column, intent: &Intent, dark: bool) -> Option<Sug
             )
         }
     };
-    let mut extra = json!({"x_label": time.name});
-    if let Some(y) = y_label {
-        extra["y_label"] = json!(y);
-    }
+    let labels = Labels {
+        x: Some(time.name.clone()),
+        y: y_label.map(str::to_owned),
+    };
     let description = format!("A line of {title}, summed per date.");
-    Some(Suggestion::new(
-        (CardKind::Timeseries, title, description, "high", dark),
-        extra,
-        json!({"series": series}),
-    ))
+    let about = About {
+        kind: CardKind::Timeseries,
+        title,
+        description,
+        confidence: "high",
+        dark,
+    };
+    Suggestion::new(about, labels, cards::line(series)).ok()
 }
 
 fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Suggestion> {
@@ -392,7 +354,6 @@ fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Su
     {
         return None;
     }
-    let points: Vec<Value> = sums.iter().map(|(x, y)| json!({"x": x, "y": y})).collect();
     let title = sentence(&format!("{} by {}", measure.name, category.name));
     let description = match (kind, cut) {
         (CardKind::Pie, _) => format!("The share of {} per {}.", measure.name, category.name),
@@ -411,11 +372,15 @@ fn bars(table: &Table, intent: &Intent, kind: CardKind, dark: bool) -> Option<Su
     } else {
         "high"
     };
-    Some(Suggestion::new(
-        (kind, title, description, confidence, dark),
-        json!({"x_label": category.name, "y_label": measure.name}),
-        json!(points),
-    ))
+    let about = About {
+        kind,
+        title,
+        description,
+        confidence,
+        dark,
+    };
+    let labels = Labels::xy(&category.name, &measure.name);
+    Suggestion::new(about, labels, cards::bars(kind, sums)).ok()
 }
 
 fn grid(
@@ -456,33 +421,21 @@ fn grid(
             return None;
         }
     }
-    let data = if kind == CardKind::Heatmap {
-        json!(cells
-            .iter()
-            .map(|(o, i, m)| json!({"x": o, "y": i, "value": m}))
-            .collect::<Vec<_>>())
+    let card = if kind == CardKind::Heatmap {
+        cards::heatmap(cells).ok()?
     } else {
         if groups > MAX_GROUPS * 4 || distinct(outer) > 1000 {
             return None;
         }
-        let mut names: Vec<&str> = Vec::new();
-        for (_, i, _) in &cells {
-            if !names.contains(&i.as_str()) {
-                names.push(i);
+        // A series per inner category, in the order first seen.
+        let mut series: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+        for (o, i, m) in cells {
+            match series.iter_mut().find(|(name, _)| *name == i) {
+                Some((_, points)) => points.push((o, m)),
+                None => series.push((i, vec![(o, m)])),
             }
         }
-        let series: Vec<Value> = names
-            .iter()
-            .map(|name| {
-                let points: Vec<Value> = cells
-                    .iter()
-                    .filter(|(_, i, _)| i == name)
-                    .map(|(o, _, m)| json!({"x": o, "y": m}))
-                    .collect();
-                json!({"name": name, "points": points})
-            })
-            .collect();
-        json!({"series": series})
+        cards::categorical(kind, series)
     };
     let description = format!(
         "The total {} per {} and {}.",
@@ -493,29 +446,35 @@ fn grid(
     } else {
         &measure.name
     };
-    Some(Suggestion::new(
-        (kind, title, description, "medium", dark),
-        json!({"x_label": outer.name, "y_label": y_label}),
-        data,
-    ))
+    let about = About {
+        kind,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::xy(&outer.name, y_label), card).ok()
 }
 
 fn scatter(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
     let measures = of_kind(table, Kind::Number, intent);
     let (x, y) = (*measures.first()?, *measures.get(1)?);
-    let points: Vec<Value> = x
+    let points: Vec<(f64, f64)> = x
         .cells
         .iter()
         .zip(&y.cells)
-        .filter_map(|(a, b)| Some(json!({"x": number(a)?, "y": number(b)?})))
+        .filter_map(|(a, b)| Some((number(a)?, number(b)?)))
         .collect();
     let title = sentence(&format!("{} against {}", y.name, x.name));
     let description = format!("Each row as a point: {} across, {} up.", x.name, y.name);
-    Some(Suggestion::new(
-        (CardKind::Scatter, title, description, "medium", dark),
-        json!({"x_label": x.name, "y_label": y.name}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::Scatter,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::xy(&x.name, &y.name), cards::scatter(points)).ok()
 }
 
 /// Boxes per category: 2 to [`MAX_BOXES`] categories with, on average, at
@@ -526,11 +485,11 @@ const MIN_PER_BOX: usize = 5;
 fn boxplot(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
     let category = *of_kind(table, Kind::Category, intent).first()?;
     let measure = *of_kind(table, Kind::Number, intent).first()?;
-    let points: Vec<Value> = category
+    let points: Vec<(String, f64)> = category
         .cells
         .iter()
         .zip(&measure.cells)
-        .filter_map(|(c, m)| Some(json!({"x": text(c)?, "y": number(m)?})))
+        .filter_map(|(c, m)| Some((text(c)?.to_owned(), number(m)?)))
         .collect();
     let boxes = distinct(category);
     if !(2..=MAX_BOXES).contains(&boxes) || points.len() < boxes * MIN_PER_BOX {
@@ -541,11 +500,15 @@ fn boxplot(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         "How {} is spread within each {}: quartiles, whiskers and outliers.",
         measure.name, category.name
     );
-    Some(Suggestion::new(
-        (CardKind::Boxplot, title, description, "medium", dark),
-        json!({"x_label": category.name, "y_label": measure.name}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::Boxplot,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    let labels = Labels::xy(&category.name, &measure.name);
+    Suggestion::new(about, labels, cards::boxplot(points)).ok()
 }
 
 /// Rows a timeline card shows at most (the engine's limit).
@@ -569,7 +532,7 @@ fn timeline(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         if seconds(b)? < seconds(a)? || !labels.insert(l) {
             return None;
         }
-        points.push(json!({"label": l, "start": a, "end": b}));
+        points.push((l.to_owned(), a.to_owned(), b.to_owned()));
         if points.len() > MAX_TIMELINE_ROWS {
             return None;
         }
@@ -585,58 +548,51 @@ fn timeline(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
         "Each {} as a bar from its {} to its {}.",
         label.name, start.name, end.name
     );
-    Some(Suggestion::new(
-        (CardKind::Timeline, title, description, "high", dark),
-        json!({}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::Timeline,
+        title,
+        description,
+        confidence: "high",
+        dark,
+    };
+    Suggestion::new(about, Labels::none(), cards::timeline(points)?).ok()
 }
 
 fn histogram(table: &Table, intent: &Intent, dark: bool) -> Option<Suggestion> {
     let measure = *of_kind(table, Kind::Number, intent).first()?;
-    let points: Vec<Value> = measure
-        .cells
-        .iter()
-        .filter_map(number)
-        .map(|y| json!({"y": y}))
-        .collect();
+    let values: Vec<f64> = measure.cells.iter().filter_map(number).collect();
     let title = format!("Distribution of {}", measure.name);
     let description = format!("How the values of {} are spread.", measure.name);
-    Some(Suggestion::new(
-        (CardKind::Histogram, title, description, "medium", dark),
-        json!({"x_label": measure.name}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::Histogram,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::x(&measure.name), cards::histogram(values)).ok()
 }
 
-fn table_card(table: &Table, name: &str, dark: bool) -> Suggestion {
-    let columns: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
-    let rows: Vec<Value> = (0..table.rows.min(MAX_TABLE_ROWS))
-        .map(|r| {
-            Value::Array(
-                table
-                    .columns
-                    .iter()
-                    .map(|c| match c.cells.get(r) {
-                        Some(Cell::Number(n)) => json!(n),
-                        Some(Cell::Text(t)) => json!(t),
-                        _ => Value::Null,
-                    })
-                    .collect(),
-            )
-        })
+/// The table itself, its first [`MAX_TABLE_ROWS`] rows; `None` when it is
+/// wider than the engine shows.
+fn table_card(table: &Table, name: &str, dark: bool) -> Option<Suggestion> {
+    let columns: Vec<String> = table.columns.iter().map(|c| c.name.clone()).collect();
+    let rows = (0..table.rows.min(MAX_TABLE_ROWS))
+        .map(|r| table.columns.iter().map(|c| c.cells.get(r)).collect())
         .collect();
-    let title = name.to_owned();
     let description = if table.rows > MAX_TABLE_ROWS {
         format!("The first {MAX_TABLE_ROWS} of {} rows.", table.rows)
     } else {
         format!("All {} rows.", table.rows)
     };
-    Suggestion::new(
-        (CardKind::Table, title, description, "low", dark),
-        json!({}),
-        json!({"columns": columns, "rows": rows}),
-    )
+    let about = About {
+        kind: CardKind::Table,
+        title: name.to_owned(),
+        description,
+        confidence: "low",
+        dark,
+    };
+    Suggestion::new(about, Labels::none(), cards::table(columns, rows)).ok()
 }
 
 /// The cards for `table` (called `name`), best first, at most [`MAX_CARDS`];
@@ -661,7 +617,7 @@ pub fn suggest(
             }
             CardKind::Scatter => scatter(table, &intent, dark),
             CardKind::Histogram => histogram(table, &intent, dark),
-            CardKind::Table => Some(table_card(table, name, dark)),
+            CardKind::Table => table_card(table, name, dark),
             CardKind::Boxplot => boxplot(table, &intent, dark),
             CardKind::Timeline => timeline(table, &intent, dark),
             CardKind::AreaTimeseries => area::area(table, time?, &intent, dark),
@@ -734,7 +690,7 @@ pub fn suggest(
             CardKind::Timeseries => proposed_line(table, time, &intent, dark),
             // Proposed where they fit, built on demand from less.
             CardKind::BubbleMap | CardKind::Map if !located => None,
-            CardKind::Map if cards.iter().any(|c| c.kind == CardKind::BubbleMap) => None,
+            CardKind::Map if cards.iter().any(|c| c.kind() == CardKind::BubbleMap) => None,
             CardKind::Treemap => build(kind)
                 .filter(|c| parts::many_parts(c) || intent.first == Some(CardKind::Treemap)),
             CardKind::TopLevelMetric if first != Some(CardKind::TopLevelMetric) => None,
@@ -742,22 +698,23 @@ pub fn suggest(
         };
         // A map, a pie or bars of one category say nothing: never proposed
         // (a table kept to one country has one).
-        let single = |card: &Suggestion| {
-            matches!(
-                card.kind,
-                CardKind::Bar | CardKind::Pie | CardKind::Choropleth
-            ) && card.visualization_data["data"]
-                .as_array()
-                .is_some_and(|points| points.len() < 2)
+        let single = |card: &Suggestion| match &card.chart.card {
+            Card::Categorical(bars) => {
+                matches!(
+                    card.kind(),
+                    CardKind::Bar | CardKind::Pie | CardKind::Choropleth
+                ) && bars.categories.len() < 2
+            }
+            _ => false,
         };
         if let Some(card) = built.filter(|c| !single(c)) {
-            if !cards.iter().any(|c| c.kind == card.kind) {
+            if !cards.iter().any(|c| c.kind() == card.kind()) {
                 cards.push(card);
             }
         }
     }
     if cards.is_empty() {
-        cards.push(table_card(table, name, dark));
+        cards.extend(table_card(table, name, dark));
     }
     Ok(cards)
 }
@@ -837,6 +794,12 @@ mod tests {
     use super::*;
     use crate::query::{understand, Aliases};
     use crate::table::{read_csv, MAX_ROWS};
+    use serde_json::{json, Value};
+
+    /// The card as it is sent: its `visualization_data`.
+    fn written(card: &Suggestion) -> Value {
+        serde_json::to_value(&card.chart).unwrap()
+    }
 
     /// The largest table a file may hold, every date and every pair
     /// distinct: sums per date and per pair are indexed, not searched.
@@ -853,11 +816,11 @@ mod tests {
         }
         let table = read_csv(csv.as_bytes(), &zdr_embed_page::limits::Stop::never()).unwrap();
         let line = suggest(&table, "t", None, Some(CardKind::Timeseries), false).unwrap();
-        let points = &line[0].visualization_data["data"]["series"][0]["points"];
+        let points = &written(&line[0])["data"]["series"][0]["points"];
         assert_eq!(points.as_array().unwrap().len(), MAX_ROWS);
         let grid = suggest(&table, "t", None, Some(CardKind::Heatmap), false).unwrap();
         assert_eq!(
-            grid[0].visualization_data["data"].as_array().unwrap().len(),
+            written(&grid[0])["data"].as_array().unwrap().len(),
             MAX_ROWS
         );
     }
@@ -870,8 +833,8 @@ mod tests {
         let mut cards = suggest(&table(csv), "t", None, Some(kind), false)?;
         assert_eq!(cards.len(), 1);
         let card = cards.pop().unwrap();
-        assert_eq!(card.kind, kind);
-        let text = serde_json::to_string(&card.visualization_data).unwrap();
+        assert_eq!(card.kind(), kind);
+        let text = serde_json::to_string(&card.chart).unwrap();
         zdr_chart::Chart::from_json(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
         Ok(card)
     }
@@ -886,42 +849,36 @@ mod tests {
     fn each_new_type_is_built_in_the_shape_the_engine_reads() {
         let area = forced(DAILY, CardKind::AreaTimeseries).unwrap();
         assert_eq!(
-            area.visualization_data["data"]["series"]
-                .as_array()
-                .unwrap()
-                .len(),
+            written(&area)["data"]["series"].as_array().unwrap().len(),
             2
         );
         let stacked = forced(DAILY, CardKind::StackedAreaTimeseries).unwrap();
-        assert_eq!(
-            stacked.visualization_data["data"]["series"][1]["name"],
-            "uninstalls"
-        );
+        assert_eq!(written(&stacked)["data"]["series"][1]["name"], "uninstalls");
         forced(SPLIT, CardKind::StackedAreaTimeseries).unwrap();
         let tree = forced(CITIES, CardKind::Treemap).unwrap();
         assert_eq!(
-            tree.visualization_data["data"][0],
+            written(&tree)["data"][0],
             json!({"x": "New York", "y": 8.2, "group": "East"})
         );
         let metric = forced(DAILY, CardKind::TopLevelMetric).unwrap();
         assert_eq!(
-            metric.visualization_data["data"][2],
+            written(&metric)["data"][2],
             json!({"x": "2024-01-03", "y": 4.0})
         );
         let sum = forced(COUNTRIES, CardKind::TopLevelMetric).unwrap();
-        assert_eq!(sum.visualization_data["data"], json!([{"y": 3100.0}]));
+        assert_eq!(written(&sum)["data"], json!([{"y": 3100.0}]));
         assert!(sum.description.contains("sum over all 3 rows"));
         let map = forced(CITIES, CardKind::Map).unwrap();
         assert_eq!(
-            map.visualization_data["data"][1],
+            written(&map)["data"][1],
             json!({"lat": 41.88, "lon": -87.63, "label": "Chicago", "value": 2.6})
         );
         let bubbles = forced(CITIES, CardKind::BubbleMap).unwrap();
-        assert_eq!(bubbles.visualization_data["data"][2]["value"], 0.6);
+        assert_eq!(written(&bubbles)["data"][2]["value"], 0.6);
         let regions = forced(COUNTRIES, CardKind::BubbleMap).unwrap();
         assert_eq!(
-            regions.visualization_data["data"][0],
-            json!({"x": "Germany", "y": 1500.0})
+            written(&regions)["data"][0],
+            json!({"x": "Germany", "value": 1500.0})
         );
     }
 
@@ -942,7 +899,7 @@ mod tests {
             (shop, CardKind::BubbleMap),
             ("city,lat,lon\nA,95,10\nB,10,10\n", CardKind::Map),
         ] {
-            let reason = forced(csv, kind).map(|c| c.kind).unwrap_err();
+            let reason = forced(csv, kind).map(|c| c.kind()).unwrap_err();
             assert!(reason.contains(needs(kind)), "{reason}");
         }
     }
@@ -1004,7 +961,7 @@ mod tests {
             suggest(&table, "t", plan.as_ref(), None, false)
                 .unwrap()
                 .iter()
-                .map(|c| c.kind)
+                .map(|c| c.kind())
                 .collect()
         };
         let mut many = String::from("name,value\n");
@@ -1027,8 +984,8 @@ mod tests {
         let daily = table(DAILY);
         let plan = understand("cumulative installs", &daily, &Aliases::default());
         let cumulative = suggest(&daily, "t", Some(&plan), None, false).unwrap();
-        assert_eq!(cumulative[0].kind, CardKind::AreaTimeseries);
-        let last = &cumulative[0].visualization_data["data"]["series"][0]["points"][2];
+        assert_eq!(cumulative[0].kind(), CardKind::AreaTimeseries);
+        let last = &written(&cumulative[0])["data"]["series"][0]["points"][2];
         assert_eq!(last["y"], 16.0);
         // A line that falls stays a line.
         assert_eq!(kinds(DAILY, None)[0], CardKind::Timeseries);

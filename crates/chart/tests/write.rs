@@ -787,3 +787,26 @@ fn built_boxes_and_metrics_are_what_the_reader_makes() {
         );
     }
 }
+
+/// A card built past a limit the readers keep is refused as its text
+/// would be.
+#[test]
+fn a_built_chart_keeps_the_readers_limits() {
+    let config = VizConfig {
+        title: "Wide".into(),
+        ..VizConfig::default()
+    };
+    let columns: Vec<String> = (0..201).map(|c| format!("c{c}")).collect();
+    let card = Card::Table {
+        rows: vec![columns.clone()],
+        columns,
+    };
+    let error = Chart::build(config.clone(), CardKind::Table, card).unwrap_err();
+    assert!(error.to_string().contains("at most 200 columns"), "{error}");
+    let card = Card::Heatmap {
+        xs: (0..600).map(|x| x.to_string()).collect(),
+        ys: (0..600).map(|y| y.to_string()).collect(),
+        values: Vec::new(),
+    };
+    assert!(Chart::build(config, CardKind::Heatmap, card).is_err());
+}

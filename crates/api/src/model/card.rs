@@ -2,7 +2,7 @@
 //! `Results`, `Outputs`, `OutputsKnowledgeCard`).
 
 use serde::Serialize;
-use serde_json::Value;
+use zdr_chart::Chart;
 
 /// The index names a card may give (the SDK's answer types take `tako`,
 /// `web`, `connected_data` and `tako_deep_v2`; the earlier 0.1.41 client
@@ -45,7 +45,8 @@ pub struct KnowledgeCard {
     pub confidence: &'static str,
     /// The same as the SDK spells it: `High`, `Medium` or `Low`.
     pub relevance: &'static str,
-    pub visualization_data: Value,
+    /// Written once, as the reader reads it (`zdr_chart`'s writer).
+    pub visualization_data: Chart,
 }
 
 /// `outputs` of 2.4. `debug` is this host's, on `debug: true`.

@@ -4,9 +4,16 @@
 //! the card type asked for or the one the tasks call for, with a title
 //! that says what is shown and a sentence that says what was understood,
 //! assumed and ignored.
+//!
+//! [`draw`] goes in named steps: the rows kept ([`mask`]), the card type
+//! ([`kind_of`]), what is asked of it ([`Ask::new`]), the group of a bar,
+//! pie or map ([`dimension`]), the card's data by its type (one step per
+//! shape: [`metric`], [`places`], [`line`], [`scatter`], [`histogram`],
+//! [`boxplot`], [`table_of`], [`groups`]), an area filled ([`fill`]), and the
+//! sentence of what was understood ([`answer`]). The typed cards
+//! themselves are made in `crate::cards`.
 
-use serde_json::{json, Value};
-use zdr_chart::model::CardKind;
+use zdr_chart::model::{Card, CardKind, MAX_METRIC_POINTS};
 
 use super::choose::{asked as asked_of, best_category, feasible, inferred, MAX_SLICES};
 use super::measure::{date_column, default_aggregate, is_level, lists_things, things_column};
@@ -14,11 +21,11 @@ use super::phrases::{display, filter_words, kind_word, lower_first, short};
 use super::plan::{filter_text, format_number, Aggregate, Grain, Plan, Task, Test};
 use super::rows::{distinct_kept, group, latest, mask, Key, Point};
 use super::words::plural;
+use crate::cards::{self, About, Labels};
 use crate::recommend::{
     needs, number, sentence, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
 };
 use crate::table::{Cell, Column, Kind, Table};
-use zdr_chart::model::MAX_METRIC_POINTS;
 
 /// Points of a line at most before its dates are grouped by month, and
 /// months by year.
@@ -43,31 +50,199 @@ pub struct Drawn {
 /// The card of `plan` over `table`; `Err` with the reason when the plan
 /// asks nothing a card can show (the caller falls back to the recommender).
 pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, String> {
-    let mut keep = mask(plan, table);
+    let keep = mask(plan, table);
     let kept = keep.iter().filter(|k| **k).count();
     if kept == 0 {
-        let filters: Vec<String> = plan
+        return Err(no_rows(plan, table));
+    }
+    let mut work = Work {
+        keep,
+        notes: Vec::new(),
+        assumed: Vec::new(),
+        points: usize::MAX,
+        title_tail: String::new(),
+    };
+    let kind = kind_of(plan, table, &mut work)?;
+    let ask = Ask::new(plan, table, drawing, kept);
+    let dimension = dimension(&ask, kind, &mut work);
+    work.title_tail = filter_words(plan, table, &ask.row, ask.counting);
+    // Areas are lines filled: drawn as one, then filled (below).
+    let shape = match kind {
+        CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries => CardKind::Timeseries,
+        kind => kind,
+    };
+    let shaped = match shape {
+        CardKind::TopLevelMetric => metric(&ask, &mut work),
+        CardKind::Map | CardKind::BubbleMap => places(&ask, shape, &work)?,
+        CardKind::Timeseries => line(&ask, &mut work)?,
+        CardKind::Scatter => scatter(&ask, &work)?,
+        CardKind::Histogram => histogram(&ask, &work)?,
+        CardKind::Boxplot => boxplot(&ask, dimension, &work)?,
+        CardKind::Table => table_of(&ask, &mut work),
+        kind => match groups(&ask, kind, dimension, &mut work)? {
+            Grouped::Shaped(shaped) => shaped,
+            Grouped::Redrawn(drawn) => return Ok(*drawn),
+        },
+    };
+    let about = About {
+        kind: shaped.kind,
+        title: shaped.title.clone(),
+        description: String::new(),
+        confidence: "high",
+        dark: drawing.dark,
+    };
+    let card = Suggestion::new(about, shaped.labels, shaped.card)?;
+    let card = fill(kind, card, plan, &mut work.notes);
+    Ok(answer(&ask, card, work))
+}
+
+/// What drawing a plan has found so far: the rows kept (a panel is kept
+/// to its latest date), what was assumed and noted, the points drawn
+/// (fewer than the rows means rows were combined) and the words of the
+/// filters at the end of the title.
+struct Work {
+    keep: Vec<bool>,
+    notes: Vec<String>,
+    assumed: Vec<usize>,
+    points: usize,
+    title_tail: String,
+}
+
+/// A card's type, title, axis titles and data, before it is filled and
+/// titled.
+struct Shaped {
+    kind: CardKind,
+    title: String,
+    labels: Labels,
+    card: Card,
+}
+
+/// What every step reads: the plan, the table, and what they say of the
+/// card (what a row is, the date column, the measure and its aggregate).
+struct Ask<'a> {
+    plan: &'a Plan,
+    table: &'a Table,
+    drawing: &'a Drawing<'a>,
+    /// What one row is, in the plural ("cars", or the dates listed).
+    row: String,
+    time: Option<usize>,
+    /// None when rows are counted.
+    measure: Option<usize>,
+    aggregate: Aggregate,
+    counting: bool,
+    /// "Number of days with rain": rows counted with the values asked.
+    counted: String,
+    /// Rows the filters keep.
+    kept: usize,
+}
+
+impl<'a> Ask<'a> {
+    fn new(plan: &'a Plan, table: &'a Table, drawing: &'a Drawing<'a>, kept: usize) -> Ask<'a> {
+        // Rows listed by a date named first ("years with …") are those dates.
+        let listed = plan
+            .dimensions
+            .iter()
+            .find(|d| plan.listing && table.columns.get(**d).is_some_and(|c| c.kind == Kind::Time))
+            .and_then(|d| table.columns.get(*d))
+            .map(|c| plural(&display(&c.name).to_lowercase()));
+        let row = listed.unwrap_or_else(|| drawing.row.to_owned());
+        let measure = plan.measures.first().copied();
+        let counting = plan.aggregate == Some(Aggregate::Count) || measure.is_none();
+        let aggregate = if counting {
+            Aggregate::Count
+        } else {
+            plan.aggregate
+                .unwrap_or_else(|| default_aggregate(table, measure))
+        };
+        let counted_values: Vec<String> = plan
             .filters
             .iter()
-            .filter_map(|f| Some(filter_text(&table.columns.get(f.column)?.name, &f.test)))
+            .filter(|f| Some(f.column) != plan.split)
+            .filter(|f| {
+                table
+                    .columns
+                    .get(f.column)
+                    .is_some_and(|c| matches!(c.kind, Kind::Category | Kind::Place))
+            })
+            .filter_map(|f| match &f.test {
+                Test::In(values) => Some(values.join(" or ")),
+                _ => None,
+            })
             .collect();
-        return Err(format!("no row has {}", filters.join(" and ")));
+        let counted = if counting && !counted_values.is_empty() {
+            format!("Number of {row} with {}", counted_values.join(" and "))
+        } else {
+            format!("Number of {row}")
+        };
+        Ask {
+            plan,
+            table,
+            drawing,
+            time: plan.time.or_else(|| date_column(table)),
+            measure: if counting { None } else { measure },
+            aggregate,
+            counting,
+            counted,
+            kept,
+            row,
+        }
     }
-    let mut notes: Vec<String> = Vec::new();
+
+    fn name_of(&self, c: usize) -> String {
+        self.table
+            .columns
+            .get(c)
+            .map(|c| display(&c.name))
+            .unwrap_or_default()
+    }
+
+    /// The measure as a title says it: "Average price", "Number of cars".
+    fn measure_words(&self, m: Option<usize>) -> String {
+        match m {
+            None => self.counted.clone(),
+            Some(m) => match self.plan.aggregate {
+                Some(a) if a != Aggregate::Count => {
+                    format!("{} {}", a.word(), self.name_of(m).to_lowercase())
+                }
+                _ => self.name_of(m),
+            },
+        }
+    }
+
+    /// The value axis's title: the measure's name, or the count of rows.
+    fn value_label(&self) -> String {
+        self.measure
+            .map_or_else(|| format!("Number of {}", self.row), |m| self.name_of(m))
+    }
+}
+
+/// Why no row is left: the filters, in words.
+fn no_rows(plan: &Plan, table: &Table) -> String {
+    let filters: Vec<String> = plan
+        .filters
+        .iter()
+        .filter_map(|f| Some(filter_text(&table.columns.get(f.column)?.name, &f.test)))
+        .collect();
+    format!("no row has {}", filters.join(" and "))
+}
+
+/// The card type: the one asked for where the data can be drawn so (else
+/// the one inferred, said why), or the one the tasks call for.
+fn kind_of(plan: &Plan, table: &Table, work: &mut Work) -> Result<CardKind, String> {
+    let keep = &work.keep;
     let base = if plan.listing {
         Some(CardKind::Table)
     } else {
-        inferred(plan, table, &keep)
+        inferred(plan, table, keep)
     };
-    let mut assumed: Vec<usize> = Vec::new();
     let chart = plan
         .chart
-        .map(|(kind, word)| (asked_of(kind, plan, table, &keep), word));
-    let kind = match chart {
-        Some((asked, _)) if feasible(asked, plan, table, &keep) => asked,
+        .map(|(kind, word)| (asked_of(kind, plan, table, keep), word));
+    Ok(match chart {
+        Some((asked, _)) if feasible(asked, plan, table, keep) => asked,
         Some((asked, word)) => {
             let instead = base.unwrap_or(CardKind::Table);
-            notes.push(format!(
+            work.notes.push(format!(
                 "a {word} needs {}, so this is {} instead",
                 needs(asked),
                 kind_word(instead)
@@ -75,65 +250,13 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             instead
         }
         None => base.ok_or_else(|| "the question names no column of the table".to_owned())?,
-    };
-    // Rows listed by a date named first ("years with …") are those dates.
-    let listed = plan
-        .dimensions
-        .iter()
-        .find(|d| plan.listing && table.columns.get(**d).is_some_and(|c| c.kind == Kind::Time))
-        .and_then(|d| table.columns.get(*d))
-        .map(|c| plural(&display(&c.name).to_lowercase()));
-    let row = listed.as_deref().unwrap_or(drawing.row);
-    let time = plan.time.or_else(|| date_column(table));
-    let measure = plan.measures.first().copied();
-    let counting = plan.aggregate == Some(Aggregate::Count) || measure.is_none();
-    let aggregate = if counting {
-        Aggregate::Count
-    } else {
-        plan.aggregate
-            .unwrap_or_else(|| default_aggregate(table, measure))
-    };
-    let measure = if counting { None } else { measure };
-    let name_of = |c: usize| {
-        table
-            .columns
-            .get(c)
-            .map(|c| display(&c.name))
-            .unwrap_or_default()
-    };
-    // Rows counted with values asked: "Number of days with rain".
-    let counted_values: Vec<String> = plan
-        .filters
-        .iter()
-        .filter(|f| Some(f.column) != plan.split)
-        .filter(|f| {
-            table
-                .columns
-                .get(f.column)
-                .is_some_and(|c| matches!(c.kind, Kind::Category | Kind::Place))
-        })
-        .filter_map(|f| match &f.test {
-            Test::In(values) => Some(values.join(" or ")),
-            _ => None,
-        })
-        .collect();
-    let counted = if counting && !counted_values.is_empty() {
-        format!("Number of {row} with {}", counted_values.join(" and "))
-    } else {
-        format!("Number of {row}")
-    };
-    let measure_words = |m: Option<usize>| match m {
-        None => counted.clone(),
-        Some(m) => match plan.aggregate {
-            Some(a) if a != Aggregate::Count => {
-                format!("{} {}", a.word(), name_of(m).to_lowercase())
-            }
-            _ => name_of(m),
-        },
-    };
-    // Points drawn from the kept rows: fewer means rows were combined.
-    let mut points = usize::MAX;
-    // The group of a bar, pie or map: asked, compared, or the best there is.
+    })
+}
+
+/// The group of a bar, pie, map or grid: asked, compared, or the best
+/// there is (said, and counted as assumed).
+fn dimension(ask: &Ask, kind: CardKind, work: &mut Work) -> Option<usize> {
+    let (plan, table) = (ask.plan, ask.table);
     let grouped = matches!(
         kind,
         CardKind::Bar
@@ -146,8 +269,11 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
             | CardKind::Heatmap
             | CardKind::Treemap
     );
+    if !grouped {
+        return None;
+    }
     let label = things_column(table);
-    let dimension = plan
+    let asked = plan
         .dimensions
         .first()
         .copied()
@@ -155,620 +281,722 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         .or(plan
             .time
             .filter(|_| matches!(kind, CardKind::Bar | CardKind::Pie)))
-        .or(label.filter(|_| plan.has(Task::Rank)))
-        .filter(|_| grouped)
-        .or_else(|| {
-            if !grouped {
-                return None;
-            }
-            let d = best_category(table, &keep, kind == CardKind::Choropleth);
-            if let Some(d) = d {
-                if matches!(
-                    kind,
-                    CardKind::Bar | CardKind::Pie | CardKind::Choropleth | CardKind::Boxplot
-                ) {
-                    notes.push(format!(
-                        "grouped by {}, the question naming no group",
-                        name_of(d).to_lowercase()
-                    ));
-                }
-            }
-            if let Some(d) = d {
-                assumed.push(d);
-            }
-            d
-        });
+        .or(label.filter(|_| plan.has(Task::Rank)));
+    let dimension = asked.or_else(|| {
+        let d = best_category(table, &work.keep, kind == CardKind::Choropleth)?;
+        if matches!(
+            kind,
+            CardKind::Bar | CardKind::Pie | CardKind::Choropleth | CardKind::Boxplot
+        ) {
+            work.notes.push(format!(
+                "grouped by {}, the question naming no group",
+                ask.name_of(d).to_lowercase()
+            ));
+        }
+        work.assumed.push(d);
+        Some(d)
+    });
     if let Some(d) = dimension.filter(|d| !plan.attributes().contains(d)) {
-        if !assumed.contains(&d) {
-            assumed.push(d);
+        if !work.assumed.contains(&d) {
+            work.assumed.push(d);
         }
     }
-    let mut title_tail = filter_words(plan, table, row, counting);
-    let dark = drawing.dark;
-    let asked_time_filter = plan.filters.iter().any(|f| Some(f.column) == time);
+    dimension
+}
 
-    // Areas are lines filled: drawn as one, then filled (below).
-    let filled = kind;
-    let shape = match kind {
-        CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries => CardKind::Timeseries,
-        kind => kind,
-    };
-    let (kind, title, labels, data) = match shape {
-        CardKind::TopLevelMetric => {
-            let (data, dated, said) = headline(table, &keep, time, measure, aggregate, plan.grain);
-            points = dated;
-            notes.extend(said.map(|date| {
-                format!(
-                    "the latest {}, {date}",
-                    name_of(time.unwrap_or_default()).to_lowercase()
-                )
-            }));
-            (
-                CardKind::TopLevelMetric,
-                measure_words(measure),
-                json!({}),
-                data,
-            )
-        }
-        CardKind::Map | CardKind::BubbleMap => {
-            let named: Vec<usize> = plan
-                .measures
-                .iter()
-                .chain(&plan.dimensions)
-                .copied()
-                .collect();
-            let card = crate::recommend::shaped(&kept_rows(table, &keep), shape, &named, dark)
-                .ok_or_else(|| needs(shape).to_owned())?;
-            let data = card
-                .visualization_data
-                .get("data")
-                .cloned()
-                .unwrap_or(Value::Null);
-            (shape, card.title, json!({}), data)
-        }
-        CardKind::Timeseries => {
-            let t = time.ok_or_else(|| needs(CardKind::Timeseries).to_owned())?;
-            if !plan.attributes().contains(&t) {
-                assumed.push(t);
-            }
-            // The line's own columns: a group it does not split by is no column of it.
-            assumed.retain(|c| *c == t);
-            let dates = distinct_kept(table, &keep, t);
-            let grain = plan.grain.or_else(|| {
-                let limit = if counting { 60 } else { MAX_POINTS };
-                (dates > limit).then_some(if dates > MAX_POINTS * 30 {
-                    Grain::Year
-                } else {
-                    Grain::Month
-                })
-            });
-            if let (None, Some(g)) = (plan.grain, grain) {
-                notes.push(format!(
-                    "{} grouped by {}",
-                    name_of(t).to_lowercase(),
-                    g.as_str()
-                ));
-            }
-            let period = Key::Period(t, grain);
-            let mut series: Vec<(String, Vec<Point>)> = Vec::new();
-            let by = plan.split.or_else(|| {
-                plan.dimensions
-                    .first()
-                    .copied()
-                    .filter(|d| (2..=MAX_SERIES).contains(&distinct_kept(table, &keep, *d)))
-            });
-            if plan.measures.len() >= 2 && !counting {
-                for m in plan.measures.iter().take(MAX_SERIES) {
-                    let agg = plan
-                        .aggregate
-                        .unwrap_or_else(|| default_aggregate(table, Some(*m)));
-                    let points = group(table, &keep, &[period], Some(*m), agg);
-                    series.push((
-                        name_of(*m),
-                        points
-                            .into_iter()
-                            .map(|(k, o, v)| (k.concat(), o, v))
-                            .collect(),
-                    ));
-                }
-            } else if let Some(by) = by {
-                let points = group(table, &keep, &[Key::Column(by), period], measure, aggregate);
-                let mut order: Vec<String> = match (
-                    &plan.filters.iter().find(|f| f.column == by),
-                    plan.split == Some(by),
-                ) {
-                    (Some(f), true) => match &f.test {
-                        Test::In(values) => values.clone(),
-                        _ => Vec::new(),
-                    },
-                    _ => Vec::new(),
-                };
-                for (k, _, _) in &points {
-                    if let Some(first) = k.first() {
-                        if !order.iter().any(|o| o.eq_ignore_ascii_case(first)) {
-                            order.push(first.clone());
-                        }
-                    }
-                }
-                for name in order.into_iter().take(MAX_SERIES) {
-                    let pts: Vec<(String, f64, f64)> = points
-                        .iter()
-                        .filter(|(k, _, _)| {
-                            k.first().is_some_and(|f| f.eq_ignore_ascii_case(&name))
-                        })
-                        .map(|(k, o, v)| (k.get(1).cloned().unwrap_or_default(), *o, *v))
-                        .collect();
-                    if !pts.is_empty() {
-                        series.push((name, pts));
-                    }
-                }
-            } else {
-                let points = group(table, &keep, &[period], measure, aggregate);
-                series.push((
-                    measure.map_or_else(|| format!("Number of {row}"), name_of),
-                    points
-                        .into_iter()
-                        .map(|(k, o, v)| (k.concat(), o, v))
-                        .collect(),
-                ));
-            }
-            points = series.iter().map(|(_, p)| p.len()).sum::<usize>() / series.len().max(1);
-            // A count or a sum of a period with no row is 0, not a gap:
-            // the periods are those of the rows the date filters keep.
-            if matches!(aggregate, Aggregate::Count | Aggregate::Sum) && plan.measures.len() < 2 {
-                let mut dated = plan.clone();
-                dated.filters.retain(|f| f.column == t);
-                let all = group(
-                    table,
-                    &mask(&dated, table),
-                    &[period],
-                    None,
-                    Aggregate::Count,
-                );
-                for (_, pts) in &mut series {
-                    let have: std::collections::HashSet<String> =
-                        pts.iter().map(|p| p.0.clone()).collect();
-                    for (k, order, _) in &all {
-                        let k = k.concat();
-                        if !have.contains(&k) {
-                            pts.push((k, *order, 0.0));
-                        }
-                    }
-                }
-            }
-            let series: Vec<Value> = series
-                .into_iter()
-                .map(|(name, mut pts)| {
-                    pts.sort_by(|a, b| a.1.total_cmp(&b.1));
-                    let points: Vec<Value> = pts
-                        .into_iter()
-                        .map(|(x, _, y)| json!({"x": x, "y": y}))
-                        .collect();
-                    json!({"name": name, "points": points})
-                })
-                .collect();
-            let what = if plan.measures.len() >= 2 && !counting {
-                plan.measures
-                    .iter()
-                    .map(|m| name_of(*m))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            } else {
-                measure_words(measure)
-            };
-            let over = match (grain, by) {
-                (Some(g), None) => format!(" per {}", g.as_str()),
-                (Some(g), Some(b)) => {
-                    format!(" by {} per {}", name_of(b).to_lowercase(), g.as_str())
-                }
-                (None, Some(b)) if plan.split == Some(b) => {
-                    let values = plan
-                        .filters
-                        .iter()
-                        .find(|f| f.column == b)
-                        .map(|f| match &f.test {
-                            Test::In(v) => v.join(" and "),
-                            _ => String::new(),
-                        })
-                        .unwrap_or_default();
-                    format!(" of {values} over time")
-                }
-                (None, Some(b)) => format!(" by {} over time", name_of(b).to_lowercase()),
-                (None, None) => " over time".to_owned(),
-            };
-            let y = (plan.measures.len() < 2 || counting)
-                .then(|| measure.map_or_else(|| format!("Number of {row}"), name_of));
-            let mut labels = json!({"x_label": name_of(t)});
-            if let Some(y) = y {
-                labels["y_label"] = json!(y);
-            }
-            (
-                CardKind::Timeseries,
-                format!("{what}{over}"),
-                labels,
-                json!({"series": series}),
-            )
-        }
-        CardKind::Scatter => {
-            let (x, y) = match plan.measures.as_slice() {
-                [x, y, ..] => (*x, *y),
-                _ => return Err(needs(CardKind::Scatter).to_owned()),
-            };
-            let (xs, ys) = (table.columns.get(x), table.columns.get(y));
-            let (Some(xs), Some(ys)) = (xs, ys) else {
-                return Err(needs(CardKind::Scatter).to_owned());
-            };
-            let points: Vec<Value> = xs
-                .cells
-                .iter()
-                .zip(&ys.cells)
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .filter_map(|((a, b), _)| Some(json!({"x": number(a)?, "y": number(b)?})))
-                .collect();
-            (
-                CardKind::Scatter,
-                format!("{} against {}", name_of(y), name_of(x).to_lowercase()),
-                json!({"x_label": name_of(x), "y_label": name_of(y)}),
-                json!(points),
-            )
-        }
-        CardKind::Histogram => {
-            let m = plan
-                .measures
-                .first()
-                .copied()
-                .ok_or_else(|| needs(CardKind::Histogram).to_owned())?;
-            let column = table
-                .columns
-                .get(m)
-                .ok_or_else(|| needs(CardKind::Histogram).to_owned())?;
-            let points: Vec<Value> = column
-                .cells
-                .iter()
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .filter_map(|(c, _)| Some(json!({"y": number(c)?})))
-                .collect();
-            (
-                CardKind::Histogram,
-                format!("Distribution of {}", name_of(m).to_lowercase()),
-                json!({"x_label": name_of(m)}),
-                json!(points),
-            )
-        }
-        CardKind::Boxplot => {
-            let m = plan
-                .measures
-                .first()
-                .copied()
-                .ok_or_else(|| needs(CardKind::Boxplot).to_owned())?;
-            let d = dimension.ok_or_else(|| needs(CardKind::Boxplot).to_owned())?;
-            let (Some(mc), Some(dc)) = (table.columns.get(m), table.columns.get(d)) else {
-                return Err(needs(CardKind::Boxplot).to_owned());
-            };
-            let points: Vec<Value> = dc
-                .cells
-                .iter()
-                .zip(&mc.cells)
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .filter_map(|((c, v), _)| {
-                    let label = match c {
-                        Cell::Text(t) => t.clone(),
-                        Cell::Number(n) => format_number(*n),
-                        Cell::Empty => return None,
-                    };
-                    Some(json!({"x": label, "y": number(v)?}))
-                })
-                .collect();
-            (
-                CardKind::Boxplot,
-                format!(
-                    "Distribution of {} by {}",
-                    name_of(m).to_lowercase(),
-                    name_of(d).to_lowercase()
-                ),
-                json!({"x_label": name_of(d), "y_label": name_of(m)}),
-                json!(points),
-            )
-        }
-        CardKind::Table => {
-            let mut columns: Vec<usize> = Vec::new();
-            if let Some(label) = things_column(table) {
-                columns.push(label);
-            }
-            for c in plan.attributes() {
-                if !columns.contains(&c) {
-                    columns.push(c);
-                }
-            }
-            if columns.len() < 2 {
-                columns = (0..table.columns.len()).collect();
-            }
-            let rows: Vec<Value> = (0..table.rows)
-                .filter(|r| keep.get(*r) == Some(&true))
-                .take(MAX_TABLE_ROWS)
-                .map(|r| {
-                    Value::Array(
-                        columns
-                            .iter()
-                            .map(
-                                |c| match table.columns.get(*c).and_then(|c| c.cells.get(r)) {
-                                    Some(Cell::Number(n)) => json!(n),
-                                    Some(Cell::Text(t)) => json!(t),
-                                    _ => Value::Null,
-                                },
-                            )
-                            .collect(),
-                    )
-                })
-                .collect();
-            if kept > MAX_TABLE_ROWS {
-                notes.push(format!("the first {MAX_TABLE_ROWS} of {kept} rows"));
-            }
-            let names: Vec<String> = columns
-                .iter()
-                .filter_map(|c| table.columns.get(*c).map(|c| c.name.clone()))
-                .collect();
-            let tail = title_tail.trim_start_matches(", ");
-            let title = if tail.starts_with(row) {
-                sentence(tail)
-            } else if tail.is_empty() {
-                sentence(row)
-            } else {
-                sentence(&format!("{row}: {tail}"))
-            };
-            title_tail.clear();
-            (
-                CardKind::Table,
-                title,
-                json!({}),
-                json!({"columns": names, "rows": rows}),
-            )
-        }
-        // Bars, pies, maps and grids: groups of the kept rows.
-        kind => {
-            let mut d = dimension;
-            // A date column groups by its periods.
-            let mut key = d.map(|d| match table.columns.get(d).map(|c| c.kind) {
-                Some(Kind::Time) => Key::Period(d, plan.grain),
-                _ => Key::Column(d),
-            });
-            if key.is_none() {
-                // Bars of periods when there is nothing else to group by.
-                if let Some(t) = time {
-                    key = Some(Key::Period(t, plan.grain));
-                    d = Some(t);
-                }
-            }
-            let (Some(key), Some(d)) = (key, d) else {
-                return Err(needs(kind).to_owned());
-            };
-            // A panel's levels and rates at their latest date.
-            if let (Some(t), Some(_)) = (time, measure) {
-                let flow = default_aggregate(table, measure) == Aggregate::Sum
-                    && !measure.is_some_and(|m| is_level(table, m));
-                // A table that lists things (cars by model year) is no panel.
-                if t != d
-                    && !asked_time_filter
-                    && plan.aggregate.is_none()
-                    && !flow
-                    && !lists_things(table)
-                {
-                    if let Some((at, date)) = latest(table, &keep, d, t) {
-                        keep = at;
-                        title_tail.push_str(&format!(", {date}"));
-                        notes.push(format!("the latest {}, {date}", name_of(t).to_lowercase()));
-                    }
-                }
-            }
-            let inner = plan
-                .dimensions
-                .get(1)
-                .copied()
-                .or(plan.split.filter(|s| Some(*s) != Some(d)));
-            let grid = matches!(
-                kind,
-                CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap
-            );
-            if grid {
-                let (inner_key, inner_name) = match inner {
-                    Some(i) => (Key::Column(i), name_of(i)),
-                    None => match time {
-                        Some(t) if t != d => (Key::Period(t, plan.grain), name_of(t)),
-                        _ => return Err(needs(kind).to_owned()),
-                    },
-                };
-                let cells = group(table, &keep, &[key, inner_key], measure, aggregate);
-                points = cells.len();
-                let inner_count = {
-                    let mut s = std::collections::HashSet::new();
-                    cells.iter().for_each(|(k, _, _)| {
-                        s.insert(k.get(1).cloned());
-                    });
-                    s.len()
-                };
-                let kind = if kind == CardKind::Heatmap || inner_count > MAX_GROUPS {
-                    CardKind::Heatmap
-                } else {
-                    kind
-                };
-                let data = if kind == CardKind::Heatmap {
-                    json!(cells
-                        .iter()
-                        .map(|(k, _, v)| json!({"x": k.first(), "y": k.get(1), "value": v}))
-                        .collect::<Vec<_>>())
-                } else {
-                    let mut names: Vec<String> = Vec::new();
-                    for (k, _, _) in &cells {
-                        if let Some(i) = k.get(1) {
-                            if !names.contains(i) {
-                                names.push(i.clone());
-                            }
-                        }
-                    }
-                    let series: Vec<Value> = names
-                        .iter()
-                        .map(|n| {
-                            let points: Vec<Value> = cells
-                                .iter()
-                                .filter(|(k, _, _)| k.get(1) == Some(n))
-                                .map(|(k, _, v)| json!({"x": k.first(), "y": v}))
-                                .collect();
-                            json!({"name": n, "points": points})
-                        })
-                        .collect();
-                    json!({"series": series})
-                };
-                let y_label = if kind == CardKind::Heatmap {
-                    inner_name.clone()
-                } else {
-                    measure.map_or_else(|| format!("Number of {row}"), name_of)
-                };
-                (
-                    kind,
-                    format!(
-                        "{} by {} and {}",
-                        measure_words(measure),
-                        name_of(d).to_lowercase(),
-                        inner_name.to_lowercase()
-                    ),
-                    json!({"x_label": name_of(d), "y_label": y_label}),
-                    data,
-                )
-            } else {
-                let mut groups: Vec<(String, f64, f64)> =
-                    group(table, &keep, &[key], measure, aggregate)
-                        .into_iter()
-                        .map(|(k, o, v)| (k.concat(), o, v))
-                        .collect();
-                if matches!(key, Key::Period(..)) {
-                    groups.sort_by(|a, b| a.1.total_cmp(&b.1));
-                }
-                points = groups.len();
-                // A ranking, a map or a pie of one thing says nothing.
-                if groups.len() < 2 && kind != CardKind::Waterfall {
-                    if let Some(t) = time.filter(|t| *t != d) {
-                        let mut again = plan.clone();
-                        again.chart = None;
-                        again.tasks = vec![Task::Trend];
-                        again.rank = None;
-                        again.time = Some(t);
-                        again.dimensions.clear();
-                        let mut drawn = draw(&again, table, drawing)?;
-                        drawn.answer = format!(
-                            "{} Only one {} is left, so this is its line over time.",
-                            drawn.answer,
-                            name_of(d).to_lowercase()
-                        );
-                        return Ok(drawn);
-                    }
-                }
-                // Periods of a date are named by their grain ("by month").
-                let group_name = match (key, plan.grain) {
-                    (Key::Period(..), Some(g)) => g.as_str().to_owned(),
-                    _ => name_of(d).to_lowercase(),
-                };
-                let mut title = format!("{} by {}", measure_words(measure), group_name.clone());
-                let total = groups.len();
-                if let Some(rank) = plan.rank {
-                    if rank.descending {
-                        groups.sort_by(|a, b| b.2.total_cmp(&a.2));
-                    } else {
-                        groups.sort_by(|a, b| a.2.total_cmp(&b.2));
-                    }
-                    let limit = rank.limit.unwrap_or(MAX_BARS).min(MAX_BARS);
-                    groups.truncate(limit);
-                    let end = if rank.descending { "Top" } else { "Bottom" };
-                    title = match rank.limit {
-                        Some(n) => format!(
-                            "{end} {n} {} by {}",
-                            plural(&group_name.clone()),
-                            measure_words(measure).to_lowercase()
-                        ),
-                        None => format!(
-                            "{} by {}, {}",
-                            measure_words(measure),
-                            group_name.clone(),
-                            if rank.descending {
-                                "highest first"
-                            } else {
-                                "lowest first"
-                            }
-                        ),
-                    };
-                } else if kind == CardKind::Pie && total > MAX_SLICES {
-                    groups.sort_by(|a, b| b.2.total_cmp(&a.2));
-                    let rest: f64 = groups.iter().skip(MAX_SLICES - 1).map(|g| g.2).sum();
-                    groups.truncate(MAX_SLICES - 1);
-                    groups.push((format!("Other ({})", total - (MAX_SLICES - 1)), 0.0, rest));
-                    notes.push(format!(
-                        "the {} smallest folded into Other",
-                        total - (MAX_SLICES - 1)
-                    ));
-                } else if !matches!(kind, CardKind::Choropleth | CardKind::Treemap)
-                    && total > MAX_BARS
-                {
-                    groups.sort_by(|a, b| b.2.total_cmp(&a.2));
-                    groups.truncate(MAX_BARS);
-                    notes.push(format!("the {MAX_BARS} largest of {total}"));
-                }
-                let kind = if kind == CardKind::Treemap && groups.iter().any(|g| g.2 < 0.0) {
-                    notes.push(
-                        "a treemap's areas cannot be below zero, so these are bars".to_owned(),
-                    );
-                    CardKind::Bar
-                } else if kind == CardKind::Pie
-                    && (aggregate != Aggregate::Sum && aggregate != Aggregate::Count
-                        || groups.iter().any(|g| g.2 < 0.0))
-                {
-                    notes.push(
-                        "a pie shows parts of a whole: these values are not, so they are bars"
-                            .to_owned(),
-                    );
-                    CardKind::Bar
-                } else {
-                    kind
-                };
-                if kind == CardKind::Pie {
-                    title = format!(
-                        "Share of {} by {}",
-                        measure_words(measure).to_lowercase(),
-                        group_name.clone()
-                    );
-                }
-                let points: Vec<Value> = groups
-                    .iter()
-                    .map(|(x, _, y)| json!({"x": x, "y": y}))
-                    .collect();
-                (
-                    kind,
-                    title,
-                    json!({"x_label": name_of(d), "y_label": measure.map_or_else(|| format!("Number of {row}"), name_of)}),
-                    json!(points),
-                )
-            }
-        }
-    };
-    let (kind, title, data) = fill(filled, (kind, title, data), plan, &mut notes);
-    if let Some((words, c)) = &plan.guessed {
-        notes.push(format!(
-            "\"{words}\" taken for {}, the table's one category",
-            name_of(*c).to_lowercase()
+/// A headline number: its latest value, after the earlier ones.
+fn metric(ask: &Ask, work: &mut Work) -> Shaped {
+    let (points, dated, said) = headline(
+        ask.table,
+        &work.keep,
+        ask.time,
+        ask.measure,
+        ask.aggregate,
+        ask.plan.grain,
+    );
+    work.points = dated;
+    work.notes.extend(said.map(|date| {
+        format!(
+            "the latest {}, {date}",
+            ask.name_of(ask.time.unwrap_or_default()).to_lowercase()
+        )
+    }));
+    Shaped {
+        kind: CardKind::TopLevelMetric,
+        title: ask.measure_words(ask.measure),
+        labels: Labels::none(),
+        card: cards::metric(points),
+    }
+}
+
+/// Places on a map, as the recommender draws them, of the rows kept.
+fn places(ask: &Ask, kind: CardKind, work: &Work) -> Result<Shaped, String> {
+    let plan = ask.plan;
+    let named: Vec<usize> = plan
+        .measures
+        .iter()
+        .chain(&plan.dimensions)
+        .copied()
+        .collect();
+    let kept = kept_rows(ask.table, &work.keep);
+    let card = crate::recommend::shaped(&kept, kind, &named, ask.drawing.dark)
+        .ok_or_else(|| needs(kind).to_owned())?;
+    Ok(Shaped {
+        kind,
+        title: card.title().to_owned(),
+        labels: Labels::none(),
+        card: card.chart.card,
+    })
+}
+
+/// A line over time: one series per measure, per value of the split,
+/// or one; dates grouped by month or year when there are too many.
+fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
+    let (plan, table) = (ask.plan, ask.table);
+    let t = ask
+        .time
+        .ok_or_else(|| needs(CardKind::Timeseries).to_owned())?;
+    if !plan.attributes().contains(&t) {
+        work.assumed.push(t);
+    }
+    // The line's own columns: a group it does not split by is no column of it.
+    work.assumed.retain(|c| *c == t);
+    let dates = distinct_kept(table, &work.keep, t);
+    let grain = plan.grain.or_else(|| {
+        let limit = if ask.counting { 60 } else { MAX_POINTS };
+        (dates > limit).then_some(if dates > MAX_POINTS * 30 {
+            Grain::Year
+        } else {
+            Grain::Month
+        })
+    });
+    if let (None, Some(g)) = (plan.grain, grain) {
+        work.notes.push(format!(
+            "{} grouped by {}",
+            ask.name_of(t).to_lowercase(),
+            g.as_str()
         ));
     }
-    let rows_used = keep.iter().filter(|k| **k).count();
-    if let (None, Some(m), true) = (plan.aggregate, measure, points < rows_used) {
-        let m = name_of(m).to_lowercase();
-        notes.push(match aggregate {
+    let period = Key::Period(t, grain);
+    let by = plan.split.or_else(|| {
+        plan.dimensions
+            .first()
+            .copied()
+            .filter(|d| (2..=MAX_SERIES).contains(&distinct_kept(table, &work.keep, *d)))
+    });
+    let mut series = line_series(ask, &work.keep, period, by);
+    work.points = series.iter().map(|(_, p)| p.len()).sum::<usize>() / series.len().max(1);
+    zero_periods(ask, t, period, &mut series);
+    let series: Vec<cards::Line> = series
+        .into_iter()
+        .map(|(name, mut points)| {
+            points.sort_by(|a, b| a.1.total_cmp(&b.1));
+            (name, points.into_iter().map(|(x, _, y)| (x, y)).collect())
+        })
+        .collect();
+    let several = plan.measures.len() >= 2 && !ask.counting;
+    let what = if several {
+        plan.measures
+            .iter()
+            .map(|m| ask.name_of(*m))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    } else {
+        ask.measure_words(ask.measure)
+    };
+    let labels = Labels {
+        x: Some(ask.name_of(t)),
+        y: (!several).then(|| ask.value_label()),
+    };
+    Ok(Shaped {
+        kind: CardKind::Timeseries,
+        title: format!("{what}{}", over(ask, grain, by)),
+        labels,
+        card: cards::line(series),
+    })
+}
+
+/// The series of a line: per measure, per value of `by` (the values the
+/// question names first, in its order), or the one measure.
+fn line_series(
+    ask: &Ask,
+    keep: &[bool],
+    period: Key,
+    by: Option<usize>,
+) -> Vec<(String, Vec<Point>)> {
+    let (plan, table) = (ask.plan, ask.table);
+    let concat = |points: Vec<(Vec<String>, f64, f64)>| -> Vec<Point> {
+        points
+            .into_iter()
+            .map(|(k, o, v)| (k.concat(), o, v))
+            .collect()
+    };
+    if plan.measures.len() >= 2 && !ask.counting {
+        return plan
+            .measures
+            .iter()
+            .take(MAX_SERIES)
+            .map(|m| {
+                let agg = plan
+                    .aggregate
+                    .unwrap_or_else(|| default_aggregate(table, Some(*m)));
+                let points = group(table, keep, &[period], Some(*m), agg);
+                (ask.name_of(*m), concat(points))
+            })
+            .collect();
+    }
+    let Some(by) = by else {
+        let points = group(table, keep, &[period], ask.measure, ask.aggregate);
+        let name = ask
+            .measure
+            .map_or_else(|| format!("Number of {}", ask.row), |m| ask.name_of(m));
+        return vec![(name, concat(points))];
+    };
+    let points = group(
+        table,
+        keep,
+        &[Key::Column(by), period],
+        ask.measure,
+        ask.aggregate,
+    );
+    let mut order: Vec<String> = match (
+        &plan.filters.iter().find(|f| f.column == by),
+        plan.split == Some(by),
+    ) {
+        (Some(f), true) => match &f.test {
+            Test::In(values) => values.clone(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    for (k, _, _) in &points {
+        if let Some(first) = k.first() {
+            if !order.iter().any(|o| o.eq_ignore_ascii_case(first)) {
+                order.push(first.clone());
+            }
+        }
+    }
+    let mut series = Vec::new();
+    for name in order.into_iter().take(MAX_SERIES) {
+        let pts: Vec<Point> = points
+            .iter()
+            .filter(|(k, _, _)| k.first().is_some_and(|f| f.eq_ignore_ascii_case(&name)))
+            .map(|(k, o, v)| (k.get(1).cloned().unwrap_or_default(), *o, *v))
+            .collect();
+        if !pts.is_empty() {
+            series.push((name, pts));
+        }
+    }
+    series
+}
+
+/// A count or a sum of a period with no row is 0, not a gap: the periods
+/// are those of the rows the date filters keep.
+fn zero_periods(ask: &Ask, t: usize, period: Key, series: &mut [(String, Vec<Point>)]) {
+    let plan = ask.plan;
+    if !matches!(ask.aggregate, Aggregate::Count | Aggregate::Sum) || plan.measures.len() >= 2 {
+        return;
+    }
+    let mut dated = plan.clone();
+    dated.filters.retain(|f| f.column == t);
+    let all = group(
+        ask.table,
+        &mask(&dated, ask.table),
+        &[period],
+        None,
+        Aggregate::Count,
+    );
+    for (_, pts) in series {
+        let have: std::collections::HashSet<String> = pts.iter().map(|p| p.0.clone()).collect();
+        for (k, order, _) in &all {
+            let k = k.concat();
+            if !have.contains(&k) {
+                pts.push((k, *order, 0.0));
+            }
+        }
+    }
+}
+
+/// The end of a line's title: " per month", " by region over time".
+fn over(ask: &Ask, grain: Option<Grain>, by: Option<usize>) -> String {
+    let plan = ask.plan;
+    match (grain, by) {
+        (Some(g), None) => format!(" per {}", g.as_str()),
+        (Some(g), Some(b)) => {
+            format!(" by {} per {}", ask.name_of(b).to_lowercase(), g.as_str())
+        }
+        (None, Some(b)) if plan.split == Some(b) => {
+            let values = plan
+                .filters
+                .iter()
+                .find(|f| f.column == b)
+                .map(|f| match &f.test {
+                    Test::In(v) => v.join(" and "),
+                    _ => String::new(),
+                })
+                .unwrap_or_default();
+            format!(" of {values} over time")
+        }
+        (None, Some(b)) => format!(" by {} over time", ask.name_of(b).to_lowercase()),
+        (None, None) => " over time".to_owned(),
+    }
+}
+
+/// The kept rows as points of the first two measures.
+fn scatter(ask: &Ask, work: &Work) -> Result<Shaped, String> {
+    let (x, y) = match ask.plan.measures.as_slice() {
+        [x, y, ..] => (*x, *y),
+        _ => return Err(needs(CardKind::Scatter).to_owned()),
+    };
+    let (Some(xs), Some(ys)) = (ask.table.columns.get(x), ask.table.columns.get(y)) else {
+        return Err(needs(CardKind::Scatter).to_owned());
+    };
+    let points: Vec<(f64, f64)> = xs
+        .cells
+        .iter()
+        .zip(&ys.cells)
+        .zip(&work.keep)
+        .filter(|(_, k)| **k)
+        .filter_map(|((a, b), _)| Some((number(a)?, number(b)?)))
+        .collect();
+    Ok(Shaped {
+        kind: CardKind::Scatter,
+        title: format!(
+            "{} against {}",
+            ask.name_of(y),
+            ask.name_of(x).to_lowercase()
+        ),
+        labels: Labels::xy(&ask.name_of(x), &ask.name_of(y)),
+        card: cards::scatter(points),
+    })
+}
+
+/// The kept values of the first measure, binned by the engine.
+fn histogram(ask: &Ask, work: &Work) -> Result<Shaped, String> {
+    let m = ask
+        .plan
+        .measures
+        .first()
+        .copied()
+        .ok_or_else(|| needs(CardKind::Histogram).to_owned())?;
+    let column = ask
+        .table
+        .columns
+        .get(m)
+        .ok_or_else(|| needs(CardKind::Histogram).to_owned())?;
+    let values: Vec<f64> = column
+        .cells
+        .iter()
+        .zip(&work.keep)
+        .filter(|(_, k)| **k)
+        .filter_map(|(c, _)| number(c))
+        .collect();
+    Ok(Shaped {
+        kind: CardKind::Histogram,
+        title: format!("Distribution of {}", ask.name_of(m).to_lowercase()),
+        labels: Labels::x(&ask.name_of(m)),
+        card: cards::histogram(values),
+    })
+}
+
+/// A box of the first measure's kept values per value of the group.
+fn boxplot(ask: &Ask, dimension: Option<usize>, work: &Work) -> Result<Shaped, String> {
+    let m = ask
+        .plan
+        .measures
+        .first()
+        .copied()
+        .ok_or_else(|| needs(CardKind::Boxplot).to_owned())?;
+    let d = dimension.ok_or_else(|| needs(CardKind::Boxplot).to_owned())?;
+    let (Some(mc), Some(dc)) = (ask.table.columns.get(m), ask.table.columns.get(d)) else {
+        return Err(needs(CardKind::Boxplot).to_owned());
+    };
+    let rows: Vec<(String, f64)> = dc
+        .cells
+        .iter()
+        .zip(&mc.cells)
+        .zip(&work.keep)
+        .filter(|(_, k)| **k)
+        .filter_map(|((c, v), _)| {
+            let label = match c {
+                Cell::Text(t) => t.clone(),
+                Cell::Number(n) => format_number(*n),
+                Cell::Empty => return None,
+            };
+            Some((label, number(v)?))
+        })
+        .collect();
+    Ok(Shaped {
+        kind: CardKind::Boxplot,
+        title: format!(
+            "Distribution of {} by {}",
+            ask.name_of(m).to_lowercase(),
+            ask.name_of(d).to_lowercase()
+        ),
+        labels: Labels::xy(&ask.name_of(d), &ask.name_of(m)),
+        card: cards::boxplot(rows),
+    })
+}
+
+/// The kept rows listed: the column naming them and those asked of them
+/// (every column when that is fewer than two), the first
+/// [`MAX_TABLE_ROWS`]; the filters' words become the title.
+fn table_of(ask: &Ask, work: &mut Work) -> Shaped {
+    let (plan, table) = (ask.plan, ask.table);
+    let mut columns: Vec<usize> = Vec::new();
+    if let Some(label) = things_column(table) {
+        columns.push(label);
+    }
+    for c in plan.attributes() {
+        if !columns.contains(&c) {
+            columns.push(c);
+        }
+    }
+    if columns.len() < 2 {
+        columns = (0..table.columns.len()).collect();
+    }
+    let rows = (0..table.rows)
+        .filter(|r| work.keep.get(*r) == Some(&true))
+        .take(MAX_TABLE_ROWS)
+        .map(|r| {
+            columns
+                .iter()
+                .map(|c| table.columns.get(*c).and_then(|c| c.cells.get(r)))
+                .collect()
+        })
+        .collect();
+    if ask.kept > MAX_TABLE_ROWS {
+        work.notes
+            .push(format!("the first {MAX_TABLE_ROWS} of {} rows", ask.kept));
+    }
+    let names: Vec<String> = columns
+        .iter()
+        .filter_map(|c| table.columns.get(*c).map(|c| c.name.clone()))
+        .collect();
+    let row = ask.row.as_str();
+    let tail = work.title_tail.trim_start_matches(", ");
+    let title = if tail.starts_with(row) {
+        sentence(tail)
+    } else if tail.is_empty() {
+        sentence(row)
+    } else {
+        sentence(&format!("{row}: {tail}"))
+    };
+    work.title_tail.clear();
+    Shaped {
+        kind: CardKind::Table,
+        title,
+        labels: Labels::none(),
+        card: cards::table(names, rows),
+    }
+}
+
+/// What grouping the kept rows gave: a card, or (one group left) the
+/// line over time drawn instead.
+enum Grouped {
+    Shaped(Shaped),
+    Redrawn(Box<Drawn>),
+}
+
+/// Bars, pies, maps, treemaps and grids: the kept rows in groups. A
+/// panel's levels and rates are kept to their latest date first.
+fn groups(
+    ask: &Ask,
+    kind: CardKind,
+    dimension: Option<usize>,
+    work: &mut Work,
+) -> Result<Grouped, String> {
+    let table = ask.table;
+    let mut d = dimension;
+    // A date column groups by its periods.
+    let mut key = d.map(|d| match table.columns.get(d).map(|c| c.kind) {
+        Some(Kind::Time) => Key::Period(d, ask.plan.grain),
+        _ => Key::Column(d),
+    });
+    if key.is_none() {
+        // Bars of periods when there is nothing else to group by.
+        if let Some(t) = ask.time {
+            key = Some(Key::Period(t, ask.plan.grain));
+            d = Some(t);
+        }
+    }
+    let (Some(key), Some(d)) = (key, d) else {
+        return Err(needs(kind).to_owned());
+    };
+    keep_latest(ask, d, work);
+    let inner = ask
+        .plan
+        .dimensions
+        .get(1)
+        .copied()
+        .or(ask.plan.split.filter(|s| Some(*s) != Some(d)));
+    if matches!(
+        kind,
+        CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap
+    ) {
+        return grid(ask, kind, (key, d), inner, work).map(Grouped::Shaped);
+    }
+    bars(ask, kind, (key, d), work)
+}
+
+/// Levels and rates of a panel (a table of things over time) at their
+/// latest date, said: their sum over dates would mean nothing.
+fn keep_latest(ask: &Ask, d: usize, work: &mut Work) {
+    let (plan, table) = (ask.plan, ask.table);
+    let (Some(t), Some(_)) = (ask.time, ask.measure) else {
+        return;
+    };
+    let flow = default_aggregate(table, ask.measure) == Aggregate::Sum
+        && !ask.measure.is_some_and(|m| is_level(table, m));
+    let asked_time_filter = plan.filters.iter().any(|f| Some(f.column) == ask.time);
+    // A table that lists things (cars by model year) is no panel.
+    if t == d || asked_time_filter || plan.aggregate.is_some() || flow || lists_things(table) {
+        return;
+    }
+    if let Some((at, date)) = latest(table, &work.keep, d, t) {
+        work.keep = at;
+        work.title_tail.push_str(&format!(", {date}"));
+        work.notes.push(format!(
+            "the latest {}, {date}",
+            ask.name_of(t).to_lowercase()
+        ));
+    }
+}
+
+/// Grouped or stacked bars of two groups, or a heatmap where the inner
+/// group has more values than bars tell apart.
+fn grid(
+    ask: &Ask,
+    kind: CardKind,
+    (key, d): (Key, usize),
+    inner: Option<usize>,
+    work: &mut Work,
+) -> Result<Shaped, String> {
+    let (inner_key, inner_name) = match inner {
+        Some(i) => (Key::Column(i), ask.name_of(i)),
+        None => match ask.time {
+            Some(t) if t != d => (Key::Period(t, ask.plan.grain), ask.name_of(t)),
+            _ => return Err(needs(kind).to_owned()),
+        },
+    };
+    let cells = group(
+        ask.table,
+        &work.keep,
+        &[key, inner_key],
+        ask.measure,
+        ask.aggregate,
+    );
+    work.points = cells.len();
+    let inner_count = {
+        let mut s = std::collections::HashSet::new();
+        cells.iter().for_each(|(k, _, _)| {
+            s.insert(k.get(1).cloned());
+        });
+        s.len()
+    };
+    let kind = if kind == CardKind::Heatmap || inner_count > MAX_GROUPS {
+        CardKind::Heatmap
+    } else {
+        kind
+    };
+    let pairs = cells.into_iter().map(|(k, _, v)| {
+        let mut k = k.into_iter();
+        (
+            k.next().unwrap_or_default(),
+            k.next().unwrap_or_default(),
+            v,
+        )
+    });
+    let (card, y_label) = if kind == CardKind::Heatmap {
+        (cards::heatmap(pairs.collect())?, inner_name.clone())
+    } else {
+        // A series per inner group, in the order first seen.
+        let mut series: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+        for (outer, inner, v) in pairs {
+            match series.iter_mut().find(|(name, _)| *name == inner) {
+                Some((_, points)) => points.push((outer, v)),
+                None => series.push((inner, vec![(outer, v)])),
+            }
+        }
+        (cards::categorical(kind, series), ask.value_label())
+    };
+    Ok(Shaped {
+        kind,
+        title: format!(
+            "{} by {} and {}",
+            ask.measure_words(ask.measure),
+            ask.name_of(d).to_lowercase(),
+            inner_name.to_lowercase()
+        ),
+        labels: Labels::xy(&ask.name_of(d), &y_label),
+        card,
+    })
+}
+
+/// Bars, a pie, a map or a treemap of one group: ranked and cut where
+/// asked, the smallest slices of a pie folded, the largest bars kept;
+/// values a pie or a treemap cannot show drawn as bars, said why.
+fn bars(
+    ask: &Ask,
+    kind: CardKind,
+    (key, d): (Key, usize),
+    work: &mut Work,
+) -> Result<Grouped, String> {
+    let mut groups: Vec<(String, f64, f64)> =
+        group(ask.table, &work.keep, &[key], ask.measure, ask.aggregate)
+            .into_iter()
+            .map(|(k, o, v)| (k.concat(), o, v))
+            .collect();
+    if matches!(key, Key::Period(..)) {
+        groups.sort_by(|a, b| a.1.total_cmp(&b.1));
+    }
+    work.points = groups.len();
+    // A ranking, a map or a pie of one thing says nothing.
+    if groups.len() < 2 && kind != CardKind::Waterfall {
+        if let Some(t) = ask.time.filter(|t| *t != d) {
+            return one_left(ask, d, t).map(|drawn| Grouped::Redrawn(Box::new(drawn)));
+        }
+    }
+    // Periods of a date are named by their grain ("by month").
+    let group_name = match (key, ask.plan.grain) {
+        (Key::Period(..), Some(g)) => g.as_str().to_owned(),
+        _ => ask.name_of(d).to_lowercase(),
+    };
+    let title = ranked(ask, kind, &group_name, &mut groups, &mut work.notes);
+    let kind = as_bars(ask, kind, &groups, &mut work.notes);
+    let title = if kind == CardKind::Pie {
+        format!(
+            "Share of {} by {}",
+            ask.measure_words(ask.measure).to_lowercase(),
+            group_name
+        )
+    } else {
+        title
+    };
+    let points = groups.into_iter().map(|(x, _, y)| (x, y)).collect();
+    Ok(Grouped::Shaped(Shaped {
+        kind,
+        title,
+        labels: Labels::xy(&ask.name_of(d), &ask.value_label()),
+        card: cards::bars(kind, points),
+    }))
+}
+
+/// One group left: its line over time instead, said so.
+fn one_left(ask: &Ask, d: usize, t: usize) -> Result<Drawn, String> {
+    let mut again = ask.plan.clone();
+    again.chart = None;
+    again.tasks = vec![Task::Trend];
+    again.rank = None;
+    again.time = Some(t);
+    again.dimensions.clear();
+    let mut drawn = draw(&again, ask.table, ask.drawing)?;
+    drawn.answer = format!(
+        "{} Only one {} is left, so this is its line over time.",
+        drawn.answer,
+        ask.name_of(d).to_lowercase()
+    );
+    Ok(drawn)
+}
+
+/// The groups ranked and cut as asked, a pie's smallest folded into
+/// "Other", the largest bars kept; the title that says which.
+fn ranked(
+    ask: &Ask,
+    kind: CardKind,
+    group_name: &str,
+    groups: &mut Vec<(String, f64, f64)>,
+    notes: &mut Vec<String>,
+) -> String {
+    let measure_words = ask.measure_words(ask.measure);
+    let total = groups.len();
+    if let Some(rank) = ask.plan.rank {
+        if rank.descending {
+            groups.sort_by(|a, b| b.2.total_cmp(&a.2));
+        } else {
+            groups.sort_by(|a, b| a.2.total_cmp(&b.2));
+        }
+        let limit = rank.limit.unwrap_or(MAX_BARS).min(MAX_BARS);
+        groups.truncate(limit);
+        let end = if rank.descending { "Top" } else { "Bottom" };
+        return match rank.limit {
+            Some(n) => format!(
+                "{end} {n} {} by {}",
+                plural(group_name),
+                measure_words.to_lowercase()
+            ),
+            None => format!(
+                "{measure_words} by {group_name}, {}",
+                if rank.descending {
+                    "highest first"
+                } else {
+                    "lowest first"
+                }
+            ),
+        };
+    }
+    if kind == CardKind::Pie && total > MAX_SLICES {
+        groups.sort_by(|a, b| b.2.total_cmp(&a.2));
+        let rest: f64 = groups.iter().skip(MAX_SLICES - 1).map(|g| g.2).sum();
+        groups.truncate(MAX_SLICES - 1);
+        groups.push((format!("Other ({})", total - (MAX_SLICES - 1)), 0.0, rest));
+        notes.push(format!(
+            "the {} smallest folded into Other",
+            total - (MAX_SLICES - 1)
+        ));
+    } else if !matches!(kind, CardKind::Choropleth | CardKind::Treemap) && total > MAX_BARS {
+        groups.sort_by(|a, b| b.2.total_cmp(&a.2));
+        groups.truncate(MAX_BARS);
+        notes.push(format!("the {MAX_BARS} largest of {total}"));
+    }
+    format!("{measure_words} by {group_name}")
+}
+
+/// Bars where a treemap's areas or a pie's parts would be below zero or
+/// no parts of a whole (an average), said why.
+fn as_bars(
+    ask: &Ask,
+    kind: CardKind,
+    groups: &[(String, f64, f64)],
+    notes: &mut Vec<String>,
+) -> CardKind {
+    let negative = groups.iter().any(|g| g.2 < 0.0);
+    if kind == CardKind::Treemap && negative {
+        notes.push("a treemap's areas cannot be below zero, so these are bars".to_owned());
+        return CardKind::Bar;
+    }
+    let whole = matches!(ask.aggregate, Aggregate::Sum | Aggregate::Count);
+    if kind == CardKind::Pie && (!whole || negative) {
+        notes.push(
+            "a pie shows parts of a whole: these values are not, so they are bars".to_owned(),
+        );
+        return CardKind::Bar;
+    }
+    kind
+}
+
+/// The card titled, and the sentence of what was understood, assumed and
+/// ignored, as its answer and description.
+fn answer(ask: &Ask, mut card: Suggestion, mut work: Work) -> Drawn {
+    let (plan, row, kept) = (ask.plan, ask.row.as_str(), ask.kept);
+    if let Some((words, c)) = &plan.guessed {
+        work.notes.push(format!(
+            "\"{words}\" taken for {}, the table's one category",
+            ask.name_of(*c).to_lowercase()
+        ));
+    }
+    let rows_used = work.keep.iter().filter(|k| **k).count();
+    if let (None, Some(m), true) = (plan.aggregate, ask.measure, work.points < rows_used) {
+        let m = ask.name_of(m).to_lowercase();
+        work.notes.push(match ask.aggregate {
             Aggregate::Mean => format!(
                 "{m} averaged over the rows of each point (a rate or a property: never summed)"
             ),
             _ => format!("{m} summed over the rows of each point"),
         });
     }
-    let title = sentence(&format!("{title}{title_tail}"));
+    let title = sentence(&format!("{}{}", card.title(), work.title_tail));
+    let kind = card.kind();
     let mut answer = format!("Shown: {}, as {}", lower_first(&title), kind_word(kind));
     // A figure asked for with no group: said in words too.
     if plan.aggregate.is_some()
@@ -776,21 +1004,27 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         && plan.split.is_none()
         && plan.measures.len() <= 1
     {
-        let all = group(table, &mask(plan, table), &[], measure, aggregate);
+        let all = group(
+            ask.table,
+            &mask(plan, ask.table),
+            &[],
+            ask.measure,
+            ask.aggregate,
+        );
         if let Some((_, _, v)) = all.first() {
-            answer.push_str(&match aggregate {
+            answer.push_str(&match ask.aggregate {
                 Aggregate::Count => format!(" ({} {row} in all)", short(*v)),
                 _ => format!(
                     " ({} over all {kept} {row}: {})",
-                    aggregate.as_str(),
+                    ask.aggregate.as_str(),
                     short(*v)
                 ),
             });
         }
     }
-    if !notes.is_empty() {
+    if !work.notes.is_empty() {
         answer.push_str("; assumed: ");
-        answer.push_str(&notes.join("; "));
+        answer.push_str(&work.notes.join("; "));
     }
     if !plan.ignored.is_empty() {
         answer.push_str(&format!(
@@ -799,13 +1033,14 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         ));
     }
     answer.push('.');
-    let description = answer.clone();
-    Ok(Drawn {
-        card: Suggestion::new((kind, title, description, "high", dark), labels, data),
-        assumed,
+    card.retitle(title);
+    card.description = answer.clone();
+    Drawn {
+        card,
+        assumed: work.assumed,
         kind,
         answer,
-    })
+    }
 }
 
 /// The headline of a measure (a count without one): with a date column,
@@ -818,23 +1053,25 @@ fn headline(
     measure: Option<usize>,
     aggregate: Aggregate,
     grain: Option<Grain>,
-) -> (Value, usize, Option<String>) {
+) -> (Vec<cards::MetricPoint>, usize, Option<String>) {
     let Some(t) = time else {
         let all = group(table, keep, &[], measure, aggregate);
-        let data: Vec<Value> = all.iter().map(|(_, _, v)| json!({"y": v})).collect();
-        return (json!(data), data.len(), None);
+        let points: Vec<cards::MetricPoint> = all.iter().map(|(_, _, v)| (None, *v)).collect();
+        let count = points.len();
+        return (points, count, None);
     };
     let mut dated = group(table, keep, &[Key::Period(t, grain)], measure, aggregate);
     dated.sort_by(|a, b| a.1.total_cmp(&b.1));
     let latest = dated.last().map(|(k, _, _)| k.concat());
     // The sparkline's end: the engine reads so many points at most.
     let skip = dated.len().saturating_sub(MAX_METRIC_POINTS);
-    let data: Vec<Value> = dated
+    let points: Vec<cards::MetricPoint> = dated
         .into_iter()
         .skip(skip)
-        .map(|(k, _, v)| json!({"x": k.concat(), "y": v}))
+        .map(|(k, _, v)| (Some(k.concat()), v))
         .collect();
-    (json!(data), data.len(), latest)
+    let count = points.len();
+    (points, count, latest)
 }
 
 /// The rows `keep` keeps, as a table of the same columns.
@@ -861,68 +1098,36 @@ fn kept_rows(table: &Table, keep: &[bool]) -> Table {
 }
 
 /// A line drawn for an area, filled: a running total of each series
-/// when the question asks for one; stacked when there are several
-/// series of values of zero or more, else left a line, said why.
-fn fill(
-    asked: CardKind,
-    (kind, title, mut data): (CardKind, String, Value),
-    plan: &Plan,
-    notes: &mut Vec<String>,
-) -> (CardKind, String, Value) {
-    if kind != CardKind::Timeseries {
-        return (kind, title, data);
+/// when the question asks for one; stacked when [`cards::stacked`] allows,
+/// else left a line, said why.
+fn fill(asked: CardKind, line: Suggestion, plan: &Plan, notes: &mut Vec<String>) -> Suggestion {
+    if line.kind() != CardKind::Timeseries {
+        return line;
     }
-    let series = data
-        .get_mut("series")
-        .and_then(Value::as_array_mut)
-        .map(std::mem::take)
-        .unwrap_or_default();
-    let mut filled = (kind, title);
-    let series = match asked {
-        CardKind::AreaTimeseries if plan.cumulative => {
-            filled = (
-                CardKind::AreaTimeseries,
-                format!("Cumulative {}", lower_first(&filled.1)),
-            );
-            series.into_iter().map(running).collect()
-        }
+    let title = line.title().to_owned();
+    match asked {
         CardKind::AreaTimeseries => {
-            filled.0 = CardKind::AreaTimeseries;
-            series
-        }
-        CardKind::StackedAreaTimeseries => {
-            let negative = series.iter().any(|s| {
-                s["points"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .any(|p| p["y"].as_f64().is_some_and(|y| y < 0.0))
-            });
-            if series.len() >= 2 && !negative {
-                filled.0 = CardKind::StackedAreaTimeseries;
+            let mut area = line;
+            let title = if plan.cumulative {
+                if let Card::Timeseries { series, .. } = &mut area.chart.card {
+                    series.iter_mut().for_each(cards::running);
+                }
+                format!("Cumulative {}", lower_first(&title))
             } else {
+                title
+            };
+            let fallback = area.clone();
+            area.retyped(CardKind::AreaTimeseries, title, String::new())
+                .unwrap_or(fallback)
+        }
+        CardKind::StackedAreaTimeseries => cards::stacked(&line, title, String::new())
+            .unwrap_or_else(|| {
                 notes.push(format!(
                     "stacked areas need {}, so this is a line chart instead",
                     needs(CardKind::StackedAreaTimeseries)
                 ));
-            }
-            series
-        }
-        _ => series,
-    };
-    data["series"] = Value::Array(series);
-    (filled.0, filled.1, data)
-}
-
-/// A series whose values become the sum of each and those before it.
-fn running(mut series: Value) -> Value {
-    let mut total = 0.0;
-    let points = series.get_mut("points").and_then(Value::as_array_mut);
-    for point in points.into_iter().flatten() {
-        if let Some(y) = point["y"].as_f64() {
-            total += y;
-            point["y"] = json!(total);
-        }
+                line
+            }),
+        _ => line,
     }
-    series
 }

@@ -158,7 +158,7 @@ fn timeline(plan: &Plan, table: &Table, drawing: &Drawing) -> Option<Answered> {
     let cards = crate::recommend::suggest(&kept, "", Some(&plan), Some(kind), drawing.dark).ok()?;
     let title = cards
         .first()
-        .map(|c| crate::recommend::lower_first(&c.title))?;
+        .map(|c| crate::recommend::lower_first(c.title()))?;
     let mut plan_view = view(&plan, table, None);
     plan_view.card_type = Some(kind.as_str());
     Some(Answered {
@@ -282,7 +282,7 @@ mod tests {
             let plan = understand(&question, &table, &Aliases::default());
             let drawn = draw(&plan, &table, &Drawing { row: "rows", dark: false });
             if let Ok(drawn) = drawn {
-                let card = drawn.card.visualization_data.to_string();
+                let card = serde_json::to_string(&drawn.card.chart).unwrap();
                 prop_assert!(zdr_chart::Chart::from_json(&card).is_ok(), "{card}");
             }
         }
@@ -340,7 +340,7 @@ mod tests {
             let plan = understand(question, &table, &Aliases::default());
             let answered = answer(&plan, question, &table, None, &drawing).unwrap();
             assert_eq!(
-                answered.cards[0].kind,
+                answered.cards[0].kind(),
                 zdr_chart::model::CardKind::Timeline,
                 "{question}"
             );
@@ -348,10 +348,8 @@ mod tests {
         }
         let plan = understand("gantt of team A", &table, &Aliases::default());
         let answered = answer(&plan, "", &table, None, &drawing).unwrap();
-        let rows = answered.cards[0].visualization_data["data"]
-            .as_array()
-            .unwrap()
-            .len();
+        let written = serde_json::to_value(&answered.cards[0].chart).unwrap();
+        let rows = written["data"].as_array().unwrap().len();
         assert_eq!(rows, 2);
         let cars = cars();
         let plan = understand("timeline of mpg", &cars, &Aliases::default());

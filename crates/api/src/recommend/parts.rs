@@ -1,9 +1,9 @@
 //! Parts of a whole as areas (a treemap) and a single headline number.
 
-use serde_json::{json, Value};
-use zdr_chart::model::{parse_date, CardKind, MAX_METRIC_POINTS, MAX_TREEMAP_VALUES};
+use zdr_chart::model::{parse_date, Card, CardKind, MAX_METRIC_POINTS, MAX_TREEMAP_VALUES};
 
 use super::{distinct, number, of_kind, sentence, text, Intent, Suggestion, MAX_GROUPS};
+use crate::cards::{self, About, Labels, MetricPoint};
 use crate::table::{Column, Kind, Table};
 
 /// Categories from which a treemap is proposed: a pie folds more than 7.
@@ -24,18 +24,19 @@ pub(super) fn treemap(table: &Table, intent: &Intent, dark: bool) -> Option<Sugg
         ),
         None => format!("The total {} per {}, as areas.", measure.name, label.name),
     };
-    Some(Suggestion::new(
-        (CardKind::Treemap, title, description, "medium", dark),
-        json!({}),
-        json!(leaves),
-    ))
+    let about = About {
+        kind: CardKind::Treemap,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::none(), cards::treemap(leaves)).ok()
 }
 
 /// Whether `card` is a treemap of many categories, where a pie folds.
 pub(super) fn many_parts(card: &Suggestion) -> bool {
-    card.visualization_data["data"]
-        .as_array()
-        .is_some_and(|leaves| leaves.len() >= TREEMAP_FROM)
+    matches!(&card.chart.card, Card::Treemap(t) if t.leaves.len() >= TREEMAP_FROM)
 }
 
 fn label_and_group<'a>(categories: &[&'a Column]) -> Option<(&'a Column, Option<&'a Column>)> {
@@ -54,9 +55,14 @@ fn label_and_group<'a>(categories: &[&'a Column]) -> Option<(&'a Column, Option<
     Some((label, grouped.then_some(group)))
 }
 
-/// Leaves summed per (group, label); `None` when a sum is below zero (an
-/// area cannot be) or there are more than the engine reads.
-fn leaves(label: &Column, group: Option<&Column>, measure: &Column) -> Option<Vec<Value>> {
+/// Leaves `(group, label, value)` summed per group and label (the group
+/// `""` without one); `None` when a sum is below zero (an area cannot be)
+/// or there are more than the engine reads.
+fn leaves(
+    label: &Column,
+    group: Option<&Column>,
+    measure: &Column,
+) -> Option<Vec<(String, String, f64)>> {
     let mut sums: Vec<(String, String, f64)> = Vec::new();
     let mut at: std::collections::HashMap<(String, String), usize> =
         std::collections::HashMap::new();
@@ -79,14 +85,7 @@ fn leaves(label: &Column, group: Option<&Column>, measure: &Column) -> Option<Ve
     if sums.is_empty() || sums.len() > MAX_TREEMAP_VALUES || sums.iter().any(|s| s.2 < 0.0) {
         return None;
     }
-    Some(
-        sums.into_iter()
-            .map(|(g, x, y)| match group {
-                Some(_) => json!({"x": x, "y": y, "group": g}),
-                None => json!({"x": x, "y": y}),
-            })
-            .collect(),
-    )
+    Some(sums)
 }
 
 /// The headline number of the first measure: with a date column, its sum
@@ -106,15 +105,18 @@ pub(super) fn metric(
     };
     let title = sentence(&measure.name);
     let description = format!("{title}: {how}.");
-    Some(Suggestion::new(
-        (CardKind::TopLevelMetric, title, description, "medium", dark),
-        json!({}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::TopLevelMetric,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::none(), cards::metric(points)).ok()
 }
 
 /// The sum per date, in date order, the last [`MAX_METRIC_POINTS`].
-fn dated(time: &Column, measure: &Column) -> Option<(Vec<Value>, String)> {
+fn dated(time: &Column, measure: &Column) -> Option<(Vec<MetricPoint>, String)> {
     let mut by_date: Vec<(f64, String, f64)> = Vec::new();
     let mut index: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
     for (t, m) in time.cells.iter().zip(&measure.cells) {
@@ -143,12 +145,12 @@ fn dated(time: &Column, measure: &Column) -> Option<(Vec<Value>, String)> {
     let points = by_date
         .into_iter()
         .skip(skip)
-        .map(|(_, x, y)| json!({"x": x, "y": y}))
+        .map(|(_, x, y)| (Some(x), y))
         .collect();
     Some((points, how))
 }
 
-fn undated(measure: &Column, intent: &Intent) -> Option<(Vec<Value>, String)> {
+fn undated(measure: &Column, intent: &Intent) -> Option<(Vec<MetricPoint>, String)> {
     let values: Vec<f64> = measure.cells.iter().filter_map(number).collect();
     let (value, how) = match values.as_slice() {
         [] => return None,
@@ -159,5 +161,5 @@ fn undated(measure: &Column, intent: &Intent) -> Option<(Vec<Value>, String)> {
             format!("the sum over all {} rows", all.len()),
         ),
     };
-    Some((vec![json!({"y": value})], how))
+    Some((vec![(None, value)], how))
 }

@@ -1,10 +1,10 @@
 //! Places on a map: points at latitude and longitude, and bubbles sized
 //! by a measure there or at the centre of a country or US state.
 
-use serde_json::{json, Value};
-use zdr_chart::model::{CardKind, MAX_PLACES};
+use zdr_chart::model::{At, CardKind, Place, MAX_PLACES};
 
 use super::{number, of_kind, sentence, sums, text, Intent, Suggestion};
+use crate::cards::{self, About, Labels};
 use crate::table::{Cell, Column, Kind, Table};
 
 const LATITUDES: &[&str] = &["lat", "latitude"];
@@ -43,11 +43,14 @@ pub(super) fn map(table: &Table, intent: &Intent, dark: bool) -> Option<Suggesti
     let what = label.map_or("Places", |l| l.name.as_str());
     let title = sentence(what);
     let description = format!("Each row at its {} and {}.", lat.name, lon.name);
-    Some(Suggestion::new(
-        (CardKind::Map, title, description, "medium", dark),
-        json!({}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::Map,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::none(), cards::places(false, points)).ok()
 }
 
 /// Bubbles of a measure of zero or more: at each row's coordinates, else
@@ -66,28 +69,42 @@ pub(super) fn bubbles(table: &Table, intent: &Intent, dark: bool) -> Option<Sugg
             "Each row as a bubble at its {} and {}, its area the {}.",
             lat.name, lon.name, measure.name
         );
-        return Some(Suggestion::new(
-            (CardKind::BubbleMap, title, description, "medium", dark),
-            json!({}),
-            json!(points),
-        ));
+        let about = About {
+            kind: CardKind::BubbleMap,
+            title,
+            description,
+            confidence: "medium",
+            dark,
+        };
+        return Suggestion::new(about, Labels::none(), cards::places(true, points)).ok();
     }
     let place = *of_kind(table, Kind::Place, intent).first()?;
     let sums = sums(place, measure);
     if sums.is_empty() || sums.len() > MAX_PLACES || sums.iter().any(|s| s.1 < 0.0) {
         return None;
     }
-    let points: Vec<Value> = sums.iter().map(|(x, y)| json!({"x": x, "y": y})).collect();
+    let points: Vec<Place> = sums
+        .into_iter()
+        .map(|(x, y)| Place {
+            at: At::Region(x),
+            label: None,
+            value: y,
+            series: 0,
+        })
+        .collect();
     let title = sentence(&format!("{} by {}", measure.name, place.name));
     let description = format!(
         "The total {} per {}, a bubble at the centre of each.",
         measure.name, place.name
     );
-    Some(Suggestion::new(
-        (CardKind::BubbleMap, title, description, "medium", dark),
-        json!({}),
-        json!(points),
-    ))
+    let about = About {
+        kind: CardKind::BubbleMap,
+        title,
+        description,
+        confidence: "medium",
+        dark,
+    };
+    Suggestion::new(about, Labels::none(), cards::places(true, points)).ok()
 }
 
 fn located(table: &Table) -> Option<(&Column, &Column)> {
@@ -104,7 +121,7 @@ fn points(
     label: Option<&Column>,
     value: Option<&Column>,
     bubbles: bool,
-) -> Option<Vec<Value>> {
+) -> Option<Vec<Place>> {
     let mut out = Vec::new();
     for (r, (a, o)) in lat.cells.iter().zip(&lon.cells).enumerate() {
         let (Some(a), Some(o)) = (number(a), number(o)) else {
@@ -117,14 +134,12 @@ fn points(
         if bubbles && v.is_some_and(|v| v < 0.0) {
             return None;
         }
-        let mut point = json!({"lat": a, "lon": o});
-        if let Some(l) = label.and_then(|c| c.cells.get(r)).and_then(label_text) {
-            point["label"] = json!(l);
-        }
-        if let Some(v) = v {
-            point["value"] = json!(v);
-        }
-        out.push(point);
+        out.push(Place {
+            at: At::LatLon(a, o),
+            label: label.and_then(|c| c.cells.get(r)).and_then(label_text),
+            value: v.unwrap_or(f64::NAN),
+            series: 0,
+        });
         if out.len() > MAX_PLACES {
             return None;
         }

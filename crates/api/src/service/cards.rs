@@ -72,7 +72,7 @@ pub fn card(base: &str, source: &Source, suggestion: Suggestion) -> KnowledgeCar
         image_url: format!("{base}/api/v1/image/{id}/"),
         embed_url: format!("{base}/embed/{id}/"),
         card_id: id,
-        title: suggestion.title,
+        title: suggestion.title().to_owned(),
         description: format!("{} {origin}", suggestion.description),
         sources,
         methodologies: vec![Methodology {
@@ -80,27 +80,30 @@ pub fn card(base: &str, source: &Source, suggestion: Suggestion) -> KnowledgeCar
             methodology_description: "The question is read against the table's columns and values by documented rules, no language model (docs/service-api.md#how-a-question-is-read); without one, the card type follows from the columns' kinds and counts (docs/service-api.md#visualize). Flows are summed and rates averaged where rows are combined; filters apply before.".into(),
         }],
         source_indexes,
-        card_type: suggestion.kind.as_str(),
+        card_type: suggestion.kind().as_str(),
         data_url: source.data_url.clone(),
         confidence,
         relevance,
-        visualization_data: suggestion.visualization_data,
+        visualization_data: suggestion.chart,
     }
 }
 
 /// The row that keeps `card`, made from `file_id` (a file, or a built-in
 /// dataset), so its page, image and embed answer later.
-pub fn card_row(card: &KnowledgeCard, tenant: &Tenant, file_id: &str) -> CardRow {
-    CardRow {
+pub fn card_row(card: &KnowledgeCard, tenant: &Tenant, file_id: &str) -> Result<CardRow, ApiError> {
+    // Stored as the text it is sent as: read back, the same chart.
+    let visualization_data =
+        serde_json::to_string(&card.visualization_data).map_err(ApiError::internal)?;
+    Ok(CardRow {
         card_id: card.card_id.clone(),
         tenant: tenant.0.clone(),
         file_id: file_id.to_owned(),
         card_type: card.card_type.to_owned(),
         title: card.title.clone(),
         description: card.description.clone(),
-        visualization_data: card.visualization_data.to_string(),
+        visualization_data,
         created_at: now_rfc3339(),
-    }
+    })
 }
 
 /// Keeps cards' rows.

@@ -13,9 +13,8 @@
 use std::sync::{Arc, OnceLock};
 
 use rusqlite::{params, Connection};
-use serde_json::{json, Value};
 use zdr_chart::geo::Atlas;
-use zdr_chart::model::CardKind;
+use zdr_chart::model::{Card, CardKind};
 use zdr_chart::Chart;
 use zdr_embed_page::limits::Stop;
 
@@ -538,30 +537,23 @@ fn latest(table: &Table) -> Option<(Table, String)> {
 /// The card adapted to the intent and written in `locale`: series of
 /// different measures as percent change since start, series of one
 /// measure far apart in size on two axes.
-fn adapt(visualization_data: &mut Value, table: &Table, locale: &str) {
+fn adapt(chart: &mut Chart, table: &Table, locale: &str) {
+    if let Some(locale) = zdr_chart::locale::find(locale) {
+        chart.config.locale = locale;
+    }
+    let Card::Timeseries { series, .. } = &chart.card else {
+        return;
+    };
+    if chart.kind != CardKind::Timeseries {
+        return;
+    }
     let measures: Vec<&str> = table
         .columns
         .iter()
         .filter(|c| c.kind == Kind::Number)
         .map(|c| c.name.as_str())
         .collect();
-    let Some(config) = visualization_data["viz_config"].as_object_mut() else {
-        return;
-    };
-    config.insert("locale".into(), json!(locale));
-    if config.get("viz_component_type").and_then(Value::as_str)
-        != Some(CardKind::Timeseries.as_str())
-    {
-        return;
-    }
-    let names: Vec<String> = visualization_data["data"]["series"]
-        .as_array()
-        .map(|s| {
-            s.iter()
-                .filter_map(|s| s["name"].as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
     // Series named by measures, as written or as the plan shows them.
     let measure = |n: &String| {
         measures
@@ -571,32 +563,29 @@ fn adapt(visualization_data: &mut Value, table: &Table, locale: &str) {
     if names.len() >= 2 && names.iter().all(measure) {
         // Measures of different units: two on their own axes, more as
         // their change since start.
-        let config = &mut visualization_data["viz_config"];
-        if let Some(config) = config.as_object_mut() {
-            config.remove("units");
-        }
+        let mut config = chart.config.clone();
+        config.units = None;
         if let [first, second] = names.as_slice() {
-            config["y_label"] = json!(first.replace('_', " "));
-            config["right_axis_label"] = json!(second.replace('_', " "));
-            config["right_axis_series"] = json!([second]);
+            config.y_label = Some(first.replace('_', " "));
+            config.right_axis_label = Some(second.replace('_', " "));
+            config.right_axis_series = Some(vec![second.clone()]);
         } else {
-            config["percent_change"] = json!(true);
+            config.percent_change = true;
+        }
+        if let Ok(adapted) = Chart::build(config, chart.kind, chart.card.clone()) {
+            *chart = adapted;
         }
         return;
     }
-    if let Ok(chart) = Chart::from_json(&visualization_data.to_string()) {
-        if let zdr_chart::model::Card::Timeseries { series, .. } = &chart.card {
-            let right = zdr_chart::sides::right_flags(&chart.config, series);
-            let named: Vec<&str> = series
-                .iter()
-                .zip(&right)
-                .filter(|(_, r)| **r)
-                .map(|(s, _)| s.name.as_str())
-                .collect();
-            if !named.is_empty() {
-                visualization_data["viz_config"]["right_axis_series"] = json!(named);
-            }
-        }
+    let right = zdr_chart::sides::right_flags(&chart.config, series);
+    let named: Vec<String> = series
+        .iter()
+        .zip(&right)
+        .filter(|(_, r)| **r)
+        .map(|(s, _)| s.name.clone())
+        .collect();
+    if !named.is_empty() {
+        chart.config.right_axis_series = Some(named);
     }
 }
 
@@ -865,8 +854,7 @@ pub async fn search(
                         let country = zdr_chart::geo::lookup(Atlas::World, &request.country);
                         if let (true, Some(country)) = (narrowed, country) {
                             for card in &mut answered.cards {
-                                card.title = format!("{}, {}", card.title, country.name);
-                                card.visualization_data["viz_config"]["title"] = json!(card.title);
+                                card.retitle(format!("{}, {}", card.title(), country.name));
                             }
                         }
                         answered.cards
@@ -880,39 +868,31 @@ pub async fn search(
                 if let Some((snapshot, date)) = latest(&source.table).filter(|_| !planned) {
                     for suggestion in &mut suggestions {
                         if matches!(
-                            suggestion.kind,
+                            suggestion.kind(),
                             CardKind::Bar | CardKind::Pie | CardKind::Choropleth
                         ) {
                             let again = suggest(
                                 &snapshot,
                                 &source.name,
                                 Some(&read),
-                                Some(suggestion.kind),
+                                Some(suggestion.kind()),
                                 request.dark,
                             );
                             if let Some(mut latest) = again.ok().and_then(|mut s| s.pop()) {
-                                latest.title = [latest.title.as_str(), " in ", &date].concat();
-                                latest.visualization_data["viz_config"]["title"] =
-                                    json!(latest.title);
+                                let title = [latest.title(), " in ", &date].concat();
+                                latest.retitle(title);
                                 *suggestion = latest;
                             }
                         }
                     }
                 }
                 for mut suggestion in suggestions {
-                    adapt(
-                        &mut suggestion.visualization_data,
-                        &source.table,
-                        request.locale,
-                    );
-                    if Chart::from_json(&suggestion.visualization_data.to_string()).is_err() {
-                        continue;
-                    }
+                    adapt(&mut suggestion.chart, &source.table, request.locale);
                     let card = card(&b, &source, suggestion);
                     let kept_as = file_id.clone().unwrap_or_else(|| {
                         format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
                     });
-                    stored.push(card_row(&card, &tenant, &kept_as));
+                    stored.push(card_row(&card, &tenant, &kept_as)?);
                     cards.push(card);
                 }
                 format!(

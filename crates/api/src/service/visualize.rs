@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use zdr_chart::model::CardKind;
-use zdr_chart::Chart;
 
 use super::cards::{answer, card, card_row, keep, Source};
 use crate::ids::new_id;
@@ -294,7 +293,7 @@ fn cards_of(
                     request.dark,
                 ) {
                     Ok(cards) => found.extend(cards.into_iter().map(|mut s| {
-                        s.title = view.name.clone();
+                        s.retitle(view.name.clone());
                         s
                     })),
                     Err(reason) => made.debug.push(DebugEntry {
@@ -311,17 +310,9 @@ fn cards_of(
         }
     };
     for suggestion in suggestions {
-        // Every card is one the widget and the embed draw.
-        if let Err(error) = Chart::from_json(&suggestion.visualization_data.to_string()) {
-            tracing::error!(
-                "api: a suggested {} card does not read: {error}",
-                suggestion.kind.as_str()
-            );
-            continue;
-        }
         made.debug.push(DebugEntry {
             source: source.name.clone(),
-            card_type: Some(suggestion.kind.as_str()),
+            card_type: Some(suggestion.kind().as_str()),
             columns: Some(source.table.context()),
             saved_view_id: None,
             not_drawn: None,
@@ -331,7 +322,7 @@ fn cards_of(
         // Cards of stored files are kept, so their pages and images can
         // be shown; cards of inline CSV never are.
         if let Some(file_id) = &source.file_id {
-            made.stored.push(card_row(&card, tenant, file_id));
+            made.stored.push(card_row(&card, tenant, file_id)?);
         }
         made.cards.push(card);
     }

@@ -16,10 +16,8 @@
 //!   (the reader applies it): it is written as shown, the changes with their
 //!   units, labels and subtitle, and without `percent_change`, which would
 //!   apply it a second time.
-//! - A boxplot holds its boxes' statistics, not its values: each box is
-//!   written as values that have exactly those statistics.
 
-use serde::ser::{Error as _, Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::card::box_stats;
 use super::{
@@ -37,6 +35,7 @@ impl Chart {
     /// a timeseries's series, refusing values below zero).
     pub fn build(mut config: VizConfig, kind: CardKind, card: Card) -> Result<Chart, DataError> {
         config.kind = Some(kind);
+        within_limits(&card)?;
         let card = match card {
             Card::Categorical(categorical) => Card::Categorical(Categorical {
                 kind,
@@ -109,6 +108,87 @@ impl Metric {
             previous_at,
             points,
         }
+    }
+}
+
+/// The limits the readers keep ([`super::limits`]), kept by a card built
+/// rather than read: past them the reader of its text would refuse it.
+fn within_limits(card: &Card) -> Result<(), DataError> {
+    use super::limits::*;
+    let over = |what: String| Err(DataError::new(&super::Path::Root.key("data"), what));
+    let series = |n: usize| {
+        if n > MAX_SERIES {
+            over(format!(
+                "a card of {n} series; at most {MAX_SERIES} series can be told apart"
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    match card {
+        Card::Categorical(c) => {
+            series(c.series.len())?;
+            let (most, cells) = if c.kind == CardKind::Pie {
+                (usize::MAX, MAX_PIE_VALUES)
+            } else {
+                (MAX_CATEGORIES, MAX_BARS)
+            };
+            let n = c.categories.len();
+            if n > most || n.saturating_mul(c.series.len()) > cells {
+                return over(format!(
+                    "a {} card of {} series and {n} categories; at most {most} categories and {cells} values can be shown",
+                    c.kind,
+                    c.series.len()
+                ));
+            }
+            Ok(())
+        }
+        Card::Timeseries { series: s, .. } | Card::Scatter(s) => series(s.len()),
+        Card::Boxplot(boxes) if boxes.len() > MAX_BOXES => over(format!(
+            "a boxplot of {} boxes; at most {MAX_BOXES} can be shown",
+            boxes.len()
+        )),
+        Card::Heatmap { xs, ys, .. } if xs.len().saturating_mul(ys.len()) > MAX_HEATMAP_CELLS => {
+            over(format!(
+                "a heatmap of {} x and {} y categories; at most {MAX_HEATMAP_CELLS} cells can be drawn",
+                xs.len(),
+                ys.len()
+            ))
+        }
+        Card::Timeline { items, .. } if items.len() > MAX_TIMELINE_ROWS => over(format!(
+            "a timeline of {} rows; at most {MAX_TIMELINE_ROWS} can be shown",
+            items.len()
+        )),
+        Card::Table { columns, rows }
+            if columns.len() > MAX_TABLE_COLUMNS
+                || rows.len().saturating_mul(columns.len()) > MAX_TABLE_CELLS =>
+        {
+            over(format!(
+                "a table of {} rows and {} columns; at most {MAX_TABLE_COLUMNS} columns and {MAX_TABLE_CELLS} cells can be shown",
+                rows.len(),
+                columns.len()
+            ))
+        }
+        Card::Treemap(t) if t.leaves.len() > MAX_TREEMAP_VALUES => over(format!(
+            "a treemap of {} categories; at most {MAX_TREEMAP_VALUES} are read",
+            t.leaves.len()
+        )),
+        Card::Metric(m) if m.points.len() > MAX_METRIC_POINTS => over(format!(
+            "a top_level_metric of {} points; at most {MAX_METRIC_POINTS} make its sparkline",
+            m.points.len()
+        )),
+        Card::Places(p) => {
+            series(p.series.len())?;
+            if p.places.len() > MAX_PLACES {
+                return over(format!(
+                    "a map of {} places; at most {MAX_PLACES} can be told apart",
+                    p.places.len()
+                ));
+            }
+            Ok(())
+        }
+        // Stacked: Chart::new stacks it, within MAX_STACKED_VALUES.
+        _ => Ok(()),
     }
 }
 
@@ -250,7 +330,7 @@ enum Field<'a> {
     /// back as this very text, else a string.
     Cell(&'a str),
     Date(f64, DateForm),
-    /// Values with a box's statistics.
+    /// A box's values.
     Box(&'a BoxStats),
     /// A label that is not a date: a label that reads as one was a number.
     Label(&'a str),
@@ -289,10 +369,7 @@ impl Serialize for Field<'_> {
             Field::Date(seconds, DateForm::Text(precision)) => {
                 serializer.serialize_str(&date_text(seconds, precision))
             }
-            Field::Box(stats) => {
-                let values = box_values(stats).map_err(S::Error::custom)?;
-                serializer.collect_seq(values)
-            }
+            Field::Box(stats) => serializer.collect_seq(&stats.values),
         }
     }
 }
@@ -675,244 +752,6 @@ fn step_ulps(x: f64, steps: i64) -> f64 {
     unordered(ordered(x).saturating_add(steps))
 }
 
-/// Values whose box (by the reader's [`box_stats`]) is `stats`: its
-/// outliers and whisker ends where they fall, each quartile at the places
-/// it is read from, and the rest repeating the value before them.
-fn box_values(stats: &BoxStats) -> Result<Vec<f64>, String> {
-    let mut first = None;
-    for pick in [Pick::Shortest, Pick::Least, Pick::Greatest] {
-        for order in [Order::Forward, Order::Backward] {
-            for share in 0..=SHARES {
-                let values = box_attempt(stats, (order, share, pick));
-                if box_stats(stats.label.clone(), values.clone()).as_ref() == Some(stats) {
-                    return Ok(values);
-                }
-                first.get_or_insert(values);
-            }
-        }
-    }
-    // Not the statistics of any values (a box built by hand): the nearest.
-    first.ok_or_else(|| format!("the box \"{}\" has no values", stats.label))
-}
-
-/// How many values between its ends a quartile shared by two quartiles'
-/// places is tried at.
-const SHARES: u32 = 16;
-
-#[derive(Clone, Copy, PartialEq)]
-enum Order {
-    Forward,
-    Backward,
-}
-
-fn box_attempt(stats: &BoxStats, (order, share, pick): (Order, u32, Pick)) -> Vec<f64> {
-    let n = stats.count;
-    let mut at: Vec<Option<f64>> = vec![None; n];
-    let low: Vec<f64> = stats
-        .outliers
-        .iter()
-        .copied()
-        .filter(|v| *v < stats.low_whisker)
-        .collect();
-    let high: Vec<f64> = stats
-        .outliers
-        .iter()
-        .copied()
-        .filter(|v| stats.low_whisker <= *v)
-        .collect();
-    for (slot, v) in at.iter_mut().zip(&low) {
-        *slot = Some(*v);
-    }
-    for (slot, v) in at.iter_mut().rev().zip(high.iter().rev()) {
-        *slot = Some(*v);
-    }
-    let inner = low.len()..n.saturating_sub(high.len());
-    if stats.low_whisker.is_finite() {
-        if let Some(slot) = at.get_mut(inner.start) {
-            *slot = Some(stats.low_whisker);
-        }
-        if let Some(slot) = inner.end.checked_sub(1).and_then(|i| at.get_mut(i)) {
-            *slot = Some(stats.high_whisker);
-        }
-    }
-    let places = [(0.25, stats.q1), (0.5, stats.median), (0.75, stats.q3)].map(|(q, value)| {
-        let pos = q * n.saturating_sub(1) as f64;
-        let lo = pos.floor() as usize;
-        (
-            lo,
-            (lo + 1).min(n.saturating_sub(1)),
-            pos - lo as f64,
-            value,
-        )
-    });
-    // Whole places first: they are the quartiles themselves.
-    for &(lo, _, fraction, value) in &places {
-        if fraction == 0.0 {
-            if let Some(slot) = at.get_mut(lo) {
-                slot.get_or_insert(value);
-            }
-        }
-    }
-    let mut order_of: Vec<usize> = vec![0, 1, 2];
-    if order == Order::Backward {
-        order_of.reverse();
-    }
-    for i in order_of {
-        let Some(&(lo, hi, fraction, value)) = places.get(i) else {
-            continue;
-        };
-        if fraction == 0.0 {
-            continue;
-        }
-        let (a, b) = (at.get(lo).copied().flatten(), at.get(hi).copied().flatten());
-        match (a, b) {
-            (Some(_), Some(_)) => {}
-            (Some(a), None) => {
-                let bounds = around(&at, hi);
-                set(&mut at, hi, solve(a, None, (fraction, value), bounds, pick));
-            }
-            (None, Some(b)) => {
-                let bounds = around(&at, lo);
-                set(
-                    &mut at,
-                    lo,
-                    solve(b, Some(()), (fraction, value), bounds, pick),
-                );
-            }
-            (None, None) => {
-                // A place shared with the next quartile's: tried along the
-                // way from this quartile to that one.
-                let next = places.get(i + 1).map(|p| p.3).unwrap_or(value);
-                let shared = places.iter().any(|p| p.0 == hi && p.2 != 0.0)
-                    || places.iter().any(|p| p.1 == lo && p.2 != 0.0 && p.0 != lo);
-                if shared && share > 0 {
-                    let (from, to) = chain(stats).unwrap_or((value, next));
-                    let t = from + (to - from) * f64::from(share) / f64::from(SHARES);
-                    set(&mut at, hi, t);
-                    let bounds = around(&at, lo);
-                    set(
-                        &mut at,
-                        lo,
-                        solve(t, Some(()), (fraction, value), bounds, pick),
-                    );
-                } else {
-                    set(&mut at, lo, value);
-                    set(&mut at, hi, value);
-                }
-            }
-        }
-    }
-    // The rest repeat the value before them (the one after, at the start).
-    let mut before = at.iter().flatten().next().copied().unwrap_or(stats.median);
-    at.into_iter()
-        .map(|v| {
-            let v = v.unwrap_or(before);
-            before = v;
-            v
-        })
-        .collect()
-}
-
-/// Six values without outliers are read from places 1.25, 2.5 and 3.75:
-/// the second to the fifth value are one chain, free in one of them (the
-/// third, `t`). The range of `t` that keeps the six in order: the second
-/// `(4·q1 − t) / 3` no less than the first, the fourth `2·median − t` no
-/// more than q3, the fifth `(4·q3 − fourth) / 3` no more than the sixth.
-fn chain(stats: &BoxStats) -> Option<(f64, f64)> {
-    if stats.count != 6 || !stats.outliers.is_empty() {
-        return None;
-    }
-    let (q1, median, q3) = (stats.q1, stats.median, stats.q3);
-    let from = q1.max(2.0 * median - q3);
-    let to = median
-        .min(4.0 * q1 - 3.0 * stats.low_whisker)
-        .min(3.0 * stats.high_whisker - 4.0 * q3 + 2.0 * median);
-    Some((from, to))
-}
-
-/// The nearest values placed before and after place `i`.
-fn around(at: &[Option<f64>], i: usize) -> (f64, f64) {
-    let before = at.get(..i).and_then(|b| b.iter().rev().flatten().next());
-    let after = at.get(i + 1..).and_then(|a| a.iter().flatten().next());
-    (
-        before.copied().unwrap_or(f64::MIN),
-        after.copied().unwrap_or(f64::MAX),
-    )
-}
-
-fn set(at: &mut [Option<f64>], i: usize, value: f64) {
-    if let Some(slot) = at.get_mut(i) {
-        slot.get_or_insert(value);
-    }
-}
-
-/// The value that, with `known` at one end, interpolates to exactly
-/// `value` at `fraction` (`a + (b − a) × fraction`, as the reader does),
-/// within `bounds` (the values either side of it, kept in order) where it
-/// can be; `known_is_high`: `known` is `b`. Of the doubles that do, `pick`
-/// says which: the shortest written (values given are often round), the
-/// least or the greatest.
-fn solve(
-    known: f64,
-    known_is_high: Option<()>,
-    (fraction, value): (f64, f64),
-    bounds: (f64, f64),
-    pick: Pick,
-) -> f64 {
-    let read = |x: f64| {
-        let (a, b) = match known_is_high {
-            None => (known, x),
-            Some(()) => (x, known),
-        };
-        a + (b - a) * fraction
-    };
-    // `read` never falls as x rises: the doubles that read as `value` are
-    // one run, found by halving.
-    let first = |above: bool| {
-        let (mut low, mut high) = (ordered(f64::MIN), ordered(f64::MAX));
-        while low < high {
-            // Halfway, in i128: the run of doubles spans all of i64.
-            let mid = ((i128::from(low) + i128::from(high)).div_euclid(2)) as i64;
-            let at = read(unordered(mid));
-            if at > value || (!above && at == value) {
-                high = mid;
-            } else {
-                low = mid + 1;
-            }
-        }
-        low
-    };
-    let (from, to) = (first(false), first(true).saturating_sub(1));
-    if from > to {
-        // No double reads as `value` (a box built by hand): the nearest.
-        return unordered(from);
-    }
-    let (low, high) = (
-        from.max(ordered(bounds.0)).min(to),
-        to.min(ordered(bounds.1)).max(from),
-    );
-    let (low, high) = if low <= high { (low, high) } else { (from, to) };
-    match pick {
-        Pick::Least => unordered(low),
-        Pick::Greatest => unordered(high),
-        Pick::Shortest => shortest(unordered(low), unordered(high)),
-    }
-}
-
-/// The double of fewest significant digits from `low` to `high`.
-fn shortest(low: f64, high: f64) -> f64 {
-    let middle = low + (high - low) / 2.0;
-    // Rounded to fewer decimals first (zero among them), then to fewer
-    // significant digits.
-    let fixed = (0..20).map(|places| format!("{middle:.places$}"));
-    let significant = (0..17).map(|digits| format!("{middle:.digits$e}"));
-    fixed
-        .chain(significant)
-        .filter_map(|text| text.parse::<f64>().ok())
-        .find(|x| (low..=high).contains(x))
-        .unwrap_or(middle)
-}
-
 /// Doubles as integers in their order (the sign-magnitude bits made
 /// monotonic), and back.
 fn ordered(x: f64) -> i64 {
@@ -926,11 +765,4 @@ fn ordered(x: f64) -> i64 {
 
 fn unordered(i: i64) -> f64 {
     f64::from_bits(if i < 0 { i64::MIN - i } else { i } as u64)
-}
-
-#[derive(Clone, Copy)]
-enum Pick {
-    Shortest,
-    Least,
-    Greatest,
 }

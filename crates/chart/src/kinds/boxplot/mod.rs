@@ -25,6 +25,9 @@ pub struct BoxStats {
     pub high_whisker: f64,
     pub outliers: Vec<f64>,
     pub count: usize,
+    /// Every value, sorted: what a writer writes (the statistics alone
+    /// are not the values of any one box).
+    pub values: Vec<f64>,
 }
 
 pub(crate) fn read(shape: &DataShape) -> Result<Card, DataError> {
@@ -127,5 +130,6 @@ pub fn box_stats(label: String, mut values: Vec<f64>) -> Option<BoxStats> {
             .filter(|v| *v < low_fence || *v > high_fence)
             .collect(),
         count: values.len(),
+        values,
     })
 }
