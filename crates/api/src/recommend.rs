@@ -633,7 +633,7 @@ pub fn suggest(
             format!(
                 "a {} card needs {}; this data has {}",
                 kind.as_str(),
-                needs(kind),
+                cards::needs(kind),
                 table.context()
             )
         });
@@ -754,40 +754,6 @@ fn proposed_line(
     Some(line)
 }
 
-pub(crate) fn needs(kind: CardKind) -> &'static str {
-    match kind {
-        CardKind::Timeseries => "a column of dates and one of numbers",
-        CardKind::Bar | CardKind::Pie | CardKind::Waterfall => {
-            "a column of categories and one of numbers (a pie: 2 to 7 categories, none negative)"
-        }
-        CardKind::Choropleth => {
-            "a column of places (countries or US states, by ISO or postal code or English name) and one of numbers"
-        }
-        CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap => {
-            "two columns of categories and one of numbers"
-        }
-        CardKind::Scatter => "two columns of numbers",
-        CardKind::Histogram => "a column of numbers",
-        CardKind::Boxplot => {
-            "a column of 2 to 30 categories, one of numbers, and about 5 rows or more per category"
-        }
-        CardKind::Timeline => {
-            "a column of distinct labels and two of dates, the second never before the first, in at most 2000 rows"
-        }
-        CardKind::Table => "any table",
-        CardKind::AreaTimeseries => "a column of dates and one of numbers",
-        CardKind::StackedAreaTimeseries => {
-            "a column of dates and numbers of zero or more, in several columns or split by a column of categories"
-        }
-        CardKind::Treemap => "a column of categories and one of numbers of zero or more",
-        CardKind::TopLevelMetric => "a column of numbers",
-        CardKind::Map => "columns of latitude and longitude",
-        CardKind::BubbleMap => {
-            "columns of latitude and longitude, or of places, and one of numbers of zero or more"
-        }
-    }
-}
-
 #[cfg(test)]
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -900,7 +866,7 @@ mod tests {
             ("city,lat,lon\nA,95,10\nB,10,10\n", CardKind::Map),
         ] {
             let reason = forced(csv, kind).map(|c| c.kind()).unwrap_err();
-            assert!(reason.contains(needs(kind)), "{reason}");
+            assert!(reason.contains(cards::needs(kind)), "{reason}");
         }
     }
 

@@ -148,3 +148,65 @@ fn series_name(name: String, index: usize) -> String {
         (true, i) => format!("Series {}", i + 1),
     }
 }
+
+/// What a card kind needs of a table: said when it is asked for and the
+/// table cannot give it.
+pub(crate) fn needs(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Timeseries => "a column of dates and one of numbers",
+        CardKind::Bar | CardKind::Pie | CardKind::Waterfall => {
+            "a column of categories and one of numbers (a pie: 2 to 7 categories, none negative)"
+        }
+        CardKind::Choropleth => {
+            "a column of places (countries or US states, by ISO or postal code or English name) and one of numbers"
+        }
+        CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap => {
+            "two columns of categories and one of numbers"
+        }
+        CardKind::Scatter => "two columns of numbers",
+        CardKind::Histogram => "a column of numbers",
+        CardKind::Boxplot => {
+            "a column of 2 to 30 categories, one of numbers, and about 5 rows or more per category"
+        }
+        CardKind::Timeline => {
+            "a column of distinct labels and two of dates, the second never before the first, in at most 2000 rows"
+        }
+        CardKind::Table => "any table",
+        CardKind::AreaTimeseries => "a column of dates and one of numbers",
+        CardKind::StackedAreaTimeseries => {
+            "a column of dates and numbers of zero or more, in several columns or split by a column of categories"
+        }
+        CardKind::Treemap => "a column of categories and one of numbers of zero or more",
+        CardKind::TopLevelMetric => "a column of numbers",
+        CardKind::Map => "columns of latitude and longitude",
+        CardKind::BubbleMap => {
+            "columns of latitude and longitude, or of places, and one of numbers of zero or more"
+        }
+    }
+}
+
+/// A card kind as an answer names it ("Shown: sales by month, as a line
+/// chart").
+pub(crate) fn word(kind: CardKind) -> &'static str {
+    match kind {
+        CardKind::Timeseries => "a line chart",
+        CardKind::Bar => "a bar chart",
+        CardKind::Pie => "a pie chart",
+        CardKind::Choropleth => "a map",
+        CardKind::GroupedBar => "grouped bars",
+        CardKind::StackedBar => "stacked bars",
+        CardKind::Heatmap => "a heatmap",
+        CardKind::Scatter => "a scatter plot",
+        CardKind::Histogram => "a histogram",
+        CardKind::Boxplot => "a box plot",
+        CardKind::Waterfall => "a waterfall",
+        CardKind::Timeline => "a timeline",
+        CardKind::Table => "a table",
+        CardKind::AreaTimeseries => "an area chart",
+        CardKind::StackedAreaTimeseries => "stacked areas",
+        CardKind::Treemap => "a treemap",
+        CardKind::TopLevelMetric => "a headline number",
+        CardKind::Map => "a map of places",
+        CardKind::BubbleMap => "a bubble map",
+    }
+}

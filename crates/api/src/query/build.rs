@@ -17,13 +17,13 @@ use zdr_chart::model::{Card, CardKind, MAX_METRIC_POINTS};
 
 use super::choose::{asked as asked_of, best_category, feasible, inferred, MAX_SLICES};
 use super::measure::{date_column, default_aggregate, is_level, lists_things, things_column};
-use super::phrases::{display, filter_words, kind_word, lower_first, short};
+use super::phrases::{display, filter_words, lower_first, short};
 use super::plan::{filter_text, format_number, Aggregate, Grain, Plan, Task, Test};
 use super::rows::{distinct_kept, group, latest, mask, Key, Point};
 use super::words::plural;
 use crate::cards::{self, About, Labels};
 use crate::recommend::{
-    needs, number, sentence, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
+    number, sentence, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
 };
 use crate::table::{Cell, Column, Kind, Table};
 
@@ -244,8 +244,8 @@ fn kind_of(plan: &Plan, table: &Table, work: &mut Work) -> Result<CardKind, Stri
             let instead = base.unwrap_or(CardKind::Table);
             work.notes.push(format!(
                 "a {word} needs {}, so this is {} instead",
-                needs(asked),
-                kind_word(instead)
+                cards::needs(asked),
+                cards::word(instead)
             ));
             instead
         }
@@ -340,7 +340,7 @@ fn places(ask: &Ask, kind: CardKind, work: &Work) -> Result<Shaped, String> {
         .collect();
     let kept = kept_rows(ask.table, &work.keep);
     let card = crate::recommend::shaped(&kept, kind, &named, ask.drawing.dark)
-        .ok_or_else(|| needs(kind).to_owned())?;
+        .ok_or_else(|| cards::needs(kind).to_owned())?;
     Ok(Shaped {
         kind,
         title: card.title().to_owned(),
@@ -355,7 +355,7 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
     let (plan, table) = (ask.plan, ask.table);
     let t = ask
         .time
-        .ok_or_else(|| needs(CardKind::Timeseries).to_owned())?;
+        .ok_or_else(|| cards::needs(CardKind::Timeseries).to_owned())?;
     if !plan.attributes().contains(&t) {
         work.assumed.push(t);
     }
@@ -546,10 +546,10 @@ fn over(ask: &Ask, grain: Option<Grain>, by: Option<usize>) -> String {
 fn scatter(ask: &Ask, work: &Work) -> Result<Shaped, String> {
     let (x, y) = match ask.plan.measures.as_slice() {
         [x, y, ..] => (*x, *y),
-        _ => return Err(needs(CardKind::Scatter).to_owned()),
+        _ => return Err(cards::needs(CardKind::Scatter).to_owned()),
     };
     let (Some(xs), Some(ys)) = (ask.table.columns.get(x), ask.table.columns.get(y)) else {
-        return Err(needs(CardKind::Scatter).to_owned());
+        return Err(cards::needs(CardKind::Scatter).to_owned());
     };
     let points: Vec<(f64, f64)> = xs
         .cells
@@ -578,12 +578,12 @@ fn histogram(ask: &Ask, work: &Work) -> Result<Shaped, String> {
         .measures
         .first()
         .copied()
-        .ok_or_else(|| needs(CardKind::Histogram).to_owned())?;
+        .ok_or_else(|| cards::needs(CardKind::Histogram).to_owned())?;
     let column = ask
         .table
         .columns
         .get(m)
-        .ok_or_else(|| needs(CardKind::Histogram).to_owned())?;
+        .ok_or_else(|| cards::needs(CardKind::Histogram).to_owned())?;
     let values: Vec<f64> = column
         .cells
         .iter()
@@ -606,10 +606,10 @@ fn boxplot(ask: &Ask, dimension: Option<usize>, work: &Work) -> Result<Shaped, S
         .measures
         .first()
         .copied()
-        .ok_or_else(|| needs(CardKind::Boxplot).to_owned())?;
-    let d = dimension.ok_or_else(|| needs(CardKind::Boxplot).to_owned())?;
+        .ok_or_else(|| cards::needs(CardKind::Boxplot).to_owned())?;
+    let d = dimension.ok_or_else(|| cards::needs(CardKind::Boxplot).to_owned())?;
     let (Some(mc), Some(dc)) = (ask.table.columns.get(m), ask.table.columns.get(d)) else {
-        return Err(needs(CardKind::Boxplot).to_owned());
+        return Err(cards::needs(CardKind::Boxplot).to_owned());
     };
     let rows: Vec<(String, f64)> = dc
         .cells
@@ -721,7 +721,7 @@ fn groups(
         }
     }
     let (Some(key), Some(d)) = (key, d) else {
-        return Err(needs(kind).to_owned());
+        return Err(cards::needs(kind).to_owned());
     };
     keep_latest(ask, d, work);
     let inner = ask
@@ -776,7 +776,7 @@ fn grid(
         Some(i) => (Key::Column(i), ask.name_of(i)),
         None => match ask.time {
             Some(t) if t != d => (Key::Period(t, ask.plan.grain), ask.name_of(t)),
-            _ => return Err(needs(kind).to_owned()),
+            _ => return Err(cards::needs(kind).to_owned()),
         },
     };
     let cells = group(
@@ -997,7 +997,7 @@ fn answer(ask: &Ask, mut card: Suggestion, mut work: Work) -> Drawn {
     }
     let title = sentence(&format!("{}{}", card.title(), work.title_tail));
     let kind = card.kind();
-    let mut answer = format!("Shown: {}, as {}", lower_first(&title), kind_word(kind));
+    let mut answer = format!("Shown: {}, as {}", lower_first(&title), cards::word(kind));
     // A figure asked for with no group: said in words too.
     if plan.aggregate.is_some()
         && plan.dimensions.is_empty()
@@ -1124,7 +1124,7 @@ fn fill(asked: CardKind, line: Suggestion, plan: &Plan, notes: &mut Vec<String>)
             .unwrap_or_else(|| {
                 notes.push(format!(
                     "stacked areas need {}, so this is a line chart instead",
-                    needs(CardKind::StackedAreaTimeseries)
+                    cards::needs(CardKind::StackedAreaTimeseries)
                 ));
                 line
             }),

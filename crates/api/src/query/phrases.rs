@@ -1,38 +1,12 @@
 //! The words of a card: column names as people read them, the card
 //! types, the filters in a title, figures in a sentence.
 
-use zdr_chart::model::CardKind;
-
 use super::plan::{format_number, Plan, Test};
 use crate::table::{Kind, Table};
 
 /// A column's name as a title writes it (`life_expectancy` → life expectancy).
 pub(super) fn display(name: &str) -> String {
     name.replace('_', " ")
-}
-
-pub(super) fn kind_word(kind: CardKind) -> &'static str {
-    match kind {
-        CardKind::Timeseries => "a line chart",
-        CardKind::Bar => "a bar chart",
-        CardKind::Pie => "a pie chart",
-        CardKind::Choropleth => "a map",
-        CardKind::GroupedBar => "grouped bars",
-        CardKind::StackedBar => "stacked bars",
-        CardKind::Heatmap => "a heatmap",
-        CardKind::Scatter => "a scatter plot",
-        CardKind::Histogram => "a histogram",
-        CardKind::Boxplot => "a box plot",
-        CardKind::Waterfall => "a waterfall",
-        CardKind::Timeline => "a timeline",
-        CardKind::Table => "a table",
-        CardKind::AreaTimeseries => "an area chart",
-        CardKind::StackedAreaTimeseries => "stacked areas",
-        CardKind::Treemap => "a treemap",
-        CardKind::TopLevelMetric => "a headline number",
-        CardKind::Map => "a map of places",
-        CardKind::BubbleMap => "a bubble map",
-    }
 }
 
 /// The words of the filters for a title: ", Japan, since 1955".
