@@ -28,10 +28,10 @@
 //! The question moves a type first, as the planner read it into its plan
 //! (the recommender reads no word itself; the words are the lexicon's,
 //! `query/lexicon.rs`): a stacked area, a treemap or a bubble map asked
-//! for; a running total → the area; a trend → the line; a timeline asked
-//! for → the timeline; a share → the pie; a distribution → the histogram,
-//! or the boxes when grouped; a correlation → the scatter; a map asked for,
-//! or a place grouped by → the map; the value now, a headline, or a count
+//! for (or leant to: "bubbles"); a running total → the area; a trend → the line; a timeline asked
+//! for or leant to ("schedule") → the timeline; a share → the pie; a distribution → the histogram,
+//! or the boxes when grouped; a correlation → the scatter; a map asked for
+//! or leant to ("geographic"), or a place grouped by → the map; the value now, a headline, or a count
 //! or total of no group → the headline number; another chart word → its
 //! card. A descending ranking's limit ("top 5") keeps the N largest bars;
 //! the columns the question names, those it groups by first, are taken
@@ -100,7 +100,7 @@ impl Intent {
 /// order (docs/service-api.md, the recommender's table of words).
 fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
     let asked = plan.chart.map(|(kind, _)| kind);
-    let is = |kind: CardKind| asked == Some(kind);
+    let is = |kind: CardKind| asked == Some(kind) || plan.leaning == Some(kind);
     let by_place = plan
         .grouped_by
         .first()
@@ -909,8 +909,11 @@ mod tests {
         let intent = Intent::of(Some(&plan("average", &staff)), &staff);
         assert!(intent.named.is_empty(), "{:?}", intent.named);
         // A name that holds a chart word asks for no chart.
-        let teas = table("product,sales\nBubble Tea,5\nCoffee,3\n");
-        assert_eq!(plan("Bubble Tea sales", &teas).chart, None);
+        let teas = table("product,sales\nBubble Tea,5\nApple Pie,3\n");
+        assert_eq!(plan("Bubble Tea sales", &teas).leaning, None);
+        assert_eq!(plan("Apple Pie sales", &teas).chart, None);
+        // A word that leans asks for no card of the plan.
+        assert_eq!(plan("sales as bubbles", &teas).chart, None);
         // "top five" keeps five bars; "bottom 3" keeps no top.
         assert_eq!(
             Intent::of(Some(&plan("top five", &teas)), &teas).top,

@@ -8,8 +8,8 @@ use zdr_chart::model::CardKind;
 use super::plan::{Aggregate, Grain};
 
 /// Chart words, longest first: the card type each asks for. A one-word
-/// chart word that a name took ("phase" of a column `phase`, "bubble" of
-/// a product "Bubble Tea") asks for nothing.
+/// chart word that a name took ("map" of a column `map`, "pie" of a
+/// product "Apple Pie") asks for nothing.
 pub const CHARTS: &[(&str, CardKind)] = &[
     ("stacked area chart", CardKind::StackedAreaTimeseries),
     ("stacked bar chart", CardKind::StackedBar),
@@ -44,6 +44,18 @@ pub const CHARTS: &[(&str, CardKind)] = &[
     ("waterfall", CardKind::Waterfall),
     ("gantt", CardKind::Timeline),
     ("timeline", CardKind::Timeline),
+    ("map", CardKind::Choropleth),
+    ("pie", CardKind::Pie),
+    ("donut", CardKind::Pie),
+    ("bars", CardKind::Bar),
+    ("table", CardKind::Table),
+];
+
+/// Words that lean to a card without asking for it: the recommender puts
+/// the card first, and a plan draws what it names as it would without
+/// them (a plan of no column draws no timeline, bubbles or map of
+/// nothing). A word a name took leans to nothing.
+pub const LEANINGS: &[(&str, CardKind)] = &[
     ("schedule", CardKind::Timeline),
     ("phases", CardKind::Timeline),
     ("bubbles", CardKind::BubbleMap),
@@ -52,11 +64,6 @@ pub const CHARTS: &[(&str, CardKind)] = &[
     ("geographical", CardKind::Choropleth),
     ("geographically", CardKind::Choropleth),
     ("geography", CardKind::Choropleth),
-    ("map", CardKind::Choropleth),
-    ("pie", CardKind::Pie),
-    ("donut", CardKind::Pie),
-    ("bars", CardKind::Bar),
-    ("table", CardKind::Table),
 ];
 
 /// Words that ask for a running total: an area of it over time.

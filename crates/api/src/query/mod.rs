@@ -336,7 +336,7 @@ mod tests {
             row: "rows",
             dark: false,
         };
-        for question in ["project schedule", "gantt of team A", "tasks as a timeline"] {
+        for question in ["gantt", "gantt of team A", "tasks as a timeline"] {
             let plan = understand(question, &table, &Aliases::default());
             let answered = answer(&plan, question, &table, None, &drawing).unwrap();
             assert_eq!(

@@ -119,6 +119,9 @@ pub struct Plan {
     pub tasks: Vec<Task>,
     /// The card type a chart word asked for, and the word.
     pub chart: Option<(CardKind, &'static str)>,
+    /// The card a word leans to without asking for it ("schedule",
+    /// "bubbles"): the recommender's first.
+    pub leaning: Option<CardKind>,
     /// A column whose named values are compared, one series (or bar) each.
     pub split: Option<usize>,
     /// Words of the question nothing matched (shown in `answer`).

@@ -9,8 +9,8 @@ use super::aliases::Aliases;
 use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, BY_WORDS, CHARTS, COMPARES,
     COMPARISONS, CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS,
-    GROUPINGS, HEADLINES, LATESTS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER,
-    RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, YEAR_COMPARISONS,
+    GROUPINGS, HEADLINES, LATESTS, LEANINGS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS,
+    ONE_NUMBER, RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, YEAR_COMPARISONS,
 };
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
@@ -97,7 +97,8 @@ impl Reading<'_, '_> {
 }
 
 /// The chart word, longest first; "table" only as "a table", "as table",
-/// "in a table"; a one-word chart word only where no name took it.
+/// "in a table"; a one-word chart word only where no name took it. And
+/// the card a word leans to.
 fn chart_word(q: &mut Reading) {
     for &(phrase, kind) in CHARTS {
         if let Some(at) = q.r.find(phrase) {
@@ -111,6 +112,10 @@ fn chart_word(q: &mut Reading) {
             break;
         }
     }
+    q.plan.leaning = LEANINGS
+        .iter()
+        .find(|(word, _)| q.r.has(word))
+        .map(|(_, kind)| *kind);
 }
 
 /// Ranking: "top 5", "5 highest", "the highest", "bottom 3"; "highest X by
