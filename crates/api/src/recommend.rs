@@ -28,15 +28,17 @@
 //! The question moves a type first, as the planner read it into its plan
 //! (the recommender reads no word itself; the words are the lexicon's,
 //! `query/lexicon.rs`): a stacked area, a treemap or a bubble map asked
-//! for (or leant to: "bubbles"); a running total → the area; a trend → the line; a timeline asked
-//! for or leant to ("schedule") → the timeline; a share → the pie; a distribution → the histogram,
-//! or the boxes when grouped; a correlation → the scatter; a map asked for
-//! or leant to ("geographic"), or a place grouped by → the map; the value now, a headline, or a count
-//! or total of no group → the headline number; another chart word → its
-//! card. A descending ranking's limit ("top 5") keeps the N largest bars;
-//! the columns the question names, those it groups by first, are taken
-//! first as category or measure. Places are categories too: bars and
-//! grids use them where no other category is named first.
+//! for (or leant to: "bubbles"); a running total → the area; a trend →
+//! the line; a timeline asked for or leant to ("schedule") → the
+//! timeline; a share → the pie; a distribution → the histogram, or the
+//! boxes when grouped; a correlation or "X vs Y" → the scatter; a map
+//! asked for or leant to ("geographic"), or a place grouped by → the map;
+//! the value now, a headline, or one number of no group ("how many") →
+//! the headline number; another chart word → its card. A descending
+//! ranking's limit ("top 5") keeps the N largest bars; the columns the
+//! question names, those it groups by first, are taken first as category
+//! or measure. Places are categories too: bars and grids use them where
+//! no other category is named first.
 
 use zdr_chart::model::{parse_date, Card, CardKind};
 
@@ -127,7 +129,7 @@ fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
         } else {
             CardKind::Histogram
         }
-    } else if plan.has(Task::Correlation) || is(CardKind::Scatter) {
+    } else if plan.has(Task::Correlation) || plan.versus || is(CardKind::Scatter) {
         CardKind::Scatter
     } else if is(CardKind::Choropleth) || by_place {
         CardKind::Choropleth

@@ -275,6 +275,10 @@ pub const SHARES: &[&str] = &[
 
 pub const COMPARES: &[&str] = &["compare", "comparison", "vs", "versus", "compared"];
 
+/// Comparison words that set two things against each other ("X vs Y"):
+/// the recommender's scatter, whatever X and Y are.
+pub const VERSUS: &[&str] = &["vs", "versus"];
+
 /// Synonyms of common column names: a question's word for one of a
 /// group finds a column named by another.
 pub const SYNONYMS: &[&[&str]] = &[

@@ -145,6 +145,8 @@ pub struct Plan {
     /// The question asks for one number and groups nothing ("how many",
     /// "total", or a headline).
     pub one_number: bool,
+    /// The question sets two things against each other ("X vs Y").
+    pub versus: bool,
     /// The question groups by something, named or not ("by", "per").
     pub grouped: bool,
     /// Every column the question names, in its order, those it groups by

@@ -10,7 +10,7 @@ use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, BY_WORDS, CHARTS, COMPARES,
     COMPARISONS, CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS,
     GROUPINGS, HEADLINES, LATESTS, LEANINGS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS,
-    ONE_NUMBER, RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, YEAR_COMPARISONS,
+    ONE_NUMBER, RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
 };
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
@@ -416,6 +416,7 @@ fn tasks(q: &mut Reading) {
     q.plan.grouped = says(BY_WORDS);
     q.plan.one_number = q.plan.headline || (says(ONE_NUMBER) && !q.plan.grouped);
     q.compare_word = says(COMPARES);
+    q.plan.versus = says(VERSUS);
     for (asked, task) in [
         (trend, Task::Trend),
         (distribution, Task::Distribution),
