@@ -494,6 +494,39 @@ pub const STOPWORDS: &[&str] = &[
     "view",
 ];
 
+/// Numbers as words, one to twenty: "top five".
+pub const NUMBER_WORDS: &[&str] = &[
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// Words that scale the number before them: "2 million".
+pub const SCALES: &[(&str, f64)] = &[
+    ("thousand", 1e3),
+    ("million", 1e6),
+    ("millions", 1e6),
+    ("billion", 1e9),
+    ("billions", 1e9),
+];
+
 pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.contains(&word)
 }

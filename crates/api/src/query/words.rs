@@ -2,6 +2,8 @@
 //! stand, and the small pieces of spelling the matcher needs (a singular,
 //! an edit distance, a number with its scale).
 
+use super::lexicon::{NUMBER_WORDS, SCALES};
+
 /// Tokens read of a question at most: a question is a sentence, and every
 /// step of the matcher is linear in them (spans are at most [`MAX_SPAN`]).
 pub const MAX_TOKENS: usize = 64;
@@ -33,12 +35,10 @@ pub fn tokens(text: &str) -> Vec<Token> {
                 .or_else(|| word.strip_suffix("’s"))
                 .unwrap_or(&word)
                 .to_owned();
-            let scale = match word.as_str() {
-                "thousand" => Some(1e3),
-                "million" | "millions" => Some(1e6),
-                "billion" | "billions" => Some(1e9),
-                _ => None,
-            };
+            let scale = SCALES
+                .iter()
+                .find(|(w, _)| *w == word)
+                .map(|(_, scale)| *scale);
             match (scale, out.last_mut()) {
                 (
                     Some(scale),
@@ -81,29 +81,7 @@ pub fn tokens(text: &str) -> Vec<Token> {
 /// "60m" → 60e6, "$1,200" → 1200, "2.5k" → 2500, "45%" → 45; words that
 /// are not numbers → `None`. Number words one to twenty read too.
 pub fn number(word: &str) -> Option<f64> {
-    const WORDS: [&str; 20] = [
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
-    if let Some(at) = WORDS.iter().position(|w| *w == word) {
+    if let Some(at) = NUMBER_WORDS.iter().position(|w| *w == word) {
         return Some((at + 1) as f64);
     }
     let w = word.trim_start_matches('$').trim_end_matches('%');
