@@ -13,6 +13,7 @@
 //! Errors are one JSON shape ([`error`]). Documented in
 //! docs/service-api.md.
 
+mod answer;
 mod cards;
 pub mod config;
 mod context;

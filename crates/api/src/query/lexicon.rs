@@ -527,6 +527,13 @@ pub const SCALES: &[(&str, f64)] = &[
     ("billions", 1e9),
 ];
 
+/// Words left out of the full-text search of the datasets' names,
+/// descriptions and values (`knowledge_search`): they name no dataset.
+pub const UNSEARCHED: &[&str] = &[
+    "the", "of", "and", "in", "on", "for", "to", "a", "an", "by", "with", "show", "me", "what",
+    "how", "is", "are", "over", "from", "as", "per", "vs", "versus", "chart",
+];
+
 pub fn is_stopword(word: &str) -> bool {
     STOPWORDS.contains(&word)
 }

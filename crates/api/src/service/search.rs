@@ -20,12 +20,14 @@ use zdr_embed_page::limits::Stop;
 
 use super::cards::{card, card_row, keep, Source};
 use super::files::MAX_LISTED;
+use crate::answer::Asked;
 use crate::ids::new_id;
-use crate::model::card::{Debug, DebugEntry, KnowledgeCard, Outputs, Results};
+use crate::model::card::{Debug, DebugEntry, KnowledgeCard, Outputs, PlanView, Results};
 use crate::model::search::{SearchRequest, SourceIndex};
-use crate::query::{self, Aliases, Drawing};
-use crate::recommend::{suggest, MAX_CARDS};
-use crate::store::{FileRow, Store};
+use crate::query::lexicon::UNSEARCHED;
+use crate::query::{self, Aliases, Drawing, Plan};
+use crate::recommend::{suggest, Suggestion, MAX_CARDS};
+use crate::store::{CardRow, FileRow, Store};
 use crate::table::{read_csv, Cell, Column, Kind, Table, TableError};
 use crate::work::{heavy, table_memory};
 use crate::{Api, ApiError, Tenant};
@@ -109,11 +111,6 @@ const MAX_WORDS: usize = 16;
 const MAX_VALUES: usize = 300;
 /// The largest built-in dataset's CSV, in bytes (movies' is 426 KB).
 const BUILTIN_LARGEST: usize = 512 << 10;
-
-const STOPWORDS: [&str; 24] = [
-    "the", "of", "and", "in", "on", "for", "to", "a", "an", "by", "with", "show", "me", "what",
-    "how", "is", "are", "over", "from", "as", "per", "vs", "versus", "chart",
-];
 
 /// The query as an FTS5 expression: its words, any of them, each a prefix.
 fn match_expression(query: &str) -> Option<String> {
@@ -212,7 +209,7 @@ fn query_words(query: &str) -> Vec<String> {
         .map(str::to_lowercase)
     {
         if word.chars().count() >= 2
-            && !STOPWORDS.contains(&word.as_str())
+            && !UNSEARCHED.contains(&word.as_str())
             && !words.contains(&word)
         {
             words.push(word);
@@ -431,20 +428,15 @@ impl Group {
     }
 }
 
-/// A table of countries kept to `country`'s rows, unless the query names
-/// one of its places or no row is of that country.
-fn to_country(table: Table, query: &str, country: &str) -> Table {
+/// A table of countries kept to `country`'s rows, unless no row is of
+/// that country.
+fn to_country(table: Table, country: &str) -> Table {
     let Some(at) = table.columns.iter().position(|c| c.kind == Kind::Place) else {
         return table;
     };
-    let query = query.to_lowercase();
     let Some(column) = table.columns.get(at) else {
         return table;
     };
-    let named = column.cells.iter().any(|c| match c {
-        Cell::Text(t) => query.contains(&t.to_lowercase()),
-        _ => false,
-    });
     let keep: Vec<bool> = column
         .cells
         .iter()
@@ -455,7 +447,7 @@ fn to_country(table: Table, query: &str, country: &str) -> Table {
             _ => false,
         })
         .collect();
-    if named || !keep.contains(&true) {
+    if !keep.contains(&true) {
         return table;
     }
     let columns = table
@@ -648,6 +640,302 @@ async fn groups(
     Ok(groups)
 }
 
+/// What the groups of a search found: the dataset to draw and the index
+/// it is in, the groups searched, and how many later ones were not.
+#[derive(Default)]
+struct Found {
+    best: Option<(String, Document)>,
+    searched: Vec<String>,
+    skipped: usize,
+    /// A web index was asked for (this host has none).
+    web: bool,
+}
+
+/// The groups in `order`, one after the other: the first whose dataset
+/// the question names (its columns, values, aliases) answers; where none
+/// does, the first with a full-text match.
+fn find(
+    store: &Store,
+    tenant: &Tenant,
+    order: &[Group],
+    query: &str,
+    stop: &Stop,
+) -> Result<Found, ApiError> {
+    let mut found = Found::default();
+    let Some(expression) = match_expression(query) else {
+        return Ok(found);
+    };
+    let mut text_match: Option<(String, Document)> = None;
+    for (at, group) in order.iter().enumerate() {
+        let mut docs = match group {
+            Group::Web(_) => {
+                found.web = true;
+                continue;
+            }
+            Group::Builtin(segment) => {
+                builtin_documents(store, tenant, Some(segment), query, stop)?
+            }
+            other => file_documents(store, tenant, files_of(store, tenant, other)?, query, stop)?,
+        };
+        // A group with nothing in it was not searched.
+        if docs.is_empty() {
+            continue;
+        }
+        found.searched.push(group.name());
+        let ranked = rank(&docs, &expression).map_err(ApiError::internal)?;
+        let most = docs.iter().map(|d| d.score).max().unwrap_or(0);
+        if most > 0 {
+            let tied: Vec<usize> = (0..docs.len())
+                .filter(|i| docs.get(*i).is_some_and(|d| d.score == most))
+                .collect();
+            let best = ranked
+                .iter()
+                .copied()
+                .find(|i| tied.contains(i))
+                .or(tied.first().copied());
+            if let Some(best) = best.filter(|b| *b < docs.len()) {
+                found.best = Some((group.name(), docs.swap_remove(best)));
+                found.skipped = order.len() - at - 1;
+                return Ok(found);
+            }
+        }
+        if text_match.is_none() {
+            if let Some(best) = ranked.first().copied().filter(|b| *b < docs.len()) {
+                text_match = Some((group.name(), docs.swap_remove(best)));
+            }
+        }
+    }
+    found.best = text_match;
+    Ok(found)
+}
+
+/// The answer when nothing relevant was found.
+fn nothing_found(query: &str, found: &Found) -> String {
+    format!(
+        "Nothing relevant to \"{}\" in {}.{}",
+        query.trim(),
+        if found.searched.is_empty() {
+            "any index (no word to search for)".to_owned()
+        } else {
+            found.searched.join(", ")
+        },
+        if found.web {
+            " This host has no web index to search."
+        } else {
+            ""
+        }
+    )
+}
+
+/// The words of a document's table: a built-in dataset's aliases, or a
+/// file's `file_context`.
+fn aliases_of(doc: &Document) -> Aliases {
+    match doc.dataset {
+        Some(d) => d.aliases(),
+        None => Aliases::from_context(
+            doc.file
+                .as_ref()
+                .and_then(|f| f.file_context.as_deref())
+                .unwrap_or(""),
+        )
+        .knowing(&doc.name),
+    }
+}
+
+/// The table of a found document as a source of cards.
+fn source_of(doc: &Document, index: &str, table: Table, base: &str) -> Source {
+    let file_id = doc.file.as_ref().map(|f| f.file_id.clone());
+    let origin = match doc.dataset {
+        Some(d) => format!(
+            "From the built-in dataset \"{}\" (index {index}; {}; licence: {}).",
+            d.title, d.id, d.license
+        ),
+        None => format!("From the file {} of {index}.", doc.name),
+    };
+    let data_url = match (&file_id, doc.dataset) {
+        (Some(id), _) => format!("{base}/api/v1/beta/files/{id}/cleaned/"),
+        (None, Some(d)) => format!(
+            "https://github.com/vega/vega-datasets/blob/main/data/{}",
+            d.id
+        ),
+        _ => String::new(),
+    };
+    Source {
+        name: doc.name.clone(),
+        file_id,
+        data_url,
+        table,
+        origin: Some(origin),
+        builtin: doc.dataset.map(|d| d.index.clone()),
+        context: doc.file.as_ref().and_then(|f| f.file_context.clone()),
+    }
+}
+
+/// `table` kept to `country`'s rows unless the question (read as `asked`)
+/// names a place: filters, groups or maps by one; and whether it was.
+fn narrowed(table: Table, asked: &Plan, country: &str) -> (Table, bool) {
+    let place = |c: &usize| table.columns.get(*c).is_some_and(|c| c.kind == Kind::Place);
+    let names_places = asked.filters.iter().any(|f| place(&f.column))
+        || asked.dimensions.iter().any(place)
+        || asked.chart.is_some_and(|(k, _)| k == CardKind::Choropleth);
+    if names_places {
+        return (table, false);
+    }
+    let rows = table.rows;
+    let table = to_country(table, country);
+    let narrowed = table.rows < rows;
+    (table, narrowed)
+}
+
+/// Categories of a dataset over time: bars, pies and maps of the
+/// recommender show their latest values, drawn again of the table at its
+/// latest date and titled so.
+fn at_latest_date(suggestions: &mut [Suggestion], source: &Source, plan: &Plan, dark: bool) {
+    let Some((snapshot, date)) = latest(&source.table) else {
+        return;
+    };
+    for suggestion in suggestions {
+        if matches!(
+            suggestion.kind(),
+            CardKind::Bar | CardKind::Pie | CardKind::Choropleth
+        ) {
+            let again = suggest(
+                &snapshot,
+                &source.name,
+                Some(plan),
+                Some(suggestion.kind()),
+                dark,
+            );
+            if let Some(mut latest) = again.ok().and_then(|mut s| s.pop()) {
+                let title = [latest.title(), " in ", &date].concat();
+                latest.retitle(title);
+                *suggestion = latest;
+            }
+        }
+    }
+}
+
+/// The cards of `suggestions`, adapted to the question and written in
+/// `locale`, and the rows that keep them (as `kept_as`).
+fn written(
+    suggestions: Vec<Suggestion>,
+    source: &Source,
+    (tenant, kept_as): (&Tenant, &str),
+    base: &str,
+    locale: &str,
+) -> Result<(Vec<KnowledgeCard>, Vec<CardRow>), ApiError> {
+    let mut cards = Vec::new();
+    let mut stored = Vec::new();
+    for mut suggestion in suggestions {
+        adapt(&mut suggestion.chart, &source.table, locale);
+        let card = card(base, source, suggestion);
+        stored.push(card_row(&card, tenant, kept_as)?);
+        cards.push(card);
+    }
+    Ok((cards, stored))
+}
+
+/// What a search drew of the dataset it found.
+struct Drawn {
+    cards: Vec<KnowledgeCard>,
+    stored: Vec<CardRow>,
+    answer: String,
+    plan: Option<PlanView>,
+    source: String,
+}
+
+/// The dataset found, read and kept to `country_code`'s rows unless the
+/// question names places, answered ([`crate::answer`]), and its cards
+/// adapted to the question and written in `locale`.
+fn draw_found(
+    store: &Store,
+    tenant: &Tenant,
+    base: &str,
+    request: &SearchRequest,
+    (index, doc): (String, Document),
+    skipped: usize,
+    stop: &Stop,
+) -> Result<Drawn, ApiError> {
+    let table = table_of(store, tenant, &doc, stop)?;
+    let aliases = aliases_of(&doc);
+    let asked = query::understand(&request.query, &table, &aliases);
+    let (table, narrowed) = narrowed(table, &asked, &request.country);
+    let source = source_of(&doc, &index, table, base);
+    // A table kept to one country is read again: its values are that
+    // country's.
+    let read = if narrowed && !asked.is_empty() {
+        query::understand(&request.query, &source.table, &aliases)
+    } else {
+        asked
+    };
+    let row = aliases.row.clone().unwrap_or_else(|| "rows".to_owned());
+    let drawing = Drawing {
+        row: &row,
+        dark: request.dark,
+    };
+    let asked = Asked::Question {
+        text: &request.query,
+        plan: &read,
+    };
+    let answered = crate::answer::answer(&source.table, &source.name, asked, None, &drawing)
+        .map_err(|reason| ApiError::invalid("inputs", reason))?;
+    let country = zdr_chart::geo::lookup(Atlas::World, &request.country).filter(|_| narrowed);
+    let mut said = answered.said.unwrap_or_default();
+    if narrowed {
+        let name = country.map_or(request.country.clone(), |c| c.name.clone());
+        said.push_str(&format!(
+            " Kept to {name} (country_code), the question naming no country."
+        ));
+    }
+    let mut suggestions = answered.cards;
+    if let (true, Some(country)) = (answered.planned, country) {
+        // The country kept to, in the title too.
+        for card in &mut suggestions {
+            card.retitle(format!("{}, {}", card.title(), country.name));
+        }
+    }
+    suggestions.truncate(request.count.unwrap_or(MAX_CARDS).clamp(1, MAX_CARDS));
+    // A plan has chosen its own rows.
+    if !answered.planned {
+        at_latest_date(&mut suggestions, &source, &read, request.dark);
+    }
+    let kept_as = source
+        .file_id
+        .clone()
+        .unwrap_or_else(|| format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str())));
+    let (cards, stored) = written(
+        suggestions,
+        &source,
+        (tenant, &kept_as),
+        base,
+        request.locale,
+    )?;
+    let understood = said.trim_start();
+    let answer = format!(
+        "{}{} card{} from {} in index {index}{}.",
+        if understood.is_empty() {
+            String::new()
+        } else {
+            format!("{understood} ")
+        },
+        cards.len(),
+        if cards.len() == 1 { "" } else { "s" },
+        doc.name,
+        if skipped > 0 {
+            format!("; {skipped} later index(es) not searched")
+        } else {
+            String::new()
+        }
+    );
+    Ok(Drawn {
+        cards,
+        stored,
+        answer,
+        plan: answered.plan,
+        source: source.name,
+    })
+}
+
 /// 4.3: the best dataset of the first group that has a relevant one,
 /// drawn and adapted to the question; an empty list of cards (not an
 /// error) when nothing is relevant, as both of the service's SDKs read it.
@@ -675,265 +963,27 @@ pub async fn search(
     };
     let (t, b) = (tenant.clone(), base.to_owned());
     let asked = request.query.clone();
-    let (cards, stored, answer, searched, debug) = heavy(api, memory, move |stop| {
-        let tenant = t;
-        let expression = match_expression(&request.query);
-        let mut searched: Vec<String> = Vec::new();
-        let mut found: Option<(String, Document)> = None;
-        // The groups after the one that answered were not searched.
-        let mut skipped = 0;
-        let mut web = false;
-        let mut text_match: Option<(String, Document)> = None;
-        if let Some(expression) = &expression {
-            for (at, group) in order.iter().enumerate() {
-                let mut docs = match group {
-                    Group::Web(_) => {
-                        web = true;
-                        continue;
-                    }
-                    Group::Builtin(segment) => builtin_documents(
-                        store.as_ref(),
-                        &tenant,
-                        Some(segment),
-                        &request.query,
-                        stop,
-                    )?,
-                    other => {
-                        let files = files_of(store.as_ref(), &tenant, other)?;
-                        file_documents(store.as_ref(), &tenant, files, &request.query, stop)?
-                    }
-                };
-                // A group with nothing in it was not searched.
-                if docs.is_empty() {
-                    continue;
-                }
-                searched.push(group.name());
-                // The first group whose dataset the question names (its
-                // columns, values, aliases) answers; where none does, the
-                // first with a full-text match.
-                let ranked = rank(&docs, expression).map_err(ApiError::internal)?;
-                let most = docs.iter().map(|d| d.score).max().unwrap_or(0);
-                if most > 0 {
-                    let tied: Vec<usize> = (0..docs.len())
-                        .filter(|i| docs.get(*i).is_some_and(|d| d.score == most))
-                        .collect();
-                    let best = ranked
-                        .iter()
-                        .copied()
-                        .find(|i| tied.contains(i))
-                        .or(tied.first().copied());
-                    if let Some(best) = best.filter(|b| *b < docs.len()) {
-                        found = Some((group.name(), docs.swap_remove(best)));
-                        skipped = order.len() - at - 1;
-                        break;
-                    }
-                }
-                if text_match.is_none() {
-                    if let Some(best) = ranked.first().copied().filter(|b| *b < docs.len()) {
-                        text_match = Some((group.name(), docs.swap_remove(best)));
-                    }
-                }
-            }
-            if found.is_none() {
-                found = text_match;
-            }
-        }
-        let mut cards = Vec::new();
-        let mut stored = Vec::new();
-        let mut understood: Option<String> = None;
-        let mut plan = None;
-        let mut source_name = String::new();
-        let answer = match found {
-            None => format!(
-                "Nothing relevant to \"{}\" in {}.{}",
-                request.query.trim(),
-                if searched.is_empty() {
-                    "any index (no word to search for)".to_owned()
-                } else {
-                    searched.join(", ")
-                },
-                if web {
-                    " This host has no web index to search."
-                } else {
-                    ""
-                }
-            ),
-            Some((index, doc)) => {
-                source_name = doc.name.clone();
-                let table = table_of(store.as_ref(), &tenant, &doc, stop)?;
-                let aliases = match doc.dataset {
-                    Some(d) => d.aliases(),
-                    None => Aliases::from_context(
-                        doc.file
-                            .as_ref()
-                            .and_then(|f| f.file_context.as_deref())
-                            .unwrap_or(""),
-                    )
-                    .knowing(&doc.name),
-                };
-                // country_code narrows a table of countries unless the
-                // question names its own.
-                let asked = query::understand(&request.query, &table, &aliases);
-                // A question that filters, groups or maps by place asks
-                // across countries.
-                let place =
-                    |c: &usize| table.columns.get(*c).is_some_and(|c| c.kind == Kind::Place);
-                let names_places = asked.filters.iter().any(|f| place(&f.column))
-                    || asked.dimensions.iter().any(place)
-                    || asked.chart.is_some_and(|(k, _)| k == CardKind::Choropleth);
-                let rows = table.rows;
-                let table = if names_places {
-                    table
-                } else {
-                    to_country(table, &request.query, &request.country)
-                };
-                let narrowed = table.rows < rows;
-                let file_id = doc.file.as_ref().map(|f| f.file_id.clone());
-                let origin = match doc.dataset {
-                    Some(d) => format!(
-                        "From the built-in dataset \"{}\" (index {index}; {}; licence: {}).",
-                        d.title, d.id, d.license
-                    ),
-                    None => format!("From the file {} of {index}.", doc.name),
-                };
-                let data_url = match (&file_id, doc.dataset) {
-                    (Some(id), _) => format!("{b}/api/v1/beta/files/{id}/cleaned/"),
-                    (None, Some(d)) => format!(
-                        "https://github.com/vega/vega-datasets/blob/main/data/{}",
-                        d.id
-                    ),
-                    _ => String::new(),
-                };
-                let source = Source {
-                    name: doc.name.clone(),
-                    file_id: file_id.clone(),
-                    data_url,
-                    table,
-                    origin: Some(origin),
-                    builtin: doc.dataset.map(|d| d.index.clone()),
-                    context: doc.file.as_ref().and_then(|f| f.file_context.clone()),
-                };
-                let row = aliases.row.clone().unwrap_or_else(|| "rows".to_owned());
-                let drawing = Drawing {
-                    row: &row,
-                    dark: request.dark,
-                };
-                // A table kept to one country is read again: its values
-                // are that country's.
-                let read = if narrowed {
-                    query::understand(&request.query, &source.table, &aliases)
-                } else {
-                    asked.clone()
-                };
-                let answered = if asked.is_empty() {
-                    None
-                } else {
-                    query::answer(&read, &request.query, &source.table, None, &drawing)
-                };
-                let planned = answered.as_ref().is_some_and(|a| !a.cards.is_empty());
-                let mut said = answered
-                    .as_ref()
-                    .map(|a| a.answer.clone())
-                    .unwrap_or_default();
-                if narrowed {
-                    let country = zdr_chart::geo::lookup(Atlas::World, &request.country)
-                        .map_or(request.country.clone(), |c| c.name.clone());
-                    said.push_str(&format!(
-                        " Kept to {country} (country_code), the question naming no country."
-                    ));
-                }
-                if !said.is_empty() {
-                    understood = Some(said.trim_start().to_owned());
-                }
-                if let Some(answered) = &answered {
-                    plan = Some(answered.plan.clone());
-                }
-                let mut suggestions = match answered {
-                    Some(mut answered) if planned => {
-                        // The country kept to, in the title too.
-                        let country = zdr_chart::geo::lookup(Atlas::World, &request.country);
-                        if let (true, Some(country)) = (narrowed, country) {
-                            for card in &mut answered.cards {
-                                card.retitle(format!("{}, {}", card.title(), country.name));
-                            }
-                        }
-                        answered.cards
-                    }
-                    _ => suggest(&source.table, &source.name, Some(&read), None, request.dark)
-                        .map_err(|reason| ApiError::invalid("inputs", reason))?,
-                };
-                suggestions.truncate(request.count.unwrap_or(MAX_CARDS).clamp(1, MAX_CARDS));
-                // Categories of a dataset over time: their latest values
-                // (a plan has chosen its own rows).
-                if let Some((snapshot, date)) = latest(&source.table).filter(|_| !planned) {
-                    for suggestion in &mut suggestions {
-                        if matches!(
-                            suggestion.kind(),
-                            CardKind::Bar | CardKind::Pie | CardKind::Choropleth
-                        ) {
-                            let again = suggest(
-                                &snapshot,
-                                &source.name,
-                                Some(&read),
-                                Some(suggestion.kind()),
-                                request.dark,
-                            );
-                            if let Some(mut latest) = again.ok().and_then(|mut s| s.pop()) {
-                                let title = [latest.title(), " in ", &date].concat();
-                                latest.retitle(title);
-                                *suggestion = latest;
-                            }
-                        }
-                    }
-                }
-                for mut suggestion in suggestions {
-                    adapt(&mut suggestion.chart, &source.table, request.locale);
-                    let card = card(&b, &source, suggestion);
-                    let kept_as = file_id.clone().unwrap_or_else(|| {
-                        format!("dataset:{}", doc.dataset.map_or("", |d| d.id.as_str()))
-                    });
-                    stored.push(card_row(&card, &tenant, &kept_as)?);
-                    cards.push(card);
-                }
-                format!(
-                    "{}{} card{} from {} in index {index}{}.",
-                    understood
-                        .as_ref()
-                        .map(|u| format!("{u} "))
-                        .unwrap_or_default(),
-                    cards.len(),
-                    if cards.len() == 1 { "" } else { "s" },
-                    doc.name,
-                    if skipped > 0 {
-                        format!("; {skipped} later index(es) not searched")
-                    } else {
-                        String::new()
-                    }
-                )
-            }
+    let (drawn, searched) = heavy(api, memory, move |stop| {
+        let mut found = find(store.as_ref(), &t, &order, &request.query, stop)?;
+        let drawn = match found.best.take() {
+            None => Drawn {
+                cards: Vec::new(),
+                stored: Vec::new(),
+                answer: nothing_found(&request.query, &found),
+                plan: None,
+                source: String::new(),
+            },
+            Some(best) => draw_found(store.as_ref(), &t, &b, &request, best, found.skipped, stop)?,
         };
-        let debug = request.debug.then(|| Debug {
-            rules: "docs/service-api.md#how-a-question-is-read",
-            model: "none: deterministic rules read the question",
-            cards: cards
-                .iter()
-                .map(|c: &KnowledgeCard| DebugEntry {
-                    source: source_name.clone(),
-                    card_type: Some(c.card_type),
-                    columns: None,
-                    saved_view_id: None,
-                    not_drawn: None,
-                    plan: plan.clone(),
-                })
-                .collect(),
-        });
-        Ok((cards, stored, answer, searched, debug))
+        let debug = request.debug.then(|| debug_of(&drawn));
+        Ok(((drawn, debug), found.searched))
     })
     .await?;
-    keep(api, stored).await?;
+    let (drawn, debug) = drawn;
+    keep(api, drawn.stored).await?;
     let outputs = Outputs {
-        knowledge_cards: cards,
-        answer: Some(answer),
+        knowledge_cards: drawn.cards,
+        answer: Some(drawn.answer),
         debug,
     };
     let thread_id =
@@ -944,4 +994,24 @@ pub async fn search(
         thread_id: Some(thread_id),
         searched_indexes: Some(searched),
     })
+}
+
+/// What `debug` shows of a search: each card's type and the plan.
+fn debug_of(drawn: &Drawn) -> Debug {
+    Debug {
+        rules: "docs/service-api.md#how-a-question-is-read",
+        model: "none: deterministic rules read the question",
+        cards: drawn
+            .cards
+            .iter()
+            .map(|c| DebugEntry {
+                source: drawn.source.clone(),
+                card_type: Some(c.card_type),
+                columns: None,
+                saved_view_id: None,
+                not_drawn: None,
+                plan: drawn.plan.clone(),
+            })
+            .collect(),
+    }
 }

@@ -10,11 +10,12 @@ use std::sync::Arc;
 use zdr_chart::model::CardKind;
 
 use super::cards::{answer, card, card_row, keep, Source};
+use crate::answer::Asked;
 use crate::ids::new_id;
 use crate::model::card::{Debug, DebugEntry, KnowledgeCard, Outputs, Results};
 use crate::model::visualize::VisualizeRequest;
 use crate::query::{self, Aliases, Drawing};
-use crate::recommend::suggest;
+use crate::recommend::Suggestion;
 use crate::store::{CardRow, FileRow, ViewRow};
 use crate::table::{read_csv, TableError};
 use crate::work::{heavy, table_memory};
@@ -204,6 +205,56 @@ pub async fn cards(
     })
 }
 
+/// The words `source`'s owner gave for its columns: the request's
+/// `file_context` for this file, else the one it was kept with.
+fn aliases(source: &Source, request: &VisualizeRequest) -> Aliases {
+    request
+        .files
+        .iter()
+        .find(|f| Some(&f.file_id) == source.file_id.as_ref())
+        .and_then(|f| f.file_context.as_deref())
+        .or(source.context.as_deref())
+        .map(Aliases::from_context)
+        .unwrap_or_default()
+        .knowing(&source.name)
+}
+
+/// The cards of the views of `source`'s schema, each a card when the data
+/// can be drawn so (else said in debug).
+fn of_saved_views(
+    source: &Source,
+    views: &[ViewRow],
+    drawing: &Drawing,
+    made: &mut Made,
+) -> Vec<Suggestion> {
+    let schema = source.table.schema_id();
+    let mut found = Vec::new();
+    for view in views.iter().filter(|v| v.schema_id == schema) {
+        let kind = CardKind::from_name(&view.card_type);
+        // A view's columns, joined by "by", read as a question.
+        let read = view
+            .query
+            .as_deref()
+            .map(|q| query::understand(q, &source.table, &Aliases::default()));
+        let asked = read.as_ref().map_or(Asked::Nothing, Asked::View);
+        match crate::answer::answer(&source.table, &source.name, asked, kind, drawing) {
+            Ok(answered) => found.extend(answered.cards.into_iter().map(|mut s| {
+                s.retitle(view.name.clone());
+                s
+            })),
+            Err(reason) => made.debug.push(DebugEntry {
+                source: source.name.clone(),
+                card_type: None,
+                columns: None,
+                saved_view_id: Some(view.view_id.clone()),
+                not_drawn: Some(reason),
+                plan: None,
+            }),
+        }
+    }
+    found
+}
+
 /// The cards of one table, added to `made`.
 fn cards_of(
     source: &Source,
@@ -214,100 +265,32 @@ fn cards_of(
     made: &mut Made,
 ) -> Result<(), ApiError> {
     made.names.push(source.name.clone());
-    let question = request.query.as_deref().filter(|q| !q.trim().is_empty());
+    let drawing = Drawing {
+        row: "rows",
+        dark: request.dark,
+    };
     let mut plan = None;
     let suggestions = match views {
-        None if question.is_some() => {
-            // The request's file_context for this file, else the one it was kept with.
-            let context = request
-                .files
-                .iter()
-                .find(|f| Some(&f.file_id) == source.file_id.as_ref())
-                .and_then(|f| f.file_context.as_deref())
-                .or(source.context.as_deref())
-                .map(Aliases::from_context)
-                .unwrap_or_default()
-                .knowing(&source.name);
-            let drawing = Drawing {
-                row: "rows",
-                dark: request.dark,
+        None => {
+            let question = request.query.as_deref().filter(|q| !q.trim().is_empty());
+            let read =
+                question.map(|q| query::understand(q, &source.table, &aliases(source, request)));
+            let asked = match (question, &read) {
+                (Some(text), Some(plan)) => Asked::Question { text, plan },
+                _ => Asked::Nothing,
             };
-            let asked = question.unwrap_or_default();
-            let read = query::understand(asked, &source.table, &context);
-            match query::answer(&read, asked, &source.table, request.kind, &drawing) {
-                Some(answered) if !answered.cards.is_empty() => {
-                    made.answers
-                        .push(format!("{}: {}", source.name, answered.answer));
-                    plan = Some(answered.plan);
-                    answered.cards
-                }
-                answered => {
-                    if let Some(answered) = answered {
-                        made.answers
-                            .push(format!("{}: {}", source.name, answered.answer));
-                        plan = Some(answered.plan);
-                    }
-                    suggest(
-                        &source.table,
-                        &source.name,
-                        Some(&read),
-                        request.kind,
-                        request.dark,
-                    )
+            let answered =
+                crate::answer::answer(&source.table, &source.name, asked, request.kind, &drawing)
                     .map_err(|reason| {
-                        ApiError::invalid(
-                            "viz_component_type",
-                            format!("{}: {reason}", source.name),
-                        )
-                    })?
-                }
+                    ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
+                })?;
+            if let Some(said) = &answered.said {
+                made.answers.push(format!("{}: {said}", source.name));
             }
+            plan = answered.plan;
+            answered.cards
         }
-        None => suggest(
-            &source.table,
-            &source.name,
-            None,
-            request.kind,
-            request.dark,
-        )
-        .map_err(|reason| {
-            ApiError::invalid("viz_component_type", format!("{}: {reason}", source.name))
-        })?,
-        Some(views) => {
-            // The views of this table's schema, each a card when the
-            // data can be drawn so (else said in debug).
-            let schema = source.table.schema_id();
-            let mut found = Vec::new();
-            for view in views.iter().filter(|v| v.schema_id == schema) {
-                let kind = CardKind::from_name(&view.card_type);
-                // A view's columns, joined by "by", read as a question.
-                let read = view
-                    .query
-                    .as_deref()
-                    .map(|q| query::understand(q, &source.table, &Aliases::default()));
-                match suggest(
-                    &source.table,
-                    &source.name,
-                    read.as_ref(),
-                    kind,
-                    request.dark,
-                ) {
-                    Ok(cards) => found.extend(cards.into_iter().map(|mut s| {
-                        s.retitle(view.name.clone());
-                        s
-                    })),
-                    Err(reason) => made.debug.push(DebugEntry {
-                        source: source.name.clone(),
-                        card_type: None,
-                        columns: None,
-                        saved_view_id: Some(view.view_id.clone()),
-                        not_drawn: Some(reason),
-                        plan: None,
-                    }),
-                }
-            }
-            found
-        }
+        Some(views) => of_saved_views(source, views, &drawing, made),
     };
     for suggestion in suggestions {
         made.debug.push(DebugEntry {
