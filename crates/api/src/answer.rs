@@ -74,7 +74,8 @@ fn recommended(
     drawing: &Drawing,
     answered: Option<query::Answered>,
 ) -> Result<Answer, String> {
-    let cards = recommend::suggest(table, name, plan, forced, drawing.dark)?;
+    let intent = plan.map(|p| query::intent(p, table)).unwrap_or_default();
+    let cards = recommend::suggest(table, name, &intent, forced, drawing.dark)?;
     let (plan, said) = match answered {
         Some(answered) => (Some(answered.plan), Some(answered.answer)),
         None => (None, None),

@@ -46,7 +46,6 @@ pub use crate::cards::Suggestion;
 use crate::cards::{self, About, Labels};
 
 use super::table::{Cell, Column, Kind, Table};
-use crate::query::plan::{Plan, Task};
 
 mod area;
 mod parts;
@@ -65,79 +64,20 @@ pub(crate) const MAX_TABLE_ROWS: usize = 500;
 pub const MAX_CARDS: usize = 3;
 
 /// What the question asks of the recommender, as the planner read it
-/// ([`Plan`]): no word of the question is read here.
+/// (`query::intent` fills it from the plan): no word of the question is
+/// read here.
 #[derive(Debug, Default)]
-struct Intent {
-    first: Option<CardKind>,
-    top: Option<usize>,
+pub(crate) struct Intent {
+    /// The card type moved first.
+    pub(crate) first: Option<CardKind>,
+    /// Bars kept at most, the largest.
+    pub(crate) top: Option<usize>,
     /// Columns the question names, in its order, those it groups by first.
-    named: Vec<usize>,
+    pub(crate) named: Vec<usize>,
     /// The question asks for a running total.
-    cumulative: bool,
+    pub(crate) cumulative: bool,
     /// The question asks for the value now.
-    latest: bool,
-}
-
-impl Intent {
-    fn of(plan: Option<&Plan>, table: &Table) -> Intent {
-        let Some(plan) = plan else {
-            return Intent::default();
-        };
-        Intent {
-            first: leaning(plan, table),
-            // "top 5" keeps the largest; "bottom 3" is no cut of them.
-            top: plan
-                .rank
-                .filter(|r| r.descending)
-                .and_then(|r| r.limit)
-                .filter(|n| (1..=MAX_BARS * 20).contains(n)),
-            named: plan.named.clone(),
-            cumulative: plan.cumulative,
-            latest: plan.latest,
-        }
-    }
-}
-
-/// The card type the plan's tasks and chart word move first, in this
-/// order (docs/service-api.md, the recommender's table of words).
-fn leaning(plan: &Plan, table: &Table) -> Option<CardKind> {
-    let asked = plan.chart.map(|(kind, _)| kind);
-    let is = |kind: CardKind| asked == Some(kind) || plan.leaning == Some(kind);
-    let by_place = plan
-        .grouped_by
-        .first()
-        .and_then(|c| table.columns.get(*c))
-        .is_some_and(|c| c.kind == Kind::Place);
-    Some(if is(CardKind::StackedAreaTimeseries) {
-        CardKind::StackedAreaTimeseries
-    } else if is(CardKind::Treemap) {
-        CardKind::Treemap
-    } else if is(CardKind::BubbleMap) {
-        CardKind::BubbleMap
-    } else if plan.cumulative || is(CardKind::AreaTimeseries) {
-        CardKind::AreaTimeseries
-    } else if plan.has(Task::Trend) || is(CardKind::Timeseries) {
-        CardKind::Timeseries
-    } else if is(CardKind::Timeline) {
-        CardKind::Timeline
-    } else if plan.has(Task::Share) || is(CardKind::Pie) {
-        CardKind::Pie
-    } else if plan.has(Task::Distribution) || is(CardKind::Histogram) || is(CardKind::Boxplot) {
-        // "distribution of price by brand": one box per brand.
-        if is(CardKind::Boxplot) || (plan.grouped && !is(CardKind::Histogram)) {
-            CardKind::Boxplot
-        } else {
-            CardKind::Histogram
-        }
-    } else if plan.has(Task::Correlation) || plan.versus || is(CardKind::Scatter) {
-        CardKind::Scatter
-    } else if is(CardKind::Choropleth) || by_place {
-        CardKind::Choropleth
-    } else if plan.one_number {
-        CardKind::TopLevelMetric
-    } else {
-        return asked;
-    })
+    pub(crate) latest: bool,
 }
 
 /// Columns of a kind, those the query names first; asked for categories,
@@ -602,32 +542,31 @@ fn table_card(table: &Table, name: &str, dark: bool) -> Option<Suggestion> {
 pub fn suggest(
     table: &Table,
     name: &str,
-    plan: Option<&Plan>,
+    intent: &Intent,
     forced: Option<CardKind>,
     dark: bool,
 ) -> Result<Vec<Suggestion>, String> {
-    let intent = Intent::of(plan, table);
-    let time = of_kind(table, Kind::Time, &intent).first().copied();
+    let time = of_kind(table, Kind::Time, intent).first().copied();
     let build = |kind: CardKind| -> Option<Suggestion> {
         match kind {
-            CardKind::Timeseries => line(table, time?, &intent, dark),
+            CardKind::Timeseries => line(table, time?, intent, dark),
             CardKind::Bar | CardKind::Pie | CardKind::Waterfall | CardKind::Choropleth => {
-                bars(table, &intent, kind, dark)
+                bars(table, intent, kind, dark)
             }
             CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap => {
-                grid(table, &intent, Some(kind), dark)
+                grid(table, intent, Some(kind), dark)
             }
-            CardKind::Scatter => scatter(table, &intent, dark),
-            CardKind::Histogram => histogram(table, &intent, dark),
+            CardKind::Scatter => scatter(table, intent, dark),
+            CardKind::Histogram => histogram(table, intent, dark),
             CardKind::Table => table_card(table, name, dark),
-            CardKind::Boxplot => boxplot(table, &intent, dark),
-            CardKind::Timeline => timeline(table, &intent, dark),
-            CardKind::AreaTimeseries => area::area(table, time?, &intent, dark),
-            CardKind::StackedAreaTimeseries => area::stacked(table, time?, &intent, dark),
-            CardKind::Treemap => parts::treemap(table, &intent, dark),
-            CardKind::TopLevelMetric => parts::metric(table, time, &intent, dark),
-            CardKind::Map => places::map(table, &intent, dark),
-            CardKind::BubbleMap => places::bubbles(table, &intent, dark),
+            CardKind::Boxplot => boxplot(table, intent, dark),
+            CardKind::Timeline => timeline(table, intent, dark),
+            CardKind::AreaTimeseries => area::area(table, time?, intent, dark),
+            CardKind::StackedAreaTimeseries => area::stacked(table, time?, intent, dark),
+            CardKind::Treemap => parts::treemap(table, intent, dark),
+            CardKind::TopLevelMetric => parts::metric(table, time, intent, dark),
+            CardKind::Map => places::map(table, intent, dark),
+            CardKind::BubbleMap => places::bubbles(table, intent, dark),
         }
     };
     if let Some(kind) = forced {
@@ -688,8 +627,8 @@ pub fn suggest(
             break;
         }
         let built = match kind {
-            CardKind::GroupedBar => grid(table, &intent, None, dark),
-            CardKind::Timeseries => proposed_line(table, time, &intent, dark),
+            CardKind::GroupedBar => grid(table, intent, None, dark),
+            CardKind::Timeseries => proposed_line(table, time, intent, dark),
             // Proposed where they fit, built on demand from less.
             CardKind::BubbleMap | CardKind::Map if !located => None,
             CardKind::Map if cards.iter().any(|c| c.kind() == CardKind::BubbleMap) => None,
@@ -760,7 +699,6 @@ fn proposed_line(
 #[allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::query::{understand, Aliases};
     use crate::table::{read_csv, MAX_ROWS};
     use serde_json::{json, Value};
 
@@ -783,10 +721,24 @@ mod tests {
             ));
         }
         let table = read_csv(csv.as_bytes(), &zdr_embed_page::limits::Stop::never()).unwrap();
-        let line = suggest(&table, "t", None, Some(CardKind::Timeseries), false).unwrap();
+        let line = suggest(
+            &table,
+            "t",
+            &Intent::default(),
+            Some(CardKind::Timeseries),
+            false,
+        )
+        .unwrap();
         let points = &written(&line[0])["data"]["series"][0]["points"];
         assert_eq!(points.as_array().unwrap().len(), MAX_ROWS);
-        let grid = suggest(&table, "t", None, Some(CardKind::Heatmap), false).unwrap();
+        let grid = suggest(
+            &table,
+            "t",
+            &Intent::default(),
+            Some(CardKind::Heatmap),
+            false,
+        )
+        .unwrap();
         assert_eq!(
             written(&grid[0])["data"].as_array().unwrap().len(),
             MAX_ROWS
@@ -798,7 +750,7 @@ mod tests {
     }
 
     fn forced(csv: &str, kind: CardKind) -> Result<Suggestion, String> {
-        let mut cards = suggest(&table(csv), "t", None, Some(kind), false)?;
+        let mut cards = suggest(&table(csv), "t", &Intent::default(), Some(kind), false)?;
         assert_eq!(cards.len(), 1);
         let card = cards.pop().unwrap();
         assert_eq!(card.kind(), kind);
@@ -872,94 +824,47 @@ mod tests {
         }
     }
 
-    /// Every chart word of the lexicon, read by the planner, moves its own
-    /// card first in the recommender: one reading of each word.
-    #[test]
-    fn every_chart_word_leans_the_recommender_to_its_card() {
-        let table = table(DAILY);
-        for &(phrase, kind) in crate::query::lexicon::CHARTS {
-            let plan = understand(&format!("as a {phrase}"), &table, &Aliases::default());
-            assert_eq!(plan.chart, Some((kind, phrase)), "{phrase}");
-            assert_eq!(
-                Intent::of(Some(&plan), &table).first,
-                Some(kind),
-                "{phrase}"
-            );
-        }
-    }
-
-    /// The words the planner and the recommender once read apart, read
-    /// once: whole words, never inside another or inside a name.
-    #[test]
-    fn words_once_read_apart_are_read_once() {
-        let daily = table(DAILY);
-        let plan = |q: &str, t: &Table| understand(q, t, &Aliases::default());
-        let first = |q: &str, t: &Table| Intent::of(Some(&plan(q, t)), t).first;
-        assert!(plan("installs cumulatively", &daily).cumulative);
-        assert_eq!(
-            first("cumulatively", &daily),
-            Some(CardKind::AreaTimeseries)
-        );
-        assert_eq!(first("the schedule", &daily), Some(CardKind::Timeline));
-        assert_eq!(first("as bubbles", &daily), Some(CardKind::BubbleMap));
-        assert_eq!(first("percentage of installs", &daily), Some(CardKind::Pie));
-        assert_eq!(first("shareholders", &daily), None);
-        assert_eq!(first("how much", &daily), Some(CardKind::TopLevelMetric));
-        assert_eq!(first("total by region", &daily), None);
-        // "age" is no column of "average".
-        let staff = table("name,salary,age\na,10,30\nb,20,40\n");
-        let intent = Intent::of(Some(&plan("average", &staff)), &staff);
-        assert!(intent.named.is_empty(), "{:?}", intent.named);
-        // A name that holds a chart word asks for no chart.
-        let teas = table("product,sales\nBubble Tea,5\nApple Pie,3\n");
-        assert_eq!(plan("Bubble Tea sales", &teas).leaning, None);
-        assert_eq!(plan("Apple Pie sales", &teas).chart, None);
-        // A word that leans asks for no card of the plan.
-        assert_eq!(plan("sales as bubbles", &teas).chart, None);
-        // "top five" keeps five bars; "bottom 3" keeps no top.
-        assert_eq!(
-            Intent::of(Some(&plan("top five", &teas)), &teas).top,
-            Some(5)
-        );
-        assert_eq!(Intent::of(Some(&plan("bottom 3", &teas)), &teas).top, None);
-    }
-
     #[test]
     fn new_types_are_proposed_where_they_fit() {
-        let kinds = |csv: &str, query: Option<&str>| -> Vec<CardKind> {
-            let table = table(csv);
-            let plan = query.map(|q| understand(q, &table, &Aliases::default()));
-            suggest(&table, "t", plan.as_ref(), None, false)
+        let kinds = |csv: &str, intent: &Intent| -> Vec<CardKind> {
+            suggest(&table(csv), "t", intent, None, false)
                 .unwrap()
                 .iter()
                 .map(|c| c.kind())
                 .collect()
         };
+        let none = &Intent::default();
+        // "latest installs", as the planner reads it.
+        let latest = Intent {
+            first: Some(CardKind::TopLevelMetric),
+            latest: true,
+            ..Intent::default()
+        };
         let mut many = String::from("name,value\n");
         for i in 0..15 {
             many += &format!("n{i},{}\n", i + 1);
         }
-        assert!(kinds(&many, None).contains(&CardKind::Treemap));
-        assert_eq!(kinds(CITIES, None)[0], CardKind::BubbleMap);
+        assert!(kinds(&many, none).contains(&CardKind::Treemap));
+        assert_eq!(kinds(CITIES, none)[0], CardKind::BubbleMap);
         assert_eq!(
-            kinds("city,lat,lon\nA,45,10\nB,10,10\n", None)[0],
+            kinds("city,lat,lon\nA,45,10\nB,10,10\n", none)[0],
             CardKind::Map
         );
-        assert_eq!(
-            kinds(DAILY, Some("latest installs"))[0],
-            CardKind::TopLevelMetric
-        );
-        assert_eq!(kinds("revenue\n1200\n", None)[0], CardKind::TopLevelMetric);
+        assert_eq!(kinds(DAILY, &latest)[0], CardKind::TopLevelMetric);
+        assert_eq!(kinds("revenue\n1200\n", none)[0], CardKind::TopLevelMetric);
         let rising = "day,signups\n2024-01-01,5\n2024-01-02,9\n2024-01-03,12\n";
-        assert_eq!(kinds(rising, None)[0], CardKind::AreaTimeseries);
-        let daily = table(DAILY);
-        let plan = understand("cumulative installs", &daily, &Aliases::default());
-        let cumulative = suggest(&daily, "t", Some(&plan), None, false).unwrap();
+        assert_eq!(kinds(rising, none)[0], CardKind::AreaTimeseries);
+        let cumulative = Intent {
+            first: Some(CardKind::AreaTimeseries),
+            cumulative: true,
+            ..Intent::default()
+        };
+        let cumulative = suggest(&table(DAILY), "t", &cumulative, None, false).unwrap();
         assert_eq!(cumulative[0].kind(), CardKind::AreaTimeseries);
         let last = &written(&cumulative[0])["data"]["series"][0]["points"][2];
         assert_eq!(last["y"], 16.0);
         // A line that falls stays a line.
-        assert_eq!(kinds(DAILY, None)[0], CardKind::Timeseries);
-        assert!(!kinds(COUNTRIES, None).contains(&CardKind::Treemap));
+        assert_eq!(kinds(DAILY, none)[0], CardKind::Timeseries);
+        assert!(!kinds(COUNTRIES, none).contains(&CardKind::Treemap));
     }
 }

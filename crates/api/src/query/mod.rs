@@ -9,6 +9,7 @@
 mod aliases;
 mod build;
 mod choose;
+mod cues;
 pub(crate) mod lexicon;
 mod measure;
 mod parse;
@@ -20,6 +21,7 @@ mod words;
 
 pub use aliases::Aliases;
 pub use build::{draw, Drawing, Drawn};
+pub use cues::intent;
 pub use lexicon::is_rule_word;
 pub use plan::{Plan, Task};
 pub use rules::understand;
@@ -155,7 +157,9 @@ fn timeline(plan: &Plan, table: &Table, drawing: &Drawing) -> Option<Answered> {
         .filter(|c| !one_value(c))
         .collect();
     plan.named = named;
-    let cards = crate::recommend::suggest(&kept, "", Some(&plan), Some(kind), drawing.dark).ok()?;
+    let cards =
+        crate::recommend::suggest(&kept, "", &intent(&plan, &kept), Some(kind), drawing.dark)
+            .ok()?;
     let title = cards
         .first()
         .map(|c| crate::recommend::lower_first(c.title()))?;

@@ -802,7 +802,7 @@ fn at_latest_date(suggestions: &mut [Suggestion], source: &Source, plan: &Plan, 
             let again = suggest(
                 &snapshot,
                 &source.name,
-                Some(plan),
+                &query::intent(plan, &snapshot),
                 Some(suggestion.kind()),
                 dark,
             );
