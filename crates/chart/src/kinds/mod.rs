@@ -8,10 +8,13 @@
 //! painters, JSON) is outside: `crate::layout`, `crate::describe`,
 //! `crate::model`.
 //!
-//! Besides its folder, a kind is named only here (its [`Card`] variant and
-//! its arm in each function below) and in [`CardKind`], its wire name.
-//! Each function is a `match`: a missing arm is a compile error, so a new
-//! kind cannot be half registered.
+//! A kind's writer (`write.rs`, the `serde` feature) is in its folder too;
+//! `crate::model::write` holds what the writers share.
+//!
+//! Besides its folder, a kind is named only here: its line in the table of
+//! [`CardKind`] (its wire name), its [`Card`] variant and its arm in each
+//! function below. Each function is a `match`: a missing arm is a compile
+//! error, so a new kind cannot be half registered.
 
 pub(crate) mod bars;
 pub(crate) mod boxplot;
@@ -26,12 +29,14 @@ pub(crate) mod table;
 pub(crate) mod timeline;
 pub(crate) mod treemap;
 
+use std::fmt;
+
 use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::DataTable;
 use crate::layout::{Ctx, Rect};
 use crate::model::card::check_objects;
-use crate::model::{CardKind, Categorical, DataError, DataShape, DatePrecision, Series};
+use crate::model::{Categorical, DataError, DataShape, DatePrecision, Series};
 use crate::scene::Fit;
 
 /// The kinds' data types, re-exported as `crate::model::*`.
@@ -60,6 +65,82 @@ pub mod limits {
 }
 
 use data::{BoxStats, Metric, Places, Stacked, TimelineItem, Treemap, XYSeries};
+
+/// Makes [`CardKind`], [`CardKind::ALL`] and [`CardKind::as_str`] from one
+/// table, so that a kind cannot be in one and missing from another.
+macro_rules! card_kinds {
+    ($($kind:ident = $name:literal,)*) => {
+        /// The card types of the visualize endpoint: the spec's 13 (4.5,
+        /// `viz_component_type`) and the six the service's SDK added since.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum CardKind {
+            $($kind,)*
+        }
+
+        impl CardKind {
+            pub const ALL: [CardKind; [$($name),*].len()] = [$(CardKind::$kind),*];
+
+            /// The wire name, as in `viz_component_type`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(CardKind::$kind => $name,)*
+                }
+            }
+        }
+    };
+}
+
+card_kinds! {
+    Bar = "bar",
+    GroupedBar = "grouped_bar",
+    StackedBar = "stacked_bar",
+    Timeseries = "timeseries",
+    Pie = "pie",
+    Choropleth = "choropleth",
+    Scatter = "scatter",
+    Boxplot = "boxplot",
+    Heatmap = "heatmap",
+    Timeline = "timeline",
+    Waterfall = "waterfall",
+    Histogram = "histogram",
+    Table = "table",
+    AreaTimeseries = "area_timeseries",
+    StackedAreaTimeseries = "stacked_area_timeseries",
+    Treemap = "treemap",
+    TopLevelMetric = "top_level_metric",
+    Map = "map",
+    BubbleMap = "bubble_map",
+}
+
+impl CardKind {
+    /// The types whose data is a timeseries's: dated points, read by the
+    /// same readers (the streaming one and the columns handed over too).
+    pub fn is_dated_line(self) -> bool {
+        matches!(
+            self,
+            CardKind::Timeseries | CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries
+        )
+    }
+
+    pub fn from_name(name: &str) -> Option<CardKind> {
+        CardKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+
+    /// `"bar", "grouped_bar", ...` for error messages.
+    pub fn list() -> String {
+        CardKind::ALL
+            .iter()
+            .map(|kind| format!("\"{}\"", kind.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+impl fmt::Display for CardKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
 #[derive(Debug, Clone, PartialEq)]
@@ -140,6 +221,51 @@ pub(crate) fn finish(kind: CardKind, card: Card, normalize: bool) -> Result<Card
             lines::stacked::stack(series, precision, normalize).map(Card::Stacked)
         }
         card => Ok(card),
+    }
+}
+
+/// Refuses a card built rather than read (`Chart::build`, the `serde`
+/// feature) where the reader of its text would refuse it: past a kind's
+/// limits.
+#[cfg(feature = "serde")]
+pub(crate) fn within_limits(card: &Card) -> Result<(), DataError> {
+    use crate::model::write::{categorical_within, series_within};
+    match card {
+        Card::Categorical(c) => categorical_within(c),
+        Card::Timeseries { series, .. } | Card::Scatter(series) => series_within(series.len()),
+        Card::Boxplot(boxes) => boxplot::write::within_limits(boxes),
+        Card::Heatmap { xs, ys, .. } => heatmap::write::within_limits(xs, ys),
+        Card::Timeline { items, .. } => timeline::write::within_limits(items),
+        Card::Table { columns, rows } => table::write::within_limits(columns, rows),
+        Card::Treemap(t) => treemap::write::within_limits(t),
+        Card::Metric(m) => metric::write::within_limits(m),
+        Card::Places(p) => maps::write::within_limits(p),
+        // Its reader keeps every value (they are only counted in bins).
+        Card::Histogram(_) => Ok(()),
+        // Chart::new stacks it, within MAX_STACKED_VALUES.
+        Card::Stacked(_) => Ok(()),
+    }
+}
+
+/// The card's `data` as `visualization_data` (the `serde` feature;
+/// `model/write.rs` writes `viz_config` and holds what the kinds' writers
+/// share).
+#[cfg(feature = "serde")]
+pub(crate) fn write<S: serde::Serializer>(chart: &Chart, s: S) -> Result<S::Ok, S::Error> {
+    let ms = chart.config.epoch_ms;
+    match &chart.card {
+        Card::Categorical(c) => crate::model::write::categorical(c, s),
+        Card::Timeseries { series, precision } => lines::write::line(series, *precision, ms, s),
+        Card::Scatter(series) => scatter::write::write(series, s),
+        Card::Boxplot(boxes) => boxplot::write::write(boxes, s),
+        Card::Heatmap { xs, ys, values } => heatmap::write::write(xs, ys, values, s),
+        Card::Timeline { items, precision } => timeline::write::write(items, *precision, ms, s),
+        Card::Histogram(values) => histogram::write::write(values, s),
+        Card::Table { columns, rows } => table::write::write(columns, rows, s),
+        Card::Stacked(stacked) => lines::write::stacked(stacked, ms, s),
+        Card::Treemap(t) => treemap::write::write(t, s),
+        Card::Metric(m) => metric::write::write(m, s),
+        Card::Places(p) => maps::write::write(p, s),
     }
 }
 
@@ -363,5 +489,19 @@ pub(crate) fn data_table(chart: &Chart, max_rows: usize, f: Cells<'_>) -> DataTa
         }
         Card::Places(p) => maps::describe::places_table(p, y_name(chart, "Value"), max_rows, f),
         Card::Table { columns, rows } => table::describe::table(columns, rows, max_rows, f),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for kind in CardKind::ALL {
+            assert_eq!(CardKind::from_name(kind.as_str()), Some(kind));
+        }
+        assert_eq!(CardKind::from_name("line"), None);
+        assert_eq!(CardKind::from_name("Bar"), None);
     }
 }

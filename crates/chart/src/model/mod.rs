@@ -7,23 +7,22 @@ mod date;
 mod error;
 pub(crate) mod given;
 pub(crate) mod json_text;
-mod kind;
 pub mod limits;
 pub(crate) mod rules;
 mod stream;
 #[cfg(feature = "serde")]
-mod write;
+pub(crate) mod write;
 
 use crate::json::{Object, Value};
 
 pub use crate::kinds::data::*;
+pub use crate::kinds::CardKind;
 pub use card::{Categorical, NamedValues, Series};
 pub use date::{
     civil_from_days, civil_from_seconds, days_from_civil, iso_date, parse_date, DatePrecision,
 };
 pub use error::{describe, DataError, Path};
 pub use given::{GivenSeries, GivenX, LongLine};
-pub use kind::CardKind;
 pub use limits::*;
 #[cfg(feature = "serde")]
 pub use write::number_text;

@@ -16,13 +16,19 @@
 //!   (the reader applies it): it is written as shown, the changes with their
 //!   units, labels and subtitle, and without `percent_change`, which would
 //!   apply it a second time.
+//!
+//! This file holds what every kind's writer shares: the chart's two keys,
+//! `viz_config`, the point objects and series, numbers and dates, and the
+//! categorical shape (bar, pie, choropleth) that several kinds share. What
+//! a kind is written as is in its folder (`kinds/<kind>/write.rs`),
+//! reached through the registry (`kinds::write`), as its reader is.
 
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::card::box_stats;
+use super::limits::{MAX_BARS, MAX_CATEGORIES, MAX_PIE_VALUES, MAX_SERIES};
 use super::{
-    iso_date, parse_date, At, BoxStats, Card, CardKind, Categorical, DataError, DatePrecision,
-    Metric, NamedValues, Places, Series, Stacked, TimelineItem, Treemap, VizConfig, When,
+    iso_date, parse_date, BoxStats, Card, CardKind, Categorical, DataError, DatePrecision,
+    NamedValues, Series, VizConfig,
 };
 use crate::json::{Number, Value};
 use crate::Chart;
@@ -35,7 +41,7 @@ impl Chart {
     /// a timeseries's series, refusing values below zero).
     pub fn build(mut config: VizConfig, kind: CardKind, card: Card) -> Result<Chart, DataError> {
         config.kind = Some(kind);
-        within_limits(&card)?;
+        crate::kinds::within_limits(&card)?;
         let card = match card {
             Card::Categorical(categorical) => Card::Categorical(Categorical {
                 kind,
@@ -47,149 +53,41 @@ impl Chart {
     }
 }
 
-impl Card {
-    /// A boxplot of `groups` (a label and its values), as the reader makes
-    /// one: a group without a finite value has no box.
-    pub fn boxplot(groups: Vec<(String, Vec<f64>)>) -> Card {
-        Card::Boxplot(
-            groups
-                .into_iter()
-                .filter_map(|(label, values)| box_stats(label, values))
-                .collect(),
-        )
+/// Refused as the reader of its text would refuse it: a card of more
+/// series than can be told apart.
+pub(crate) fn series_within(n: usize) -> Result<(), DataError> {
+    if n > MAX_SERIES {
+        return over(format!(
+            "a card of {n} series; at most {MAX_SERIES} series can be told apart"
+        ));
     }
+    Ok(())
 }
 
-impl When {
-    /// An x as a top_level_metric reads it: a date when it is one, else
-    /// a label.
-    pub fn of(text: &str) -> When {
-        match parse_date(text) {
-            Some((seconds, precision)) => When::Date(seconds, precision),
-            None => When::Label(text.to_owned()),
-        }
-    }
+/// A card built past a limit of the readers ([`super::limits`]): past it
+/// the reader of its text would refuse it.
+pub(crate) fn over(what: String) -> Result<(), DataError> {
+    Err(DataError::new(&super::Path::Root.key("data"), what))
 }
 
-impl Metric {
-    /// The metric of `points` as the reader makes it of the same points:
-    /// dated points put in date order, the headline the last value, and
-    /// compared with the value before it.
-    pub fn of(mut points: Vec<(Option<When>, f64)>) -> Metric {
-        let key = |at: &Option<When>| match at {
-            Some(When::Date(seconds, _)) => Some(*seconds),
-            _ => None,
-        };
-        if points.iter().all(|(at, _)| key(at).is_some()) {
-            // Stable, as the reader's order.
-            points.sort_by(|a, b| {
-                key(&a.0)
-                    .unwrap_or(0.0)
-                    .total_cmp(&key(&b.0).unwrap_or(0.0))
-            });
-        }
-        let last = points.iter().rposition(|(_, y)| y.is_finite());
-        let before = last.and_then(|last| {
-            points
-                .get(..last)
-                .and_then(|p| p.iter().rposition(|(_, y)| y.is_finite()))
-        });
-        let (at, value) = last
-            .and_then(|i| points.get(i).cloned())
-            .unwrap_or((None, f64::NAN));
-        let (previous_at, previous) = match before.and_then(|i| points.get(i)) {
-            Some((when, y)) => (when.clone(), Some(*y)),
-            None => (None, None),
-        };
-        Metric {
-            value,
-            previous,
-            at,
-            previous_at,
-            points,
-        }
-    }
-}
-
-/// The limits the readers keep ([`super::limits`]), kept by a card built
-/// rather than read: past them the reader of its text would refuse it.
-fn within_limits(card: &Card) -> Result<(), DataError> {
-    use super::limits::*;
-    let over = |what: String| Err(DataError::new(&super::Path::Root.key("data"), what));
-    let series = |n: usize| {
-        if n > MAX_SERIES {
-            over(format!(
-                "a card of {n} series; at most {MAX_SERIES} series can be told apart"
-            ))
-        } else {
-            Ok(())
-        }
+/// The limits of the categorical cards (bar, pie, choropleth...), which
+/// share their shape and its reader (`model/card.rs`).
+pub(crate) fn categorical_within(c: &Categorical) -> Result<(), DataError> {
+    series_within(c.series.len())?;
+    let (most, cells) = if c.kind == CardKind::Pie {
+        (usize::MAX, MAX_PIE_VALUES)
+    } else {
+        (MAX_CATEGORIES, MAX_BARS)
     };
-    match card {
-        Card::Categorical(c) => {
-            series(c.series.len())?;
-            let (most, cells) = if c.kind == CardKind::Pie {
-                (usize::MAX, MAX_PIE_VALUES)
-            } else {
-                (MAX_CATEGORIES, MAX_BARS)
-            };
-            let n = c.categories.len();
-            if n > most || n.saturating_mul(c.series.len()) > cells {
-                return over(format!(
-                    "a {} card of {} series and {n} categories; at most {most} categories and {cells} values can be shown",
-                    c.kind,
-                    c.series.len()
-                ));
-            }
-            Ok(())
-        }
-        Card::Timeseries { series: s, .. } | Card::Scatter(s) => series(s.len()),
-        Card::Boxplot(boxes) if boxes.len() > MAX_BOXES => over(format!(
-            "a boxplot of {} boxes; at most {MAX_BOXES} can be shown",
-            boxes.len()
-        )),
-        Card::Heatmap { xs, ys, .. } if xs.len().saturating_mul(ys.len()) > MAX_HEATMAP_CELLS => {
-            over(format!(
-                "a heatmap of {} x and {} y categories; at most {MAX_HEATMAP_CELLS} cells can be drawn",
-                xs.len(),
-                ys.len()
-            ))
-        }
-        Card::Timeline { items, .. } if items.len() > MAX_TIMELINE_ROWS => over(format!(
-            "a timeline of {} rows; at most {MAX_TIMELINE_ROWS} can be shown",
-            items.len()
-        )),
-        Card::Table { columns, rows }
-            if columns.len() > MAX_TABLE_COLUMNS
-                || rows.len().saturating_mul(columns.len()) > MAX_TABLE_CELLS =>
-        {
-            over(format!(
-                "a table of {} rows and {} columns; at most {MAX_TABLE_COLUMNS} columns and {MAX_TABLE_CELLS} cells can be shown",
-                rows.len(),
-                columns.len()
-            ))
-        }
-        Card::Treemap(t) if t.leaves.len() > MAX_TREEMAP_VALUES => over(format!(
-            "a treemap of {} categories; at most {MAX_TREEMAP_VALUES} are read",
-            t.leaves.len()
-        )),
-        Card::Metric(m) if m.points.len() > MAX_METRIC_POINTS => over(format!(
-            "a top_level_metric of {} points; at most {MAX_METRIC_POINTS} make its sparkline",
-            m.points.len()
-        )),
-        Card::Places(p) => {
-            series(p.series.len())?;
-            if p.places.len() > MAX_PLACES {
-                return over(format!(
-                    "a map of {} places; at most {MAX_PLACES} can be told apart",
-                    p.places.len()
-                ));
-            }
-            Ok(())
-        }
-        // Stacked: Chart::new stacks it, within MAX_STACKED_VALUES.
-        _ => Ok(()),
+    let n = c.categories.len();
+    if n > most || n.saturating_mul(c.series.len()) > cells {
+        return over(format!(
+            "a {} card of {} series and {n} categories; at most {most} categories and {cells} values can be shown",
+            c.kind,
+            c.series.len()
+        ));
     }
+    Ok(())
 }
 
 /// The text a table card holds for a JSON number `n` (what the reader makes
@@ -285,44 +183,13 @@ struct Data<'a>(&'a Chart);
 
 impl Serialize for Data<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let chart = self.0;
-        let ms = chart.config.epoch_ms;
-        match &chart.card {
-            Card::Categorical(categorical) => categorical_data(categorical, serializer),
-            Card::Timeseries { series, precision } => {
-                line_data(series, DateForm::of(*precision, ms), serializer)
-            }
-            Card::Scatter(series) => scatter_data(series, serializer),
-            Card::Stacked(stacked) => stacked_data(stacked, ms, serializer),
-            Card::Boxplot(boxes) => serializer.collect_seq(boxes.iter().map(|b| {
-                Obj([
-                    ("x", Some(Field::Text(&b.label))),
-                    ("values", Some(Field::Box(b))),
-                ])
-            })),
-            Card::Heatmap { xs, ys, values } => heatmap_data(xs, ys, values, serializer),
-            Card::Timeline { items, precision } => {
-                timeline_data(items, DateForm::of(*precision, ms), serializer)
-            }
-            Card::Histogram(values) => {
-                serializer.collect_seq(values.iter().map(|&y| Obj([("y", Some(Field::Number(y)))])))
-            }
-            Card::Table { columns, rows } => {
-                let mut map = serializer.serialize_map(Some(2))?;
-                map.serialize_entry("columns", columns)?;
-                map.serialize_entry("rows", &Rows(rows))?;
-                map.end()
-            }
-            Card::Treemap(treemap) => treemap_data(treemap, serializer),
-            Card::Metric(metric) => metric_data(metric, serializer),
-            Card::Places(places) => places_data(places, serializer),
-        }
+        crate::kinds::write(self.0, serializer)
     }
 }
 
 /// One field of a point object.
 #[derive(Clone, Copy)]
-enum Field<'a> {
+pub(crate) enum Field<'a> {
     /// A number; NaN, a missing value, is `null`.
     Number(f64),
     Text(&'a str),
@@ -337,13 +204,13 @@ enum Field<'a> {
 }
 
 #[derive(Clone, Copy)]
-enum DateForm {
+pub(crate) enum DateForm {
     Text(DatePrecision),
     EpochMs,
 }
 
 impl DateForm {
-    fn of(precision: DatePrecision, epoch_ms: bool) -> DateForm {
+    pub(crate) fn of(precision: DatePrecision, epoch_ms: bool) -> DateForm {
         if epoch_ms {
             DateForm::EpochMs
         } else {
@@ -409,7 +276,7 @@ fn number_of(text: &str) -> Option<Written> {
 }
 
 /// A point object of up to `N` fields, those `None` left out.
-struct Obj<'a, const N: usize>([(&'static str, Option<Field<'a>>); N]);
+pub(crate) struct Obj<'a, const N: usize>(pub(crate) [(&'static str, Option<Field<'a>>); N]);
 
 impl<const N: usize> Serialize for Obj<'_, N> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -424,7 +291,7 @@ impl<const N: usize> Serialize for Obj<'_, N> {
 }
 
 /// A sequence made on demand from an iterator.
-struct Seq<F>(F);
+pub(crate) struct Seq<F>(pub(crate) F);
 
 impl<F, I> Serialize for Seq<F>
 where
@@ -440,7 +307,11 @@ where
 /// The `data` of a card read from series: one series called "Value" (the
 /// name an unnamed series is given) as plain points, else
 /// `{"series": [{"name", "points"}]}`.
-fn series_data<S, F, P>(names: &[&str], points: F, serializer: S) -> Result<S::Ok, S::Error>
+pub(crate) fn series_data<S, F, P>(
+    names: &[&str],
+    points: F,
+    serializer: S,
+) -> Result<S::Ok, S::Error>
 where
     S: Serializer,
     F: Fn(usize) -> P,
@@ -451,6 +322,20 @@ where
             return points(0).serialize(serializer);
         }
     }
+    as_series(names, points, serializer)
+}
+
+/// `{"series": [{"name", "points"}]}`, whatever the names.
+pub(crate) fn as_series<S, F, P>(
+    names: &[&str],
+    points: F,
+    serializer: S,
+) -> Result<S::Ok, S::Error>
+where
+    S: Serializer,
+    F: Fn(usize) -> P,
+    P: Serialize,
+{
     let mut map = serializer.serialize_map(Some(1))?;
     map.serialize_entry(
         "series",
@@ -478,17 +363,22 @@ impl<P: Serialize> Serialize for Named<'_, P> {
     }
 }
 
-fn columns(series: &[Series], s: usize) -> (&[f64], &[f64]) {
+pub(crate) fn columns(series: &[Series], s: usize) -> (&[f64], &[f64]) {
     series
         .get(s)
         .map_or((&[][..], &[][..]), |one| (&one.xs[..], &one.ys[..]))
 }
 
-fn names_of(series: &[NamedValues]) -> Vec<&str> {
+pub(crate) fn names_of(series: &[NamedValues]) -> Vec<&str> {
     series.iter().map(|s| s.name.as_str()).collect()
 }
 
-fn categorical_data<S: Serializer>(card: &Categorical, serializer: S) -> Result<S::Ok, S::Error> {
+/// The categorical cards (bar, pie, choropleth...): one shape, one
+/// reader (`model/card.rs`), one writer.
+pub(crate) fn categorical<S: Serializer>(
+    card: &Categorical,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     let points = |s: usize| {
         let values = card.series.get(s).map_or(&[][..], |one| &one.values[..]);
         Seq(move || {
@@ -499,199 +389,6 @@ fn categorical_data<S: Serializer>(card: &Categorical, serializer: S) -> Result<
         })
     };
     series_data(&names_of(&card.series), points, serializer)
-}
-
-fn line_data<S: Serializer>(
-    series: &[Series],
-    form: DateForm,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
-    let points = |s: usize| {
-        let (xs, ys) = columns(series, s);
-        Seq(move || {
-            xs.iter().zip(ys).map(move |(&x, &y)| {
-                Obj([
-                    ("x", Some(Field::Date(x, form))),
-                    ("y", Some(Field::Number(y))),
-                ])
-            })
-        })
-    };
-    series_data(&names, points, serializer)
-}
-
-fn scatter_data<S: Serializer>(series: &[Series], serializer: S) -> Result<S::Ok, S::Error> {
-    let names: Vec<&str> = series.iter().map(|s| s.name.as_str()).collect();
-    let points = |s: usize| {
-        let (xs, ys) = columns(series, s);
-        Seq(move || {
-            xs.iter()
-                .zip(ys)
-                .map(|(&x, &y)| Obj([("x", Some(Field::Number(x))), ("y", Some(Field::Number(y)))]))
-        })
-    };
-    series_data(&names, points, serializer)
-}
-
-/// Every series on every date, a date it lacked holding the zero the stack
-/// gave it: read back and stacked, the same stack.
-fn stacked_data<S: Serializer>(
-    stacked: &Stacked,
-    epoch_ms: bool,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    let form = DateForm::of(stacked.precision, epoch_ms);
-    let points = |s: usize| {
-        let values = stacked.series.get(s).map_or(&[][..], |one| &one.values[..]);
-        Seq(move || {
-            stacked.dates.iter().zip(values).map(move |(&x, &y)| {
-                Obj([
-                    ("x", Some(Field::Date(x, form))),
-                    ("y", Some(Field::Number(y))),
-                ])
-            })
-        })
-    };
-    let names = names_of(&stacked.series);
-    // Always as series: a single series named "Value" reads back so too.
-    let mut map = serializer.serialize_map(Some(1))?;
-    map.serialize_entry(
-        "series",
-        &Seq(|| {
-            names.iter().enumerate().map(|(s, name)| Named {
-                name,
-                points: points(s),
-            })
-        }),
-    )?;
-    map.end()
-}
-
-/// Cells row by row. The first row is written whole and every later row
-/// from its first cell, so that the labels come in the card's order; past
-/// those, a missing cell is left out.
-fn heatmap_data<S: Serializer>(
-    xs: &[String],
-    ys: &[String],
-    values: &[f64],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    let width = xs.len();
-    let cells = ys.iter().enumerate().flat_map(|(r, y)| {
-        xs.iter().enumerate().filter_map(move |(c, x)| {
-            let value = values.get(r * width + c).copied().unwrap_or(f64::NAN);
-            (r == 0 || c == 0 || value.is_finite()).then_some(Obj([
-                ("x", Some(Field::Text(x))),
-                ("y", Some(Field::Text(y))),
-                ("value", Some(Field::Number(value))),
-            ]))
-        })
-    });
-    serializer.collect_seq(cells)
-}
-
-fn timeline_data<S: Serializer>(
-    items: &[TimelineItem],
-    form: DateForm,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(items.iter().map(|item| {
-        Obj([
-            ("label", Some(Field::Text(&item.label))),
-            ("start", Some(Field::Date(item.start, form))),
-            ("end", Some(Field::Date(item.end, form))),
-        ])
-    }))
-}
-
-struct Rows<'a>(&'a [Vec<String>]);
-
-impl Serialize for Rows<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut rows = serializer.serialize_seq(Some(self.0.len()))?;
-        for row in self.0 {
-            rows.serialize_element(&Seq(|| row.iter().map(|cell| Field::Cell(cell))))?;
-        }
-        rows.end()
-    }
-}
-
-fn treemap_data<S: Serializer>(treemap: &Treemap, serializer: S) -> Result<S::Ok, S::Error> {
-    let grouped = treemap.grouped();
-    serializer.collect_seq(treemap.leaves.iter().map(|leaf| {
-        let group = treemap.groups.get(leaf.group).map(String::as_str);
-        Obj([
-            ("x", Some(Field::Text(&leaf.label))),
-            ("y", Some(Field::Number(leaf.value))),
-            ("group", group.filter(|_| grouped).map(Field::Text)),
-        ])
-    }))
-}
-
-/// The points in order; the value compared with is written on the last
-/// point with a value when it was given rather than the value before.
-fn metric_data<S: Serializer>(metric: &Metric, serializer: S) -> Result<S::Ok, S::Error> {
-    let last = metric.points.iter().rposition(|(_, y)| y.is_finite());
-    let given = metric.previous.filter(|_| metric.previous_at.is_none());
-    serializer.collect_seq(metric.points.iter().enumerate().map(|(i, (at, y))| {
-        let x = at.as_ref().map(|at| match at {
-            When::Date(seconds, precision) => Field::Date(*seconds, DateForm::Text(*precision)),
-            When::Label(label) => Field::Label(label),
-        });
-        Obj([
-            ("x", x),
-            ("y", Some(Field::Number(*y))),
-            (
-                "previous",
-                given.filter(|_| Some(i) == last).map(Field::Number),
-            ),
-        ])
-    }))
-}
-
-fn places_data<S: Serializer>(places: &Places, serializer: S) -> Result<S::Ok, S::Error> {
-    let points = |s: usize| {
-        Seq(move || {
-            places
-                .places
-                .iter()
-                .filter(move |p| p.series == s)
-                .map(|place| {
-                    let (lat, lon, region) = match &place.at {
-                        At::LatLon(lat, lon) => (Some(*lat), Some(*lon), None),
-                        At::Region(code) => (None, None, Some(code.as_str())),
-                    };
-                    Obj([
-                        ("lat", lat.map(Field::Number)),
-                        ("lon", lon.map(Field::Number)),
-                        ("x", region.map(Field::Text)),
-                        ("label", place.label.as_deref().map(Field::Text)),
-                        (
-                            "value",
-                            Some(place.value)
-                                .filter(|v| v.is_finite())
-                                .map(Field::Number),
-                        ),
-                    ])
-                })
-        })
-    };
-    if places.series.len() <= 1 {
-        // One series is unnamed whatever it was called.
-        return points(0).serialize(serializer);
-    }
-    let mut map = serializer.serialize_map(Some(1))?;
-    map.serialize_entry(
-        "series",
-        &Seq(|| {
-            places.series.iter().enumerate().map(|(s, name)| Named {
-                name,
-                points: points(s),
-            })
-        }),
-    )?;
-    map.end()
 }
 
 /// A date as text at `precision`; a time keeps its fraction of a second.

@@ -10,6 +10,8 @@ pub(crate) mod area;
 pub(crate) mod describe;
 pub(crate) mod line;
 pub(crate) mod stacked;
+#[cfg(feature = "serde")]
+pub(crate) mod write;
 
 use crate::kinds::Card;
 use crate::model::card::{check_series_count, date_value, series_points, Points};

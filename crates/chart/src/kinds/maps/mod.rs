@@ -11,6 +11,8 @@ pub(crate) mod describe;
 #[cfg(feature = "geo")]
 pub(crate) mod places;
 pub(crate) mod read;
+#[cfg(feature = "serde")]
+pub(crate) mod write;
 
 use crate::kinds::Card;
 use crate::model::card::read_categorical;

@@ -3,6 +3,8 @@
 
 pub(crate) mod describe;
 pub(crate) mod layout;
+#[cfg(feature = "serde")]
+pub(crate) mod write;
 
 use crate::kinds::Card;
 use crate::model::card::{date_value, error, series_points, Fields, Loc, PointRef, NULL};

@@ -2,6 +2,8 @@
 
 pub(crate) mod describe;
 pub(crate) mod layout;
+#[cfg(feature = "serde")]
+pub(crate) mod write;
 
 use crate::json::Value;
 use crate::model::card::{error, series_points, Labels, Points, NULL};
