@@ -19,13 +19,13 @@ use super::choose::{asked as asked_of, best_category, feasible, inferred, MAX_SL
 use super::measure::{date_column, default_aggregate, is_level, lists_things, things_column};
 use super::phrases::{display, filter_words, lower_first, short};
 use super::plan::{filter_text, format_number, Aggregate, Grain, Plan, Task, Test};
-use super::rows::{distinct_kept, group, latest, mask, Key, Point};
+use super::rows::{distinct_kept, group, kept, latest, mask, Key, Point};
 use super::words::plural;
 use crate::cards::{self, About, Labels};
 use crate::recommend::{
     number, sentence, Suggestion, MAX_BARS, MAX_GROUPS, MAX_SERIES, MAX_TABLE_ROWS,
 };
-use crate::table::{Cell, Column, Kind, Table};
+use crate::table::{Cell, Kind, Table};
 
 /// Points of a line at most before its dates are grouped by month, and
 /// months by year.
@@ -338,7 +338,7 @@ fn places(ask: &Ask, kind: CardKind, work: &Work) -> Result<Shaped, String> {
         .chain(&plan.dimensions)
         .copied()
         .collect();
-    let kept = kept_rows(ask.table, &work.keep);
+    let kept = kept(ask.table, &work.keep);
     let card = crate::recommend::shaped(&kept, kind, &named, ask.drawing.dark)
         .ok_or_else(|| cards::needs(kind).to_owned())?;
     Ok(Shaped {
@@ -1072,29 +1072,6 @@ fn headline(
         .collect();
     let count = points.len();
     (points, count, latest)
-}
-
-/// The rows `keep` keeps, as a table of the same columns.
-fn kept_rows(table: &Table, keep: &[bool]) -> Table {
-    let columns = table
-        .columns
-        .iter()
-        .map(|c| Column {
-            name: c.name.clone(),
-            kind: c.kind,
-            cells: c
-                .cells
-                .iter()
-                .zip(keep)
-                .filter(|(_, k)| **k)
-                .map(|(cell, _)| cell.clone())
-                .collect(),
-        })
-        .collect();
-    Table {
-        columns,
-        rows: keep.iter().filter(|k| **k).count(),
-    }
 }
 
 /// A line drawn for an area, filled: a running total of each series

@@ -57,7 +57,7 @@ pub(super) fn mask(plan: &Plan, table: &Table) -> Vec<bool> {
     keep
 }
 
-/// The rows of `table` that `keep` keeps, as a table of its own.
+/// The rows of `table` that `keep` keeps, as a table of the same columns.
 pub(super) fn kept(table: &Table, keep: &[bool]) -> Table {
     let columns = table
         .columns
