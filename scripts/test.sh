@@ -38,10 +38,10 @@ cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 step "clippy: native" "cargo clippy --workspace --all-targets -D warnings"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "clippy: wasm32" "cargo clippy --target wasm32-unknown-unknown (the two WebAssembly modules and what they link)"
-# The host, its three libraries and the fuzz checks are native (tokio,
-# sockets, SQLite, the file readers): not wasm32 targets.
+# The host, its libraries (the admission among them) and the fuzz checks are
+# native (tokio, sockets, SQLite, the file readers): not wasm32 targets.
 cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-table --exclude zdr-embed-page \
-  --exclude zdr-fuzz-checks --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+  --exclude zdr-limits --exclude zdr-fuzz-checks --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
 step "clippy: zdr-chart without maps" "cargo clippy -p zdr-chart --no-default-features (the widget's small build)"
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 

@@ -1,5 +1,7 @@
 // A failed expectation in a test is a test failure, which is what panics mean here.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+// proptest is a native-only dev-dependency (see Cargo.toml).
+#![cfg(not(target_arch = "wasm32"))]
 
 //! The writer and the readers are one contract: every chart the readers
 //! make, of every card kind, written (`serde::Serialize for Chart`) and read
