@@ -159,19 +159,6 @@ export function crateCircles(src) {
   return found;
 }
 
-/**
- * The one circle allowed for now, and only at zdr-chart's root through
- * `kinds`: each kind's folder uses the shared layers (model, layout,
- * describe), and those still dispatch to the kinds and re-export their
- * data types. Layering it (the data types and `Chart` below, the dispatch
- * above the kinds, so that the core never names a kind) is the first step
- * of issue 53, which loads each kind's code on demand; any other circle
- * fails.
- */
-function knownDebt(dir, parent, modules) {
-  return dir === 'crates/chart' && parent === '(crate root)' && modules.includes('kinds');
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const crates = process.argv.length > 2
     ? process.argv.slice(2)
@@ -181,10 +168,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const src = join(ROOT, dir, 'src');
     if (!existsSync(src)) continue;
     for (const { parent, modules, imports } of crateCircles(src)) {
-      if (knownDebt(dir, parent, modules)) {
-        console.error(`${dir}: known, to be layered first in issue 53: ${modules.join(' <-> ')}`);
-        continue;
-      }
       bad++;
       console.error(`${dir}: a module cycle under ${parent}: ${modules.join(' <-> ')}`);
       for (const line of imports) console.error(`  ${line}`);

@@ -185,6 +185,35 @@ pub fn degrees(v: f64, positive: char, negative: char) -> String {
     format!("{}\u{b0} {side}", format_exact(rounded, None))
 }
 
+/// A table card's cell as the table shows it (and its data table): a
+/// plain number as a reader expects it: a real minus sign, and thousands
+/// separators from five digits up (four-digit numbers are often years).
+pub fn table_cell(cell: &str) -> String {
+    let (sign, digits) = match cell.strip_prefix('-') {
+        Some(rest) => ("\u{2212}", rest),
+        None => ("", cell),
+    };
+    let (int, frac) = match digits.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (digits, None),
+    };
+    let plain = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    if !plain {
+        return cell.to_string();
+    }
+    let grouped = if int.len() >= 5 {
+        crate::locale::current().group(int)
+    } else {
+        int.to_string()
+    };
+    match frac {
+        Some(f) => [sign, &grouped, crate::locale::current().decimal_mark(), f].concat(),
+        None => [sign, &grouped].concat(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,5 +242,17 @@ mod tests {
             "Jan 1, 1970 \u{2013} Feb 1, 1970"
         );
         assert_eq!(cell("08:00", "Mon"), "08:00, Mon");
+    }
+
+    #[test]
+    fn plain_numbers_get_separators_and_a_real_minus() {
+        assert_eq!(table_cell("1250000"), "1,250,000");
+        assert_eq!(table_cell("-0.03"), "\u{2212}0.03");
+        assert_eq!(table_cell("2024"), "2024");
+        assert_eq!(table_cell("12345.678"), "12,345.678");
+        assert_eq!(table_cell("1e6"), "1e6");
+        assert_eq!(table_cell("Acme"), "Acme");
+        assert_eq!(table_cell("-"), "-");
+        assert_eq!(table_cell("1."), "1.");
     }
 }

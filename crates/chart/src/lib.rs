@@ -6,7 +6,6 @@
 //! markup) and PNG. Layers: model → scale → layout → scene ← paint.
 
 mod change;
-mod chart;
 pub mod describe;
 #[cfg(feature = "geo")]
 pub mod geo;
@@ -30,9 +29,9 @@ pub mod sides;
 mod str_index;
 pub mod view;
 
-pub use chart::Chart;
 pub use describe::DataTable;
 pub use layout::Theme;
+pub use model::chart::Chart;
 pub use paint::PaintError;
 pub use scene::{Hit, HitMap, HitShape};
 pub use view::View;

@@ -6,10 +6,10 @@ use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 
 use crate::layout::Theme;
+use crate::model::chart::Chart;
 use crate::paint::PaintError;
 use crate::scene::{device_scale, HitMap};
 use crate::view::View;
-use crate::Chart;
 
 impl Chart {
     /// Draws the whole card (frame, legend, marks) filling `area`.

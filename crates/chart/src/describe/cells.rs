@@ -117,7 +117,7 @@ impl<'u> Cells<'u> {
         if self.raw {
             text.to_string()
         } else {
-            crate::kinds::table::display(text)
+            label::table_cell(text)
         }
     }
 }

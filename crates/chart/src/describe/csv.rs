@@ -3,7 +3,7 @@
 
 use super::DataTable;
 
-pub(super) fn write(table: &DataTable) -> String {
+pub(crate) fn write(table: &DataTable) -> String {
     let mut out = String::new();
     for row in std::iter::once(&table.columns).chain(&table.rows) {
         for (i, field) in row.iter().enumerate() {

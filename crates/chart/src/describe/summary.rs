@@ -1,8 +1,6 @@
 //! The one-line summary of a card: `"<noun>, <details>."`. Each kind writes
 //! its details (`crate::kinds`) with the words here.
 
-use super::MAX_SUMMARY;
-use crate::chart::Chart;
 use crate::label;
 use crate::model::Series;
 
@@ -10,17 +8,6 @@ use crate::model::Series;
 const MAX_NAMES: usize = 5;
 /// Characters of one name before it is cut.
 const MAX_NAME: usize = 40;
-
-pub fn summary(chart: &Chart) -> String {
-    let noun = crate::kinds::noun(crate::kinds::drawn_kind(chart));
-    let text = if crate::kinds::is_empty(&chart.card) {
-        format!("{noun}, no data.")
-    } else {
-        let details = crate::kinds::summary(chart, label::units(&chart.config));
-        format!("{noun}, {details}.")
-    };
-    cap(text, MAX_SUMMARY)
-}
 
 pub(crate) fn series_list(series: &[Series]) -> String {
     format!(
@@ -81,7 +68,7 @@ pub(crate) fn short(name: &str) -> String {
 }
 
 /// At most `max` characters, the last an ellipsis when cut.
-fn cap(text: String, max: usize) -> String {
+pub(crate) fn cap(text: String, max: usize) -> String {
     if text.chars().count() <= max {
         return text;
     }

@@ -1,12 +1,9 @@
 //! The data of a card as a table of text (see [`super::DataTable`]): what
 //! every kind's table is built with. Each kind writes its own (`crate::kinds`).
 
-use super::cells::Cells;
 use super::DataTable;
-use crate::chart::Chart;
-use crate::label;
+use crate::model::chart::Chart;
 use crate::model::Categorical;
-use crate::view::View;
 
 /// The table of the first `max_rows` of `rows`, each padded to the
 /// columns. `rows` is lazy, so a million points cost only the rows asked for;
@@ -32,13 +29,6 @@ pub(crate) fn build(
         rows,
         total_rows,
     }
-}
-
-/// The table of `chart` as the reader's `view` shows it; `raw` writes it
-/// for a program (see [`Cells`]).
-pub fn data_table(chart: &Chart, max_rows: usize, (raw, view): (bool, &View)) -> DataTable {
-    let f = Cells::new(raw, label::units(&chart.config), view);
-    crate::kinds::data_table(chart, max_rows, f)
 }
 
 /// The x column's header: the card's `x_label`, else `fallback`.

@@ -1,23 +1,32 @@
-//! The card kinds, one folder each, and the one table every kind is
-//! reached through. A kind's folder holds what is its own: its data type
-//! and reader with their limits (`mod.rs`), its layout with the marks it
-//! records for tooltips (`layout.rs`), and its summary and data table
-//! (`describe.rs`). Kinds that read the same data and share a layout share
-//! a folder, a file per kind where they differ: [`bars`], [`lines`],
+//! The card kinds, one folder each, and the one place every kind is
+//! reached through. A kind's folder holds what is its own: its reader
+//! with the `impl` blocks of its data type (`mod.rs`), its layout with the
+//! marks it records for tooltips (`layout.rs`), and its summary and data
+//! table (`describe.rs`). Kinds that read the same data and share a layout
+//! share a folder, a file per kind where they differ: [`bars`], [`lines`],
 //! [`maps`]. Shared machinery (axes, scales, text, legend, the scene, the
-//! painters, JSON) is outside: `crate::layout`, `crate::describe`,
+//! painters, JSON) is below: `crate::layout`, `crate::describe`,
 //! `crate::model`.
 //!
 //! A kind's writer (`write.rs`, the `serde` feature) is in its folder too;
 //! `crate::model::write` holds what the writers share.
 //!
-//! Besides its folder, a kind is named only here: its line in the table of
-//! [`CardKind`] (its wire name), its [`Card`] variant and its arm in each
-//! function below. Each function is a `match`: a missing arm is a compile
-//! error, so a new kind cannot be half registered.
+//! The kinds are the top layer: nothing else in the crate names this
+//! module. What the layers below need of a kind (the table of
+//! [`CardKind`], the [`Card`] enum, each kind's data type and caps) is in
+//! one file, `crate::model::registry`; the entries that end in a kind
+//! (reading a [`Chart`], laying it out, describing it, building and
+//! writing it) are `impl` blocks here, in `chart.rs`, `scene.rs`,
+//! `words.rs` and `build.rs`. Besides its folder and the registry, a kind
+//! is named only here: its arm in each function below. Each function is a
+//! `match`: a missing arm is a compile error, so a new kind cannot be half
+//! registered.
 
 pub(crate) mod bars;
 pub(crate) mod boxplot;
+#[cfg(feature = "serde")]
+mod build;
+mod chart;
 pub(crate) mod heatmap;
 pub(crate) mod histogram;
 pub(crate) mod lines;
@@ -25,158 +34,19 @@ pub(crate) mod maps;
 pub(crate) mod metric;
 pub(crate) mod pie;
 pub(crate) mod scatter;
+mod scene;
 pub(crate) mod table;
 pub(crate) mod timeline;
 pub(crate) mod treemap;
+mod words;
 
-use std::fmt;
-
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::DataTable;
 use crate::layout::{Ctx, Rect};
 use crate::model::card::check_objects;
-use crate::model::{Categorical, DataError, DataShape, DatePrecision, Series};
+use crate::model::chart::Chart;
+use crate::model::{Card, CardKind, Categorical, DataError, DataShape, Places};
 use crate::scene::Fit;
-
-/// The kinds' data types, re-exported as `crate::model::*`.
-pub mod data {
-    pub use super::boxplot::BoxStats;
-    pub use super::lines::stacked::Stacked;
-    pub use super::maps::{At, Place, Places};
-    pub use super::metric::{Metric, When};
-    pub use super::timeline::TimelineItem;
-    pub use super::treemap::{Leaf, Treemap};
-    pub use super::Card;
-    pub type XYSeries = crate::model::Series;
-}
-
-/// The kinds' caps on what they read, re-exported as `crate::model::limits::*`.
-pub mod limits {
-    pub use super::boxplot::MAX_BOXES;
-    pub use super::heatmap::MAX_HEATMAP_CELLS;
-    pub use super::lines::stacked::MAX_STACKED_VALUES;
-    pub use super::maps::MAX_PLACES;
-    pub use super::metric::MAX_METRIC_POINTS;
-    pub use super::pie::MAX_PIE_VALUES;
-    pub use super::table::{MAX_TABLE_CELLS, MAX_TABLE_COLUMNS};
-    pub use super::timeline::MAX_TIMELINE_ROWS;
-    pub use super::treemap::MAX_TREEMAP_VALUES;
-}
-
-use data::{BoxStats, Metric, Places, Stacked, TimelineItem, Treemap, XYSeries};
-
-/// Makes [`CardKind`], [`CardKind::ALL`] and [`CardKind::as_str`] from one
-/// table, so that a kind cannot be in one and missing from another.
-macro_rules! card_kinds {
-    ($($kind:ident = $name:literal,)*) => {
-        /// The card types of the visualize endpoint: the spec's 13 (4.5,
-        /// `viz_component_type`) and the six the service's SDK added since.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum CardKind {
-            $($kind,)*
-        }
-
-        impl CardKind {
-            pub const ALL: [CardKind; [$($name),*].len()] = [$(CardKind::$kind),*];
-
-            /// The wire name, as in `viz_component_type`.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(CardKind::$kind => $name,)*
-                }
-            }
-        }
-    };
-}
-
-card_kinds! {
-    Bar = "bar",
-    GroupedBar = "grouped_bar",
-    StackedBar = "stacked_bar",
-    Timeseries = "timeseries",
-    Pie = "pie",
-    Choropleth = "choropleth",
-    Scatter = "scatter",
-    Boxplot = "boxplot",
-    Heatmap = "heatmap",
-    Timeline = "timeline",
-    Waterfall = "waterfall",
-    Histogram = "histogram",
-    Table = "table",
-    AreaTimeseries = "area_timeseries",
-    StackedAreaTimeseries = "stacked_area_timeseries",
-    Treemap = "treemap",
-    TopLevelMetric = "top_level_metric",
-    Map = "map",
-    BubbleMap = "bubble_map",
-}
-
-impl CardKind {
-    /// The types whose data is a timeseries's: dated points, read by the
-    /// same readers (the streaming one and the columns handed over too).
-    pub fn is_dated_line(self) -> bool {
-        matches!(
-            self,
-            CardKind::Timeseries | CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries
-        )
-    }
-
-    pub fn from_name(name: &str) -> Option<CardKind> {
-        CardKind::ALL.into_iter().find(|kind| kind.as_str() == name)
-    }
-
-    /// `"bar", "grouped_bar", ...` for error messages.
-    pub fn list() -> String {
-        CardKind::ALL
-            .iter()
-            .map(|kind| format!("\"{}\"", kind.as_str()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-}
-
-impl fmt::Display for CardKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A card ready to lay out. Missing values are `NaN` (drawn as gaps).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Card {
-    /// bar, grouped_bar, stacked_bar, pie, waterfall and choropleth.
-    Categorical(Categorical),
-    /// x in seconds since 1970 (UTC), sorted.
-    Timeseries {
-        series: Vec<Series>,
-        precision: DatePrecision,
-    },
-    Scatter(Vec<XYSeries>),
-    Boxplot(Vec<BoxStats>),
-    /// `values[row * xs.len() + column]`, rows follow `ys`.
-    Heatmap {
-        xs: Vec<String>,
-        ys: Vec<String>,
-        values: Vec<f64>,
-    },
-    Timeline {
-        items: Vec<TimelineItem>,
-        precision: DatePrecision,
-    },
-    Histogram(Vec<f64>),
-    Table {
-        columns: Vec<String>,
-        rows: Vec<Vec<String>>,
-    },
-    /// stacked_area_timeseries (an area_timeseries is a `Timeseries`).
-    Stacked(Stacked),
-    Treemap(Treemap),
-    /// top_level_metric.
-    Metric(Metric),
-    /// map and bubble_map.
-    Places(Places),
-}
 
 impl Card {
     pub fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
@@ -489,19 +359,5 @@ pub(crate) fn data_table(chart: &Chart, max_rows: usize, f: Cells<'_>) -> DataTa
         }
         Card::Places(p) => maps::describe::places_table(p, y_name(chart, "Value"), max_rows, f),
         Card::Table { columns, rows } => table::describe::table(columns, rows, max_rows, f),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for kind in CardKind::ALL {
-            assert_eq!(CardKind::from_name(kind.as_str()), Some(kind));
-        }
-        assert_eq!(CardKind::from_name("line"), None);
-        assert_eq!(CardKind::from_name("Bar"), None);
     }
 }

@@ -2,7 +2,7 @@
 //! rows or columns) read one at a time, error paths, labels by first
 //! appearance, dates, and the two data shapes several kinds read
 //! ([`Categorical`], [`Series`]). Each kind's own reader is in its folder
-//! under `crate::kinds`; [`crate::kinds::Card::read`] picks it.
+//! under `crate::kinds`, whose `Card::read` picks it.
 
 use crate::json::{Object, Value};
 use crate::str_index::StrIndex;
@@ -12,11 +12,6 @@ use super::error::{describe, Path};
 use super::limits::MAX_SERIES;
 use super::rules::{date_of, series_name, sort_by_x, Facts, Field, KEYS};
 use super::{CardKind, DataError, DataShape, RawSeries};
-
-/// Tukey's box, as the boxplot reader computes it (the writer checks its
-/// boxes against it).
-#[cfg(feature = "serde")]
-pub(crate) use crate::kinds::boxplot::box_stats;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Categorical {

@@ -20,5 +20,5 @@ pub const MAX_CATEGORIES: usize = 1_000;
 /// wide card with bars a third of a pixel wide.
 pub const MAX_BARS: usize = 2_500;
 
-/// Each kind's own caps, kept in its folder under `crate::kinds`.
-pub use crate::kinds::limits::*;
+/// Each kind's own caps, beside its data type in the registry of kinds.
+pub use super::registry::limits::*;

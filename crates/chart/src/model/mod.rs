@@ -3,11 +3,13 @@
 //! `schema/visualization_data.schema.json`. Unknown keys are ignored.
 
 pub(crate) mod card;
+pub(crate) mod chart;
 mod date;
 mod error;
 pub(crate) mod given;
 pub(crate) mod json_text;
 pub mod limits;
+mod registry;
 pub(crate) mod rules;
 mod stream;
 #[cfg(feature = "serde")]
@@ -15,8 +17,6 @@ pub(crate) mod write;
 
 use crate::json::{Object, Value};
 
-pub use crate::kinds::data::*;
-pub use crate::kinds::CardKind;
 pub use card::{Categorical, NamedValues, Series};
 pub use date::{
     civil_from_days, civil_from_seconds, days_from_civil, iso_date, parse_date, DatePrecision,
@@ -24,6 +24,10 @@ pub use date::{
 pub use error::{describe, DataError, Path};
 pub use given::{GivenSeries, GivenX, LongLine};
 pub use limits::*;
+pub use registry::{Card, CardKind, XYSeries};
+// And each kind's own data type, whichever kinds there are (the registry's
+// `limits` is shadowed by this module's, which re-exports it).
+pub use registry::*;
 #[cfg(feature = "serde")]
 pub use write::number_text;
 
@@ -215,13 +219,6 @@ impl VisualizationData {
                 kind => kind,
             }
         })
-    }
-
-    /// Reads the data as the card type needs it.
-    pub fn card(&self) -> Result<Card, DataError> {
-        let kind = self.kind();
-        let card = Card::read_with(kind, &self.data, self.config.epoch_ms)?;
-        crate::kinds::finish(kind, card, self.config.normalize)
     }
 }
 

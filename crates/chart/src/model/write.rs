@@ -17,41 +17,22 @@
 //!   units, labels and subtitle, and without `percent_change`, which would
 //!   apply it a second time.
 //!
-//! This file holds what every kind's writer shares: the chart's two keys,
-//! `viz_config`, the point objects and series, numbers and dates, and the
-//! categorical shape (bar, pie, choropleth) that several kinds share. What
-//! a kind is written as is in its folder (`kinds/<kind>/write.rs`),
-//! reached through the registry (`kinds::write`), as its reader is.
+//! This file holds what every kind's writer shares: `viz_config`, the point
+//! objects and series, numbers and dates, and the categorical shape (bar,
+//! pie, choropleth) that several kinds share. What a kind is written as is
+//! in its folder (`kinds/<kind>/write.rs`); the chart's two keys and the
+//! dispatch to the kinds are above them (`kinds/build.rs`), as the readers
+//! are.
 
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
+use super::chart::Chart;
 use super::limits::{MAX_BARS, MAX_CATEGORIES, MAX_PIE_VALUES, MAX_SERIES};
 use super::{
     iso_date, parse_date, BoxStats, Card, CardKind, Categorical, DataError, DatePrecision,
     NamedValues, Series, VizConfig,
 };
 use crate::json::{Number, Value};
-use crate::Chart;
-
-impl Chart {
-    /// A chart built rather than read: `config` names `kind` (as every
-    /// written chart does), and what the readers check and do once a card is
-    /// read is checked and done here too (`right_axis_series` names series
-    /// there are, `percent_change` is applied, a stacked area is stacked from
-    /// a timeseries's series, refusing values below zero).
-    pub fn build(mut config: VizConfig, kind: CardKind, card: Card) -> Result<Chart, DataError> {
-        config.kind = Some(kind);
-        crate::kinds::within_limits(&card)?;
-        let card = match card {
-            Card::Categorical(categorical) => Card::Categorical(Categorical {
-                kind,
-                ..categorical
-            }),
-            card => card,
-        };
-        Chart::new(config, kind, card)
-    }
-}
 
 /// Refused as the reader of its text would refuse it: a card of more
 /// series than can be told apart.
@@ -97,16 +78,7 @@ pub fn number_text(n: f64) -> Option<String> {
     Number::from_f64(n).map(|n| n.to_string())
 }
 
-impl Serialize for Chart {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(2))?;
-        map.serialize_entry("viz_config", &Config(self))?;
-        map.serialize_entry("data", &Data(self))?;
-        map.end()
-    }
-}
-
-struct Config<'a>(&'a Chart);
+pub(crate) struct Config<'a>(pub &'a Chart);
 
 impl Serialize for Config<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -177,14 +149,6 @@ fn right_axis_series<'a>(config: &'a VizConfig, card: &'a Card) -> Option<Vec<&'
             .filter(|name| shown.contains(name))
             .collect(),
     )
-}
-
-struct Data<'a>(&'a Chart);
-
-impl Serialize for Data<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        crate::kinds::write(self.0, serializer)
-    }
 }
 
 /// One field of a point object.

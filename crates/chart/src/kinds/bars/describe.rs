@@ -3,12 +3,12 @@
 //! total for waterfall); as a table, Category | one column per series, or
 //! for a waterfall Step | Change | Running total and a last "Total" row.
 
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, join, list, span};
 use crate::describe::table::{build, value_name, x_name};
 use crate::describe::DataTable;
 use crate::label;
+use crate::model::chart::Chart;
 use crate::model::{Categorical, NamedValues};
 use crate::shown::finite_range;
 

@@ -2,11 +2,11 @@
 //! table, one row per box.
 
 use super::BoxStats;
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, join, list, span};
 use crate::describe::table::{build, x_name};
 use crate::describe::DataTable;
+use crate::model::chart::Chart;
 use crate::shown::finite_range;
 
 pub(crate) fn summary(boxes: &[BoxStats], units: Option<&str>) -> String {

@@ -9,28 +9,8 @@ pub(crate) mod write;
 use crate::json::Value;
 use crate::kinds::Card;
 use crate::model::card::{error, expected, number, series_points, Labels, Points};
+use crate::model::{BoxStats, MAX_BOXES};
 use crate::model::{DataError, DataShape};
-
-/// Boxes of a boxplot (distinct `x`).
-pub const MAX_BOXES: usize = 1_000;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct BoxStats {
-    pub label: String,
-    pub min: f64,
-    pub q1: f64,
-    pub median: f64,
-    pub q3: f64,
-    pub max: f64,
-    /// Ends of the whiskers: the furthest values within 1.5 IQR of the box.
-    pub low_whisker: f64,
-    pub high_whisker: f64,
-    pub outliers: Vec<f64>,
-    pub count: usize,
-    /// Every value, sorted: what a writer writes (the statistics alone
-    /// are not the values of any one box).
-    pub values: Vec<f64>,
-}
 
 pub(crate) fn read(shape: &DataShape) -> Result<Card, DataError> {
     read_groups(&series_points(shape))

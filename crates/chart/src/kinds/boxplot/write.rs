@@ -3,9 +3,9 @@
 
 use serde::Serializer;
 
+use super::box_stats;
 use super::{BoxStats, MAX_BOXES};
 use crate::kinds::Card;
-use crate::model::card::box_stats;
 use crate::model::write::{over, Field, Obj};
 use crate::model::DataError;
 

@@ -1,12 +1,12 @@
 //! A heatmap in words: its columns and rows and the span of its values; as
 //! a table, x | y | Value row by row, missing cells as "–".
 
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::ends;
 use crate::describe::summary::{counted, join, span};
 use crate::describe::table::{build, x_name, y_name};
 use crate::describe::DataTable;
+use crate::model::chart::Chart;
 use crate::shown::finite_range;
 
 pub(crate) fn summary(xs: &[String], ys: &[String], values: &[f64], units: Option<&str>) -> String {

@@ -9,12 +9,8 @@ pub(crate) mod write;
 use crate::json::Value;
 use crate::kinds::Card;
 use crate::model::card::{error, expected, label, number, series_points, Labels};
+use crate::model::MAX_HEATMAP_CELLS;
 use crate::model::{DataError, DataShape, Path};
-
-/// x × y categories of a heatmap: the grid is dense; beyond this many
-/// cells each would be smaller than a pixel on any screen, and the grid
-/// alone would take megabytes.
-pub const MAX_HEATMAP_CELLS: usize = 250_000;
 
 pub(crate) fn read(shape: &DataShape) -> Result<Card, DataError> {
     let mut xs = Labels::default();

@@ -2,11 +2,11 @@
 //! table, Bin | Count, the bins the chart draws.
 
 use super::bins;
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, join, span};
 use crate::describe::table::{build, x_name, y_name};
 use crate::describe::DataTable;
+use crate::model::chart::Chart;
 use crate::shown::finite_range;
 
 /// Bins of the histogram's table: as many as the chart draws on any card

@@ -3,13 +3,13 @@
 //! table, wide (Date | one column per series) when every series has the
 //! same dates, else long (Series | Date | Value); a stack adds its Total.
 
-use super::stacked::Stacked;
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, join, list, series_list, span};
 use crate::describe::table::build;
 use crate::describe::DataTable;
 use crate::label;
+use crate::model::chart::Chart;
+use crate::model::Stacked;
 use crate::model::{DatePrecision, NamedValues, Series, VizConfig};
 use crate::shown::{finite_range, xy_extent_of};
 

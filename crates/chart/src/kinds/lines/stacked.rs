@@ -4,21 +4,7 @@
 use crate::model::card::error;
 use crate::model::DatePrecision;
 use crate::model::{DataError, NamedValues, Series};
-
-/// Series × distinct dates of a stacked area: the stack is dense (a series
-/// missing on a date is zero there).
-pub const MAX_STACKED_VALUES: usize = 1_000_000;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Stacked {
-    /// Every date of every series, sorted, once each (seconds since 1970).
-    pub dates: Vec<f64>,
-    /// One value per date, zero or more: missing is zero.
-    pub series: Vec<NamedValues>,
-    pub precision: DatePrecision,
-    /// Each date's values as shares of its total (`viz_config.normalize`).
-    pub normalize: bool,
-}
+use crate::model::{Stacked, MAX_STACKED_VALUES};
 
 impl Stacked {
     /// The date's total over every series.

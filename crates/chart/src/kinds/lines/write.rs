@@ -4,8 +4,8 @@
 
 use serde::Serializer;
 
-use super::stacked::Stacked;
 use crate::model::write::{as_series, columns, names_of, series_data, DateForm, Field, Obj, Seq};
+use crate::model::Stacked;
 use crate::model::{DatePrecision, Series};
 
 pub(crate) fn line<S: Serializer>(

@@ -3,14 +3,14 @@
 //! knows them). A map of places: its series, places and values; as a table,
 //! [Series |] Place [| Latitude | Longitude] [| Value].
 
-use super::{At, Places};
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, join, list, short, span};
 use crate::describe::table::{build, value_name};
 use crate::describe::DataTable;
 use crate::label;
+use crate::model::chart::Chart;
 use crate::model::Categorical;
+use crate::model::{At, Places};
 use crate::shown::finite_range;
 
 pub(crate) fn choropleth_summary(c: &Categorical, units: Option<&str>) -> String {

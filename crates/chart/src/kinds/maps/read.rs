@@ -4,38 +4,8 @@
 use crate::json::Value;
 use crate::model::card::{error, series_points, PointRef, Points, NULL};
 use crate::model::rules::series_name;
+use crate::model::{At, Place, Places, MAX_PLACES};
 use crate::model::{CardKind, DataError, DataShape};
-
-/// Places on a map or a bubble map: ten thousand dots already cover a
-/// world map drawn on a phone.
-pub const MAX_PLACES: usize = 10_000;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Places {
-    /// Bubbles are sized by value; a map's points are all alike.
-    pub bubbles: bool,
-    /// The series' names, in order (one unnamed series when there is one).
-    pub series: Vec<String>,
-    pub places: Vec<Place>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Place {
-    pub at: At,
-    pub label: Option<String>,
-    /// NaN when not given (a map's point may have none; a bubble has one).
-    pub value: f64,
-    /// Index into [`Places::series`].
-    pub series: usize,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum At {
-    /// Degrees: latitude −90..=90, longitude −180..=180.
-    LatLon(f64, f64),
-    /// A region code, name or number, as a choropleth's `x`.
-    Region(String),
-}
 
 pub(crate) fn read(kind: CardKind, shape: &DataShape) -> Result<crate::kinds::Card, DataError> {
     let bubbles = kind == CardKind::BubbleMap;

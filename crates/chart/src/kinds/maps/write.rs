@@ -3,9 +3,9 @@
 
 use serde::ser::{Serialize, Serializer};
 
-use super::{At, Places, MAX_PLACES};
 use crate::model::write::{as_series, over, series_within, Field, Obj, Seq};
 use crate::model::DataError;
+use crate::model::{At, Places, MAX_PLACES};
 
 pub(crate) fn within_limits(places: &Places) -> Result<(), DataError> {
     series_within(places.series.len())?;

@@ -9,33 +9,8 @@ pub(crate) mod write;
 use crate::json::Value;
 use crate::model::card::{error, series_points, PointRef};
 use crate::model::rules::{date_of, Field};
-use crate::model::DatePrecision;
 use crate::model::{DataError, DataShape};
-
-/// Points of a top_level_metric: its sparkline is a few hundred pixels
-/// wide at most.
-pub const MAX_METRIC_POINTS: usize = 10_000;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Metric {
-    /// The last value given (NaN when every value is missing).
-    pub value: f64,
-    /// What it is compared with: the point's `previous`, else the value
-    /// before it.
-    pub previous: Option<f64>,
-    /// When the value is of (the last point's x), and the previous one's.
-    pub at: Option<When>,
-    pub previous_at: Option<When>,
-    /// Every point in order (dates sorted), for the sparkline and the
-    /// data table; a NaN value is a gap.
-    pub points: Vec<(Option<When>, f64)>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum When {
-    Date(f64, DatePrecision),
-    Label(String),
-}
+use crate::model::{Metric, When, MAX_METRIC_POINTS};
 
 pub(crate) fn read(shape: &DataShape) -> Result<crate::kinds::Card, DataError> {
     let series = series_points(shape);

@@ -2,12 +2,12 @@
 //! table, Slice | Value | Share (every slice, none folded into "Other").
 
 use super::slices;
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, list, short};
 use crate::describe::table::{build, value_name, x_name};
 use crate::describe::DataTable;
 use crate::label;
+use crate::model::chart::Chart;
 use crate::model::Categorical;
 
 pub(crate) fn summary(c: &Categorical) -> String {

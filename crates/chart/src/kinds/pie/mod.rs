@@ -7,11 +7,8 @@ pub(crate) mod layout;
 
 use crate::kinds::Card;
 use crate::model::card::{read_categorical, CategoricalRules};
+use crate::model::MAX_PIE_VALUES;
 use crate::model::{CardKind, Categorical, DataError, DataShape};
-
-/// Series × categories of a pie card: the size of the value matrix the
-/// reader builds before the smallest slices are folded into "Other".
-pub const MAX_PIE_VALUES: usize = 100_000;
 
 /// A pie folds its smallest slices into "Other": only the matrix bounds it.
 const RULES: CategoricalRules = CategoricalRules {

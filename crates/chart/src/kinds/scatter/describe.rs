@@ -1,12 +1,12 @@
 //! A scatter plot in words: its series, points and the spans of x and y;
 //! as a table, x | y (Series | x | y for several: points rarely share an x).
 
-use crate::chart::Chart;
 use crate::describe::cells::Cells;
 use crate::describe::summary::{counted, join, span};
 use crate::describe::summary::{series_list, short};
 use crate::describe::table::{build, x_name, y_name};
 use crate::describe::DataTable;
+use crate::model::chart::Chart;
 use crate::model::Series;
 use crate::shown::xy_extent;
 

@@ -1,7 +1,7 @@
 //! table: a header, striped rows, numbers aligned right, and a note of the
 //! rows that did not fit.
 
-use super::display;
+use crate::label::table_cell;
 use crate::layout::pen::{Align, Baseline, Font, Rect};
 use crate::layout::text::{self, Weight};
 use crate::layout::Ctx;
@@ -36,9 +36,9 @@ fn record_row(
         let column = cell(columns, c);
         let label = match c {
             0 => column.to_string(),
-            _ => crate::label::cell(column, &display(cell(row, 0))),
+            _ => crate::label::cell(column, &table_cell(cell(row, 0))),
         };
-        let value = display(cell(row, c));
+        let value = table_cell(cell(row, c));
         ctx.hit(|| Mark {
             shape: HitShape::Rect(Rect::new(left, y, *w, row_h)),
             series: None,
@@ -82,7 +82,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, columns: &[String], rows: &[Vec<String>])
             let head = text::width(cell(columns, c), size, Weight::Bold);
             rows.iter()
                 .take(shown)
-                .map(|r| text::width(&display(cell(r, c)), size, Weight::Regular))
+                .map(|r| text::width(&table_cell(cell(r, c)), size, Weight::Regular))
                 .fold(head, f64::max)
                 + pad * 2.0
         })
@@ -117,7 +117,7 @@ pub fn draw(ctx: &Ctx<'_>, body: Rect, columns: &[String], rows: &[Vec<String>])
         for (c, w) in widths.iter().enumerate() {
             // Half a pixel of slack: a column sized to its text must not cut it.
             let content = text::ellipsize(
-                &display(cell(row, c)),
+                &table_cell(cell(row, c)),
                 font.size,
                 font.weight,
                 w - pad * 2.0 + 0.5,

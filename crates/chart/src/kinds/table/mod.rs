@@ -10,12 +10,7 @@ use crate::json::Value;
 use crate::kinds::Card;
 use crate::model::card::{error, Labels};
 use crate::model::{DataError, DataShape};
-
-/// Columns of a table card, including the distinct keys of point objects.
-pub const MAX_TABLE_COLUMNS: usize = 200;
-
-/// Rows × columns of a table card: the cells the reader keeps as text.
-pub const MAX_TABLE_CELLS: usize = 500_000;
+use crate::model::{MAX_TABLE_CELLS, MAX_TABLE_COLUMNS};
 
 fn text(value: &Value) -> String {
     match value {
@@ -109,50 +104,5 @@ pub(crate) fn read(shape: &DataShape) -> Result<Card, DataError> {
                     .collect(),
             })
         }
-    }
-}
-
-/// A plain number as a reader expects it: a real minus sign, and thousands
-/// separators from five digits up (four-digit numbers are often years).
-pub fn display(cell: &str) -> String {
-    let (sign, digits) = match cell.strip_prefix('-') {
-        Some(rest) => ("\u{2212}", rest),
-        None => ("", cell),
-    };
-    let (int, frac) = match digits.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (digits, None),
-    };
-    let plain = !int.is_empty()
-        && int.bytes().all(|b| b.is_ascii_digit())
-        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
-    if !plain {
-        return cell.to_string();
-    }
-    let grouped = if int.len() >= 5 {
-        crate::locale::current().group(int)
-    } else {
-        int.to_string()
-    };
-    match frac {
-        Some(f) => [sign, &grouped, crate::locale::current().decimal_mark(), f].concat(),
-        None => [sign, &grouped].concat(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plain_numbers_get_separators_and_a_real_minus() {
-        assert_eq!(display("1250000"), "1,250,000");
-        assert_eq!(display("-0.03"), "\u{2212}0.03");
-        assert_eq!(display("2024"), "2024");
-        assert_eq!(display("12345.678"), "12,345.678");
-        assert_eq!(display("1e6"), "1e6");
-        assert_eq!(display("Acme"), "Acme");
-        assert_eq!(display("-"), "-");
-        assert_eq!(display("1."), "1.");
     }
 }

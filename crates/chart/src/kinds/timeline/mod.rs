@@ -9,16 +9,7 @@ pub(crate) mod write;
 use crate::kinds::Card;
 use crate::model::card::{date_value, error, series_points, Fields, Loc, PointRef, NULL};
 use crate::model::{DataError, DataShape, DatePrecision};
-
-/// Rows (items) of a timeline.
-pub const MAX_TIMELINE_ROWS: usize = 2_000;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimelineItem {
-    pub label: String,
-    pub start: f64,
-    pub end: f64,
-}
+use crate::model::{TimelineItem, MAX_TIMELINE_ROWS};
 
 pub(crate) fn read(shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
     let mut precision = DatePrecision::Year;

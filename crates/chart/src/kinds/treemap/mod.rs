@@ -8,27 +8,7 @@ pub(crate) mod write;
 use crate::json::Value;
 use crate::model::card::{error, series_points, Labels, Points, NULL};
 use crate::model::{DataError, DataShape};
-
-/// Categories of a treemap as read (labels within groups): the smallest
-/// are folded into "Other" when drawn, so only the reading is bounded.
-pub const MAX_TREEMAP_VALUES: usize = 100_000;
-
-/// Leaves by group, values summed where a label repeats in its group.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Treemap {
-    /// The groups' names; one unnamed group when the data has none.
-    pub groups: Vec<String>,
-    pub leaves: Vec<Leaf>,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Leaf {
-    pub label: String,
-    /// Index into [`Treemap::groups`].
-    pub group: usize,
-    /// Larger than zero: zero and missing values are left out.
-    pub value: f64,
-}
+use crate::model::{Leaf, Treemap, MAX_TREEMAP_VALUES};
 
 impl Treemap {
     pub fn total(&self) -> f64 {

@@ -1,16 +1,10 @@
-//! A card: its settings and its data, read and checked. Drawing
-//! ([`crate::layout`]) and describing ([`crate::describe`]) both start here
-//! and know nothing of each other.
+//! Reading a card: every way in to a [`Chart`] ends in a kind's reader and
+//! [`finish`], so these entries sit with the kinds, above the model they
+//! fill.
 
+use super::finish;
+use crate::model::chart::Chart;
 use crate::model::{Card, CardKind, Columns, DataError, GivenSeries, VisualizationData, VizConfig};
-
-/// A card ready to draw or describe.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Chart {
-    pub config: VizConfig,
-    pub kind: CardKind,
-    pub card: Card,
-}
 
 impl Chart {
     /// Timeseries and scatter cards are read straight from the text into
@@ -79,7 +73,7 @@ impl Chart {
         if config.percent_change {
             crate::change::since_start(&mut config, &mut card);
         }
-        let card = crate::kinds::finish(kind, card, config.normalize)?;
+        let card = finish(kind, card, config.normalize)?;
         Ok(Chart { config, kind, card })
     }
 
@@ -87,5 +81,14 @@ impl Chart {
     /// document reaches every reader and drawer (as a fuzzer wants).
     pub fn from_data_as(data: &VisualizationData, kind: CardKind) -> Result<Chart, DataError> {
         Chart::new(data.config.clone(), kind, Card::read(kind, &data.data)?)
+    }
+}
+
+impl VisualizationData {
+    /// Reads the data as the card type needs it.
+    pub fn card(&self) -> Result<Card, DataError> {
+        let kind = self.kind();
+        let card = Card::read_with(kind, &self.data, self.config.epoch_ms)?;
+        finish(kind, card, self.config.normalize)
     }
 }
