@@ -24,6 +24,7 @@ pub use build::{draw, Drawing, Drawn};
 pub use cues::intent;
 pub use lexicon::is_rule_word;
 pub use plan::{Plan, Task};
+pub(crate) use rows::kept;
 pub use rules::understand;
 
 use crate::model::card::PlanView;

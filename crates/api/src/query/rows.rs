@@ -58,7 +58,7 @@ pub(super) fn mask(plan: &Plan, table: &Table) -> Vec<bool> {
 }
 
 /// The rows of `table` that `keep` keeps, as a table of the same columns.
-pub(super) fn kept(table: &Table, keep: &[bool]) -> Table {
+pub(crate) fn kept(table: &Table, keep: &[bool]) -> Table {
     let columns = table
         .columns
         .iter()

@@ -28,7 +28,7 @@ use crate::query::lexicon::UNSEARCHED;
 use crate::query::{self, Aliases, Drawing, Plan};
 use crate::recommend::{suggest, Suggestion, MAX_CARDS};
 use crate::store::{CardRow, FileRow, Store};
-use crate::table::{read_csv, Cell, Column, Kind, Table, TableError};
+use crate::table::{read_csv, Cell, Kind, Table, TableError};
 use crate::work::{heavy, table_memory};
 use crate::{Api, ApiError, Tenant};
 
@@ -502,28 +502,7 @@ fn latest(table: &Table) -> Option<(Table, String)> {
         Some(Cell::Text(t)) => t.clone(),
         _ => return None,
     };
-    let columns = table
-        .columns
-        .iter()
-        .map(|c| Column {
-            name: c.name.clone(),
-            kind: c.kind,
-            cells: c
-                .cells
-                .iter()
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .map(|(cell, _)| cell.clone())
-                .collect(),
-        })
-        .collect();
-    Some((
-        Table {
-            columns,
-            rows: keep.iter().filter(|k| **k).count(),
-        },
-        written,
-    ))
+    Some((query::kept(table, &keep), written))
 }
 
 /// The card adapted to the intent and written in `locale`: series of
