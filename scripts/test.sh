@@ -102,7 +102,7 @@ unset CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER WASM_BINDGEN_TEST_ONLY_WEB
 step "build the package" "build the package (scripts/build.sh)"
 bash scripts/build.sh
 
-step "size budgets, TypeScript types" "size budgets (gzip -9) and the package's TypeScript types (tsc -p tests/types)"
+step "size budgets, TypeScript types" "size budgets (gzip -9 of what six pages download, in Chromium) and the package's TypeScript types (tsc -p tests/types)"
 node scripts/size-report.mjs --check
 tsc -p tests/types
 
