@@ -2,11 +2,18 @@
 // a fresh browser context for every measurement, driven by scripts/bench-browser.mjs
 // through `window.bench`. The method is in docs/benchmarks.md; in short:
 //
-// - Before the timed region: the library is loaded (zdr-embed: `await init()` and
-//   `await preload()`, so the engine module is fetched and compiled), and the user's
-//   data is built: the same typed arrays (`Float64Array` epoch-ms x and y) for every
-//   library, or for the point-object cases the spec's point objects (a line's
-//   dates as ISO text), which each library's user converts inside the region.
+// - The timed card is the first card its page draws, as a user meets it: its
+//   code runs cold. Nothing is drawn before it: a probe (does this build read
+//   the columnar shape?) runs in a page of its own (`&probe=1`), and the runner
+//   passes what it found (`&shape=columns|points`).
+// - Before the timed region: the library is loaded (zdr-embed: `await init()`,
+//   and with `&preload=1` also `await preload()`; without it the card fetches
+//   and compiles the engine inside the region), and the user's data is built:
+//   the same typed arrays (`Float64Array` epoch-ms x and y) for every library,
+//   or for the point-object cases the spec's point objects (a line's dates as
+//   ISO text), which each library's user converts inside the region. zdr-embed
+//   is loaded as a user loads it: the package's entry, from the built pkg/
+//   served as files; the files it fetches after that are its own business.
 // - The timed region starts at the user's call and includes the conversion the user
 //   must do from that data into the library's input, then the library's call, then
 //   its draw, then the rasterization of its canvas (one pixel read back with
@@ -18,10 +25,12 @@
 //   only (the same without the idle wait for the frame).
 const params = new URLSearchParams(location.search);
 const LIB = params.get('lib');
+// zdr-embed: `preload()` awaited before the clock, or not called at all.
+const PRELOAD = params.get('preload') === '1';
 // `?profile=1`: each timed region is a console profile (CDP Profiler.consoleProfileFinished).
 const PROFILE = params.get('profile') === '1';
 
-export const W = 640; // container width, CSS px
+export const W = 800; // container width, CSS px: an 800 × 400 canvas at devicePixelRatio 1
 export const H = 400; // container height
 const UPLOT_H = 340; // uPlot's height is its canvas only; its title and legend are DOM around it
 const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948'];
@@ -48,6 +57,9 @@ export const SCENARIOS = {
   'bar-50': { kind: 'bar', n: 50, input: 'typed', label: 'Bar 50, labels + typed array' },
   'bar-1k': { kind: 'bar', n: 1_000, input: 'typed', label: 'Bar 1k, labels + typed array' },
   dashboard: { kind: 'dashboard', n: 20, input: 'cards', label: 'Dashboard: 20 cards in one task' },
+  // The user holds the card as the service answers it: no conversion. Only
+  // zdr-embed draws a map without a plugin or outlines of the page's own.
+  map: { kind: 'map', n: 1, input: 'card', url: '/examples/choropleth.json', label: 'Map card: the choropleth of docs/examples' },
   'update-1m': { kind: 'line', n: 1_000_000, input: 'typed', update: true, label: 'Line 1M, typed arrays: first draw, then update()' },
 };
 
@@ -123,9 +135,9 @@ function zdrTypedAsColumns(sc, src) {
   return { viz_config: viz, data: { x: sc.kind === 'bar' ? src.labels : src.xs, y: src.ys } };
 }
 
-// The row "zdr-embed" converts typed arrays with this one function: when the
-// columnar shape is the way to go, this line becomes `= zdrTypedAsColumns`.
-const ZDR_TYPED = zdrTypedViaPoints;
+// A user holding typed arrays gives them as columns; a build that does not
+// read that shape (the probe page says so) gets the spec's point objects.
+const ZDR_TYPED = params.get('shape') === 'points' ? zdrTypedViaPoints : zdrTypedAsColumns;
 
 /** The spec's point objects, as a service user holds them (built before the timed region). */
 function zdrPoints(sc, src) {
@@ -137,6 +149,7 @@ function zdrLib(fromTyped) {
     fromTyped,
     points: zdrPoints,
     fromPoints: (sc, pts) => ({ viz_config: VIZ[sc.kind], data: pts }),
+    fromCard: (sc, card) => card,
     create(el, input) {
       const h = {};
       const drawn = new Promise((ok, fail) => Object.assign(h, { ok, fail }));
@@ -587,54 +600,78 @@ const loadScript = (src) =>
   });
 
 let zdr = null; // the package's entry module
-let engineExports = null; // the engine module's wasm exports (its memory)
-let columnar = { supported: false, note: 'not tried' };
 
-async function loadZdr() {
+/** zdr-embed as a page loads it: the entry, `init()`, and `preload()` when asked for. */
+async function loadZdr(withPreload) {
   zdr = await import('/zdr/zdr_embed.js');
   await zdr.default();
-  await zdr.preload();
-  // The engine's glue, imported by the same URL the entry imports it from, is the
-  // same module instance; its init() returns the instantiated exports once done.
-  try {
-    const glue = await import('/zdr/engine/zdr_engine.js');
-    const exports = await glue.default();
-    if (exports?.memory instanceof WebAssembly.Memory) engineExports = exports;
-  } catch {
-    engineExports = null;
-  }
-  columnar = await probeColumnar();
+  if (withPreload) await zdr.preload();
 }
 
-/** Does the built engine read the columnar shape? It must draw the same card as the points do. */
+/**
+ * Does the built engine read the columnar shape? Each kind's columns must draw
+ * the same card as its points. Run in the probe page only (`&probe=1`): it
+ * draws cards, which would warm the engine of a page whose card is timed.
+ */
 async function probeColumnar() {
-  const sc = { kind: 'line', n: 3 };
-  const src = { xs: Float64Array.of(T0, T0 + MINUTE, T0 + 2 * MINUTE), ys: Float64Array.of(1, 3, 2) };
-  const svg = async (input) => {
-    const el = box();
-    const lib = zdrLib(null);
-    try {
-      const { h, drawn } = lib.create(el, input);
-      await drawn;
-      const text = await h.handle.toSVG();
-      lib.destroy(h);
-      return text;
-    } finally {
-      el.remove();
-    }
-  };
+  const three = Float64Array.of(1, 3, 2);
+  const cases = [
+    [{ kind: 'line', n: 3 }, { xs: Float64Array.of(T0, T0 + MINUTE, T0 + 2 * MINUTE), ys: three }],
+    [{ kind: 'bar', n: 3 }, { labels: ['A', 'B', 'C'], ys: three }],
+  ];
+  const notes = [];
   try {
-    const cols = await svg(zdrTypedAsColumns(sc, src));
-    const pts = await svg(zdrTypedViaPoints(sc, src));
-    return cols === pts
-      ? { supported: true, note: 'draws the same SVG as the point objects' }
-      : { supported: true, note: 'draws, but its SVG differs from the point objects\' one' };
+    for (const [sc, src] of cases) {
+      const same = (await svgOf(zdrTypedAsColumns(sc, src))) === (await svgOf(zdrTypedViaPoints(sc, src)));
+      notes.push(`${sc.kind}: ${same ? 'the same SVG as its point objects' : "drawn, but its SVG differs from its point objects'"}`);
+    }
+    return { supported: true, note: notes.join('; ') };
   } catch (error) {
     return { supported: false, note: String(error?.message ?? error).slice(0, 200) };
   }
 }
 
-const LIBS = { zdr: zdrLib(ZDR_TYPED), zdrcol: zdrLib(zdrTypedAsColumns), chartjs, uplot, echarts: echartsLib };
+async function svgOf(input) {
+  const el = box();
+  const lib = zdrLib(null);
+  try {
+    const { h, drawn } = lib.create(el, input);
+    await drawn;
+    const text = await h.handle.toSVG();
+    lib.destroy(h);
+    return text;
+  } finally {
+    el.remove();
+  }
+}
+
+// `&memory=1`: every WebAssembly memory the page's modules export or import is
+// kept, so the memory pages read their size without knowing the package's
+// files (an engine in chunks shares one memory; the service module has its own).
+const memories = new Set();
+function watchMemories() {
+  const keep = (instance, imports) => {
+    const values = [...Object.values(instance.exports), ...Object.values(imports ?? {}).flatMap((ns) => Object.values(ns ?? {}))];
+    for (const v of values) if (v instanceof WebAssembly.Memory) memories.add(v);
+    return instance;
+  };
+  const { instantiate, instantiateStreaming, Instance } = WebAssembly;
+  WebAssembly.instantiate = async (source, imports) => {
+    const out = await instantiate.call(WebAssembly, source, imports);
+    keep(out.instance ?? out, imports); // a Module gives an Instance, bytes give both
+    return out;
+  };
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const out = await instantiateStreaming.call(WebAssembly, source, imports);
+    keep(out.instance, imports);
+    return out;
+  };
+  // `instanceof WebAssembly.Instance` still holds: a Proxy reads the prototype of its target.
+  WebAssembly.Instance = new Proxy(Instance, { construct: (target, args) => keep(Reflect.construct(target, args), args[1]) });
+}
+const wasmBytes = () => (memories.size ? [...memories].reduce((sum, m) => sum + m.buffer.byteLength, 0) : null);
+
+const LIBS = { zdr: zdrLib(ZDR_TYPED), chartjs, uplot, echarts: echartsLib };
 
 // ---------------------------------------------------------------- measuring
 
@@ -694,15 +731,17 @@ async function timed(el, convert, call) {
 const strip = ({ h, ...rest }) => rest;
 
 /** The user's data for a scenario, as the page holds it before the call. */
-function userData(name, libName, variant) {
+async function userData(name, libName, variant) {
   const sc = SCENARIOS[name];
+  if (sc.input === 'card') return (await fetch(sc.url)).json();
   const src = source(sc, variant);
   return sc.input === 'points' ? LIBS[libName].points(sc, src) : src;
 }
 function converter(name, libName, data) {
   const sc = SCENARIOS[name];
   const lib = LIBS[libName];
-  return sc.input === 'points' ? () => lib.fromPoints(sc, data) : () => lib.fromTyped(sc, data);
+  const convert = { points: lib.fromPoints, card: lib.fromCard }[sc.input] ?? lib.fromTyped;
+  return () => convert(sc, data);
 }
 
 /** One run: the first draw (and for an update scenario, one update after it). */
@@ -711,8 +750,8 @@ async function run(name, libName) {
   if (sc.kind === 'dashboard') return dashboard(libName);
   const lib = LIBS[libName];
   const el = box();
-  const data1 = userData(name, libName, 1);
-  const data2 = sc.update ? userData(name, libName, 2) : null;
+  const data1 = await userData(name, libName, 1);
+  const data2 = sc.update ? await userData(name, libName, 2) : null;
   const out = {};
   let h;
   try {
@@ -744,7 +783,7 @@ async function zoomFrames(libName, steps) {
   const sc = SCENARIOS[name];
   const lib = LIBS[libName];
   const el = box();
-  const result = lib.create(el, converter(name, libName, userData(name, libName, 1))(), sc);
+  const result = lib.create(el, converter(name, libName, await userData(name, libName, 1))(), sc);
   await result.drawn;
   await nextFrame();
   const h = result.h;
@@ -784,7 +823,7 @@ async function zoomFrames(libName, steps) {
 async function drawKeep(name, libName) {
   const sc = SCENARIOS[name];
   const lib = LIBS[libName];
-  const data = [userData(name, libName, 1), userData(name, libName, 2)];
+  const data = [await userData(name, libName, 1), await userData(name, libName, 2)];
   const result = lib.create(box(), converter(name, libName, data[0])(), sc);
   await result.drawn;
   await nextFrame();
@@ -809,13 +848,11 @@ async function show(name, libName) {
   const sc = SCENARIOS[name];
   const lib = LIBS[libName];
   const el = box();
-  const result = lib.create(el, converter(name, libName, userData(name, libName, 1))(), sc);
+  const result = lib.create(el, converter(name, libName, await userData(name, libName, 1))(), sc);
   await result.drawn;
   await nextFrame();
   return el.id;
 }
-
-const wasmBytes = () => (engineExports ? engineExports.memory.buffer.byteLength : null);
 
 async function frameInterval(count = 31) {
   const times = [];
@@ -833,7 +870,7 @@ async function frameInterval(count = 31) {
 async function coldFirstCard(libName, withPreload) {
   const sc = SCENARIOS['line-1k'];
   const lib = LIBS[libName];
-  if (libName === 'zdr' || libName === 'zdrcol') {
+  if (libName === 'zdr') {
     zdr = await import('/zdr/zdr_embed.js');
     performance.mark('entry');
     // preload() first thing: the engine is fetched beside the service module.
@@ -867,12 +904,16 @@ async function coldFirstCard(libName, withPreload) {
 
 try {
   if (!(LIB in LIBS)) throw new Error(`unknown library ${LIB}`);
+  if (params.get('memory') === '1') watchMemories();
   if (params.has('cold')) {
-    window.coldResult = await coldFirstCard(LIB, params.get('preload') === '1');
+    window.coldResult = await coldFirstCard(LIB, PRELOAD);
     // The runner waits for this line, not by polling the page: a poll is a
     // script run in the page, which would take the main thread mid-load.
     console.info('zdr-bench-cold-done');
-  } else if (LIB === 'zdr' || LIB === 'zdrcol') await loadZdr();
+  } else if (params.has('probe')) {
+    await loadZdr(true);
+    window.probeResult = await probeColumnar();
+  } else if (LIB === 'zdr') await loadZdr(PRELOAD);
   else for (const src of SCRIPTS[LIB]) await loadScript(src);
   window.bench = {
     SCENARIOS,
@@ -883,7 +924,6 @@ try {
     frameInterval,
     zoomFrames,
     wasmBytes,
-    columnar: () => columnar,
     versions: () => ({ chartjs: window.Chart?.version, echarts: window.echarts?.version }),
   };
   window.benchReady = true;
