@@ -15,14 +15,14 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use web_sys::Document;
 
-use crate::engine::{self, EngineNamespace};
-use crate::error::{Call, EmbedError};
-use crate::fallback::{Verdicts, Watch};
-use crate::options::{EmbedOptions, Mode};
+use crate::engine::{self, EngineNamespace, LocalDrawing};
+use crate::error::{Call, EmbedError, Fail};
+use crate::fallback::Watch;
+use crate::options::{EmbedOptions, Mode, Service};
 use crate::payload::Payload;
+use crate::sink::{Event, Sink};
 use crate::surface::{
-    ChannelSpec, Event, Export, FrameSpec, LocalSurface, MessageFrame, ServiceFrame, Shown, Sink,
-    Surface,
+    ChannelSpec, FrameSpec, LocalSurface, MessageFrame, ServiceFrame, Shown, Surface,
 };
 use zdr_protocol::layout::AUTO_HEIGHT;
 use zdr_protocol::text::{concat, decimal};
@@ -66,7 +66,7 @@ fn with_embed<R>(id: EmbedId, f: impl FnOnce(&mut Embed) -> R) -> Option<R> {
 /// One card on the page. Dropping it drops its surface, which removes
 /// everything the card put in the page.
 struct Embed {
-    surface: Box<dyn Surface>,
+    surface: Surface,
     /// What the reader sees, shared with the handle: kept here only.
     shown: Rc<RefCell<Shown>>,
     /// Set in auto mode until the service has shown the card or it fell back.
@@ -79,7 +79,7 @@ struct Embed {
 }
 
 impl Embed {
-    fn set_surface(&mut self, surface: Box<dyn Surface>) -> Box<dyn Surface> {
+    fn set_surface(&mut self, surface: Surface) -> Surface {
         let old = std::mem::replace(&mut self.surface, surface);
         self.refresh_shown();
         old
@@ -87,8 +87,7 @@ impl Embed {
 
     /// Local mode with nothing drawn and no load asked for.
     fn needs_engine(&self) -> bool {
-        let shown = self.surface.shown();
-        shown.mode == Mode::Local && shown.canvas.is_none() && !self.awaiting_engine
+        self.surface.is_waiting() && !self.awaiting_engine
     }
 
     fn refresh_shown(&self) {
@@ -111,9 +110,7 @@ impl EmbedHandle {
     /// in the page. Still the same element after `destroy()`.
     #[wasm_bindgen(getter, unchecked_return_type = "HTMLIFrameElement | null")]
     pub fn iframe(&self) -> JsValue {
-        self.shown
-            .try_borrow()
-            .map_or(JsValue::NULL, |shown| shown.iframe_or_null())
+        self.shown_element(false)
     }
 
     /// The canvas the card is drawn on in local mode (and after an auto
@@ -121,19 +118,17 @@ impl EmbedHandle {
     /// engine has arrived.
     #[wasm_bindgen(getter, unchecked_return_type = "HTMLCanvasElement | null")]
     pub fn canvas(&self) -> JsValue {
-        self.shown
-            .try_borrow()
-            .map_or(JsValue::NULL, |shown| shown.canvas_or_null())
+        self.shown_element(true)
     }
 
     /// How the card is shown right now: "service" or "local".
     #[wasm_bindgen(getter, unchecked_return_type = "\"service\" | \"local\"")]
-    pub fn mode(&self) -> String {
-        self.shown
-            .try_borrow()
-            .map_or(Mode::Service, |shown| shown.mode)
+    pub fn mode(&self) -> JsValue {
+        // A JS string made from the static text: no String through the glue.
+        let local = self.shown.try_borrow().is_ok_and(|shown| shown.local);
+        if local { Mode::Local } else { Mode::Service }
             .as_str()
-            .to_owned()
+            .into()
     }
 
     /// Removes everything the card put in the page and stops every timer,
@@ -174,9 +169,7 @@ impl EmbedHandle {
     /// has arrived it throws an Error with code "not_drawn_yet".
     #[wasm_bindgen(js_name = "toSVG", unchecked_return_type = "string")]
     pub fn to_svg(&self) -> Result<JsValue, JsValue> {
-        self.on_surface(Call::ToSvg, &|surface| {
-            surface.export(Export::Svg).map(JsValue::from)
-        })
+        self.text(Call::ToSvg, LocalDrawing::to_svg)
     }
 
     /// The card's data as CSV, as the card shows them: a header, then every
@@ -185,9 +178,7 @@ impl EmbedHandle {
     /// "not_drawn_yet".
     #[wasm_bindgen(js_name = "toCSV", unchecked_return_type = "string")]
     pub fn to_csv(&self) -> Result<JsValue, JsValue> {
-        self.on_surface(Call::ToCsv, &|surface| {
-            surface.export(Export::Csv).map(JsValue::from)
-        })
+        self.text(Call::ToCsv, LocalDrawing::to_csv)
     }
 
     /// Zooms a card drawn in the page to `view`, `{ x: [from, to] }` (and
@@ -199,10 +190,9 @@ impl EmbedHandle {
         &self,
         #[wasm_bindgen(unchecked_param_type = "ChartView | null")] view: JsValue,
     ) -> Result<(), JsValue> {
-        self.on_surface(Call::SetView, &|surface| {
-            surface.set_view(&view).map(|()| JsValue::UNDEFINED)
-        })
-        .map(drop)
+        let call = Call::SetView;
+        let drawing = self.drawing(call)?;
+        drawing.set_view(&view).map_err(|t| engine_error(&t, call))
     }
 
     /// Shows or hides the series `name`, as a click on its legend entry
@@ -217,9 +207,11 @@ impl EmbedHandle {
         #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
         #[wasm_bindgen(unchecked_param_type = "boolean")] visible: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.on_surface(Call::SetSeriesVisible, &|surface| {
-            surface.set_series_visible(&name, &visible)
-        })
+        let call = Call::SetSeriesVisible;
+        let drawing = self.drawing(call)?;
+        drawing
+            .set_series_visible(&name, &visible)
+            .map_err(|t| engine_error(&t, call))
     }
 
     /// A promise of the card as a PNG `Blob` at the canvas's device
@@ -227,11 +219,10 @@ impl EmbedHandle {
     /// arrived it rejects with code "not_drawn_yet".
     #[wasm_bindgen(js_name = "toPNG", unchecked_return_type = "Promise<Blob>")]
     pub fn to_png(&self) -> js_sys::Promise {
-        let promise = guard(Call::ToPng).and_then(|()| {
-            with_embed(self.id, |embed| embed.surface.to_png())
-                .unwrap_or(Err(EmbedError::Destroyed))
-                .map_err(|error| error.thrown(Call::ToPng))
-        });
+        let call = Call::ToPng;
+        let promise = self
+            .drawing(call)
+            .and_then(|drawing| drawing.to_png().map_err(|t| engine_error(&t, call)));
         match promise {
             // The engine's toPNG gives a promise already.
             Ok(promise) => promise.unchecked_into(),
@@ -240,25 +231,51 @@ impl EmbedHandle {
     }
 }
 
+/// What the engine threw for `call`, in the widget's words, as thrown.
+fn engine_error(thrown: &JsValue, call: Call) -> JsValue {
+    EmbedError::from_engine(thrown).thrown(call)
+}
+
 impl EmbedHandle {
-    /// One body for the methods that ask the card's surface something:
-    /// not generic, so that each of them costs the module only its shim.
+    /// The shown element if it is the kind asked for (`local`: a canvas), else null.
+    fn shown_element(&self, local: bool) -> JsValue {
+        match self.shown.try_borrow() {
+            Ok(shown) if shown.local == local => shown.element.clone(),
+            _ => JsValue::NULL,
+        }
+    }
+
+    /// The engine's drawing of this card, for the methods that only a card
+    /// drawn in the page has; what `call` throws when there is none.
+    /// (Taken out of the registry, so the engine runs with it free.)
     #[inline(never)]
-    fn on_surface(
-        &self,
-        call: Call,
-        ask: &dyn Fn(&dyn Surface) -> Result<JsValue, EmbedError>,
-    ) -> Result<JsValue, JsValue> {
+    fn drawing(&self, call: Call) -> Result<LocalDrawing, JsValue> {
         guard(call)?;
-        with_embed(self.id, |embed| ask(embed.surface.as_ref()))
-            .unwrap_or(Err(EmbedError::Destroyed))
+        with_embed(self.id, |embed| embed.surface.drawing(call))
+            .unwrap_or_else(|| Err(EmbedError::Destroyed.into()))
             .map_err(|error| error.thrown(call))
     }
 
-    fn update_data(&self, data: &JsValue) -> Result<(), EmbedError> {
-        zdr_protocol::failure::guard()?;
+    /// `toSVG` and `toCSV`: the engine's text.
+    fn text(
+        &self,
+        call: Call,
+        get: fn(&LocalDrawing) -> Result<JsValue, JsValue>,
+    ) -> Result<JsValue, JsValue> {
+        let text = get(&self.drawing(call)?).map_err(|t| engine_error(&t, call))?;
+        if text.is_string() {
+            return Ok(text);
+        }
+        Err(EmbedError::Draw {
+            reason: "the engine gave no text".into(),
+        }
+        .thrown(call))
+    }
+
+    fn update_data(&self, data: &JsValue) -> Result<(), Fail> {
+        zdr_protocol::failure::guard().map_err(EmbedError::from)?;
         let Some(mode) = with_embed(self.id, |embed| embed.options.mode) else {
-            return Err(EmbedError::Destroyed);
+            return Err(EmbedError::Destroyed.into());
         };
         // Getters in the data run here, before the registry is borrowed.
         let payload = Payload::from_js(data, mode != Mode::Local)?;
@@ -275,14 +292,13 @@ impl EmbedHandle {
             (shown, embed.options.callbacks.on_error.clone())
         });
         if retry {
-            let id = self.id;
-            engine::when_ready(Box::new(move |engine| draw_locally(id, engine, None)));
+            when_engine_ready(self.id, None);
         }
         match outcome {
-            None => Err(EmbedError::Destroyed),
+            None => Err(EmbedError::Destroyed.into()),
             Some((Ok(()), _)) => Ok(()),
             // The engine could not read it: as a bad option, thrown.
-            Some((Err(error @ EmbedError::InvalidData { .. }), _)) => Err(error),
+            Some((Err(error), _)) if matches!(*error, EmbedError::InvalidData { .. }) => Err(error),
             // The data was fine; showing it failed: onError, as for render (spec 4.16).
             Some((Err(error), on_error)) => {
                 report(on_error.as_ref(), &error, Some(Call::Update));
@@ -300,22 +316,20 @@ pub fn guard(call: Call) -> Result<(), JsValue> {
 /// Creates the card's surface, shows the data and registers the embed.
 /// A failure to create the surface (or, with the engine there, data it cannot
 /// read) is returned; a failing post goes to `onError`.
-pub fn start(
-    call: Call,
-    document: &Document,
-    options: EmbedOptions,
-) -> Result<EmbedHandle, EmbedError> {
+pub fn start(call: Call, document: &Document, options: EmbedOptions) -> Result<EmbedHandle, Fail> {
     let id = NEXT_ID.with(|next| {
         let id = next.get();
         next.set(id.wrapping_add(1).max(1));
         id
     });
-    let sink = sink(id);
+    let sink = Sink { id, to: on_event };
     let engine = (options.mode == Mode::Local).then(engine::ready);
-    let mut surface: Box<dyn Surface> = match (&options.service, options.mode, &engine) {
-        (Some(_), Mode::Service | Mode::Auto, _) => service_surface(document, &options, sink)?,
-        (_, _, Some(Some(engine))) => Box::new(LocalSurface::mount(engine, &options, &sink)?),
-        _ => Box::new(LocalSurface::waiting(document, &options)?),
+    let mut surface = match (&options.service, options.mode, &engine) {
+        (Some(service), Mode::Service | Mode::Auto, _) => {
+            service_surface(document, &options, service, sink)?
+        }
+        (_, _, Some(Some(engine))) => Surface::Local(LocalSurface::mount(engine, &options, sink)?),
+        _ => Surface::Local(LocalSurface::waiting(document, &options)?),
     };
     // Shown before the watch starts: a fast refusal must find something to replace.
     let posted = match options.mode {
@@ -328,7 +342,7 @@ pub fn start(
         // the probe (connect-src) but allows the frame is not misjudged.
         (Mode::Auto, Some(service)) => {
             let probe = service.shell.is_none().then_some(service.address.as_str());
-            Some(Watch::start(probe, options.timeout_ms, Verdict(id)))
+            Some(Watch::start(probe, options.timeout_ms, sink))
         }
         _ => None,
     };
@@ -342,6 +356,17 @@ pub fn start(
         options,
         awaiting_engine: waits_for_engine,
     };
+    register(id, embed)?;
+    if let Err(error) = posted {
+        report(on_error.as_ref(), &error, Some(call));
+    }
+    if waits_for_engine {
+        when_engine_ready(id, None);
+    }
+    Ok(EmbedHandle { id, shown })
+}
+
+fn register(id: EmbedId, embed: Embed) -> Result<(), Fail> {
     LIVE.with(|live| match live.try_borrow_mut() {
         Ok(mut live) => {
             live.0.push((id, embed));
@@ -350,34 +375,18 @@ pub fn start(
         Err(_) => Err(EmbedError::Dom {
             action: "register the card",
             reason: "the widget is busy (render called from inside destroy?)".into(),
-        }),
-    })?;
-    if let Err(error) = posted {
-        report(on_error.as_ref(), &error, Some(call));
-    }
-    if waits_for_engine {
-        engine::when_ready(Box::new(move |engine| draw_locally(id, engine, None)));
-    }
-    Ok(EmbedHandle { id, shown })
-}
-
-/// The one sink of embed `id`'s surfaces.
-fn sink(id: EmbedId) -> Sink {
-    Rc::new(move |event| on_event(id, event))
+        }
+        .into()),
+    })
 }
 
 /// The service's frame: a form post into it, or its postMessage shell.
 fn service_surface(
     document: &Document,
     options: &EmbedOptions,
+    service: &Service,
     sink: Sink,
-) -> Result<Box<dyn Surface>, EmbedError> {
-    let Some(service) = &options.service else {
-        return Err(EmbedError::Dom {
-            action: "create the iframe",
-            reason: "no service address".into(),
-        });
-    };
+) -> Result<Surface, Fail> {
     let spec = FrameSpec {
         document,
         container: &options.container,
@@ -391,7 +400,7 @@ fn service_surface(
         title: options.title(),
     };
     let Some(shell) = &service.shell else {
-        return Ok(Box::new(ServiceFrame::create(&spec, sink)?));
+        return Ok(Surface::Frame(ServiceFrame::create(&spec, sink)?));
     };
     let channel = ChannelSpec {
         service_origin: &shell.origin,
@@ -399,10 +408,10 @@ fn service_surface(
         // In auto mode the fallback's watch has the same deadline.
         ready_timeout_ms: (options.mode == Mode::Service).then_some(options.timeout_ms),
     };
-    Ok(Box::new(MessageFrame::create(&spec, &channel, sink)?))
+    Ok(Surface::Shell(MessageFrame::create(&spec, &channel, sink)?))
 }
 
-/// What every surface of embed `id` reports.
+/// What every surface and watch of embed `id` reports.
 fn on_event(id: EmbedId, event: Event) {
     match event {
         Event::Ready => {
@@ -433,7 +442,58 @@ fn on_event(id: EmbedId, event: Event) {
                 report(on_error.as_ref(), &error, None);
             }
         }
+        Event::Answered => answered(id),
+        Event::Unreachable(reason) => fall_back(id, reason),
+        Event::TimedOut(timeout_ms) => fall_back(
+            id,
+            concat(&[
+                "its page did not load within ",
+                &decimal(timeout_ms),
+                " ms (option \"timeoutMs\")",
+            ]),
+        ),
     }
+}
+
+/// Auto mode's probe had an answer. The frame's load may have come first:
+/// then the card is shown now.
+fn answered(id: EmbedId) {
+    let loaded = with_embed(id, |embed| {
+        let watch = embed.watch.as_mut()?;
+        watch.service_answered = true;
+        if !watch.settled() {
+            return None;
+        }
+        embed.watch = None;
+        let Surface::Frame(frame) = &embed.surface else {
+            return None;
+        };
+        Some((
+            frame.frame().clone(),
+            embed.options.callbacks.on_load.clone()?,
+        ))
+    })
+    .flatten();
+    if let Some((iframe, on_load)) = loaded {
+        announce(Some(&on_load), &iframe);
+    }
+}
+
+/// Draws the card in the page instead of the service frame, unless the
+/// service has already shown it; the frame stays until the engine has
+/// drawn, then `onError` hears the notice (name "FallbackToLocal").
+fn fall_back(id: EmbedId, reason: String) {
+    let watch = with_embed(id, |embed| embed.watch.take()).flatten();
+    let Some(watch) = watch else {
+        return;
+    };
+    drop(watch);
+    when_engine_ready(id, Some(reason));
+}
+
+/// Draws embed `id` in the page once the engine is there (see [`draw_locally`]).
+fn when_engine_ready(id: EmbedId, notice: Option<String>) {
+    engine::when_ready(Box::new(move |engine| draw_locally(id, engine, notice)));
 }
 
 /// The engine is there (or could not be loaded): draws embed `id` in the
@@ -460,12 +520,12 @@ fn draw_locally(
     };
     let switched = with_embed(id, |embed| {
         embed.awaiting_engine = false;
-        let sink = sink(id);
+        let sink = Sink { id, to: on_event };
         let on_error = embed.options.callbacks.on_error.clone();
-        match LocalSurface::mount(engine, &embed.options, &sink) {
+        match LocalSurface::mount(engine, &embed.options, sink) {
             Ok(local) => {
-                let old = embed.set_surface(Box::new(local));
-                let notice = notice.map(|reason| EmbedError::FallbackToLocal { reason });
+                let old = embed.set_surface(Surface::Local(local));
+                let notice = notice.map(|reason| EmbedError::FallbackToLocal { reason }.into());
                 (Some(old), notice, on_error)
             }
             Err(error) => (None, Some(error), on_error),
@@ -477,59 +537,6 @@ fn draw_locally(
             report(on_error.as_ref(), &notice, None);
         }
     }
-}
-
-/// The auto-mode watch's reports about embed `id`.
-#[derive(Clone, Copy)]
-struct Verdict(EmbedId);
-
-impl Verdicts for Verdict {
-    fn answered(&self) {
-        // The frame's load may have come first: then the card is shown now.
-        let loaded = with_embed(self.0, |embed| {
-            let watch = embed.watch.as_mut()?;
-            watch.service_answered = true;
-            if !watch.settled() {
-                return None;
-            }
-            embed.watch = None;
-            let iframe = embed.surface.shown().iframe?;
-            Some((iframe, embed.options.callbacks.on_load.clone()?))
-        })
-        .flatten();
-        if let Some((iframe, on_load)) = loaded {
-            announce(Some(&on_load), &iframe);
-        }
-    }
-
-    fn unreachable(&self, reason: String) {
-        fall_back(self.0, reason);
-    }
-
-    fn timed_out(&self, timeout_ms: u32) {
-        fall_back(
-            self.0,
-            concat(&[
-                "its page did not load within ",
-                &decimal(timeout_ms),
-                " ms (option \"timeoutMs\")",
-            ]),
-        );
-    }
-}
-
-/// Draws the card in the page instead of the service frame, unless the
-/// service has already shown it; the frame stays until the engine has
-/// drawn, then `onError` hears the notice (name "FallbackToLocal").
-fn fall_back(id: EmbedId, reason: String) {
-    let watch = with_embed(id, |embed| embed.watch.take()).flatten();
-    let Some(watch) = watch else {
-        return;
-    };
-    drop(watch);
-    engine::when_ready(Box::new(move |engine| {
-        draw_locally(id, engine, Some(reason))
-    }));
 }
 
 /// Calls `onLoad` with the element the card is shown in (a throwing

@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
-use crate::error::{describe_thrown, EmbedError};
+use crate::error::{describe_thrown, EmbedError, Fail};
 use crate::settled::when_settled;
 
 #[wasm_bindgen]
@@ -30,6 +30,7 @@ extern "C" {
     ) -> Result<LocalDrawing, JsValue>;
 
     /// A card the engine draws in the page (`zdr_engine.LocalDrawing`).
+    #[derive(Clone)]
     pub type LocalDrawing;
     #[wasm_bindgen(method, catch)]
     pub fn update(this: &LocalDrawing, data: &JsValue) -> Result<(), JsValue>;
@@ -195,8 +196,8 @@ pub fn mount(
     engine: &EngineNamespace,
     container: &Element,
     settings: &JsValue,
-) -> Result<LocalDrawing, EmbedError> {
+) -> Result<LocalDrawing, Fail> {
     engine
         .mount_local(container, settings)
-        .map_err(|thrown| EmbedError::from_engine(&thrown))
+        .map_err(|thrown| EmbedError::from_engine(&thrown).into())
 }

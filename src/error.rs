@@ -13,6 +13,10 @@ use zdr_protocol::text::{concat, decimal};
 
 use wasm_bindgen::JsValue;
 
+/// What fallible functions return: the error boxed, so that passing it up
+/// through `?` moves one pointer, not the whole enum.
+pub type Fail = Box<EmbedError>;
+
 /// The public call an error belongs to; it prefixes the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Call {
@@ -34,20 +38,39 @@ impl Call {
     /// [`zdr_protocol::text::concat`]).
     pub fn name(self) -> String {
         match self {
-            Call::Render => "render".into(),
-            Call::RenderMultiple(None) => "renderMultiple".into(),
             Call::RenderMultiple(Some(index)) => {
                 let index = u32::try_from(index).unwrap_or(u32::MAX);
                 concat(&["renderMultiple: options[", &decimal(index), "]"])
             }
-            Call::Update => "update".into(),
-            Call::Destroy => "destroy".into(),
-            Call::ToPng => "toPNG".into(),
-            Call::ToSvg => "toSVG".into(),
-            Call::ToCsv => "toCSV".into(),
-            Call::SetSeriesVisible => "setSeriesVisible".into(),
-            Call::SetView => "setView".into(),
-            Call::Preload => "preload".into(),
+            call => call.word().into(),
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Call::Render => "render",
+            Call::RenderMultiple(_) => "renderMultiple",
+            Call::Update => "update",
+            Call::Destroy => "destroy",
+            Call::ToPng => "toPNG",
+            Call::ToSvg => "toSVG",
+            Call::ToCsv => "toCSV",
+            Call::SetSeriesVisible => "setSeriesVisible",
+            Call::SetView => "setView",
+            Call::Preload => "preload",
+        }
+    }
+
+    /// A method only a card drawn in the page has, as its messages write
+    /// it ("toSVG()"); empty for the calls that are not such a method.
+    pub fn method(self) -> &'static str {
+        match self {
+            Call::ToPng => "toPNG()",
+            Call::ToSvg => "toSVG()",
+            Call::ToCsv => "toCSV()",
+            Call::SetSeriesVisible => "setSeriesVisible()",
+            Call::SetView => "setView()",
+            _ => "",
         }
     }
 }
@@ -261,8 +284,18 @@ impl EmbedError {
         error
     }
 
+    /// A browser call that threw while the widget was doing `action`.
+    #[inline(never)]
+    pub fn dom(action: &'static str, thrown: &JsValue) -> Fail {
+        EmbedError::Dom {
+            action,
+            reason: describe_thrown(thrown),
+        }
+        .into()
+    }
+
     /// What an exported function throws or rejects with.
-    pub fn thrown(self, call: Call) -> JsValue {
+    pub fn thrown(&self, call: Call) -> JsValue {
         self.to_js_error(Some(call)).into()
     }
 

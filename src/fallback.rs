@@ -15,14 +15,17 @@
 //! message, which only the service's page in this frame can send, is better
 //! proof than any request, and the timeout alone decides a fallback.
 
-use gloo_timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::JsValue;
 use web_sys::{AbortController, RequestInit};
 
 use crate::error::describe_thrown;
+use crate::sink::{Event, Sink};
+use crate::timer::Timeout;
 
-/// What the watch has seen so far.
+/// What the watch has seen so far. The timer and the probe report to the
+/// card's sink (`TimedOut`, `Answered`, `Unreachable`); the embed module
+/// decides what each means.
 pub struct Watch {
     _timer: Timeout,
     probe: Option<AbortController>,
@@ -30,19 +33,14 @@ pub struct Watch {
     pub service_answered: bool,
 }
 
-/// Where the watch reports; the embed module decides what each event means.
-pub trait Verdicts: 'static {
-    fn answered(&self);
-    fn unreachable(&self, reason: String);
-    fn timed_out(&self, timeout_ms: u32);
-}
-
 impl Watch {
     /// Starts the timer, and the probe when `address` is given.
-    pub fn start(address: Option<&str>, timeout_ms: u32, verdicts: impl Verdicts + Clone) -> Watch {
-        let on_timeout = verdicts.clone();
-        let timer = Timeout::new(timeout_ms, move || on_timeout.timed_out(timeout_ms));
-        let probe = address.and_then(|address| probe(address, verdicts));
+    pub fn start(address: Option<&str>, timeout_ms: u32, sink: Sink) -> Watch {
+        let timer = Timeout::new(
+            timeout_ms,
+            Box::new(move || sink.send(Event::TimedOut(timeout_ms))),
+        );
+        let probe = address.and_then(|address| probe(address, sink));
         Watch {
             _timer: timer,
             probe,
@@ -68,7 +66,7 @@ impl Drop for Watch {
 
 /// Sends the probe. Without `AbortController` or `fetch` (very old browsers)
 /// there is no probe, and only the timeout can trigger a fallback.
-fn probe(address: &str, verdicts: impl Verdicts) -> Option<AbortController> {
+fn probe(address: &str, sink: Sink) -> Option<AbortController> {
     let window = crate::page::window()?;
     let controller = AbortController::new().ok()?;
     // A plain object rather than RequestInit's setters: each setter is an
@@ -91,10 +89,10 @@ fn probe(address: &str, verdicts: impl Verdicts) -> Option<AbortController> {
         if signal.aborted() {
             return;
         }
-        match outcome {
-            Ok(_) => verdicts.answered(),
-            Err(thrown) => verdicts.unreachable(reason(&thrown)),
-        }
+        sink.send(match outcome {
+            Ok(_) => Event::Answered,
+            Err(thrown) => Event::Unreachable(reason(&thrown)),
+        });
     });
     Some(controller)
 }

@@ -2,7 +2,7 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::error::{describe_thrown, EmbedError};
+use crate::error::{describe_thrown, EmbedError, Fail};
 
 pub use zdr_protocol::text::{describe, quote};
 
@@ -14,17 +14,18 @@ pub fn is_plain_object(value: &JsValue) -> bool {
 /// An option of the wrong kind. One function, not inlined at each of the
 /// dozen options: the service module's size budget.
 #[inline(never)]
-pub fn wrong_type(name: &'static str, expected: &'static str, found: &JsValue) -> EmbedError {
+pub fn wrong_type(name: &'static str, expected: &'static str, found: &JsValue) -> Fail {
     EmbedError::WrongType {
         name,
         expected,
         found: describe(found),
     }
+    .into()
 }
 
 /// Reads `object[key]`; a throwing getter or proxy trap becomes an error naming the option.
 #[inline(never)]
-pub fn member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, EmbedError> {
+pub fn member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, Fail> {
     js_sys::Reflect::get(object, &JsValue::from_str(key)).map_err(|thrown| {
         EmbedError::InvalidOption {
             name,
@@ -33,14 +34,15 @@ pub fn member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue
                 &describe_thrown(&thrown),
             ]),
         }
+        .into()
     })
 }
 
 /// A required string member.
-pub fn required_string(object: &JsValue, key: &'static str) -> Result<String, EmbedError> {
+pub fn required_string(object: &JsValue, key: &'static str) -> Result<String, Fail> {
     let value = member(object, key, key)?;
     if value.is_undefined() || value.is_null() {
-        return Err(EmbedError::MissingOption { name: key });
+        return Err(EmbedError::MissingOption { name: key }.into());
     }
     value
         .as_string()
@@ -51,7 +53,7 @@ pub fn required_string(object: &JsValue, key: &'static str) -> Result<String, Em
 pub fn optional_function(
     object: &JsValue,
     key: &'static str,
-) -> Result<Option<js_sys::Function>, EmbedError> {
+) -> Result<Option<js_sys::Function>, Fail> {
     let value = member(object, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);

@@ -25,7 +25,9 @@ mod options;
 mod page;
 mod payload;
 mod settled;
+mod sink;
 mod surface;
+mod timer;
 
 use wasm_bindgen::prelude::*;
 
@@ -37,6 +39,7 @@ static ALLOCATOR: lol_alloc::LockedAllocator<lol_alloc::FreeListAllocator> =
 use web_sys::Document;
 
 pub use embed::EmbedHandle;
+use error::Fail;
 pub use error::{Call, EmbedError};
 
 use options::EmbedOptions;
@@ -176,7 +179,7 @@ pub fn render(
     show(call, &options).map_err(|error| error.thrown(call))
 }
 
-fn show(call: Call, options: &JsValue) -> Result<EmbedHandle, EmbedError> {
+fn show(call: Call, options: &JsValue) -> Result<EmbedHandle, Fail> {
     let document = document()?;
     let options = EmbedOptions::read(options, &document)?;
     embed::start(call, &document, options)
@@ -250,11 +253,14 @@ pub fn set_engine_loader(
     engine::set_loader(loader);
 }
 
-fn document() -> Result<Document, EmbedError> {
+fn document() -> Result<Document, Fail> {
     crate::page::window()
         .and_then(|window| window.document())
-        .ok_or(EmbedError::Dom {
-            action: "find the page's document",
-            reason: "the widget must run in a browser window, not a worker".into(),
+        .ok_or_else(|| {
+            EmbedError::Dom {
+                action: "find the page's document",
+                reason: "the widget must run in a browser window, not a worker".into(),
+            }
+            .into()
         })
 }

@@ -6,7 +6,7 @@ use web_sys::{Document, Element};
 use crate::address::{embed_address, CardSegment, ServiceUrl};
 use crate::browser_url;
 use crate::css_size::{css_length, SizeInput};
-use crate::error::EmbedError;
+use crate::error::{EmbedError, Fail};
 use crate::js_value::{
     describe, is_plain_object, member, optional_function, required_string, wrong_type,
 };
@@ -111,11 +111,12 @@ pub struct Callbacks {
 }
 
 impl EmbedOptions {
-    pub fn read(options: &JsValue, document: &Document) -> Result<Self, EmbedError> {
+    pub fn read(options: &JsValue, document: &Document) -> Result<Self, Fail> {
         if !is_plain_object(options) {
             return Err(EmbedError::OptionsNotObject {
                 found: describe(options),
-            });
+            }
+            .into());
         }
         // The mode decides which options are required, so it is read first;
         // the rest in the order a developer writes them, so the first error is
@@ -193,7 +194,7 @@ impl EmbedOptions {
     }
 }
 
-fn mode(options: &JsValue) -> Result<Mode, EmbedError> {
+fn mode(options: &JsValue) -> Result<Mode, Fail> {
     let modes = [
         ("service", Mode::Service),
         ("local", Mode::Local),
@@ -207,7 +208,7 @@ fn mode(options: &JsValue) -> Result<Mode, EmbedError> {
     )
 }
 
-fn embed_mode(options: &JsValue) -> Result<EmbedMode, EmbedError> {
+fn embed_mode(options: &JsValue) -> Result<EmbedMode, Fail> {
     let modes = [
         ("form", EmbedMode::Form),
         ("postmessage", EmbedMode::PostMessage),
@@ -221,7 +222,7 @@ fn one_of<T: Copy>(
     key: &'static str,
     words: &[(&str, T)],
     expected: &'static str,
-) -> Result<T, EmbedError> {
+) -> Result<T, Fail> {
     let value = member(options, key, key)?;
     let word = value.as_string();
     let absent = value.is_undefined() || value.is_null();
@@ -233,7 +234,7 @@ fn one_of<T: Copy>(
 }
 
 /// `height: "auto"`; every other value is read by [`size`].
-fn is_auto_height(options: &JsValue) -> Result<bool, EmbedError> {
+fn is_auto_height(options: &JsValue) -> Result<bool, Fail> {
     let value = member(options, "height", "height")?;
     Ok(value.as_string().as_deref() == Some(AUTO_HEIGHT))
 }
@@ -243,7 +244,7 @@ fn required_service(
     options: &JsValue,
     dark_mode: Option<bool>,
     shell: Option<bool>,
-) -> Result<Service, EmbedError> {
+) -> Result<Service, Fail> {
     let url_text = required_string(options, "serviceUrl")?;
     let card_id = required_string(options, "cardId")?;
     let service = service_url(&url_text)?;
@@ -271,7 +272,7 @@ fn required_service(
 
 /// The shell's address carries this page's origin, which the shell will
 /// accept messages from and answer to; so the page needs a real origin.
-fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, EmbedError> {
+fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, Fail> {
     let page_origin = crate::page::window()
         .and_then(|window| window.location().origin().ok())
         .unwrap_or_default();
@@ -304,15 +305,12 @@ fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, Embed
 }
 
 /// Every mode reads `serviceUrl` the same way: the string rules, then the browser's `URL`.
-fn service_url(text: &str) -> Result<ServiceUrl, EmbedError> {
+fn service_url(text: &str) -> Result<ServiceUrl, Fail> {
     browser_url::service_url(text).map_err(|problem| invalid("serviceUrl", problem.words()))
 }
 
 /// Local mode needs no service, but a given serviceUrl or cardId must still be valid.
-fn optional_service(
-    options: &JsValue,
-    dark_mode: Option<bool>,
-) -> Result<Option<Service>, EmbedError> {
+fn optional_service(options: &JsValue, dark_mode: Option<bool>) -> Result<Option<Service>, Fail> {
     let given = |key| member(options, key, key).map(|v| !v.is_undefined() && !v.is_null());
     let (url_given, card_given) = (given("serviceUrl")?, given("cardId")?);
     if url_given {
@@ -330,7 +328,7 @@ fn optional_service(
     }
 }
 
-fn optional_bool(options: &JsValue, key: &'static str) -> Result<Option<bool>, EmbedError> {
+fn optional_bool(options: &JsValue, key: &'static str) -> Result<Option<bool>, Fail> {
     let value = member(options, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
@@ -341,7 +339,7 @@ fn optional_bool(options: &JsValue, key: &'static str) -> Result<Option<bool>, E
         .ok_or_else(|| wrong_type(key, "true or false", &value))
 }
 
-fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
+fn timeout(options: &JsValue) -> Result<u32, Fail> {
     let value = member(options, "timeoutMs", "timeoutMs")?;
     if value.is_undefined() || value.is_null() {
         return Ok(DEFAULT_TIMEOUT_MS);
@@ -372,14 +370,15 @@ fn timeout(options: &JsValue) -> Result<u32, EmbedError> {
 }
 
 #[inline(never)]
-fn invalid(name: &'static str, problem: impl Into<String>) -> EmbedError {
+fn invalid(name: &'static str, problem: impl Into<String>) -> Fail {
     EmbedError::InvalidOption {
         name,
         problem: problem.into(),
     }
+    .into()
 }
 
-fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, EmbedError> {
+fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, Fail> {
     let value = member(options, key, key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(default.to_owned());
@@ -405,7 +404,7 @@ fn size(options: &JsValue, key: &'static str, default: &str) -> Result<String, E
 /// The element the card goes in: `container` (this package's addition,
 /// for elements no id reaches from the document: in a shadow root, or a
 /// custom element's own), else the spec's `containerId`, found later.
-fn container(options: &JsValue) -> Result<Result<Element, String>, EmbedError> {
+fn container(options: &JsValue) -> Result<Result<Element, String>, Fail> {
     let element = member(options, "container", "container")?;
     if element.is_undefined() || element.is_null() {
         return required_string(options, "containerId").map(Err);
@@ -422,11 +421,11 @@ fn container(options: &JsValue) -> Result<Result<Element, String>, EmbedError> {
         .map_err(|value| wrong_type("container", "an element", &value))
 }
 
-fn find_container(document: &Document, id: &str) -> Result<Element, EmbedError> {
+fn find_container(document: &Document, id: &str) -> Result<Element, Fail> {
     if id.is_empty() {
         return Err(invalid("containerId", "must not be empty"));
     }
     document
         .get_element_by_id(id)
-        .ok_or_else(|| EmbedError::ContainerNotFound { id: id.to_owned() })
+        .ok_or_else(|| EmbedError::ContainerNotFound { id: id.to_owned() }.into())
 }

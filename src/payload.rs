@@ -2,7 +2,7 @@
 
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::error::{describe_thrown, EmbedError};
+use crate::error::{describe_thrown, EmbedError, Fail};
 use crate::js_value::{is_plain_object, member, wrong_type};
 
 const OPTION: &str = "visualizationData";
@@ -32,9 +32,9 @@ impl Payload {
     /// Checks `{viz_config: object, data: object | array}`; with `as_text`,
     /// serialises with `JSON.stringify` (typed arrays as arrays), so the text
     /// is exactly what the page's own JSON would be.
-    pub fn from_js(data: &JsValue, as_text: bool) -> Result<Self, EmbedError> {
+    pub fn from_js(data: &JsValue, as_text: bool) -> Result<Self, Fail> {
         if data.is_undefined() || data.is_null() {
-            return Err(EmbedError::MissingOption { name: OPTION });
+            return Err(EmbedError::MissingOption { name: OPTION }.into());
         }
         if !is_plain_object(data) {
             return Err(wrong_type(
@@ -80,7 +80,7 @@ impl Payload {
     }
 
     /// The JSON text, for a form or a message.
-    pub fn text(&self) -> Result<js_sys::JsString, EmbedError> {
+    pub fn text(&self) -> Result<js_sys::JsString, Fail> {
         match &self.carried {
             Carried::Text(text) => Ok(text.clone()),
             Carried::Object(data) => stringify(data),
@@ -97,31 +97,32 @@ impl Payload {
 }
 
 /// `name` is the member's full option name, `visualizationData.<key>`.
-fn required_member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, EmbedError> {
+fn required_member(object: &JsValue, key: &str, name: &'static str) -> Result<JsValue, Fail> {
     let value = member(object, key, name)?;
     if value.is_undefined() || value.is_null() {
-        return Err(EmbedError::MissingOption { name });
+        return Err(EmbedError::MissingOption { name }.into());
     }
     Ok(value)
 }
 
 /// `JSON.stringify` throws on cycles and BigInts; a `toJSON` may return something
 /// that is not an object. Both are refused here, before anything is posted.
-fn stringify(data: &JsValue) -> Result<js_sys::JsString, EmbedError> {
+fn stringify(data: &JsValue) -> Result<js_sys::JsString, Fail> {
     let text = js_sys::JSON::stringify(&arrays_written(data)).map_err(|thrown| {
-        EmbedError::NotSerialisable {
+        Fail::from(EmbedError::NotSerialisable {
             reason: describe_thrown(&thrown),
-        }
+        })
     })?;
-    let json = text
-        .dyn_into::<js_sys::JsString>()
-        .map_err(|_| EmbedError::NotSerialisable {
+    let json = text.dyn_into::<js_sys::JsString>().map_err(|_| {
+        Fail::from(EmbedError::NotSerialisable {
             reason: "JSON.stringify produced no text (a toJSON method returned undefined?)".into(),
-        })?;
+        })
+    })?;
     if json.char_code_at(0) != f64::from(b'{') {
         return Err(EmbedError::NotSerialisable {
             reason: "its JSON is not an object (a toJSON method replaced it?)".into(),
-        });
+        }
+        .into());
     }
     Ok(json)
 }

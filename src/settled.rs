@@ -19,6 +19,13 @@ extern "C" {
 /// Calls `done` once with what `value` (a promise, a thenable or a plain
 /// value) fulfils with, or with why it was rejected.
 pub fn when_settled(value: &JsValue, done: impl FnOnce(Result<JsValue, JsValue>) + 'static) {
+    settled_boxed(value, Box::new(done));
+}
+
+/// One body for every caller: generic, the closure machinery below was
+/// copied into the module once per caller.
+#[inline(never)]
+fn settled_boxed(value: &JsValue, done: Box<dyn FnOnce(Result<JsValue, JsValue>)>) {
     let callback = Closure::once_into_js(move |results: JsValue| {
         let entry = js_sys::Reflect::get(&results, &0.into()).unwrap_or_default();
         let field = |name: &str| js_sys::Reflect::get(&entry, &name.into()).unwrap_or_default();

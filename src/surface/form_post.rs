@@ -1,10 +1,11 @@
 //! The spec's delivery: a hidden form POSTs `visualization_data` into the frame.
 
-use gloo_timers::callback::Timeout;
 use wasm_bindgen::JsValue;
 use web_sys::{Document, Element, HtmlFormElement};
 
 use wasm_bindgen::JsCast;
+
+use crate::timer::Timeout;
 
 /// The one form field the service reads (spec 4.16).
 pub const FIELD_NAME: &str = "visualization_data";
@@ -67,7 +68,7 @@ impl Post<'_> {
         let due = form.clone();
         let pending = PendingForm {
             form: form.clone(),
-            _removal: Timeout::new(FORM_LIFETIME_MS, move || due.remove()),
+            _removal: Timeout::new(FORM_LIFETIME_MS, Box::new(move || due.remove())),
         };
         // submit() (not requestSubmit) fires no submit event: page handlers cannot intercept it.
         form.submit()?;

@@ -6,11 +6,10 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlIFrameElement};
 
 use super::form_post::{PendingForm, Post};
-use super::{Event, Shown, Sink, Surface};
-use crate::error::{describe_thrown, EmbedError};
+use crate::error::{EmbedError, Fail};
 use crate::listener::Listener;
-use crate::options::Mode;
 use crate::payload::Payload;
+use crate::sink::{Event, Sink};
 use zdr_protocol::text::{decimal, push_hex};
 
 thread_local! {
@@ -45,7 +44,7 @@ pub struct FrameSpec<'a> {
 impl ServiceFrame {
     /// Creates the frame (nothing is posted yet: call `show`). The sink
     /// hears `Loaded` each time a document from the service has loaded in it.
-    pub fn create(spec: &FrameSpec<'_>, sink: Sink) -> Result<ServiceFrame, EmbedError> {
+    pub fn create(spec: &FrameSpec<'_>, sink: Sink) -> Result<ServiceFrame, Fail> {
         let frame_name = unique_frame_name(spec.document);
         let frame = create_frame(spec)
             .and_then(|frame| {
@@ -53,10 +52,7 @@ impl ServiceFrame {
                 spec.container.append_child(&frame)?;
                 Ok(frame)
             })
-            .map_err(|thrown| EmbedError::Dom {
-                action: "create the iframe",
-                reason: describe_thrown(&thrown),
-            })?;
+            .map_err(|thrown| EmbedError::dom("create the iframe", &thrown))?;
         let loaded = frame.clone();
         let load = Listener::new(&frame, "load", move |_event| {
             // Some browsers report the initial about:blank as a load of its own.
@@ -64,7 +60,7 @@ impl ServiceFrame {
                 .content_document()
                 .is_some_and(|doc| doc.url().is_ok_and(|url| url == "about:blank"));
             if !blank {
-                sink(Event::Loaded(loaded.clone().into()));
+                sink.send(Event::Loaded(loaded.clone().into()));
             }
         });
         Ok(ServiceFrame {
@@ -84,13 +80,19 @@ impl Drop for ServiceFrame {
     }
 }
 
-impl Surface for ServiceFrame {
-    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError> {
+impl ServiceFrame {
+    pub fn frame(&self) -> &HtmlIFrameElement {
+        &self.frame
+    }
+
+    pub fn show(&mut self, payload: &Payload) -> Result<(), Fail> {
         // The earlier form (if still pending) goes now; its post already left.
         self.pending = None;
-        let document = self.frame.owner_document().ok_or_else(|| EmbedError::Dom {
-            action: "post the form",
-            reason: "the iframe is no longer in a document".into(),
+        let document = self.frame.owner_document().ok_or_else(|| {
+            Fail::from(EmbedError::Dom {
+                action: "post the form",
+                reason: "the iframe is no longer in a document".into(),
+            })
         })?;
         let json = payload.text()?;
         let post = Post {
@@ -100,20 +102,11 @@ impl Surface for ServiceFrame {
             address: &self.address,
             json: &json,
         };
-        let pending = post.submit().map_err(|thrown| EmbedError::Dom {
-            action: "post the form",
-            reason: describe_thrown(&thrown),
-        })?;
+        let pending = post
+            .submit()
+            .map_err(|thrown| EmbedError::dom("post the form", &thrown))?;
         self.pending = Some(pending);
         Ok(())
-    }
-
-    fn shown(&self) -> Shown {
-        Shown {
-            mode: Mode::Service,
-            iframe: Some(self.frame.clone()),
-            canvas: None,
-        }
     }
 }
 

@@ -8,11 +8,11 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, HtmlElement};
 use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
-use super::{Event, Export, Shown, Sink, Surface};
 use crate::engine::{self, EngineNamespace, LocalDrawing};
-use crate::error::EmbedError;
-use crate::options::{EmbedOptions, Mode};
+use crate::error::{EmbedError, Fail};
+use crate::options::EmbedOptions;
 use crate::payload::Payload;
+use crate::sink::{Event, Sink};
 
 pub struct LocalSurface {
     drawing: Option<Mounted>,
@@ -32,14 +32,8 @@ impl LocalSurface {
     /// Nothing drawn yet, the engine is on its way: an empty box sized as
     /// the engine's drawing will be (width, height, or the landscape shape
     /// of `height: "auto"`) keeps the card's place in the page.
-    pub fn waiting(
-        document: &Document,
-        options: &EmbedOptions,
-    ) -> Result<LocalSurface, EmbedError> {
-        let dom = |thrown: JsValue| EmbedError::Dom {
-            action: "reserve the card's place",
-            reason: crate::error::describe_thrown(&thrown),
-        };
+    pub fn waiting(document: &Document, options: &EmbedOptions) -> Result<LocalSurface, Fail> {
+        let dom = |thrown: JsValue| EmbedError::dom("reserve the card's place", &thrown);
         let placeholder: HtmlElement = document
             .create_element("div")
             .map_err(dom)?
@@ -69,13 +63,12 @@ impl LocalSurface {
     pub fn mount(
         engine: &EngineNamespace,
         options: &EmbedOptions,
-        sink: &Sink,
-    ) -> Result<LocalSurface, EmbedError> {
-        let loaded = sink.clone();
-        let on_load = Closure::<dyn Fn(JsValue)>::new(move |canvas| loaded(Event::Loaded(canvas)));
-        let failed = sink.clone();
+        sink: Sink,
+    ) -> Result<LocalSurface, Fail> {
+        let on_load =
+            Closure::<dyn Fn(JsValue)>::new(move |canvas| sink.send(Event::Loaded(canvas)));
         let on_error = Closure::<dyn Fn(JsValue)>::new(move |error: JsValue| {
-            failed(Event::Failed(EmbedError::from_engine(&error)));
+            sink.send(Event::Failed(EmbedError::from_engine(&error).into()));
         });
         let settings = js_sys::Object::new();
         let set = |key: &str, value: &JsValue| {
@@ -127,62 +120,27 @@ impl Drop for LocalSurface {
     }
 }
 
-impl Surface for LocalSurface {
-    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError> {
+impl LocalSurface {
+    pub fn show(&mut self, payload: &Payload) -> Result<(), Fail> {
         match &self.drawing {
             Some(mounted) => mounted
                 .drawing
                 .update(payload.for_engine())
-                .map_err(|thrown| EmbedError::from_engine(&thrown)),
+                .map_err(|thrown| EmbedError::from_engine(&thrown).into()),
             // The embed keeps the latest payload; it is drawn when the engine arrives.
             None => Ok(()),
         }
     }
 
-    fn shown(&self) -> Shown {
-        Shown {
-            mode: Mode::Local,
-            iframe: None,
-            canvas: self
-                .drawing
-                .as_ref()
-                .map(|mounted| mounted.drawing.canvas()),
-        }
+    /// The engine's drawing, once it has drawn the card.
+    pub fn drawing(&self) -> Option<LocalDrawing> {
+        self.drawing.as_ref().map(|mounted| mounted.drawing.clone())
     }
 
-    fn export(&self, format: Export) -> Result<String, EmbedError> {
-        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
-        let text = match format {
-            Export::Svg => mounted.drawing.to_svg(),
-            Export::Csv => mounted.drawing.to_csv(),
-        }
-        .map_err(|thrown| EmbedError::from_engine(&thrown))?;
-        text.as_string().ok_or_else(|| EmbedError::Draw {
-            reason: "the engine gave no text".into(),
-        })
-    }
-
-    fn set_view(&self, view: &JsValue) -> Result<(), EmbedError> {
-        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
-        mounted
-            .drawing
-            .set_view(view)
-            .map_err(|thrown| EmbedError::from_engine(&thrown))
-    }
-
-    fn set_series_visible(&self, name: &JsValue, visible: &JsValue) -> Result<JsValue, EmbedError> {
-        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
-        mounted
-            .drawing
-            .set_series_visible(name, visible)
-            .map_err(|thrown| EmbedError::from_engine(&thrown))
-    }
-
-    fn to_png(&self) -> Result<JsValue, EmbedError> {
-        let mounted = self.drawing.as_ref().ok_or(EmbedError::NotDrawnYet)?;
-        mounted
-            .drawing
-            .to_png()
-            .map_err(|thrown| EmbedError::from_engine(&thrown))
+    /// The engine's canvas; `null` until the engine has drawn the card.
+    pub fn canvas(&self) -> JsValue {
+        self.drawing
+            .as_ref()
+            .map_or(JsValue::NULL, |mounted| mounted.drawing.canvas())
     }
 }

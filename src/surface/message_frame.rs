@@ -11,7 +11,6 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use web_sys::{HtmlIFrameElement, MessageEvent};
 
@@ -22,11 +21,11 @@ use zdr_protocol::message::{
 use zdr_protocol::text::{concat, decimal};
 
 use super::frame::{create_frame, FrameSpec};
-use super::{Event, Shown, Sink, Surface};
-use crate::error::{describe_thrown, EmbedError};
+use crate::error::{describe_thrown, EmbedError, Fail};
 use crate::listener::Listener;
-use crate::options::Mode;
 use crate::payload::Payload;
+use crate::sink::{Event, Sink};
+use crate::timer::Timeout;
 
 /// What the message channel needs beyond the frame itself (a [`FrameSpec`]
 /// whose `address` is the shell's: the embed address with
@@ -44,6 +43,8 @@ pub struct ChannelSpec<'a> {
 /// The iframe with the service's shell. Dropping it removes the frame, the
 /// message listener and the ready timer.
 pub struct MessageFrame {
+    /// The channel's frame too, so the handle reads it without a borrow.
+    frame: HtmlIFrameElement,
     channel: Rc<RefCell<Channel>>,
     _listener: Listener,
 }
@@ -68,11 +69,8 @@ impl MessageFrame {
         spec: &FrameSpec<'_>,
         channel_spec: &ChannelSpec<'_>,
         events: Sink,
-    ) -> Result<MessageFrame, EmbedError> {
-        let dom = |thrown: JsValue| EmbedError::Dom {
-            action: "create the iframe",
-            reason: describe_thrown(&thrown),
-        };
+    ) -> Result<MessageFrame, Fail> {
+        let dom = |thrown: JsValue| EmbedError::dom("create the iframe", &thrown);
         let window = crate::page::window().ok_or_else(|| dom(JsValue::from_str("no window")))?;
         let frame = create_frame(spec).map_err(dom)?;
         if channel_spec.auto_height {
@@ -96,24 +94,27 @@ impl MessageFrame {
         // Listening before the shell can load, so its `ready` is never missed.
         let listener = {
             let channel = Rc::downgrade(&channel);
-            let events = events.clone();
             Listener::new(&window, "message", move |event| {
                 if let Some(event) = event.dyn_ref::<MessageEvent>() {
-                    received(&channel, &events, event);
+                    received(&channel, events, event);
                 }
             })
         };
         if let Some(timeout_ms) = channel_spec.ready_timeout_ms {
             let weak = Rc::downgrade(&channel);
-            let events = events.clone();
-            let timer = Timeout::new(timeout_ms, move || {
-                let waiting = weak
-                    .upgrade()
-                    .and_then(|channel| channel.try_borrow().ok().map(|c| !c.ready));
-                if waiting == Some(true) {
-                    events(Event::Failed(EmbedError::ServiceNotReady { timeout_ms }));
-                }
-            });
+            let timer = Timeout::new(
+                timeout_ms,
+                Box::new(move || {
+                    let waiting = weak
+                        .upgrade()
+                        .and_then(|channel| channel.try_borrow().ok().map(|c| !c.ready));
+                    if waiting == Some(true) {
+                        events.send(Event::Failed(
+                            EmbedError::ServiceNotReady { timeout_ms }.into(),
+                        ));
+                    }
+                }),
+            );
             if let Ok(mut open) = channel.try_borrow_mut() {
                 open.ready_timer = Some(timer);
             }
@@ -129,6 +130,7 @@ impl MessageFrame {
         frame.set_attribute("src", spec.address).map_err(dom)?;
         spec.container.append_child(&frame).map_err(dom)?;
         Ok(MessageFrame {
+            frame,
             channel,
             _listener: listener,
         })
@@ -137,17 +139,21 @@ impl MessageFrame {
 
 impl Drop for MessageFrame {
     fn drop(&mut self) {
-        if let Ok(channel) = self.channel.try_borrow() {
-            channel.frame.remove();
-        }
+        self.frame.remove();
     }
 }
 
-impl Surface for MessageFrame {
-    fn show(&mut self, payload: &Payload) -> Result<(), EmbedError> {
-        let mut channel = self.channel.try_borrow_mut().map_err(|_| EmbedError::Dom {
-            action: "send the data to the service's page",
-            reason: "the frame is busy (called from inside a callback?)".into(),
+impl MessageFrame {
+    pub fn frame(&self) -> &HtmlIFrameElement {
+        &self.frame
+    }
+
+    pub fn show(&mut self, payload: &Payload) -> Result<(), Fail> {
+        let mut channel = self.channel.try_borrow_mut().map_err(|_| {
+            Fail::from(EmbedError::Dom {
+                action: "send the data to the service's page",
+                reason: "the frame is busy (called from inside a callback?)".into(),
+            })
         })?;
         let json = payload.text()?;
         check_size(&json)?;
@@ -159,24 +165,18 @@ impl Surface for MessageFrame {
         }
         Ok(())
     }
-
-    fn shown(&self) -> Shown {
-        Shown {
-            mode: Mode::Service,
-            iframe: self.channel.try_borrow().ok().map(|c| c.frame.clone()),
-            canvas: None,
-        }
-    }
 }
 
 impl Channel {
-    fn send_latest(&self) -> Result<(), EmbedError> {
+    fn send_latest(&self) -> Result<(), Fail> {
         let Some((id, json)) = &self.latest else {
             return Ok(());
         };
-        let failed = |reason: String| EmbedError::Dom {
-            action: "send the data to the service's page",
-            reason,
+        let failed = |reason: String| {
+            Fail::from(EmbedError::Dom {
+                action: "send the data to the service's page",
+                reason,
+            })
         };
         let target = self
             .frame
@@ -208,7 +208,7 @@ impl Channel {
 
 /// The shell refuses (without reading it) a text over [`MAX_VIZDATA_UNITS`];
 /// saying so here, with the size, is clearer than its refusal.
-fn check_size(json: &js_sys::JsString) -> Result<(), EmbedError> {
+fn check_size(json: &js_sys::JsString) -> Result<(), Fail> {
     let units = json.length();
     if units <= MAX_VIZDATA_UNITS {
         return Ok(());
@@ -221,11 +221,12 @@ fn check_size(json: &js_sys::JsString) -> Result<(), EmbedError> {
             &decimal(MAX_VIZDATA_UNITS),
             "; send fewer points",
         ]),
-    })
+    }
+    .into())
 }
 
 /// One message on the page's window: ours or not, and what it means.
-fn received(channel: &Weak<RefCell<Channel>>, events: &Sink, event: &MessageEvent) {
+fn received(channel: &Weak<RefCell<Channel>>, events: Sink, event: &MessageEvent) {
     if zdr_protocol::failure::has_failed() {
         return;
     }
@@ -244,42 +245,47 @@ fn received(channel: &Weak<RefCell<Channel>>, events: &Sink, event: &MessageEven
         };
         open.handle(message)
     };
-    for event in outcome {
-        events(event);
+    // Outside the borrow: the embed runs page code (onLoad, onError).
+    let (first, then) = outcome;
+    for event in [first, then].into_iter().flatten() {
+        events.send(event);
     }
 }
 
 impl Channel {
-    /// Updates the channel; returns what the embed must hear, once no borrow is held.
-    fn handle(&mut self, message: ToWidget) -> Vec<Event> {
+    /// Updates the channel; returns what the embed must hear (at most two
+    /// events, in order), once no borrow is held.
+    fn handle(&mut self, message: ToWidget) -> (Option<Event>, Option<Event>) {
+        let failed = |error: EmbedError| Some(Event::Failed(error.into()));
         match message {
             ToWidget::Ready { version } if version != VERSION => {
                 self.ready_timer = None;
-                vec![Event::Failed(EmbedError::ProtocolVersion {
-                    found: version,
-                    expected: VERSION,
-                })]
+                let expected = VERSION;
+                (
+                    failed(EmbedError::ProtocolVersion {
+                        found: version,
+                        expected,
+                    }),
+                    None,
+                )
             }
             ToWidget::Ready { .. } => {
                 self.ready = true;
                 // A new page in the frame: the data is sent and drawn anew.
                 self.acknowledged = None;
                 self.ready_timer = None;
-                let mut events = vec![Event::Ready];
-                if let Err(error) = self.send_latest() {
-                    events.push(Event::Failed(error));
-                }
-                events
+                let sent = self.send_latest().err().map(Event::Failed);
+                (Some(Event::Ready), sent)
             }
             // Before `ready`, nothing the frame says is trusted.
-            _ if !self.ready => Vec::new(),
+            _ if !self.ready => (None, None),
             // Answers about older data are stale: newer data is on its way.
             ToWidget::Received { id } if self.is_latest(id) && self.acknowledged != Some(id) => {
                 self.acknowledged = Some(id);
-                vec![Event::Loaded(self.frame.clone().into())]
+                (Some(Event::Loaded(self.frame.clone().into())), None)
             }
             ToWidget::Error { id, message } if self.is_latest(id) => {
-                vec![Event::Failed(EmbedError::ServiceRejected { message })]
+                (failed(EmbedError::ServiceRejected { message }), None)
             }
             ToWidget::Resize { height } if self.auto_height => {
                 // Already whole pixels, at most MAX_RESIZE_PX (decode_to_widget),
@@ -288,9 +294,9 @@ impl Channel {
                     .frame
                     .style()
                     .set_property("height", &concat(&[&decimal(height as u32), "px"]));
-                Vec::new()
+                (None, None)
             }
-            _ => Vec::new(),
+            _ => (None, None),
         }
     }
 }
