@@ -236,7 +236,7 @@ pub fn preload() -> js_sys::Promise {
         engine::when_ready(Box::new(move |engine| {
             let _ = match engine {
                 Ok(_) => resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED),
-                Err(error) => reject.call1(&JsValue::NULL, &error.clone().thrown(call)),
+                Err(error) => reject.call1(&JsValue::NULL, &error.thrown(call)),
             };
         }));
     })
