@@ -232,14 +232,30 @@ pub fn preload() -> js_sys::Promise {
     if let Err(error) = embed::guard(call) {
         return js_sys::Promise::reject(&error);
     }
-    js_sys::Promise::new(&mut |resolve, reject| {
+    // The executor keeps only `resolve`: a failure resolves the promise with
+    // a rejected one, which rejects it with the same error. (js_sys's
+    // `Promise::new` takes a two-argument closure: a closure signature of
+    // its own in a module whose every other closure takes one value.)
+    let executor = settled::once(Box::new(move |resolve: JsValue| {
+        let resolve: js_sys::Function = resolve.unchecked_into();
         engine::when_ready(Box::new(move |engine| {
-            let _ = match engine {
-                Ok(_) => resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED),
-                Err(error) => reject.call1(&JsValue::NULL, &error.thrown(call)),
+            let outcome = match engine {
+                Ok(_) => JsValue::UNDEFINED,
+                Err(error) => js_sys::Promise::reject(&error.thrown(call)).into(),
             };
+            let _ = resolve.call1(&JsValue::NULL, &outcome);
         }));
-    })
+    }));
+    NewPromise::new(&executor).unchecked_into()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// `Promise`, for `new Promise(executor)` with a one-argument executor.
+    #[wasm_bindgen(js_name = Promise)]
+    type NewPromise;
+    #[wasm_bindgen(constructor, js_class = "Promise")]
+    fn new(executor: &JsValue) -> NewPromise;
 }
 
 /// Registers how the chart engine is fetched: a function returning a promise

@@ -4,6 +4,9 @@
 //! to the service module for the two places that wait: the fallback's probe
 //! and the engine's load.)
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -26,7 +29,7 @@ pub fn when_settled(value: &JsValue, done: impl FnOnce(Result<JsValue, JsValue>)
 /// copied into the module once per caller.
 #[inline(never)]
 fn settled_boxed(value: &JsValue, done: Box<dyn FnOnce(Result<JsValue, JsValue>)>) {
-    let callback = Closure::once_into_js(move |results: JsValue| {
+    let callback = once(Box::new(move |results: JsValue| {
         let entry = js_sys::Reflect::get(&results, &0.into()).unwrap_or_default();
         let field = |name: &str| js_sys::Reflect::get(&entry, &name.into()).unwrap_or_default();
         done(if field("status") == "fulfilled" {
@@ -34,8 +37,34 @@ fn settled_boxed(value: &JsValue, done: Box<dyn FnOnce(Result<JsValue, JsValue>)
         } else {
             Err(field("reason"))
         });
-    });
+    }));
     let values = js_sys::Array::new();
     values.push(value);
     all_settled(&values).and_then(&callback);
+}
+
+type Callback = Closure<dyn Fn(JsValue)>;
+
+/// A JS function that calls `f` the first time it is called and then frees
+/// itself (as `Closure::once_into_js`, whose closures are `FnMut`: a second
+/// signature of closure, with its own shims, in a module whose every other
+/// closure is a `dyn Fn(JsValue)`). Never called, it stays, as that one's does.
+pub fn once(f: Box<dyn FnOnce(JsValue)>) -> JsValue {
+    let keep: Rc<RefCell<Option<Callback>>> = Rc::default();
+    let slot = keep.clone();
+    let f = Cell::new(Some(f));
+    let closure = Callback::new(move |value| {
+        if let Some(f) = f.take() {
+            f(value);
+        }
+        // Freed once it has run (wasm-bindgen defers it until it returns).
+        if let Ok(mut slot) = slot.try_borrow_mut() {
+            slot.take();
+        }
+    });
+    let function = closure.as_ref().clone();
+    if let Ok(mut keep) = keep.try_borrow_mut() {
+        *keep = Some(closure);
+    }
+    function
 }

@@ -3,6 +3,8 @@
 //! over the callback, so each of the three timers was its own copy of the
 //! closure machinery, and its `unwrap_throw` brought its panic texts.
 
+use std::cell::Cell;
+
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
@@ -17,14 +19,15 @@ extern "C" {
 #[must_use = "dropping a Timeout cancels it"]
 pub struct Timeout {
     id: JsValue,
-    _callback: Closure<dyn FnMut()>,
+    /// `dyn Fn(JsValue)` as every closure of the module (see `Listener`).
+    _callback: Closure<dyn Fn(JsValue)>,
 }
 
 impl Timeout {
     /// Calls `callback` once, after `ms` milliseconds.
     pub fn new(ms: u32, callback: Box<dyn FnOnce()>) -> Timeout {
-        let mut callback = Some(callback);
-        let callback = Closure::<dyn FnMut()>::new(move || {
+        let callback = Cell::new(Some(callback));
+        let callback = Closure::<dyn Fn(JsValue)>::new(move |_| {
             if let Some(callback) = callback.take() {
                 callback();
             }
