@@ -92,8 +92,7 @@ impl ServiceUrl {
         if char_count(input) > MAX_SERVICE_URL_LEN {
             return Err(AddressProblem::TooLong(MAX_SERVICE_URL_LEN));
         }
-        // split_once, not indexing: no slicing panic path in the module.
-        let (scheme, rest) = input.split_once(':').unwrap_or(("", ""));
+        let (scheme, rest) = split_at_byte(input, b':').unwrap_or(("", ""));
         let is_http = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
         if !is_http {
             return Err(AddressProblem::NotHttp(crate::js_value::quote(input)));
@@ -102,19 +101,19 @@ impl ServiceUrl {
         if input.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(AddressProblem::Whitespace);
         }
-        if input.contains('\\') {
+        if has_byte(input, b'\\') {
             return Err(AddressProblem::Backslash);
         }
         let Some(after_slashes) = rest.strip_prefix("//") else {
             return Err(AddressProblem::NotHttp(crate::js_value::quote(input)));
         };
-        if after_slashes.contains(['?', '#']) {
+        if has_byte(after_slashes, b'?') || has_byte(after_slashes, b'#') {
             return Err(AddressProblem::QueryOrFragment);
         }
-        let authority = after_slashes.split('/').next().unwrap_or("");
+        let authority = split_at_byte(after_slashes, b'/').map_or(after_slashes, |(a, _)| a);
         let host = check_authority(authority)?;
         Ok(ServiceUrl {
-            base: input.trim_end_matches('/').to_owned(),
+            base: without_trailing_slashes(input).to_owned(),
             host: host.to_ascii_lowercase(),
         })
     }
@@ -130,7 +129,7 @@ impl ServiceUrl {
     /// The same service, its base address as the browser serialises it.
     pub fn rebased(self, base: &str) -> ServiceUrl {
         ServiceUrl {
-            base: base.trim_end_matches('/').to_owned(),
+            base: without_trailing_slashes(base).to_owned(),
             host: self.host,
         }
     }
@@ -138,7 +137,7 @@ impl ServiceUrl {
 
 /// Checks `host[:port]`; returns the host.
 fn check_authority(authority: &str) -> Result<&str, AddressProblem> {
-    if authority.contains('@') {
+    if has_byte(authority, b'@') {
         return Err(AddressProblem::Credentials);
     }
     let (host, after) = split_host_port(authority);
@@ -192,12 +191,9 @@ fn is_plain_host(host: &str) -> bool {
 /// `":port"`, or garbage after an IPv6 literal), keeping `[::1]` whole.
 fn split_host_port(authority: &str) -> (&str, &str) {
     let host_end = if authority.starts_with('[') {
-        authority
-            .find(']')
-            .map(|i| i + 1)
-            .unwrap_or(authority.len())
+        byte_index(authority, b']').map_or(authority.len(), |i| i + 1)
     } else {
-        authority.find(':').unwrap_or(authority.len())
+        byte_index(authority, b':').unwrap_or(authority.len())
     };
     // At a char boundary by construction; checked, so no panic path is linked.
     authority
@@ -230,6 +226,35 @@ impl CardSegment {
     pub fn as_str(&self) -> &str {
         &self.encoded
     }
+}
+
+// ASCII delimiters are found byte by byte: in UTF-8 no byte of another
+// character equals an ASCII one, so these give `find`, `contains`,
+// `split_once` and `trim_end_matches` of the same ASCII character, and
+// keep core's string searcher (and its `memchr`) out of the module.
+
+/// Where `byte` (ASCII) first is in `text`.
+fn byte_index(text: &str, byte: u8) -> Option<usize> {
+    text.bytes().position(|b| b == byte)
+}
+
+pub(crate) fn has_byte(text: &str, byte: u8) -> bool {
+    byte_index(text, byte).is_some()
+}
+
+/// `text` before and after the first `byte` (ASCII), if it has one.
+fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = byte_index(text, byte)?;
+    Some((text.get(..at)?, text.get(at + 1..)?))
+}
+
+/// `text` without the slashes it ends with.
+fn without_trailing_slashes(text: &str) -> &str {
+    let mut text = text;
+    while let Some(shorter) = text.strip_suffix('/') {
+        text = shorter;
+    }
+    text
 }
 
 /// Characters in `text`: its bytes that start one. A plain loop, where

@@ -3,7 +3,7 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Document, Element};
 
-use crate::address::{embed_address, CardSegment, ServiceUrl};
+use crate::address::{embed_address, has_byte, CardSegment, ServiceUrl};
 use crate::browser_url;
 use crate::css_size::{css_length, SizeInput};
 use crate::error::{EmbedError, Fail};
@@ -289,7 +289,7 @@ fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, Fail>
     let origin = browser_url::BrowserUrl::new(address)
         .map(|url| url.part("origin"))
         .ok_or_else(|| invalid("serviceUrl", "is not a URL the browser can read"))?;
-    let separator = if address.contains('?') { "&" } else { "?" };
+    let separator = if has_byte(address, b'?') { "&" } else { "?" };
     let parent = String::from(js_sys::encode_uri_component(&page_origin));
     let height = if auto_height { "&height=auto" } else { "" };
     Ok(ShellAddress {
