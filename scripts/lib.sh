@@ -151,7 +151,41 @@ ensure_fuzz() {
 
 ensure_build_tools() {
   ensure_rust_wasm
+  ensure_wasm_split
   ensure_npm_packages
+}
+
+# wasm-split-cli (crates.io: wasm_split_cli_support, the splitter Leptos and
+# Yew use) cuts the engine module into its core and a chunk per group of
+# card kinds (crates/engine/src/chunks.rs), with one change of ours
+# (scripts/wasm-split-shared-in-main.patch): code that more than one chunk
+# needs stays in the core. Unpatched, such code becomes a shared chunk of
+# its own for each set of groups that needs it: 80 files of 0.2 to 2 KB,
+# 44 of them fetched for a line card. Built once per version and patch,
+# outside the repository, so that a fresh clone reuses it.
+WASM_SPLIT_VERSION="0.2.4"
+wasm_split_bin() {
+  local patch_hash
+  patch_hash="$(sha256sum "$ROOT/scripts/wasm-split-shared-in-main.patch" | cut -c1-12)"
+  echo "${XDG_CACHE_HOME:-$HOME/.cache}/zdr-embed/wasm-split-$WASM_SPLIT_VERSION-$patch_hash/bin/wasm-split-cli"
+}
+ensure_wasm_split() {
+  local bin work source
+  bin="$(wasm_split_bin)"
+  [ -x "$bin" ] && return 0
+  say "wasm-split-cli $WASM_SPLIT_VERSION, patched (scripts/wasm-split-shared-in-main.patch)"
+  work="$(mktemp -d)"
+  # The crate's source, fetched by cargo from the registry like any dependency.
+  mkdir -p "$work/fetch/src"
+  printf '[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\nwasm_split_cli_support = "=%s"\n' \
+    "$WASM_SPLIT_VERSION" > "$work/fetch/Cargo.toml"
+  touch "$work/fetch/src/lib.rs"
+  cargo fetch --quiet --manifest-path "$work/fetch/Cargo.toml"
+  source="$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"wasm_split_cli_support-$WASM_SPLIT_VERSION" | head -1)"
+  cp -r "$source" "$work/crate"
+  patch --quiet -d "$work/crate" -p1 < "$ROOT/scripts/wasm-split-shared-in-main.patch"
+  cargo install --quiet --locked --path "$work/crate" --features build-binary --root "$(dirname "$(dirname "$bin")")"
+  rm -rf "$work"
 }
 
 # What the tests of the service API run besides cargo: the documented curl

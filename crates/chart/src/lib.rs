@@ -30,6 +30,9 @@ mod str_index;
 pub mod view;
 
 pub use describe::DataTable;
+#[cfg(feature = "lazy-kinds")]
+pub use kinds::install;
+pub use kinds::{groups, is_loaded, GroupCode};
 pub use layout::Theme;
 pub use model::chart::Chart;
 pub use paint::PaintError;

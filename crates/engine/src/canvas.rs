@@ -304,6 +304,19 @@ impl LocalCanvas {
         }
     }
 
+    /// The element holding the card (its canvas and hidden description).
+    pub fn wrapper(&self) -> HtmlElement {
+        self.wrapper.clone()
+    }
+
+    /// The page's callbacks, for an error found outside a draw.
+    pub fn callbacks(&self) -> crate::settings::Callbacks {
+        self.state
+            .try_borrow()
+            .map(|state| state.callbacks.clone())
+            .unwrap_or_default()
+    }
+
     pub fn canvas(&self) -> Option<HtmlCanvasElement> {
         self.state
             .try_borrow()

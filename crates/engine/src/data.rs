@@ -24,8 +24,11 @@ extern "C" {
 pub(crate) fn read_text(json: &str) -> Result<Rc<Chart>, EngineError> {
     Chart::from_json(json)
         .map(Rc::new)
-        .map_err(|error| EngineError::InvalidData {
-            reason: error.to_string(),
+        .map_err(|error| match error.unloaded {
+            Some(group) => EngineError::Unloaded(group),
+            None => EngineError::InvalidData {
+                reason: error.to_string(),
+            },
         })
 }
 

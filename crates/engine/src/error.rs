@@ -2,6 +2,7 @@
 //! module, which knows what the page called, prefixes them once.
 
 use wasm_bindgen::JsValue;
+use zdr_chart::model::KindGroup;
 use zdr_protocol::code::Code;
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -33,6 +34,21 @@ pub enum EngineError {
     #[error("this drawing was destroyed")]
     Destroyed,
 
+    /// The card needs the code of its kind's group, which has not arrived
+    /// yet (`crate::chunks`): whoever reads it loads the group and reads again.
+    #[error("the code that draws {} cards has not arrived yet", .0.as_str())]
+    Unloaded(KindGroup),
+
+    /// A group's chunk could not be fetched or instantiated.
+    #[error("could not fetch the engine's code for {} cards (the browser's console says why); a later draw of such a card tries again", .0.as_str())]
+    ChunkFailed(KindGroup),
+
+    /// A method that needs the drawn card, called while its code loads.
+    #[error(
+        "the card is not drawn yet: the code that draws it is still arriving (wait for onLoad)"
+    )]
+    NotDrawnYet,
+
     #[error("the engine has stopped after an internal error (see the console); reload the page to show charts again")]
     Stopped,
 }
@@ -42,7 +58,10 @@ impl EngineError {
     pub fn code(&self) -> Code {
         match self {
             EngineError::InvalidData { .. } => Code::InvalidData,
-            EngineError::Draw { .. } => Code::DrawFailed,
+            EngineError::Draw { .. }
+            | EngineError::Unloaded(_)
+            | EngineError::ChunkFailed(_)
+            | EngineError::NotDrawnYet => Code::DrawFailed,
             EngineError::NotSerialisable { .. } => Code::NotSerialisable,
             EngineError::Dom { .. } => Code::DomFailure,
             EngineError::Settings { .. } | EngineError::Argument { .. } => Code::InvalidArgument,

@@ -39,6 +39,7 @@ mod accessible;
 mod batch;
 mod canvas;
 mod canvas_backend;
+mod chunks;
 mod color_scheme;
 mod crosshair;
 mod data;
@@ -51,12 +52,15 @@ mod settings;
 mod shell;
 mod tooltip;
 mod view_js;
+mod waiting;
 mod zoom;
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
+use zdr_chart::model::KindGroup;
 
 pub use error::EngineError;
 
@@ -68,8 +72,9 @@ pub use error::EngineError;
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 pub use shell::start_shell;
 
-use canvas::{CanvasSpec, LocalCanvas};
+use canvas::LocalCanvas;
 use settings::Settings;
+use waiting::Waiting;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_SETTINGS: &'static str = r#"
@@ -119,7 +124,9 @@ export interface ChartView {
 pub struct LocalDrawing {
     // A RefCell, not `&mut self` methods: a callback of the page may call
     // back into the drawing while it is in use, and must get an error, not a trap.
-    canvas: RefCell<Option<LocalCanvas>>,
+    canvas: waiting::CanvasSlot,
+    /// The card while its group's code is on its way ([`waiting`]).
+    waiting: waiting::WaitingSlot,
 }
 
 /// Reads the data and draws it on a canvas appended to `container`.
@@ -131,27 +138,41 @@ pub fn mount_local(
 ) -> Result<LocalDrawing, JsValue> {
     zdr_protocol::failure::guard().map_err(EngineError::from)?;
     let settings = Settings::read(&settings)?;
-    let chart = data::read(&settings.data)?;
+    let read = waiting::read(&settings.data)?;
     let document = container.owner_document().ok_or_else(|| EngineError::Dom {
         action: "draw the card",
         reason: "the container is not in a document".into(),
     })?;
-    let spec = CanvasSpec {
-        document: &document,
-        container: &container,
-        width: &settings.width,
-        height: &settings.height,
-        fallback_title: &settings.title,
-        dark_mode: settings.dark_mode,
-        callbacks: settings.callbacks,
-        sync_group: settings.sync_group.as_deref(),
-        menu: settings.menu,
-        sync_zoom: settings.sync_zoom,
+    let drawing = LocalDrawing {
+        canvas: Rc::new(RefCell::new(None)),
+        waiting: Rc::new(RefCell::new(None)),
     };
-    let canvas = LocalCanvas::create(spec, chart)?;
-    Ok(LocalDrawing {
-        canvas: RefCell::new(Some(canvas)),
-    })
+    match read {
+        waiting::Read::Ready(chart) => {
+            let canvas = waiting::create(&document, &container, &settings, chart)?;
+            *drawing.canvas.borrow_mut() = Some(canvas);
+        }
+        waiting::Read::Needs(group, chart) => {
+            let card = Waiting::new(document, container, settings, chart)?;
+            waiting::wait(group, card, &drawing.waiting, &drawing.canvas);
+        }
+    }
+    Ok(drawing)
+}
+
+/// Fetches the code of the card kinds named (`viz_component_type`
+/// values), so that their first cards draw without waiting for it; throws
+/// for a name that is no card kind.
+#[wasm_bindgen(js_name = "loadKinds")]
+pub fn load_kinds(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] kinds: JsValue,
+) -> Result<js_sys::Promise, JsValue> {
+    zdr_protocol::failure::guard().map_err(EngineError::from)?;
+    let groups = settings::kind_groups(&kinds)?;
+    Ok(wasm_bindgen_futures::future_to_promise(async move {
+        chunks::load_all(groups).await?;
+        Ok(JsValue::UNDEFINED)
+    }))
 }
 
 #[wasm_bindgen]
@@ -172,14 +193,28 @@ impl LocalDrawing {
         #[wasm_bindgen(unchecked_param_type = "string | VisualizationData")] data: JsValue,
     ) -> Result<(), JsValue> {
         zdr_protocol::failure::guard().map_err(EngineError::from)?;
+        if self.is_waiting() {
+            Waiting::replace(&self.waiting, &self.canvas, data);
+            return Ok(());
+        }
         let chart = data::read_releasing(&data, &|| {
             // Destroyed or busy: the error comes from `show` below.
             let _ = self.with(|canvas| {
                 canvas.release();
                 Ok(())
             });
-        })?;
-        Ok(self.with(|canvas| canvas.show(chart))?)
+        });
+        match chart {
+            Err(EngineError::Unloaded(group)) => {
+                self.update_later(group, data);
+                Ok(())
+            }
+            Ok(chart) if !zdr_chart::is_loaded(chart.group()) => {
+                self.update_later(chart.group(), data);
+                Ok(())
+            }
+            chart => Ok(self.with(|canvas| canvas.show(chart?))?),
+        }
     }
 
     /// Removes everything the drawing put in the page; again does nothing.
@@ -192,6 +227,12 @@ impl LocalDrawing {
             .ok()
             .and_then(|mut slot| slot.take());
         drop(canvas);
+        let waiting = self
+            .waiting
+            .try_borrow_mut()
+            .ok()
+            .and_then(|mut slot| slot.take());
+        drop(waiting);
         Ok(())
     }
 
@@ -261,7 +302,40 @@ impl LocalDrawing {
         })?;
         match slot.as_mut() {
             Some(canvas) => f(canvas),
+            None if self.is_waiting() => Err(EngineError::NotDrawnYet),
             None => Err(EngineError::Destroyed),
         }
+    }
+
+    fn is_waiting(&self) -> bool {
+        self.waiting
+            .try_borrow()
+            .map_or(true, |slot| slot.is_some())
+    }
+
+    /// An update to a kind whose code is not here yet: drawn once it is
+    /// (the card shows the old data until then); a failure goes to `onError`.
+    fn update_later(&self, group: KindGroup, data: JsValue) {
+        let canvas = Rc::downgrade(&self.canvas);
+        wasm_bindgen_futures::spawn_local(async move {
+            let loaded = chunks::load(group).await;
+            let Some(canvas) = canvas.upgrade() else {
+                return;
+            };
+            let Ok(mut slot) = canvas.try_borrow_mut() else {
+                return;
+            };
+            let Some(drawn) = slot.as_mut() else {
+                return;
+            };
+            let shown = loaded
+                .and_then(|()| data::read(&data))
+                .and_then(|chart| drawn.show(chart));
+            if let Err(error) = shown {
+                let callbacks = drawn.callbacks();
+                drop(slot);
+                callbacks.failed(&error);
+            }
+        });
     }
 }

@@ -174,3 +174,40 @@ fn function(settings: &JsValue, key: &str) -> Result<Option<js_sys::Function>, E
             ))
         })
 }
+
+/// The most kinds `loadKinds` reads: there are 19.
+const MAX_KINDS: u32 = 64;
+
+/// `loadKinds`'s argument: an array of `viz_component_type` names, each
+/// read as the group whose code draws it.
+pub fn kind_groups(kinds: &JsValue) -> Result<Vec<zdr_chart::model::KindGroup>, EngineError> {
+    use zdr_chart::model::CardKind;
+    let refuse = |problem: String| EngineError::Argument { problem };
+    let Some(array) = kinds.dyn_ref::<js_sys::Array>() else {
+        return Err(refuse(format!(
+            "kinds must be an array of card types (\"timeseries\", \"bar\", ...), found {}",
+            describe(kinds)
+        )));
+    };
+    if array.length() > MAX_KINDS {
+        return Err(refuse(format!(
+            "kinds has {} entries; at most {MAX_KINDS} are read",
+            array.length()
+        )));
+    }
+    let mut groups = Vec::new();
+    for (index, kind) in array.iter().enumerate() {
+        let name = kind.as_string().unwrap_or_default();
+        let Some(kind) = CardKind::from_name(&name) else {
+            return Err(refuse(format!(
+                "kinds[{index}] must be a card type ({}), found {}",
+                CardKind::list(),
+                describe(&kind)
+            )));
+        };
+        if !groups.contains(&kind.group()) {
+            groups.push(kind.group());
+        }
+    }
+    Ok(groups)
+}

@@ -77,6 +77,12 @@ impl Chart {
         Ok(Chart { config, kind, card })
     }
 
+    /// The group whose code draws and describes the card: that of the
+    /// kind its data is drawn as (see [`crate::is_loaded`]).
+    pub fn group(&self) -> crate::model::KindGroup {
+        super::drawn_kind(self).group()
+    }
+
     /// The data read as `kind`, whatever `viz_component_type` says: one
     /// document reaches every reader and drawer (as a fuzzer wants).
     pub fn from_data_as(data: &VisualizationData, kind: CardKind) -> Result<Chart, DataError> {

@@ -45,8 +45,117 @@ use crate::describe::DataTable;
 use crate::layout::{Ctx, Rect};
 use crate::model::card::check_objects;
 use crate::model::chart::Chart;
-use crate::model::{Card, CardKind, Categorical, DataError, DataShape, Places};
+use crate::model::{Card, CardKind, DataError, DataShape, KindGroup};
 use crate::scene::Fit;
+
+/// What a group of kinds does, as plain functions: each `match` on the
+/// card's kind ends in one of these, so that a group's code can arrive
+/// after the rest (the engine's chunks, `lazy-kinds`).
+pub struct GroupCode {
+    read: fn(CardKind, &DataShape, bool) -> Result<Card, DataError>,
+    /// What the group makes of what it read once `viz_config` has had its
+    /// say (`percent_change` first): a stacked area stacks its series.
+    finish: fn(CardKind, Card, bool) -> Result<Card, DataError>,
+    draw: fn(&Ctx<'_>, Rect, &Chart),
+    summary: fn(&Chart, Option<&str>) -> String,
+    data_table: fn(&Chart, usize, Cells<'_>) -> DataTable,
+}
+
+fn kept(_: CardKind, card: Card, _: bool) -> Result<Card, DataError> {
+    Ok(card)
+}
+
+fn no_table() -> DataTable {
+    DataTable::default()
+}
+
+/// The code of each group, for the engine's split points: each function
+/// names one group only, so that a chunk holds that group alone.
+pub mod groups {
+    use super::GroupCode;
+
+    pub fn bars() -> &'static GroupCode {
+        &super::bars::CODE
+    }
+    pub fn pie() -> &'static GroupCode {
+        &super::pie::CODE
+    }
+    pub fn maps() -> &'static GroupCode {
+        &super::maps::CODE
+    }
+    pub fn lines() -> &'static GroupCode {
+        &super::lines::CODE
+    }
+    pub fn scatter() -> &'static GroupCode {
+        &super::scatter::CODE
+    }
+    pub fn table() -> &'static GroupCode {
+        &super::table::CODE
+    }
+    pub fn heatmap() -> &'static GroupCode {
+        &super::heatmap::CODE
+    }
+    pub fn timeline() -> &'static GroupCode {
+        &super::timeline::CODE
+    }
+    pub fn boxplot() -> &'static GroupCode {
+        &super::boxplot::CODE
+    }
+    pub fn histogram() -> &'static GroupCode {
+        &super::histogram::CODE
+    }
+    pub fn treemap() -> &'static GroupCode {
+        &super::treemap::CODE
+    }
+    pub fn metric() -> &'static GroupCode {
+        &super::metric::CODE
+    }
+}
+
+/// Every group linked in: the host, the API, the tests.
+#[cfg(not(feature = "lazy-kinds"))]
+fn code(group: KindGroup) -> Result<&'static GroupCode, DataError> {
+    Ok(match group {
+        KindGroup::Bars => groups::bars(),
+        KindGroup::Pie => groups::pie(),
+        KindGroup::Maps => groups::maps(),
+        KindGroup::Lines => groups::lines(),
+        KindGroup::Scatter => groups::scatter(),
+        KindGroup::Table => groups::table(),
+        KindGroup::Heatmap => groups::heatmap(),
+        KindGroup::Timeline => groups::timeline(),
+        KindGroup::Boxplot => groups::boxplot(),
+        KindGroup::Histogram => groups::histogram(),
+        KindGroup::Treemap => groups::treemap(),
+        KindGroup::Metric => groups::metric(),
+    })
+}
+
+/// The groups whose code has arrived ([`install`]). The engine module is
+/// one thread: a `OnceLock` only because a `static` must be `Sync`.
+#[cfg(feature = "lazy-kinds")]
+static INSTALLED: [std::sync::OnceLock<&'static GroupCode>; KindGroup::ALL.len()] =
+    [const { std::sync::OnceLock::new() }; KindGroup::ALL.len()];
+
+#[cfg(feature = "lazy-kinds")]
+fn code(group: KindGroup) -> Result<&'static GroupCode, DataError> {
+    INSTALLED[group as usize]
+        .get()
+        .copied()
+        .ok_or_else(|| DataError::unloaded(group))
+}
+
+/// Makes `group`'s code, once it has arrived, what its cards are read,
+/// drawn and described with.
+#[cfg(feature = "lazy-kinds")]
+pub fn install(group: KindGroup, code: &'static GroupCode) {
+    let _ = INSTALLED[group as usize].set(code);
+}
+
+/// True when cards of `group` can be read and drawn.
+pub fn is_loaded(group: KindGroup) -> bool {
+    code(group).is_ok()
+}
 
 impl Card {
     pub fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
@@ -57,28 +166,7 @@ impl Card {
     /// 1970 (`viz_config.x_time: "epoch_ms"`), not years.
     pub fn read_with(kind: CardKind, shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
         check_objects(shape)?;
-        match kind {
-            CardKind::Bar | CardKind::GroupedBar | CardKind::StackedBar | CardKind::Waterfall => {
-                bars::read(kind, shape)
-            }
-            CardKind::Pie => pie::read(shape),
-            CardKind::Choropleth => maps::read_choropleth(shape),
-            CardKind::Map | CardKind::BubbleMap => maps::read::read(kind, shape),
-            // A stacked area is read as a timeseries, then stacked
-            // ([`finish`]).
-            CardKind::Timeseries | CardKind::AreaTimeseries | CardKind::StackedAreaTimeseries => {
-                lines::read(shape, epoch_ms)
-            }
-            CardKind::Scatter => scatter::read(shape),
-            CardKind::Table => table::read(shape),
-            CardKind::Heatmap => heatmap::read(shape),
-            CardKind::Timeline => timeline::read(shape, epoch_ms),
-            // Their series are pooled: no legend, no cap on series.
-            CardKind::Boxplot => boxplot::read(shape),
-            CardKind::Histogram => histogram::read(shape),
-            CardKind::Treemap => treemap::read(shape),
-            CardKind::TopLevelMetric => metric::read(shape),
-        }
+        (code(kind.group())?.read)(kind, shape, epoch_ms)
     }
 }
 
@@ -86,11 +174,12 @@ impl Card {
 /// its say (`percent_change` first): a stacked area stacks its series
 /// (`normalize`: as shares of each date's total).
 pub(crate) fn finish(kind: CardKind, card: Card, normalize: bool) -> Result<Card, DataError> {
-    match card {
-        Card::Timeseries { series, precision } if kind == CardKind::StackedAreaTimeseries => {
-            lines::stacked::stack(series, precision, normalize).map(Card::Stacked)
-        }
-        card => Ok(card),
+    // Only a stacked area's group remakes what was read: every other card
+    // is drawn as read, so the page's columns of a line or a scatter are
+    // read (copied once) before their group's code has arrived.
+    match kind {
+        CardKind::StackedAreaTimeseries => (code(kind.group())?.finish)(kind, card, normalize),
+        _ => Ok(card),
     }
 }
 
@@ -146,49 +235,10 @@ pub(crate) fn write<S: serde::Serializer>(chart: &Chart, s: S) -> Result<S::Ok, 
 /// call, so a page's first line card compiled the pie, the map and the
 /// table too (5 ms).
 pub(crate) fn draw(ctx: &Ctx<'_>, body: Rect, chart: &Chart) {
-    match &chart.card {
-        Card::Categorical(c) => match c.kind {
-            CardKind::Pie => pie::layout::draw(ctx, body, c),
-            CardKind::Waterfall => bars::layout::waterfall(ctx, body, c),
-            CardKind::StackedBar => bars::layout::stacked(ctx, body, c),
-            CardKind::Choropleth => draw_choropleth(ctx, body, c),
-            _ => bars::layout::grouped(ctx, body, c),
-        },
-        Card::Timeseries { series, precision } if chart.kind == CardKind::AreaTimeseries => {
-            lines::area::area(ctx, body, series, *precision)
-        }
-        Card::Timeseries { series, precision } => lines::line::draw(ctx, body, series, *precision),
-        Card::Scatter(series) => scatter::layout::draw(ctx, body, series),
-        Card::Boxplot(boxes) => boxplot::layout::draw(ctx, body, boxes),
-        Card::Heatmap { xs, ys, values } => heatmap::layout::draw(ctx, body, xs, ys, values),
-        Card::Timeline { items, precision } => timeline::layout::draw(ctx, body, items, *precision),
-        Card::Histogram(values) => histogram::layout::draw(ctx, body, values),
-        Card::Table { columns, rows } => table::layout::draw(ctx, body, columns, rows),
-        Card::Stacked(s) => lines::area::stacked(ctx, body, s),
-        Card::Treemap(t) => treemap::layout::draw(ctx, body, t),
-        Card::Metric(m) => metric::layout::draw(ctx, body, m),
-        Card::Places(places) => draw_places(ctx, body, places),
+    // A chart is read only once its group's code is there.
+    if let Ok(code) = code(drawn_kind(chart).group()) {
+        (code.draw)(ctx, body, chart)
     }
-}
-
-#[cfg(feature = "geo")]
-fn draw_choropleth(ctx: &Ctx<'_>, body: Rect, c: &Categorical) {
-    maps::choropleth::draw(ctx, body, c)
-}
-
-#[cfg(feature = "geo")]
-fn draw_places(ctx: &Ctx<'_>, body: Rect, places: &Places) {
-    maps::places::draw(ctx, body, places)
-}
-
-#[cfg(not(feature = "geo"))]
-fn draw_choropleth(ctx: &Ctx<'_>, body: Rect, _c: &Categorical) {
-    ctx.no_maps(body)
-}
-
-#[cfg(not(feature = "geo"))]
-fn draw_places(ctx: &Ctx<'_>, body: Rect, _places: &Places) {
-    ctx.no_maps(body)
 }
 
 /// How the card's plot follows a frame of another size than it was
@@ -300,64 +350,17 @@ pub(crate) fn noun(kind: CardKind) -> &'static str {
 /// The summary's details: what the card's data span (see
 /// [`Chart::summary`]), for a card with something to see.
 pub(crate) fn summary(chart: &Chart, units: Option<&str>) -> String {
-    match &chart.card {
-        Card::Categorical(c) => match c.kind {
-            CardKind::Pie => pie::describe::summary(c),
-            CardKind::Waterfall => bars::describe::waterfall_summary(c, units),
-            CardKind::Choropleth => maps::describe::choropleth_summary(c, units),
-            CardKind::StackedBar => bars::describe::stacked_summary(c, units),
-            _ => bars::describe::summary(c, units),
-        },
-        Card::Timeseries { series, precision } => {
-            lines::describe::summary(chart, series, *precision)
-        }
-        Card::Scatter(series) => scatter::describe::summary(chart, series, units),
-        Card::Boxplot(boxes) => boxplot::describe::summary(boxes, units),
-        Card::Heatmap { xs, ys, values } => heatmap::describe::summary(xs, ys, values, units),
-        Card::Timeline { items, precision } => timeline::describe::summary(items, *precision),
-        Card::Histogram(values) => histogram::describe::summary(values, units),
-        Card::Stacked(s) => lines::describe::stacked_summary(s, units),
-        Card::Treemap(t) => treemap::describe::summary(t, units),
-        Card::Metric(m) => metric::describe::summary(m, units),
-        Card::Places(p) => maps::describe::places_summary(p, units),
-        Card::Table { columns, rows } => table::describe::summary(columns, rows),
+    match code(drawn_kind(chart).group()) {
+        Ok(code) => (code.summary)(chart, units),
+        Err(_) => String::new(),
     }
 }
 
 /// The card's data as at most `max_rows` rows, written by `f` (see
 /// [`DataTable`]).
 pub(crate) fn data_table(chart: &Chart, max_rows: usize, f: Cells<'_>) -> DataTable {
-    use crate::describe::table::{x_name, y_name};
-    match &chart.card {
-        Card::Categorical(c) => match c.kind {
-            CardKind::Pie => pie::describe::table(chart, c, max_rows, f),
-            CardKind::Waterfall => bars::describe::waterfall_table(chart, c, max_rows, f),
-            CardKind::Choropleth => maps::describe::choropleth_table(chart, c, max_rows, f),
-            _ => bars::describe::table(chart, c, max_rows, f),
-        },
-        Card::Timeseries { series, precision } => {
-            let names = (x_name(chart, "Date"), y_name(chart, "Value"));
-            lines::describe::table(series, *precision, names, max_rows, (&chart.config, f))
-        }
-        Card::Scatter(all) => scatter::describe::table(chart, all, max_rows, f),
-        Card::Boxplot(boxes) => boxplot::describe::table(chart, boxes, max_rows, f),
-        Card::Heatmap { xs, ys, values } => {
-            heatmap::describe::table(chart, (xs, ys, values), max_rows, f)
-        }
-        Card::Timeline { items, precision } => {
-            timeline::describe::table(items, *precision, max_rows, f)
-        }
-        Card::Histogram(values) => histogram::describe::table(chart, values, max_rows, f),
-        Card::Stacked(s) => lines::describe::stacked_table(s, x_name(chart, "Date"), max_rows, f),
-        Card::Treemap(t) => {
-            let names = (x_name(chart, "Category"), y_name(chart, "Value"));
-            treemap::describe::table(t, names, max_rows, f)
-        }
-        Card::Metric(m) => {
-            let names = (x_name(chart, "When"), y_name(chart, "Value"));
-            metric::describe::table(m, names, max_rows, f)
-        }
-        Card::Places(p) => maps::describe::places_table(p, y_name(chart, "Value"), max_rows, f),
-        Card::Table { columns, rows } => table::describe::table(columns, rows, max_rows, f),
+    match code(drawn_kind(chart).group()) {
+        Ok(code) => (code.data_table)(chart, max_rows, f),
+        Err(_) => no_table(),
     }
 }

@@ -158,6 +158,7 @@ pub(crate) fn error(path: String, message: impl Into<String>) -> DataError {
     DataError {
         path,
         message: message.into(),
+        unloaded: None,
     }
 }
 

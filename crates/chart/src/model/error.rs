@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::KindGroup;
 use crate::json::Value;
 
 /// `data.series[1].points[7].y: expected a number, found null`
@@ -10,6 +11,9 @@ use crate::json::Value;
 pub struct DataError {
     pub path: String,
     pub message: String,
+    /// Set when the data could not be read because the code of its kind's
+    /// group is not loaded yet (zdr-engine's chunks): loaded, it may read.
+    pub unloaded: Option<KindGroup>,
 }
 
 impl DataError {
@@ -24,6 +28,16 @@ impl DataError {
         DataError {
             path: path.to_string(),
             message,
+            unloaded: None,
+        }
+    }
+
+    /// The code of `group` is not loaded (see [`DataError::unloaded`]).
+    pub fn unloaded(group: KindGroup) -> Self {
+        DataError {
+            path: "visualization_data".into(),
+            message: format!("the code that draws {} cards is not loaded", group.as_str()),
+            unloaded: Some(group),
         }
     }
 

@@ -174,6 +174,7 @@ impl VisualizationData {
         let value = crate::json::parse(text).map_err(|error| DataError {
             path: "visualization_data".into(),
             message: format!("is not valid JSON: {error}"),
+            unloaded: None,
         })?;
         Self::from_owned_in(value, columns)
     }

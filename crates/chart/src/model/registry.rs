@@ -14,10 +14,11 @@ use super::{Categorical, DatePrecision, NamedValues, Series};
 
 pub type XYSeries = Series;
 
-/// Makes [`CardKind`], [`CardKind::ALL`] and [`CardKind::as_str`] from one
-/// table, so that a kind cannot be in one and missing from another.
+/// Makes [`CardKind`], [`CardKind::ALL`], [`CardKind::as_str`] and
+/// [`CardKind::group`] from one table, so that a kind cannot be in one and
+/// missing from another.
 macro_rules! card_kinds {
-    ($($kind:ident = $name:literal,)*) => {
+    ($($kind:ident = $name:literal in $group:ident,)*) => {
         /// The card types of the visualize endpoint: the spec's 13 (4.5,
         /// `viz_component_type`) and the six the service's SDK added since.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,30 +35,93 @@ macro_rules! card_kinds {
                     $(CardKind::$kind => $name,)*
                 }
             }
+
+            /// The group whose code reads, draws and describes the kind.
+            pub fn group(self) -> KindGroup {
+                match self {
+                    $(CardKind::$kind => KindGroup::$group,)*
+                }
+            }
         }
     };
 }
 
 card_kinds! {
-    Bar = "bar",
-    GroupedBar = "grouped_bar",
-    StackedBar = "stacked_bar",
-    Timeseries = "timeseries",
-    Pie = "pie",
-    Choropleth = "choropleth",
-    Scatter = "scatter",
-    Boxplot = "boxplot",
-    Heatmap = "heatmap",
-    Timeline = "timeline",
-    Waterfall = "waterfall",
-    Histogram = "histogram",
-    Table = "table",
-    AreaTimeseries = "area_timeseries",
-    StackedAreaTimeseries = "stacked_area_timeseries",
-    Treemap = "treemap",
-    TopLevelMetric = "top_level_metric",
-    Map = "map",
-    BubbleMap = "bubble_map",
+    Bar = "bar" in Bars,
+    GroupedBar = "grouped_bar" in Bars,
+    StackedBar = "stacked_bar" in Bars,
+    Timeseries = "timeseries" in Lines,
+    Pie = "pie" in Pie,
+    Choropleth = "choropleth" in Maps,
+    Scatter = "scatter" in Scatter,
+    Boxplot = "boxplot" in Boxplot,
+    Heatmap = "heatmap" in Heatmap,
+    Timeline = "timeline" in Timeline,
+    Waterfall = "waterfall" in Bars,
+    Histogram = "histogram" in Histogram,
+    Table = "table" in Table,
+    AreaTimeseries = "area_timeseries" in Lines,
+    StackedAreaTimeseries = "stacked_area_timeseries" in Lines,
+    Treemap = "treemap" in Treemap,
+    TopLevelMetric = "top_level_metric" in Metric,
+    Map = "map" in Maps,
+    BubbleMap = "bubble_map" in Maps,
+}
+
+/// The kinds whose code comes as one: a folder of `crate::kinds` each
+/// (its reader, layout and words). Kinds that read the same data and share
+/// a layout share a group. The engine module of a page loads a group's
+/// code the first time it draws a card of it (zdr-engine's `chunks`);
+/// everywhere else every group is linked in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KindGroup {
+    Bars,
+    Pie,
+    Maps,
+    Lines,
+    Scatter,
+    Table,
+    Heatmap,
+    Timeline,
+    Boxplot,
+    Histogram,
+    Treemap,
+    Metric,
+}
+
+impl KindGroup {
+    pub const ALL: [KindGroup; 12] = [
+        KindGroup::Bars,
+        KindGroup::Pie,
+        KindGroup::Maps,
+        KindGroup::Lines,
+        KindGroup::Scatter,
+        KindGroup::Table,
+        KindGroup::Heatmap,
+        KindGroup::Timeline,
+        KindGroup::Boxplot,
+        KindGroup::Histogram,
+        KindGroup::Treemap,
+        KindGroup::Metric,
+    ];
+
+    /// The group's name: its folder, and its chunk's in the package.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KindGroup::Bars => "bars",
+            KindGroup::Pie => "pie",
+            KindGroup::Maps => "maps",
+            KindGroup::Lines => "lines",
+            KindGroup::Scatter => "scatter",
+            KindGroup::Table => "table",
+            KindGroup::Heatmap => "heatmap",
+            KindGroup::Timeline => "timeline",
+            KindGroup::Boxplot => "boxplot",
+            KindGroup::Histogram => "histogram",
+            KindGroup::Treemap => "treemap",
+            KindGroup::Metric => "metric",
+        }
+    }
 }
 
 impl CardKind {

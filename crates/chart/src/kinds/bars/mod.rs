@@ -21,3 +21,34 @@ pub(crate) const RULES: CategoricalRules = CategoricalRules {
 pub(crate) fn read(kind: CardKind, shape: &DataShape) -> Result<Card, DataError> {
     read_categorical(kind, shape, &RULES).map(Card::Categorical)
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |kind, shape, _| read(kind, shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Categorical(c) = &chart.card {
+            match c.kind {
+                CardKind::Waterfall => layout::waterfall(ctx, body, c),
+                CardKind::StackedBar => layout::stacked(ctx, body, c),
+                _ => layout::grouped(ctx, body, c),
+            }
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        Card::Categorical(c) => match c.kind {
+            CardKind::Waterfall => describe::waterfall_summary(c, units),
+            CardKind::StackedBar => describe::stacked_summary(c, units),
+            _ => describe::summary(c, units),
+        },
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Categorical(c) if c.kind == CardKind::Waterfall => {
+            describe::waterfall_table(chart, c, max_rows, f)
+        }
+        Card::Categorical(c) => describe::table(chart, c, max_rows, f),
+        _ => super::no_table(),
+    },
+};

@@ -115,3 +115,23 @@ pub fn box_stats(label: String, mut values: Vec<f64>) -> Option<BoxStats> {
         values,
     })
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Boxplot(boxes) = &chart.card {
+            layout::draw(ctx, body, boxes)
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        Card::Boxplot(boxes) => describe::summary(boxes, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Boxplot(boxes) => describe::table(chart, boxes, max_rows, f),
+        _ => super::no_table(),
+    },
+};

@@ -68,3 +68,23 @@ pub(crate) fn read(shape: &DataShape) -> Result<Card, DataError> {
     }
     Ok(Card::Heatmap { xs, ys, values })
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Heatmap { xs, ys, values } = &chart.card {
+            layout::draw(ctx, body, xs, ys, values)
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        Card::Heatmap { xs, ys, values } => describe::summary(xs, ys, values, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Heatmap { xs, ys, values } => describe::table(chart, (xs, ys, values), max_rows, f),
+        _ => super::no_table(),
+    },
+};

@@ -96,6 +96,26 @@ pub fn bins(values: &[f64], max_bins: usize) -> (Vec<f64>, Vec<u64>) {
     (edges, counts)
 }
 
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Histogram(values) = &chart.card {
+            layout::draw(ctx, body, values)
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        Card::Histogram(values) => describe::summary(values, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Histogram(values) => describe::table(chart, values, max_rows, f),
+        _ => super::no_table(),
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

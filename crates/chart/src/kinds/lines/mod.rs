@@ -16,7 +16,7 @@ pub(crate) mod write;
 use crate::kinds::Card;
 use crate::model::card::{check_series_count, date_value, series_points, Points};
 use crate::model::rules::series_name;
-use crate::model::{DataError, DataShape, DatePrecision, Series};
+use crate::model::{CardKind, DataError, DataShape, DatePrecision, Series};
 
 pub(crate) fn read(shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError> {
     check_series_count(shape)?;
@@ -43,3 +43,39 @@ fn read_series(series: &[(String, Points<'_>)], epoch_ms: bool) -> Result<Card, 
         precision,
     })
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, epoch_ms| read(shape, epoch_ms),
+    finish: |kind, card, normalize| match card {
+        Card::Timeseries { series, precision } if kind == CardKind::StackedAreaTimeseries => {
+            stacked::stack(series, precision, normalize).map(Card::Stacked)
+        }
+        card => Ok(card),
+    },
+    draw: |ctx, body, chart| match &chart.card {
+        Card::Timeseries { series, precision } if chart.kind == CardKind::AreaTimeseries => {
+            area::area(ctx, body, series, *precision)
+        }
+        Card::Timeseries { series, precision } => line::draw(ctx, body, series, *precision),
+        Card::Stacked(s) => area::stacked(ctx, body, s),
+        _ => {}
+    },
+    summary: |chart, units| match &chart.card {
+        Card::Timeseries { series, precision } => describe::summary(chart, series, *precision),
+        Card::Stacked(s) => describe::stacked_summary(s, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| {
+        use crate::describe::table::{x_name, y_name};
+        match &chart.card {
+            Card::Timeseries { series, precision } => {
+                let names = (x_name(chart, "Date"), y_name(chart, "Value"));
+                describe::table(series, *precision, names, max_rows, (&chart.config, f))
+            }
+            Card::Stacked(s) => describe::stacked_table(s, x_name(chart, "Date"), max_rows, f),
+            _ => super::no_table(),
+        }
+    },
+};

@@ -110,3 +110,29 @@ fn when(point: &PointRef<'_>) -> Result<Option<When>, DataError> {
         )?)),
     })
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let crate::kinds::Card::Metric(m) = &chart.card {
+            layout::draw(ctx, body, m)
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        crate::kinds::Card::Metric(m) => describe::summary(m, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| {
+        use crate::describe::table::{x_name, y_name};
+        match &chart.card {
+            crate::kinds::Card::Metric(m) => {
+                let names = (x_name(chart, "When"), y_name(chart, "Value"));
+                describe::table(m, names, max_rows, f)
+            }
+            _ => super::no_table(),
+        }
+    },
+};

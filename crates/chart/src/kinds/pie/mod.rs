@@ -67,3 +67,23 @@ pub(crate) fn slices(c: &Categorical) -> Vec<Slice> {
     });
     kept
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Categorical(c) = &chart.card {
+            layout::draw(ctx, body, c)
+        }
+    },
+    summary: |chart, _| match &chart.card {
+        Card::Categorical(c) => describe::summary(c),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Categorical(c) => describe::table(chart, c, max_rows, f),
+        _ => super::no_table(),
+    },
+};

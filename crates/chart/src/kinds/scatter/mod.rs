@@ -48,3 +48,23 @@ fn read_series(series: &[(String, Points<'_>)]) -> Result<Card, DataError> {
     }
     Ok(Card::Scatter(out))
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Scatter(series) = &chart.card {
+            layout::draw(ctx, body, series)
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        Card::Scatter(series) => describe::summary(chart, series, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Scatter(all) => describe::table(chart, all, max_rows, f),
+        _ => super::no_table(),
+    },
+};

@@ -106,3 +106,23 @@ pub(crate) fn read(shape: &DataShape) -> Result<Card, DataError> {
         }
     }
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Table { columns, rows } = &chart.card {
+            layout::draw(ctx, body, columns, rows)
+        }
+    },
+    summary: |chart, _| match &chart.card {
+        Card::Table { columns, rows } => describe::summary(columns, rows),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Table { columns, rows } => describe::table(columns, rows, max_rows, f),
+        _ => super::no_table(),
+    },
+};

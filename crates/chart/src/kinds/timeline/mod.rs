@@ -61,3 +61,23 @@ pub(crate) fn read(shape: &DataShape, epoch_ms: bool) -> Result<Card, DataError>
     }
     Ok(Card::Timeline { items, precision })
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, epoch_ms| read(shape, epoch_ms),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let Card::Timeline { items, precision } = &chart.card {
+            layout::draw(ctx, body, items, *precision)
+        }
+    },
+    summary: |chart, _| match &chart.card {
+        Card::Timeline { items, precision } => describe::summary(items, *precision),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| match &chart.card {
+        Card::Timeline { items, precision } => describe::table(items, *precision, max_rows, f),
+        _ => super::no_table(),
+    },
+};

@@ -146,3 +146,29 @@ fn check_value(value: f64, path: impl FnOnce() -> String) -> Result<(), DataErro
     }
     Ok(())
 }
+
+/// The group's code, reached through `crate::kinds::code` (in the page,
+/// once its chunk has loaded).
+pub(crate) static CODE: super::GroupCode = super::GroupCode {
+    read: |_, shape, _| read(shape),
+    finish: super::kept,
+    draw: |ctx, body, chart| {
+        if let crate::kinds::Card::Treemap(t) = &chart.card {
+            layout::draw(ctx, body, t)
+        }
+    },
+    summary: |chart, units| match &chart.card {
+        crate::kinds::Card::Treemap(t) => describe::summary(t, units),
+        _ => String::new(),
+    },
+    data_table: |chart, max_rows, f| {
+        use crate::describe::table::{x_name, y_name};
+        match &chart.card {
+            crate::kinds::Card::Treemap(t) => {
+                let names = (x_name(chart, "Category"), y_name(chart, "Value"));
+                describe::table(t, names, max_rows, f)
+            }
+            _ => super::no_table(),
+        }
+    },
+};
