@@ -98,8 +98,8 @@ export function defineZdrEmbed(api) {
     async _apply() {
       // A card drawn in the page needs the engine: asked for now, beside the
       // service module, as a page's own preload() would (a failed load is
-      // the card's onError, from render).
-      if (api.preload && this.getAttribute('mode') === 'local') api.preload().catch(() => {});
+      // the card's onError, from render). Its card's kind comes with the card: [].
+      if (api.preload && this.getAttribute('mode') === 'local') api.preload([]).catch(() => {});
       await api.ready();
       if (!this.isConnected) return;
       const data = this.visualizationData;

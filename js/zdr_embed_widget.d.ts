@@ -10,7 +10,8 @@ export interface ServiceZDREmbedApi {
   render(options: RenderOptions): EmbedHandle;
   renderMultiple(optionsList: RenderOptions[]): EmbedHandle[];
   /** Fetches and compiles the engine module (engine/zdr_engine.js beside the script) now. */
-  preload(): Promise<void>;
+  /** The engine, with every card kind's code, or only that of `kinds`. */
+  preload(kinds?: string[]): Promise<void>;
   readonly version: string;
   readonly engine: 'zdr-embed';
 }

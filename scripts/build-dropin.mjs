@@ -101,7 +101,14 @@ ${glue}
   window.ServiceZDREmbed = Object.freeze({
     render: wasm_bindgen.render,
     renderMultiple: wasm_bindgen.renderMultiple,
-    preload: wasm_bindgen.preload,
+    // Every chunk of card kinds too, or those named (js/zdr_embed.js's preload).
+    preload: function (kinds) {
+      return wasm_bindgen.preload().then(function () {
+        return import(new URL('engine/zdr_engine.js', SCRIPT_SRC).href);
+      }).then(function (engine) {
+        return engine.loadKinds(kinds == null ? null : kinds);
+      });
+    },
     version: '${version}',
     engine: 'zdr-embed',
   });

@@ -52,9 +52,20 @@ node scripts/shorten-wasm-names.mjs pkg/service/zdr_embed_service_bg.wasm \
   pkg/service/zdr_embed_service.js pkg/service/zdr_embed_service_bg.wasm.d.ts
 
 if [ -f crates/engine/Cargo.toml ]; then
-  say "build: the engine module (ES module)"
-  build zdr-engine pkg/engine zdr_engine web --features allocator
-  # The engine's budget: -Oz, then flattening and re-looping before -Oz again,
+  say "build: the engine module (ES module): its core and a chunk per group of card kinds"
+  # With the feature "chunks" (crates/engine/src/chunks.rs) and relocations
+  # kept for the splitter: `cargo rustc` gives the link flag to the engine's
+  # own link only, so its dependencies are the ones built without it.
+  cargo rustc --quiet --lib -p zdr-engine --profile wasm-release --target wasm32-unknown-unknown \
+    --features allocator,chunks -- -C link-args=--emit-relocs
+  rm -rf target/engine-split pkg/engine
+  "$(wasm_split_bin)" --target web --out-name zdr_engine \
+    target/wasm32-unknown-unknown/wasm-release/zdr_engine.wasm target/engine-split
+  # Its exports that the chunks import (memory, the function table, what the
+  # core shares with them) stay: --keep-lld-exports.
+  wasm-bindgen --target web --keep-lld-exports --out-dir pkg/engine --out-name zdr_engine \
+    target/engine-split/zdr_engine.wasm
+  # The core's budget: -Oz, then flattening and re-looping before -Oz again,
   # repeated until nothing shrinks, is 1.4 KB gzip smaller than -Oz alone
   # (the first -Oz gives the re-looper smaller functions: 0.4 KB); the
   # import and closure-shim names made short as for the service (3.4 KB).
@@ -74,6 +85,7 @@ if [ -f crates/engine/Cargo.toml ]; then
   minify pkg/engine/zdr_engine.js --module
   node scripts/shorten-wasm-names.mjs pkg/engine/zdr_engine_bg.wasm \
     pkg/engine/zdr_engine.js pkg/engine/zdr_engine_bg.wasm.d.ts
+  node scripts/engine-chunks.mjs target/engine-split pkg/engine "${WASM_FEATURES[@]}"
 else
   say "crates/engine is missing: no engine module built"
 fi

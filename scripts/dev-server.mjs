@@ -45,7 +45,13 @@ export async function startServer({
 } = {}) {
   // Only the files the package publishes, as a user who installed it would have.
   const manifest = JSON.parse(await readFile(join(packageDir, 'package.json'), 'utf8'));
-  const published = new Set(['package.json', ...manifest.files]);
+  // An entry with * (the engine's chunks, named by their hash) matches any
+  // name without a slash in its place, as npm's files globs do.
+  const exact = new Set(['package.json', ...manifest.files.filter((f) => !f.includes('*'))]);
+  const globs = manifest.files
+    .filter((f) => f.includes('*'))
+    .map((f) => new RegExp(`^${f.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*')}$`));
+  const published = { has: (path) => exact.has(path) || globs.some((glob) => glob.test(path)) };
   const mounts = [
     ['/node_modules/zdr-embed/', resolve(packageDir), published],
     ...Object.entries(extraMounts).map(([prefix, dir]) => [prefix, resolve(dir)]),

@@ -12,6 +12,9 @@
 // The module's target_features section (what rustc enabled; no browser reads
 // it) is left out too: 105 B gzip.
 //
+// The engine's imports of its chunk loader (./__wasm_split.js, written by
+// wasm-split-cli: scripts/engine-chunks.mjs) keep their module and names.
+//
 // Run after wasm-opt and terser (build.sh); the module then imports from a
 // module named "a" with fields "a", "b", ..., and the glue's import object
 // says the same.
@@ -101,6 +104,7 @@ function nameBytes(text) {
 const wasm = readFileSync(wasmPath);
 if (wasm.readUInt32LE(0) !== 0x6d736100) fail(`${wasmPath} is not a WebAssembly module`);
 
+const CHUNK_LOADER = './__wasm_split.js';
 const renamed = new Map(); // old name -> new name, imports' fields and hashed exports
 let moduleName = null;
 const sections = [wasm.subarray(0, 8)];
@@ -113,13 +117,21 @@ while (reader.at < wasm.length) {
   if (end > wasm.length) fail('a section runs past the module');
   let body = wasm.subarray(start, end);
   if (id === 2) {
-    // Imports: every field gets a short name; every module must be the one glue.
+    // Imports: every field gets a short name; every module must be the one
+    // glue, but for the chunk loader's, written as they are.
     const section = new Reader(wasm, start);
     const count = section.u32();
     const out = [...u32Bytes(count)];
     for (let i = 0; i < count; i++) {
       const module = section.name();
       const field = section.name();
+      if (module === CHUNK_LOADER) {
+        const descStart = section.at;
+        if (section.byte() !== 0x00) fail(`the chunk loader's import ${field} is not a function`);
+        section.u32();
+        out.push(...nameBytes(module), ...nameBytes(field), ...wasm.subarray(descStart, section.at));
+        continue;
+      }
       if (moduleName === null) moduleName = module;
       if (module !== moduleName) fail(`imports come from two modules (${moduleName}, ${module})`);
       const descStart = section.at;

@@ -12,7 +12,7 @@
 // zdr-host (`cargo build -p zdr-host`) first.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -23,6 +23,13 @@ import { packPackage, ROOT } from './package.mjs';
 const WAIT = { timeout: 20_000 };
 const ENGINE_JS = '/node_modules/zdr-embed/pkg/engine/zdr_engine.js';
 const ENGINE_WASM = '/node_modules/zdr-embed/pkg/engine/zdr_engine_bg.wasm';
+// The engine's chunk loader, and the chunk of the bar cards these pages draw
+// (named by its content's hash: crates/engine/src/chunks.rs).
+const CHUNK_LOADER = '/node_modules/zdr-embed/pkg/engine/__wasm_split.js';
+const chunkOf = (group) => {
+  const name = readdirSync(join(ROOT, 'pkg/engine')).find((file) => file.startsWith(`kinds-${group}.`));
+  return `/node_modules/zdr-embed/pkg/engine/${name}`;
+};
 const isEngine = (url) => new URL(url).pathname.includes('/engine/');
 const BAR = JSON.parse(readFileSync(join(ROOT, 'docs/examples/bar.json'), 'utf8'));
 // A value that is not a number: the engine refuses it (data[1].y).
@@ -172,7 +179,7 @@ test('a service-mode page (form and postMessage) requests no engine file; only t
   // The postMessage shell is the service's page, not this one: it draws,
   // so it loads the engine, and nothing else of the package.
   const shell = paths(requests.filter((r) => !r.main && new URL(r.url).pathname !== '/embed/form-card/'));
-  assert.deepEqual(shell.sort(), ['/embed/pm-card/', ENGINE_JS, ENGINE_WASM, '/zdr-shell/v1/shell.js'].sort());
+  assert.deepEqual(shell.sort(), ['/embed/pm-card/', ENGINE_JS, ENGINE_WASM, CHUNK_LOADER, chunkOf('bars'), '/zdr-shell/v1/shell.js'].sort());
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
@@ -182,7 +189,8 @@ test("the postMessage shell imports the engine the host's --engine-url names, an
   // serve it; the host names it in the shell page.
   const site = join(work, 'site');
   mkdirSync(join(site, 'static/zdr'), { recursive: true });
-  for (const file of ['zdr_engine.js', 'zdr_engine_bg.wasm']) {
+  // The engine is its folder: the module, its WebAssembly, its chunk loader and chunks.
+  for (const file of readdirSync(join(ROOT, 'pkg/engine')).filter((f) => /\.(js|wasm)$/.test(f))) {
     copyFileSync(join(ROOT, 'pkg/engine', file), join(site, 'static/zdr', file));
   }
   const other = await startHost(['--www', site, '--package', packageDir, '--engine-url', '/static/zdr/zdr_engine.js']);
@@ -196,8 +204,9 @@ test("the postMessage shell imports the engine the host's --engine-url names, an
     await page.goto(`${other.origin}/service.html`);
     await page.waitForFunction(() => window.loads?.length === 2, null, WAIT);
     assert.deepEqual(await page.evaluate(() => window.errors), []);
-    const engine = requests.filter((path) => path.includes('zdr_engine'));
-    assert.deepEqual(engine.sort(), ['/static/zdr/zdr_engine.js', '/static/zdr/zdr_engine_bg.wasm']);
+    const engine = requests.filter((path) => path.startsWith('/static/zdr/'));
+    const bars = chunkOf('bars').replace('/node_modules/zdr-embed/pkg/engine/', '/static/zdr/');
+    assert.deepEqual(engine.sort(), ['/static/zdr/__wasm_split.js', bars, '/static/zdr/zdr_engine.js', '/static/zdr/zdr_engine_bg.wasm'].sort());
     const shell = page.frames().find((frame) => frame.url().includes('/embed/pm-card/'));
     assert.equal(await shell.evaluate(() => document.documentElement.dataset.engine), '/static/zdr/zdr_engine.js');
     await shell.waitForFunction(() => document.querySelector('#zdr-chart canvas') !== null, null, WAIT);
@@ -224,7 +233,7 @@ test('the drop-in script in service mode requests no engine file', async () => {
 });
 
 for (const [name, path] of [['the package entry', 'ten.html'], ['the drop-in script', 'ten-dropin.html']]) {
-  test(`ten local cards through ${name} fetch the engine's .js and .wasm once each, and all draw`, async () => {
+  test(`ten local cards through ${name} fetch the engine's .js and .wasm and the bars' chunk once each, and all draw`, async () => {
     const opened = await open(path);
     const { context, page, requests, consoleErrors } = opened;
     await until(opened, () => window.loads?.length === 10);
@@ -242,7 +251,7 @@ for (const [name, path] of [['the package entry', 'ten.html'], ['the drop-in scr
       );
     }
     const engine = paths(requests.filter((r) => isEngine(r.url)));
-    assert.deepEqual(engine.sort(), [ENGINE_JS, ENGINE_WASM], engine.join('\n'));
+    assert.deepEqual(engine.sort(), [ENGINE_JS, ENGINE_WASM, CHUNK_LOADER, chunkOf('bars')].sort(), engine.join('\n'));
     assert.deepEqual(consoleErrors, []);
     await context.close();
   });

@@ -113,6 +113,32 @@ fn is_engine_file(path: &str, engine_url: &str) -> bool {
             .strip_suffix(".js")
             .and_then(|stem| path.strip_prefix(stem))
             .is_some_and(|rest| rest == "_bg.wasm")
+        || engine_folder(engine_url)
+            .and_then(|folder| path.strip_prefix(folder))
+            .is_some_and(|name| name == CHUNK_LOADER || is_chunk(name))
+}
+
+/// The engine's loader of its chunks, beside it (scripts/engine-chunks.mjs).
+const CHUNK_LOADER: &str = "__wasm_split.js";
+
+fn engine_folder(engine_url: &str) -> Option<&str> {
+    engine_url.rfind('/').map(|end| &engine_url[..=end])
+}
+
+/// A chunk of the engine, `kinds-<group>.<12 hex digits of its content's
+/// hash>.wasm`: a new build names new content anew, so a browser may keep
+/// it for good.
+fn is_chunk(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("kinds-").and_then(|n| n.strip_suffix(".wasm")) else {
+        return false;
+    };
+    let Some((group, hash)) = rest.split_once('.') else {
+        return false;
+    };
+    !group.is_empty()
+        && group.bytes().all(|b| b.is_ascii_lowercase())
+        && hash.len() == 12
+        && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Code may be kept by the browser and revalidated on each use (the package's
@@ -122,10 +148,11 @@ fn is_engine_file(path: &str, engine_url: &str) -> bool {
 fn cache_control(path: &str, status: StatusCode, engine_url: &str) -> &'static str {
     let code = CODE_PATHS.iter().any(|prefix| path.starts_with(prefix))
         || is_engine_file(path, engine_url);
-    if code && (status.is_success() || status == StatusCode::NOT_MODIFIED) {
-        "no-cache"
-    } else {
-        "no-store"
+    let named_by_content = path.rsplit('/').next().is_some_and(is_chunk);
+    match (code && (status.is_success() || status == StatusCode::NOT_MODIFIED), named_by_content) {
+        (true, true) => "public, max-age=31536000, immutable",
+        (true, false) => "no-cache",
+        (false, _) => "no-store",
     }
 }
 
@@ -217,7 +244,16 @@ mod tests {
             cache_control(engine, StatusCode::NOT_FOUND, engine),
             "no-store"
         );
+        assert_eq!(cache_control("/static/e/__wasm_split.js", ok, engine), "no-cache");
+        assert_eq!(
+            cache_control("/static/e/kinds-lines.0123456789ab.wasm", ok, engine),
+            "public, max-age=31536000, immutable"
+        );
         for other in [
+            "/static/e/kinds-lines.wasm",
+            "/static/e/kinds-lines.0123456789ab.wasm.html",
+            "/static/e/kinds-Lines.0123456789ab.wasm",
+            "/static/other/kinds-lines.0123456789ab.wasm",
             "/static/e/",
             "/static/e/index.html",
             "/static/e/zdr_engine.js.html",

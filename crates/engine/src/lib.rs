@@ -161,11 +161,11 @@ pub fn mount_local(
 }
 
 /// Fetches the code of the card kinds named (`viz_component_type`
-/// values), so that their first cards draw without waiting for it; throws
-/// for a name that is no card kind.
+/// values; `null`: every kind), so that their first cards draw without
+/// waiting for it; throws for a name that is no card kind.
 #[wasm_bindgen(js_name = "loadKinds")]
 pub fn load_kinds(
-    #[wasm_bindgen(unchecked_param_type = "string[]")] kinds: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | null")] kinds: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
     zdr_protocol::failure::guard().map_err(EngineError::from)?;
     let groups = settings::kind_groups(&kinds)?;

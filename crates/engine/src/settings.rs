@@ -179,9 +179,12 @@ fn function(settings: &JsValue, key: &str) -> Result<Option<js_sys::Function>, E
 const MAX_KINDS: u32 = 64;
 
 /// `loadKinds`'s argument: an array of `viz_component_type` names, each
-/// read as the group whose code draws it.
+/// read as the group whose code draws it; `null` or `undefined`: every group.
 pub fn kind_groups(kinds: &JsValue) -> Result<Vec<zdr_chart::model::KindGroup>, EngineError> {
-    use zdr_chart::model::CardKind;
+    use zdr_chart::model::{CardKind, KindGroup};
+    if kinds.is_null() || kinds.is_undefined() {
+        return Ok(KindGroup::ALL.to_vec());
+    }
     let refuse = |problem: String| EngineError::Argument { problem };
     let Some(array) = kinds.dyn_ref::<js_sys::Array>() else {
         return Err(refuse(format!(

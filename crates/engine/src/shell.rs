@@ -21,6 +21,7 @@ use zdr_protocol::text::{describe_thrown, quote};
 use crate::canvas::{CanvasSpec, LocalCanvas};
 use crate::error::EngineError;
 use crate::settings::Callbacks;
+use zdr_chart::model::KindGroup;
 
 thread_local! {
     /// One shell per page, alive as long as the page.
@@ -159,16 +160,27 @@ impl Shell {
                 .is_some_and(|source| js_sys::Object::is(&source, &self.parent))
     }
 
-    /// Reads and draws data `id`; answers received or error.
+    /// Reads and draws data `id`; answers received or error. A card whose
+    /// group's code has not arrived is drawn once it has (`crate::chunks`).
     fn show(&mut self, id: u32, json: String) {
-        let shown = crate::data::read_text(&json).and_then(|chart| match &mut self.canvas {
-            Some(canvas) => canvas.show(chart),
-            None => self.create_canvas(chart),
+        let shown = crate::data::read_text(&json).and_then(|chart| {
+            if !zdr_chart::is_loaded(chart.group()) {
+                return Err(EngineError::Unloaded(chart.group()));
+            }
+            match &mut self.canvas {
+                Some(canvas) => canvas.show(chart),
+                None => self.create_canvas(chart),
+            }
         });
         let answer = match shown {
             Ok(()) => {
                 self.current = Some(id);
                 ToWidget::Received { id }
+            }
+            Err(EngineError::Unloaded(group)) => {
+                self.current = Some(id);
+                wasm_bindgen_futures::spawn_local(show_when_loaded(group, id, json));
+                return;
             }
             Err(error) => ToWidget::Error {
                 id,
@@ -221,6 +233,30 @@ impl Shell {
             self.send(&ToWidget::Resize { height });
         }
     }
+}
+
+/// Draws data `id` once `group`'s code is here, unless newer data came
+/// meanwhile (which is drawn instead); a failed load is the data's error.
+async fn show_when_loaded(group: KindGroup, id: u32, json: String) {
+    let loaded = crate::chunks::load(group).await;
+    SHELL.with(|slot| {
+        let Ok(mut slot) = slot.try_borrow_mut() else {
+            return;
+        };
+        let Some(shell) = slot.as_mut() else {
+            return;
+        };
+        if shell.current != Some(id) {
+            return;
+        }
+        match loaded {
+            Ok(()) => shell.show(id, json),
+            Err(error) => shell.send(&ToWidget::Error {
+                id,
+                message: error.to_string(),
+            }),
+        }
+    });
 }
 
 fn on_message(event: &MessageEvent) {
