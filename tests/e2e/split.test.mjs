@@ -50,6 +50,20 @@ const RECORD = `
     onError: (error) => window.errors.push({ id, isError: error instanceof Error, message: error.message, code: error.code }),
   });`;
 
+// One example of each of the nineteen kinds (docs/examples/), each with the
+// group of kinds whose chunk draws it.
+const GROUP_OF = {
+  bar: 'bars', grouped_bar: 'bars', stacked_bar: 'bars', waterfall: 'bars', pie: 'pie',
+  choropleth: 'maps', map: 'maps', bubble_map: 'maps', timeseries: 'lines', area_timeseries: 'lines',
+  stacked_area_timeseries: 'lines', scatter: 'scatter', table: 'table', heatmap: 'heatmap',
+  timeline: 'timeline', boxplot: 'boxplot', histogram: 'histogram', treemap: 'treemap', top_level_metric: 'metric',
+};
+const EXAMPLES = readdirSync(join(ROOT, 'docs/examples'))
+  .filter((file) => file.endsWith('.json'))
+  .map((file) => JSON.parse(readFileSync(join(ROOT, 'docs/examples', file), 'utf8')))
+  .filter((data) => GROUP_OF[data.viz_config?.viz_component_type])
+  .filter((data, i, all) => all.findIndex((d) => d.viz_config.viz_component_type === data.viz_config.viz_component_type) === i);
+
 function writeSite(dir) {
   const card = JSON.stringify(BAR);
   const bad = JSON.stringify(BAD);
@@ -97,6 +111,36 @@ function writeSite(dir) {
       onLoad: function (element) { window.loads.push({ tag: element.tagName }); },
       onError: function (error) { window.errors.push({ message: error.message }); } });
   }
+</script></body></html>`);
+  // Every kind: first one line card alone, then the other eighteen at once.
+  writeFileSync(join(dir, 'kinds.html'), `<!doctype html><html lang="en"><head>${HEAD}${IMPORT_MAP}</head>
+<body><div id="cards"></div><script type="module">
+  import init, { render } from 'zdr-embed';
+  await init();${RECORD}
+  const examples = ${JSON.stringify(EXAMPLES)};
+  window.examples = examples;
+  window.handles = {};
+  window.drawKinds = (kinds) => {
+    for (const data of examples.filter((d) => kinds.includes(d.viz_config.viz_component_type))) {
+      const id = data.viz_config.viz_component_type;
+      const div = document.createElement('div');
+      div.className = 'card';
+      div.id = id;
+      document.getElementById('cards').append(div);
+      window.handles[id] = render({ containerId: id, mode: 'local', visualizationData: data, ...record(id) });
+    }
+  };
+  window.ready = true;
+</script></body></html>`);
+  // preload() with kinds: only those kinds' chunks; a wrong name rejects.
+  writeFileSync(join(dir, 'preload-kinds.html'), `<!doctype html><html lang="en"><head>${HEAD}${IMPORT_MAP}</head>
+<body>${CARDS}<script type="module">
+  import init, { render, preload } from 'zdr-embed';
+  await init();${RECORD}
+  window.wrong = await preload(['timeseries', 'barr']).then(() => 'resolved',
+    (error) => ({ isError: error instanceof Error, message: error.message }));
+  window.preloaded = await preload(['timeseries']).then(() => 'resolved', (error) => 'rejected: ' + error.message);
+  window.done = true;
 </script></body></html>`);
   // Bad data in local mode: before the engine, onError; after preload(), a throw.
   writeFileSync(join(dir, 'preload.html'), `<!doctype html><html lang="en"><head>${HEAD}${IMPORT_MAP}</head>
@@ -275,6 +319,59 @@ test('before the engine, bad local data reach onError; after preload(), render t
   assert.equal(await page.evaluate(() => window.good), null, 'good data after preload() draw at once');
   await page.waitForFunction(() => window.loads.some((l) => l.id === 'good'), null, WAIT);
   assert.deepEqual(await page.evaluate(() => window.loads.map((l) => l.id)), ['good'], 'no onLoad for bad data');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('a page drawing all nineteen kinds fetches each chunk once, and only when a card of its group is drawn', async () => {
+  const opened = await open('kinds.html');
+  const { context, page, requests, consoleErrors } = opened;
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  const chunks = () => paths(requests.filter((r) => /\/kinds-[a-z]+\.[0-9a-f]{12}\.wasm$/.test(r.url)));
+  await page.evaluate(() => window.drawKinds(['timeseries']));
+  await until(opened, () => window.loads?.length === 1);
+  assert.deepEqual(chunks(), [chunkOf('lines')], 'a line card alone: the lines chunk alone');
+  const rest = Object.keys(GROUP_OF).filter((kind) => kind !== 'timeseries');
+  await page.evaluate((kinds) => window.drawKinds(kinds), rest);
+  await until(opened, () => window.loads?.length === 19);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual(await page.evaluate(() => [...new Set(window.loads.map((l) => l.tag))]), ['CANVAS']);
+  const groups = [...new Set(Object.values(GROUP_OF))];
+  assert.deepEqual(chunks().sort(), groups.map(chunkOf).sort(), 'every chunk once');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test("a chunk that does not arrive gives its card's onError, and its neighbours draw", async () => {
+  const opened = await open('kinds.html');
+  const { context, page } = opened;
+  await page.route(/\/kinds-pie\.[0-9a-f]{12}\.wasm$/, (route) => route.abort('connectionrefused'));
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  await page.evaluate(() => window.drawKinds(['bar', 'pie', 'timeseries']));
+  await until(opened, () => window.loads?.length === 2 && window.errors?.length === 1);
+  assert.deepEqual((await page.evaluate(() => window.loads.map((l) => `${l.id} ${l.tag}`))).sort(), ['bar CANVAS', 'timeseries CANVAS']);
+  const [error] = await page.evaluate(() => window.errors);
+  assert.equal(error.id, 'pie');
+  assert.equal(error.isError, true);
+  assert.match(error.message, /could not fetch the engine's code for pie cards/);
+  // The network is back: new data for the card try again, and it draws.
+  await page.unroute(/\/kinds-pie\.[0-9a-f]{12}\.wasm$/);
+  await page.evaluate(() => window.handles.pie.update(window.examples.find((d) => d.viz_config.viz_component_type === 'pie')));
+  await until(opened, () => window.loads?.length === 3);
+  assert.deepEqual((await page.evaluate(() => window.loads.map((l) => `${l.id} ${l.tag}`))).sort(), ['bar CANVAS', 'pie CANVAS', 'timeseries CANVAS']);
+  await context.close();
+});
+
+test('preload(kinds) fetches the chunks of those kinds only, and rejects a name that is no card type', async () => {
+  const opened = await open('preload-kinds.html');
+  const { context, page, requests, consoleErrors } = opened;
+  await page.waitForFunction(() => window.done === true, null, WAIT);
+  const wrong = await page.evaluate(() => window.wrong);
+  assert.equal(wrong.isError, true);
+  assert.match(wrong.message, /kinds\[1\] must be a card type/);
+  assert.equal(await page.evaluate(() => window.preloaded), 'resolved');
+  const chunks = paths(requests.filter((r) => /\/kinds-[a-z]+\.[0-9a-f]{12}\.wasm$/.test(r.url)));
+  assert.deepEqual(chunks, [chunkOf('lines')]);
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
