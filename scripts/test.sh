@@ -42,6 +42,8 @@ step "clippy: wasm32" "cargo clippy --target wasm32-unknown-unknown (the two Web
 # native (tokio, sockets, SQLite, the file readers): not wasm32 targets.
 cargo clippy --workspace --exclude zdr-host --exclude zdr-api --exclude zdr-table --exclude zdr-embed-page \
   --exclude zdr-limits --exclude zdr-fuzz-checks --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
+# The engine as the package ships it: split into chunks (crates/engine/src/chunks.rs).
+cargo clippy -p zdr-engine --features chunks --all-targets --quiet --target wasm32-unknown-unknown -- -D warnings
 step "clippy: zdr-chart without maps" "cargo clippy -p zdr-chart --no-default-features (the widget's small build)"
 cargo clippy -p zdr-chart --all-targets --no-default-features --quiet -- -D warnings
 

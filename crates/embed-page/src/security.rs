@@ -129,7 +129,10 @@ fn engine_folder(engine_url: &str) -> Option<&str> {
 /// hash>.wasm`: a new build names new content anew, so a browser may keep
 /// it for good.
 fn is_chunk(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("kinds-").and_then(|n| n.strip_suffix(".wasm")) else {
+    let Some(rest) = name
+        .strip_prefix("kinds-")
+        .and_then(|n| n.strip_suffix(".wasm"))
+    else {
         return false;
     };
     let Some((group, hash)) = rest.split_once('.') else {
@@ -138,7 +141,9 @@ fn is_chunk(name: &str) -> bool {
     !group.is_empty()
         && group.bytes().all(|b| b.is_ascii_lowercase())
         && hash.len() == 12
-        && hash.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        && hash
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Code may be kept by the browser and revalidated on each use (the package's
@@ -149,7 +154,10 @@ fn cache_control(path: &str, status: StatusCode, engine_url: &str) -> &'static s
     let code = CODE_PATHS.iter().any(|prefix| path.starts_with(prefix))
         || is_engine_file(path, engine_url);
     let named_by_content = path.rsplit('/').next().is_some_and(is_chunk);
-    match (code && (status.is_success() || status == StatusCode::NOT_MODIFIED), named_by_content) {
+    match (
+        code && (status.is_success() || status == StatusCode::NOT_MODIFIED),
+        named_by_content,
+    ) {
         (true, true) => "public, max-age=31536000, immutable",
         (true, false) => "no-cache",
         (false, _) => "no-store",
@@ -244,7 +252,10 @@ mod tests {
             cache_control(engine, StatusCode::NOT_FOUND, engine),
             "no-store"
         );
-        assert_eq!(cache_control("/static/e/__wasm_split.js", ok, engine), "no-cache");
+        assert_eq!(
+            cache_control("/static/e/__wasm_split.js", ok, engine),
+            "no-cache"
+        );
         assert_eq!(
             cache_control("/static/e/kinds-lines.0123456789ab.wasm", ok, engine),
             "public, max-age=31536000, immutable"
