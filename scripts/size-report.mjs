@@ -52,13 +52,17 @@ const PAGES = [
   // target: 25,000 B
   { name: 'service card, ES module', budget: 36_000, load: 'module', cards: ['bar'] },
   // target: 120,000 B
-  { name: 'local line card', budget: 254_000, load: 'module', local: true, cards: ['timeseries'] },
+  // The engine split by card kind: the core (127 KB) and the lines' chunk.
+  { name: 'local line card', budget: 186_000, load: 'module', local: true, cards: ['timeseries'] },
   // target: 120,000 B
-  { name: 'local bar card', budget: 254_000, load: 'module', local: true, cards: ['bar'] },
+  { name: 'local bar card', budget: 178_000, load: 'module', local: true, cards: ['bar'] },
   // target: 160,000 B
-  { name: 'local map card (choropleth)', budget: 254_000, load: 'module', local: true, cards: ['choropleth'] },
-  // no target in issue 53: every kind's chunk, once each
-  { name: 'local cards of all 19 kinds', budget: 254_000, load: 'module', local: true, cards: KINDS },
+  // The maps' chunk carries the outlines (39 KB).
+  { name: 'local map card (choropleth)', budget: 211_000, load: 'module', local: true, cards: ['choropleth'] },
+  // no target in issue 53: every kind's chunk, once each. 28 KB more than
+  // the whole engine was: twelve modules compress apart, and the core
+  // exports what they share instead of inlining it.
+  { name: 'local cards of all 19 kinds', budget: 281_000, load: 'module', local: true, cards: KINDS },
 ];
 
 // ------------------------------------------------------------------ sizes
