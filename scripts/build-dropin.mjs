@@ -20,18 +20,26 @@
 // took four characters each; ranked, 95 % take one (the drop-in 50.4 -> 45.2 KB
 // gzip -9). The file stays ASCII whatever charset a page gives it.
 //
-// usage: node scripts/build-dropin.mjs <no-modules build dir> <output file>
+// The module and its glue are the ES module's (pkg/service/), the glue
+// bundled into the script by rolldown with only what the script calls
+// (initSync, the four functions): the asynchronous init that fetches a
+// .wasm, which a wasm-bindgen `no-modules` glue keeps, is left out (0.5 KB
+// gzip), and the module is built once for both.
+//
+// usage: node scripts/build-dropin.mjs <the ES service module's dir> <output file>
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { rolldown } from 'rolldown';
+import { minify } from 'terser';
 
 const NAME = 'zdr_embed_service';
 const [dir, output] = process.argv.slice(2);
 if (!dir || !output) {
-  console.error('usage: build-dropin.mjs <no-modules build dir> <output file>');
+  console.error('usage: build-dropin.mjs <the ES service module\'s dir> <output file>');
   process.exit(2);
 }
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const glue = readFileSync(join(dir, `${NAME}.js`), 'utf8');
+const glue = await classicGlue(resolve(dir, `${NAME}.js`));
 // The <zdr-embed> element, inlined: js/element.js has no imports and one export.
 const element = readFileSync(new URL('../js/element.js', import.meta.url), 'utf8');
 if (element.match(/^export /gm)?.length !== 1 || /^import /m.test(element)) {
@@ -43,6 +51,35 @@ const SYNC_COMPILE_LIMIT = 8 * 1024 * 1024;
 if (wasm.length > SYNC_COMPILE_LIMIT) {
   console.error(`the module is ${wasm.length} bytes, over the ${SYNC_COMPILE_LIMIT} bytes browsers compile synchronously`);
   process.exit(1);
+}
+
+/**
+ * The ES glue at `path` as a classic script's `var wasm_bindgen = ...`,
+ * with only what the drop-in calls.
+ */
+async function classicGlue(path) {
+  const ENTRY = '\0dropin-entry';
+  const bundle = await rolldown({
+    input: ENTRY,
+    plugins: [
+      {
+        name: 'dropin-entry',
+        resolveId: (id) => (id === ENTRY ? id : null),
+        load: (id) =>
+          id === ENTRY
+            ? `export { initSync, render, renderMultiple, preload, __setEngineLoader } from ${JSON.stringify(path)};`
+            : null,
+      },
+    ],
+  });
+  try {
+    const { output: [chunk] } = await bundle.generate({ format: 'iife', name: 'wasm_bindgen' });
+    if (/import\.meta/.test(chunk.code)) throw new Error(`${path}: the drop-in's glue still names import.meta`);
+    const { code } = await minify(chunk.code, { compress: true, mangle: true, format: { ascii_only: true } });
+    return code;
+  } finally {
+    await bundle.close();
+  }
 }
 
 /** Character codes 0-255 as the body of a '...' JavaScript string literal, in ASCII. */

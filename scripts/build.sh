@@ -99,13 +99,8 @@ minify pkg/zdr_embed.js --module
 minify pkg/zdr_embed_element.js --module
 minify pkg/element.js --module
 
-say "build: the service module as a classic script, for the drop-in file"
-build zdr-embed target/dropin zdr_embed_service no-modules
-rm -f target/dropin/zdr_embed_service_bg.wasm.d.ts
-optimise target/dropin/zdr_embed_service_bg.wasm
-minify target/dropin/zdr_embed_service.js
-node scripts/shorten-wasm-names.mjs target/dropin/zdr_embed_service_bg.wasm target/dropin/zdr_embed_service.js
-node scripts/build-dropin.mjs target/dropin pkg/zdr_embed_widget.js
+say "the drop-in script: the service module and the part of its glue it calls, in one classic script"
+node scripts/build-dropin.mjs pkg/service pkg/zdr_embed_widget.js
 
 # The files a page's first card runs, most of their functions on that first
 # call (the service module's glue through the entry, or alone): marked so,
