@@ -114,7 +114,11 @@ function rankedCodes(bytes) {
 }
 const { codeOf, table } = rankedCodes(wasm);
 
-const script = `/*! zdr-embed ${version}: drop-in ServiceZDREmbed widget (Rust + WebAssembly). */
+// The script is minified whole (the element's comments, the loader's) with
+// the two strings as placeholders, put in afterwards: terser must not
+// rewrite their escapes.
+const PLACEHOLDERS = { __ZDR_WASM__: byteString(Array.from(wasm, (byte) => codeOf[byte])), __ZDR_BYTE__: byteString(table) };
+const source = `/*! zdr-embed ${version}: drop-in ServiceZDREmbed widget (Rust + WebAssembly). */
 (function () {
   'use strict';
   if (typeof window === 'undefined') return;
@@ -122,8 +126,8 @@ const script = `/*! zdr-embed ${version}: drop-in ServiceZDREmbed widget (Rust +
   // Only while the script first runs does the document say which script it is.
   var SCRIPT_SRC = document.currentScript && document.currentScript.src;
 ${glue}
-  var WASM = '${byteString(Array.from(wasm, (byte) => codeOf[byte]))}';
-  var BYTE = '${byteString(table)}';
+  var WASM = __ZDR_WASM__;
+  var BYTE = __ZDR_BYTE__;
   var bytes = new Uint8Array(WASM.length);
   for (var i = 0; i < WASM.length; i++) bytes[i] = BYTE.charCodeAt(WASM.charCodeAt(i));
   wasm_bindgen.initSync({ module: bytes });
@@ -153,4 +157,13 @@ ${element.replace(/^export /m, '')}
   defineZdrEmbed({ render: wasm_bindgen.render, ready: function () { return Promise.resolve(); } });
 })();
 `;
-writeFileSync(output, script);
+const { code } = await minify(source, { compress: true, mangle: true, format: { ascii_only: true } });
+let script = code;
+for (const [name, text] of Object.entries(PLACEHOLDERS)) {
+  if (script.split(name).length !== 2) {
+    console.error(`build-dropin: the minified script names ${name} ${script.split(name).length - 1} times, not once`);
+    process.exit(1);
+  }
+  script = script.replace(name, () => `'${text}'`);
+}
+writeFileSync(output, `${script}\n`);
