@@ -1,10 +1,36 @@
 //! Reading untrusted JS values: what they are, and their members, without trusting getters.
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::prelude::*;
 
 use crate::error::{describe_thrown, EmbedError, Fail};
 
 pub use zdr_protocol::text::{describe, quote};
+
+// Browser strings read as the JS strings they are: a string an import
+// returns is copied into the module through a return area and a boxed
+// slice, machinery the module would carry for these reads alone (`as_string`
+// copies through another path, which it has anyway).
+#[wasm_bindgen]
+extern "C" {
+    /// An object read for its `origin` (a `Location`, a `MessageEvent`).
+    pub type WithOrigin;
+    #[wasm_bindgen(method, getter)]
+    pub fn origin(this: &WithOrigin) -> JsValue;
+
+    /// A `Document` read for its `URL`.
+    pub type WithUrl;
+    #[wasm_bindgen(method, catch, getter, js_name = URL)]
+    pub fn url(this: &WithUrl) -> Result<JsValue, JsValue>;
+
+    /// A `Window` posted to, its target origin a JS string.
+    pub type PostTarget;
+    #[wasm_bindgen(method, catch, js_name = postMessage)]
+    pub fn post_message(
+        this: &PostTarget,
+        message: &JsValue,
+        target_origin: &JsValue,
+    ) -> Result<(), JsValue>;
+}
 
 /// True for objects that are not arrays or functions: what options and viz_config must be.
 pub fn is_plain_object(value: &JsValue) -> bool {

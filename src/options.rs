@@ -274,7 +274,13 @@ fn required_service(
 /// accept messages from and answer to; so the page needs a real origin.
 fn shell_address(address: &str, auto_height: bool) -> Result<ShellAddress, Fail> {
     let page_origin = crate::page::window()
-        .and_then(|window| window.location().origin().ok())
+        .and_then(|window| {
+            let location = window.location();
+            location
+                .unchecked_ref::<crate::js_value::WithOrigin>()
+                .origin()
+                .as_string()
+        })
         .unwrap_or_default();
     if !(page_origin.starts_with("https://") || page_origin.starts_with("http://")) {
         return Err(invalid(

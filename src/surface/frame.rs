@@ -7,6 +7,7 @@ use web_sys::{Document, Element, HtmlIFrameElement};
 
 use super::form_post::{PendingForm, Post};
 use crate::error::{EmbedError, Fail};
+use crate::js_value::WithUrl;
 use crate::listener::Listener;
 use crate::payload::Payload;
 use crate::sink::{Event, Sink};
@@ -58,7 +59,8 @@ impl ServiceFrame {
             // Some browsers report the initial about:blank as a load of its own.
             let blank = loaded
                 .content_document()
-                .is_some_and(|doc| doc.url().is_ok_and(|url| url == "about:blank"));
+                .and_then(|doc| doc.unchecked_ref::<WithUrl>().url().ok())
+                .is_some_and(|url| url == "about:blank");
             if !blank {
                 sink.send(Event::Loaded(loaded.clone().into()));
             }

@@ -22,6 +22,7 @@ use zdr_protocol::text::{concat, decimal};
 
 use super::frame::{create_frame, FrameSpec};
 use crate::error::{describe_thrown, EmbedError, Fail};
+use crate::js_value::{PostTarget, WithOrigin};
 use crate::listener::Listener;
 use crate::payload::Payload;
 use crate::sink::{Event, Sink};
@@ -51,7 +52,9 @@ pub struct MessageFrame {
 
 struct Channel {
     frame: HtmlIFrameElement,
-    service_origin: String,
+    /// A JS string: compared with each message's origin and handed to
+    /// `postMessage` without a copy through the module.
+    service_origin: JsValue,
     auto_height: bool,
     ready: bool,
     /// The latest data and its id; kept to send on `ready` (again, after a reload).
@@ -83,7 +86,7 @@ impl MessageFrame {
         }
         let channel = Rc::new(RefCell::new(Channel {
             frame: frame.clone(),
-            service_origin: channel_spec.service_origin.to_owned(),
+            service_origin: channel_spec.service_origin.into(),
             auto_height: channel_spec.auto_height,
             ready: false,
             latest: None,
@@ -184,13 +187,14 @@ impl Channel {
             .ok_or_else(|| failed("the iframe is no longer in the document".into()))?;
         // The exact origin: if the frame now shows anything else, the browser drops it.
         target
+            .unchecked_ref::<PostTarget>()
             .post_message(&encode_vizdata(*id, json), &self.service_origin)
             .map_err(|thrown| failed(describe_thrown(&thrown)))
     }
 
     /// Whether `event` comes from the shell in this frame.
     fn is_from_shell(&self, event: &MessageEvent) -> bool {
-        if event.origin() != self.service_origin {
+        if event.unchecked_ref::<WithOrigin>().origin() != self.service_origin {
             return false;
         }
         match (event.source(), self.frame.content_window()) {
