@@ -23,7 +23,8 @@ pub(crate) async fn load(group: KindGroup) -> Result<(), EngineError> {
     {
         let code = split::fetch(group)
             .await
-            .map_err(|_| EngineError::ChunkFailed(group))?;
+            .and_then(Result::ok)
+            .ok_or(EngineError::ChunkFailed(group))?;
         zdr_chart::install(group, code);
     }
     Ok(())
@@ -59,35 +60,27 @@ mod split {
 
     type Loaded = Result<&'static GroupCode, SplitLoaderError>;
 
-    pub(super) async fn fetch(group: KindGroup) -> Loaded {
-        match group {
-            KindGroup::Bars => bars().await,
-            KindGroup::Pie => pie().await,
-            KindGroup::Maps => maps().await,
-            KindGroup::Lines => lines().await,
-            KindGroup::Scatter => scatter().await,
-            KindGroup::Table => table().await,
-            KindGroup::Heatmap => heatmap().await,
-            KindGroup::Timeline => timeline().await,
-            KindGroup::Boxplot => boxplot().await,
-            KindGroup::Histogram => histogram().await,
-            KindGroup::Treemap => treemap().await,
-            KindGroup::Metric => metric().await,
-        }
-    }
-
-    /// One split point per group: `$name` is the chunk (and the function).
+    /// A split point per group of zdr-chart's list (`for_each_group!`):
+    /// `$name` is the chunk and the function; `fetch` finds a group's.
     macro_rules! split_points {
-        ($($name:ident,)*) => {$(
-            #[wasm_split($name, fallible)]
-            fn $name() -> Loaded {
-                Ok(groups::$name())
+        ($($name:ident,)*) => {
+            $(
+                #[wasm_split($name, fallible)]
+                fn $name() -> Loaded {
+                    Ok(groups::$name())
+                }
+            )*
+
+            /// `None` for a group with no split point (never: the list is
+            /// zdr-chart's, which names every group).
+            pub(super) async fn fetch(group: KindGroup) -> Option<Loaded> {
+                match group.as_str() {
+                    $(stringify!($name) => Some($name().await),)*
+                    _ => None,
+                }
             }
-        )*};
+        };
     }
 
-    split_points! {
-        bars, pie, maps, lines, scatter, table, heatmap, timeline, boxplot, histogram, treemap,
-        metric,
-    }
+    zdr_chart::for_each_group!(split_points);
 }

@@ -69,6 +69,20 @@ fn no_table() -> DataTable {
     DataTable::default()
 }
 
+/// Calls `$callback!` with the name of every group: its function in
+/// [`groups`], its [`KindGroup::as_str`] and its chunk in the engine module,
+/// whose split points are made from this list (zdr-engine's `chunks.rs`),
+/// so that a new group is named in this crate only.
+#[macro_export]
+macro_rules! for_each_group {
+    ($callback:ident) => {
+        $callback! {
+            bars, pie, maps, lines, scatter, table, heatmap, timeline, boxplot, histogram, treemap,
+            metric,
+        }
+    };
+}
+
 /// The code of each group, for the engine's split points: each function
 /// names one group only, so that a chunk holds that group alone.
 pub mod groups {
@@ -362,5 +376,20 @@ pub(crate) fn data_table(chart: &Chart, max_rows: usize, f: Cells<'_>) -> DataTa
     match code(drawn_kind(chart).group()) {
         Ok(code) => (code.data_table)(chart, max_rows, f),
         Err(_) => no_table(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::KindGroup;
+
+    #[test]
+    fn the_list_of_groups_names_every_group_once_in_order() {
+        macro_rules! names {
+            ($($name:ident,)*) => { vec![$(stringify!($name)),*] };
+        }
+        let listed: Vec<&str> = crate::for_each_group!(names);
+        let groups: Vec<&str> = KindGroup::ALL.iter().map(|g| g.as_str()).collect();
+        assert_eq!(listed, groups);
     }
 }
