@@ -265,10 +265,17 @@ fn version_text(version: Option<f64>) -> String {
 /// At most [`MAX_MESSAGE_CHARS`] characters, control characters dropped,
 /// and `…` when something was cut.
 fn clip(text: &str) -> String {
-    let mut kept = text.chars().filter(|c| !c.is_control() || *c == ' ');
-    let mut out: String = kept.by_ref().take(MAX_MESSAGE_CHARS).collect();
-    if kept.next().is_some() {
-        out.push('…');
+    // A loop rather than `filter`, `take` and `collect`: the widget's module
+    // would carry the iterator machinery for this alone.
+    let mut out = String::new();
+    let mut kept = 0;
+    for c in text.chars().filter(|c| !c.is_control()) {
+        if kept == MAX_MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        out.push(c);
+        kept += 1;
     }
     out
 }
