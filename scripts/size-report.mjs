@@ -48,9 +48,9 @@ const KINDS = [
 // the change that moves it says why (docs/size.md).
 const PAGES = [
   // target: 32,000 B
-  { name: 'service card, drop-in script', budget: 38_250, load: 'dropin', cards: ['bar'] },
+  { name: 'service card, drop-in script', budget: 37_900, load: 'dropin', cards: ['bar'] },
   // target: 25,000 B
-  { name: 'service card, ES module', budget: 35_500, load: 'module', cards: ['bar'] },
+  { name: 'service card, ES module', budget: 35_250, load: 'module', cards: ['bar'] },
   // target: 120,000 B
   // The engine split by card kind: the core (127 KB) and the lines' chunk.
   { name: 'local line card', budget: 186_000, load: 'module', local: true, cards: ['timeseries'] },

@@ -268,14 +268,12 @@ fn clip(text: &str) -> String {
     // A loop rather than `filter`, `take` and `collect`: the widget's module
     // would carry the iterator machinery for this alone.
     let mut out = String::new();
-    let mut kept = 0;
-    for c in text.chars().filter(|c| !c.is_control()) {
+    for (kept, c) in text.chars().filter(|c| !c.is_control()).enumerate() {
         if kept == MAX_MESSAGE_CHARS {
             out.push('…');
             break;
         }
         out.push(c);
-        kept += 1;
     }
     out
 }
