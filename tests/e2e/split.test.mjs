@@ -139,6 +139,8 @@ function writeSite(dir) {
   await init();${RECORD}
   window.wrong = await preload(['timeseries', 'barr']).then(() => 'resolved',
     (error) => ({ isError: error instanceof Error, message: error.message }));
+  window.tooMany = await preload(Array(65).fill('bar')).then(() => 'resolved',
+    (error) => ({ isError: error instanceof Error, message: error.message }));
   window.preloaded = await preload(['timeseries']).then(() => 'resolved', (error) => 'rejected: ' + error.message);
   window.done = true;
 </script></body></html>`);
@@ -362,13 +364,17 @@ test("a chunk that does not arrive gives its card's onError, and its neighbours 
   await context.close();
 });
 
-test('preload(kinds) fetches the chunks of those kinds only, and rejects a name that is no card type', async () => {
+test('preload(kinds) fetches the chunks of those kinds only, and rejects a name that is no card type and a list past its bound', async () => {
   const opened = await open('preload-kinds.html');
   const { context, page, requests, consoleErrors } = opened;
   await page.waitForFunction(() => window.done === true, null, WAIT);
   const wrong = await page.evaluate(() => window.wrong);
   assert.equal(wrong.isError, true);
   assert.match(wrong.message, /kinds\[1\] must be a card type/);
+  // A list is read up to its bound, not as long as the page makes it.
+  const tooMany = await page.evaluate(() => window.tooMany);
+  assert.equal(tooMany.isError, true);
+  assert.match(tooMany.message, /kinds has 65 entries; at most 64 are read/);
   assert.equal(await page.evaluate(() => window.preloaded), 'resolved');
   const chunks = paths(requests.filter((r) => /\/kinds-[a-z]+\.[0-9a-f]{12}\.wasm$/.test(r.url)));
   assert.deepEqual(chunks, [chunkOf('lines')]);
