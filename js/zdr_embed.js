@@ -100,23 +100,42 @@ const own = (object, key) => {
 const drawsHere = (options) => own(options, 'mode') === 'local';
 const fetchEngine = () => loadEngine().catch(() => {}); // reported by the card, which asks again
 
+// The card's kind names the chunk of the engine that draws it: fetched and
+// compiled beside the core, not once the core has read the card (the
+// loader compiles each chunk once). Only a first look: the engine reads
+// the card and loads what it needs whatever this found (an unknown kind,
+// or none, fetches nothing here).
+const fetchKind = (options) => {
+  const kind = own(own(own(options, 'visualizationData'), 'viz_config'), 'viz_component_type');
+  if (typeof kind !== 'string') return;
+  import('./engine/__wasm_split.js').then((chunks) => chunks.prefetch(kind)).catch(() => {});
+};
+
 export function render(options) {
   started('render');
-  if (drawsHere(options)) fetchEngine();
+  if (drawsHere(options)) {
+    fetchEngine();
+    fetchKind(options);
+  }
   return serviceRender(options);
 }
+
+// The kinds looked at ahead in renderMultiple: the chunks of cards past it
+// are fetched when the engine reads them, as without this look.
+const KINDS_AHEAD = 64;
 
 export function renderMultiple(configs) {
   started('renderMultiple');
   // Up to the first entry that is not an object, as the service module
   // reads them: a length the array only claims costs nothing.
   const count = Array.isArray(configs) ? own(configs, 'length') : 0;
-  for (let i = 0; i < count; i++) {
+  let local = 0;
+  for (let i = 0; i < count && local < KINDS_AHEAD; i++) {
     const options = own(configs, i);
     if (options === null || typeof options !== 'object') break;
     if (drawsHere(options)) {
-      fetchEngine();
-      break;
+      if (local++ === 0) fetchEngine();
+      fetchKind(options);
     }
   }
   return serviceRenderMultiple(configs);

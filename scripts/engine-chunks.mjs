@@ -50,7 +50,68 @@ for (const file of chunks) {
   if (loader.split(quoted).length !== 2) fail(`the loader does not name ${file} exactly once`);
   loader = loader.replace(quoted, `"./${name}"`);
 }
+loader = withPrefetch(loader, chunks.map((file) => file.slice('split_'.length, -'.wasm'.length)));
 const loaderPath = join(outDir, '__wasm_split.js');
 writeFileSync(loaderPath, loader);
 execFileSync('terser', [loaderPath, '--module', '--compress', '--mangle', '--format', 'ascii_only=true', '--output', loaderPath]);
 console.log(`engine-chunks: ${chunks.length} chunks written to ${outDir}`);
+
+/**
+ * The loader made able to start a chunk before the engine asks for it: the
+ * entry knows a local card's kind when `render` is called, before the core
+ * has arrived, and `prefetch(kind)` fetches and compiles that kind's chunk
+ * beside the core instead of after it (one round trip less before the
+ * card). Each chunk is compiled once, by whichever comes first (a failure is
+ * forgotten, so that the next card tries again); its `new URL("./…",
+ * import.meta.url)` stays a literal, which bundlers look for.
+ */
+function withPrefetch(text, names) {
+  const fetcher =
+    /const src = fetch\((new URL\("\.\/[\w.-]+\.wasm", import\.meta\.url\))\);\s*src\.catch\(\(\) => \{\}\);\s*return async \(imports\) => \(WebAssembly\.instantiateStreaming\(src, imports\)\);/g;
+  const urls = [];
+  const rewritten = text.replace(fetcher, (_, url) => {
+    const name = names.find((n) => url.includes(`"./kinds-${n}.`) || url.includes(`"./${n}.`));
+    if (!name) fail(`the loader fetches ${url}, which is no chunk of this build`);
+    urls.push(`${JSON.stringify(name)}: () => ${url}`);
+    return `const src = compiled(${JSON.stringify(name)});\n    return async (imports) => WebAssembly.instantiate(await src, imports);`;
+  });
+  if (urls.length !== names.length) fail(`the loader's fetch of ${names.length - urls.length} chunks is not the form this script rewrites (wasm-split-cli changed?)`);
+  const kinds = kindGroups();
+  for (const group of new Set(Object.values(kinds))) {
+    if (!names.includes(group)) fail(`zdr-chart's group ${group} has no chunk (split points: ${names.join(', ')})`);
+  }
+  return `${rewritten}
+const CHUNKS = { ${urls.join(', ')} };
+const KINDS = ${JSON.stringify(kinds)};
+const compiling = new Map();
+function compiled(name) {
+  let module = compiling.get(name);
+  if (!module) {
+    module = WebAssembly.compileStreaming(fetch(CHUNKS[name]()));
+    compiling.set(name, module);
+    module.catch(() => {
+      if (compiling.get(name) === module) compiling.delete(name);
+    });
+  }
+  return module;
+}
+/** Starts fetching and compiling the chunk of a card type (\`viz_component_type\`); an unknown name does nothing. */
+export function prefetch(kind) {
+  if (Object.hasOwn(KINDS, kind)) compiled(KINDS[kind]).catch(() => {});
+}
+`;
+}
+
+/** Each card type's group, from zdr-chart's one table of them (\`card_kinds!\`). */
+function kindGroups() {
+  const registry = readFileSync(new URL('../crates/chart/src/model/registry.rs', import.meta.url), 'utf8');
+  const table = registry.match(/^card_kinds! \{\n([^}]*)\n\}/m);
+  if (!table) fail('crates/chart/src/model/registry.rs has no card_kinds! table');
+  const kinds = {};
+  for (const line of table[1].split('\n')) {
+    const entry = line.match(/^\s*\w+ = "([a-z_]+)" in (\w+),$/);
+    if (!entry) fail(`card_kinds!: cannot read ${JSON.stringify(line)}`);
+    kinds[entry[1]] = entry[2].toLowerCase();
+  }
+  return kinds;
+}

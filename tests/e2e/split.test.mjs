@@ -381,3 +381,33 @@ test('preload(kinds) fetches the chunks of those kinds only, and rejects a name 
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test("a local card's chunk is fetched beside the core, not after it: its kind is read when render is called", async () => {
+  const context = await browser.newContext({ deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  // The core is held until the card's chunk has been asked for (or 5 s): a
+  // chunk fetched only once the core had read the card would come after it.
+  let chunkAsked;
+  const asked = new Promise((resolve) => (chunkAsked = resolve));
+  const order = [];
+  await page.route(/\/kinds-[a-z]+\.[0-9a-f]{12}\.wasm$/, (route) => {
+    order.push(new URL(route.request().url()).pathname);
+    chunkAsked();
+    return route.continue();
+  });
+  await page.route(/\/zdr_engine_bg\.wasm$/, async (route) => {
+    const held = await Promise.race([asked.then(() => 'chunk first'), new Promise((r) => setTimeout(() => r('timed out'), 5_000))]);
+    order.push(`core released: ${held}`);
+    return route.continue();
+  });
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${host.origin}/kinds.html`);
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  await page.evaluate(() => window.drawKinds(['timeseries']));
+  await page.waitForFunction(() => window.loads?.length === 1, null, WAIT);
+  assert.deepEqual(order, [chunkOf('lines'), 'core released: chunk first']);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
