@@ -1,7 +1,9 @@
 // Finishes the engine's chunks for the package (scripts/build.sh runs it
-// after wasm-split-cli has cut the engine module, see crates/engine/src/chunks.rs):
+// after wasm-split-cli has cut the engine module, see crates/engine/src/chunks.rs,
+// crates/engine/src/canvas/interest.rs and crates/engine/src/shell.rs):
 // each chunk optimised by wasm-opt, named by its content's hash
-// (kinds-<group>.<hash>.wasm: immutable, cacheable forever), and the
+// (kinds-<group>.<hash>.wasm for a group of card kinds, interact.<hash>.wasm
+// and shell.<hash>.wasm: immutable, cacheable forever), and the
 // splitter's loader (__wasm_split.js, which the engine's glue imports)
 // rewritten to those names and minified.
 //
@@ -29,10 +31,13 @@ const fail = (message) => {
 
 // A chunk from the build before this one must not be packed.
 for (const file of readdirSync(outDir)) {
-  if (/^kinds-.*\.wasm$/.test(file)) rmSync(join(outDir, file));
+  if (/^(kinds-.*|interact\..*|shell\..*)\.wasm$/.test(file)) rmSync(join(outDir, file));
 }
 
 let loader = readFileSync(join(splitDir, '__wasm_split.js'), 'utf8');
+// The chunks that are no group of card kinds: the interaction and the shell.
+const PARTS = ['interact', 'shell'];
+const groups = new Set(Object.values(kindGroups()));
 const chunks = readdirSync(splitDir).filter((file) => /^(split|chunk)_.*\.wasm$/.test(file));
 if (chunks.length === 0) fail(`no chunk in ${splitDir}: was the engine built with the feature "chunks"?`);
 for (const file of chunks) {
@@ -44,7 +49,9 @@ for (const file of chunks) {
   const bytes = readFileSync(optimised);
   rmSync(optimised);
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
-  const name = `kinds-${file.slice('split_'.length, -'.wasm'.length)}.${hash}.wasm`;
+  const point = file.slice('split_'.length, -'.wasm'.length);
+  if (!groups.has(point) && !PARTS.includes(point)) fail(`${file}: a split point that is neither a group of card kinds nor one of ${PARTS.join(', ')}`);
+  const name = `${groups.has(point) ? `kinds-${point}` : point}.${hash}.wasm`;
   writeFileSync(join(outDir, name), bytes);
   const quoted = `"./${file}"`;
   if (loader.split(quoted).length !== 2) fail(`the loader does not name ${file} exactly once`);
@@ -77,8 +84,8 @@ function withPrefetch(text, names) {
   });
   if (urls.length !== names.length) fail(`the loader's fetch of ${names.length - urls.length} chunks is not the form this script rewrites (wasm-split-cli changed?)`);
   const kinds = kindGroups();
-  for (const group of new Set(Object.values(kinds))) {
-    if (!names.includes(group)) fail(`zdr-chart's group ${group} has no chunk (split points: ${names.join(', ')})`);
+  for (const point of [...new Set(Object.values(kinds)), ...PARTS]) {
+    if (!names.includes(point)) fail(`${point} has no chunk (split points: ${names.join(', ')})`);
   }
   return `${rewritten}
 const CHUNKS = { ${urls.join(', ')} };

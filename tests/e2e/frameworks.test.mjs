@@ -173,9 +173,9 @@ test('Vite + Vue 3: the card mounts, updates when its data change, and leaves no
   await mountUpdateUnmount('/vue/index.html', 'recipe-vue.png');
 });
 
-test("webpack 5: the engine in a chunk of its own, every .wasm (the service module, the engine's core and its twelve chunks of card kinds) as assets, and the card drawn", async () => {
+test("webpack 5: the engine in a chunk of its own, every .wasm (the service module, the engine's core, its twelve chunks of card kinds, its interaction and its shell) as assets, and the card drawn", async () => {
   const files = readdirSync(join(site, 'webpack'));
-  assert.equal(files.filter((name) => name.endsWith('.wasm')).length, 2 + 12, files.join(' '));
+  assert.equal(files.filter((name) => name.endsWith('.wasm')).length, 2 + 12 + 2, files.join(' '));
   assert.ok(files.filter((name) => name.endsWith('.js')).length >= 2, `an engine chunk beside main.js: ${files.join(' ')}`);
   const { context, page, problems } = await open('/webpack/index.html');
   await shows(page, /^Sales\. Bar chart/);

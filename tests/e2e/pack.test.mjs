@@ -38,10 +38,12 @@ const EXPECTED = [
 test('npm pack --dry-run lists exactly the files the package needs', () => {
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, encoding: 'utf8' }));
   const files = packed.files.map((file) => file.path).sort();
-  // The engine's chunks, one per group of card kinds, named by their hash.
-  const chunks = files.filter((file) => /^pkg\/engine\/kinds-[a-z]+\.[0-9a-f]{12}\.wasm$/.test(file));
-  assert.deepEqual(chunks.map((file) => file.split(/[-.]/)[1]).sort(), [
-    'bars', 'boxplot', 'heatmap', 'histogram', 'lines', 'maps', 'metric', 'pie', 'scatter', 'table', 'timeline', 'treemap',
+  // The engine's chunks, one per group of card kinds, the interaction and
+  // the shell, named by their hash.
+  const chunks = files.filter((file) => /^pkg\/engine\/(kinds-[a-z]+|interact|shell)\.[0-9a-f]{12}\.wasm$/.test(file));
+  assert.deepEqual(chunks.map((file) => file.slice('pkg/engine/'.length).split('.')[0]).sort(), [
+    'interact', 'kinds-bars', 'kinds-boxplot', 'kinds-heatmap', 'kinds-histogram', 'kinds-lines', 'kinds-maps',
+    'kinds-metric', 'kinds-pie', 'kinds-scatter', 'kinds-table', 'kinds-timeline', 'kinds-treemap', 'shell',
   ]);
   assert.deepEqual(files.filter((file) => !chunks.includes(file)), [...EXPECTED].sort());
 });

@@ -241,9 +241,9 @@ test('update sends new data without reloading the frame; no request carries the 
   const toService = requests
     .filter((request) => request.url.startsWith(serviceHost.origin))
     .map((request) => new URL(request.url).pathname);
-  // The engine, its chunk loader and the chunk of the card's kind.
-  const chunk = (path) => /^\/node_modules\/zdr-embed\/pkg\/engine\/kinds-[a-z]+\.[0-9a-f]{12}\.wasm$/.test(path);
-  assert.equal(toService.filter(chunk).length, 1, toService.join('\n'));
+  // The engine, its chunk loader, the shell's chunk and the chunk of the card's kind.
+  const chunk = (path) => /^\/node_modules\/zdr-embed\/pkg\/engine\/(kinds-[a-z]+|shell)\.[0-9a-f]{12}\.wasm$/.test(path);
+  assert.deepEqual(toService.filter(chunk).map((path) => path.split('/').at(-1).split(/[-.]/)[0]).sort(), ['kinds', 'shell'], toService.join('\n'));
   assert.deepEqual(toService.filter((path) => !chunk(path)).sort(), [
     '/embed/pm-card/',
     '/node_modules/zdr-embed/pkg/engine/__wasm_split.js',

@@ -30,6 +30,11 @@ const chunkOf = (group) => {
   const name = readdirSync(join(ROOT, 'pkg/engine')).find((file) => file.startsWith(`kinds-${group}.`));
   return `/node_modules/zdr-embed/pkg/engine/${name}`;
 };
+// The engine's other chunks: its interaction (interact) and the postMessage shell (shell).
+const partOf = (part) => {
+  const name = readdirSync(join(ROOT, 'pkg/engine')).find((file) => file.startsWith(`${part}.`) && file.endsWith('.wasm'));
+  return `/node_modules/zdr-embed/pkg/engine/${name}`;
+};
 const isEngine = (url) => new URL(url).pathname.includes('/engine/');
 const BAR = JSON.parse(readFileSync(join(ROOT, 'docs/examples/bar.json'), 'utf8'));
 // A value that is not a number: the engine refuses it (data[1].y).
@@ -225,7 +230,7 @@ test('a service-mode page (form and postMessage) requests no engine file; only t
   // The postMessage shell is the service's page, not this one: it draws,
   // so it loads the engine, and nothing else of the package.
   const shell = paths(requests.filter((r) => !r.main && new URL(r.url).pathname !== '/embed/form-card/'));
-  assert.deepEqual(shell.sort(), ['/embed/pm-card/', ENGINE_JS, ENGINE_WASM, CHUNK_LOADER, chunkOf('bars'), '/zdr-shell/v1/shell.js'].sort());
+  assert.deepEqual(shell.sort(), ['/embed/pm-card/', ENGINE_JS, ENGINE_WASM, CHUNK_LOADER, chunkOf('bars'), partOf('shell'), '/zdr-shell/v1/shell.js'].sort());
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
@@ -252,7 +257,8 @@ test("the postMessage shell imports the engine the host's --engine-url names, an
     assert.deepEqual(await page.evaluate(() => window.errors), []);
     const engine = requests.filter((path) => path.startsWith('/static/zdr/'));
     const bars = chunkOf('bars').replace('/node_modules/zdr-embed/pkg/engine/', '/static/zdr/');
-    assert.deepEqual(engine.sort(), ['/static/zdr/__wasm_split.js', bars, '/static/zdr/zdr_engine.js', '/static/zdr/zdr_engine_bg.wasm'].sort());
+    const shellChunk = partOf('shell').replace('/node_modules/zdr-embed/pkg/engine/', '/static/zdr/');
+    assert.deepEqual(engine.sort(), ['/static/zdr/__wasm_split.js', bars, shellChunk, '/static/zdr/zdr_engine.js', '/static/zdr/zdr_engine_bg.wasm'].sort());
     const shell = page.frames().find((frame) => frame.url().includes('/embed/pm-card/'));
     assert.equal(await shell.evaluate(() => document.documentElement.dataset.engine), '/static/zdr/zdr_engine.js');
     await shell.waitForFunction(() => document.querySelector('#zdr-chart canvas') !== null, null, WAIT);
@@ -409,5 +415,81 @@ test("a local card's chunk is fetched beside the core, not after it: its kind is
   assert.deepEqual(order, [chunkOf('lines'), 'core released: chunk first']);
   assert.deepEqual(await page.evaluate(() => window.errors), []);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** The line card's tooltip as shown now: its lines, or null while hidden. */
+const lineTooltip = (page) => page.evaluate(() => {
+  const tip = document.querySelector('#timeseries .zdr-embed-tooltip');
+  return tip && getComputedStyle(tip).display !== 'none' ? [...tip.children].map((line) => line.textContent) : null;
+});
+const INTERACT = /\/interact\.[0-9a-f]{12}\.wasm$/;
+
+test('a card never touched downloads no interaction code; the first hover fetches it once, and the tooltip shows where the pointer is', async () => {
+  const opened = await open('kinds.html');
+  const { context, page, requests, consoleErrors } = opened;
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  await page.evaluate(() => window.drawKinds(['timeseries']));
+  await until(opened, () => window.loads?.length === 1);
+  // Its chrome is there without the code: the tooltip's element, the one tab stop, the legend's buttons.
+  await page.waitForFunction(() => document.querySelector('#timeseries .zdr-embed-legend button') !== null, null, WAIT);
+  assert.deepEqual(await page.evaluate(() => ({
+    tooltip: document.querySelectorAll('#timeseries .zdr-embed-tooltip').length,
+    tabIndex: document.querySelector('#timeseries canvas').tabIndex,
+  })), { tooltip: 1, tabIndex: 0 });
+  await page.waitForTimeout(500);
+  const interact = () => paths(requests.filter((r) => INTERACT.test(r.url)));
+  assert.deepEqual(interact(), [], 'drawn and never touched: no interaction code');
+  assert.equal(await lineTooltip(page), null);
+
+  // One move onto the card, and the pointer stays: its tooltip once the code is here.
+  const box = await page.locator('#timeseries canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  await page.waitForFunction(() => {
+    const tip = document.querySelector('#timeseries .zdr-embed-tooltip');
+    return getComputedStyle(tip).display !== 'none';
+  }, null, WAIT);
+  const shown = await lineTooltip(page);
+  assert.ok(shown.length >= 2 && /\d/.test(shown[1]), `a date and its values: ${shown}`);
+  for (let x = 0.2; x < 0.9; x += 0.1) await page.mouse.move(box.x + box.width * x, box.y + box.height * 0.5);
+  assert.deepEqual(interact(), [partOf('interact')], 'fetched once');
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('an interaction chunk that does not arrive leaves the card drawn, reports nothing to onError, and the next hover tries again', async () => {
+  const opened = await open('kinds.html');
+  const { context, page } = opened;
+  let blocked = 0;
+  await page.route(INTERACT, (route) => {
+    blocked += 1;
+    return route.abort('connectionrefused');
+  });
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  await page.evaluate(() => window.drawKinds(['timeseries']));
+  await until(opened, () => window.loads?.length === 1);
+  const box = await page.locator('#timeseries canvas').boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  for (let i = 0; i < 50 && blocked === 0; i++) await page.waitForTimeout(50);
+  assert.equal(blocked, 1, 'the hover asked for the code');
+  await page.waitForTimeout(300);
+  assert.equal(await lineTooltip(page), null, 'no tooltip without the code');
+  assert.deepEqual(await page.evaluate(() => ({
+    errors: window.errors,
+    loads: window.loads.length,
+    canvas: document.querySelector('#timeseries canvas').width > 0,
+    table: document.querySelectorAll('#timeseries table.zdr-embed-data tbody tr').length > 0,
+  })), { errors: [], loads: 1, canvas: true, table: true }, 'drawn and readable, and no onError');
+
+  // The network is back: the pointer leaves and comes back, and the code comes with it.
+  await page.unroute(INTERACT);
+  await page.mouse.move(5, 5);
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  await page.waitForFunction(() => {
+    const tip = document.querySelector('#timeseries .zdr-embed-tooltip');
+    return getComputedStyle(tip).display !== 'none';
+  }, null, WAIT);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
   await context.close();
 });

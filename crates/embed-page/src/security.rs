@@ -125,21 +125,22 @@ fn engine_folder(engine_url: &str) -> Option<&str> {
     engine_url.rfind('/').map(|end| &engine_url[..=end])
 }
 
-/// A chunk of the engine, `kinds-<group>.<12 hex digits of its content's
-/// hash>.wasm`: a new build names new content anew, so a browser may keep
-/// it for good.
+/// A chunk of the engine, `<part>.<12 hex digits of its content's
+/// hash>.wasm`, the part `kinds-<group>` (a group of card kinds),
+/// `interact` or `shell`: a new build names new content anew, so a browser
+/// may keep it for good.
 fn is_chunk(name: &str) -> bool {
-    let Some(rest) = name
-        .strip_prefix("kinds-")
-        .and_then(|n| n.strip_suffix(".wasm"))
+    let Some((part, hash)) = name
+        .strip_suffix(".wasm")
+        .and_then(|rest| rest.split_once('.'))
     else {
         return false;
     };
-    let Some((group, hash)) = rest.split_once('.') else {
-        return false;
+    let known = match part.strip_prefix("kinds-") {
+        Some(group) => !group.is_empty() && group.bytes().all(|b| b.is_ascii_lowercase()),
+        None => part == "interact" || part == "shell",
     };
-    !group.is_empty()
-        && group.bytes().all(|b| b.is_ascii_lowercase())
+    known
         && hash.len() == 12
         && hash
             .bytes()
@@ -256,11 +257,17 @@ mod tests {
             cache_control("/static/e/__wasm_split.js", ok, engine),
             "no-cache"
         );
-        assert_eq!(
-            cache_control("/static/e/kinds-lines.0123456789ab.wasm", ok, engine),
-            "public, max-age=31536000, immutable"
-        );
+        for chunk in ["kinds-lines", "interact", "shell"] {
+            assert_eq!(
+                cache_control(&format!("/static/e/{chunk}.0123456789ab.wasm"), ok, engine),
+                "public, max-age=31536000, immutable"
+            );
+        }
         for other in [
+            "/static/e/interact.wasm",
+            "/static/e/interact.0123456789ab.wasm.html",
+            "/static/e/other.0123456789ab.wasm",
+            "/static/e/kinds-.0123456789ab.wasm",
             "/static/e/kinds-lines.wasm",
             "/static/e/kinds-lines.0123456789ab.wasm.html",
             "/static/e/kinds-Lines.0123456789ab.wasm",

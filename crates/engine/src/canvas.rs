@@ -17,15 +17,18 @@ use zdr_chart::{Chart, Theme, View};
 use crate::accessible::Description;
 use crate::canvas_backend::CanvasBackend;
 use crate::color_scheme::ColorScheme;
-use crate::crosshair::{Crossed, Crosshair, Membership};
+use crate::crosshair::{Crossed, Membership};
 use crate::error::EngineError;
-use crate::keyboard::{Focus, Keyboard, Ring, Walked};
+use crate::keyboard::{Focus, Ring, Walked};
 use crate::legend::{LegendButtons, Toggled};
-use crate::menu::{Download, Downloads, Menu};
+use crate::menu::{Download, Downloads};
 use crate::print::{PrintWatch, PRINT_RATIO};
 use crate::settings::Callbacks;
-use crate::tooltip::{Pointed, Tooltip};
-use crate::zoom::{Zoom, Zoomed};
+use crate::tooltip::Pointed;
+use crate::zoom::Zoomed;
+
+mod behaviour;
+pub(crate) mod interest;
 
 use zdr_protocol::layout::{AUTO_ASPECT_RATIO, AUTO_HEIGHT};
 
@@ -43,16 +46,22 @@ pub struct LocalCanvas {
     _scheme_change: Option<gloo_events::EventListener>,
 }
 
-/// What a reader interacts with: the tooltip, the keyboard's ring and live
-/// region, the legend's buttons, the zoom, the crosshair, the print watch
-/// and the menu. None of it is needed for the first pixels, so a card gets
-/// it in the task after its first draw ([`attach_chrome`]): a dashboard's
-/// cards all show before any of them makes its elements and listeners.
+/// What a card has around its canvas before anyone interacts with it: the
+/// tooltip's element, the keyboard's tab stop, ring and live region, the
+/// legend's buttons, the print watch and the menu's button (what a screen
+/// reader finds and printing needs without an event on the card), and the
+/// listeners that fetch the interaction's code ([`interest`]) at a reader's
+/// first sign of interest. None of it is needed for the first pixels, so a
+/// card gets it in the task after its first draw ([`attach_chrome`]): a
+/// dashboard's cards all show before any of them makes its elements and
+/// listeners. The interaction itself ([`behaviour`]) follows once its code
+/// is here.
 struct Chrome {
-    _tooltip: Tooltip,
-    _keyboard: Keyboard,
     _print: PrintWatch,
-    _menu: Option<Menu>,
+    /// Until the interaction is attached.
+    interest: Option<interest::Interest>,
+    /// The menu's button (`menu`), which the interaction opens.
+    menu: Option<HtmlElement>,
 }
 
 /// Where and how the canvas goes.
@@ -83,6 +92,11 @@ pub(crate) struct CanvasState {
     /// Attached after the first draw; `chrome_due` until it was tried.
     chrome: Option<Chrome>,
     chrome_due: bool,
+    /// The tooltip, keyboard walk, zoom, crosshair and menu, once their
+    /// code is here and the chrome is attached.
+    behaviour: Option<behaviour::Behaviour>,
+    /// What a reader did before that code was here.
+    early: interest::Early,
     /// `menu`: the chrome has a menu.
     menu: bool,
     chart: Rc<Chart>,
@@ -98,12 +112,10 @@ pub(crate) struct CanvasState {
     /// Bumped by each change of `view`, so that it draws.
     view_version: u32,
     legend: Option<LegendButtons>,
-    zoom: Option<Zoom>,
     /// The plot of the last draw of the whole data: how far a zoom goes out.
     home: Option<ZoomWindow>,
     /// A zoom changed: `onViewChange` is called after its draw.
     view_changed: bool,
-    crosshair: Option<Crosshair>,
     /// The tooltip's element, which the crosshair fills too.
     tip: Option<HtmlElement>,
     /// The cards this one shares its crosshair with (`syncGroup`).
@@ -181,6 +193,8 @@ impl LocalCanvas {
                 wrapper: wrapper.clone(),
                 chrome: None,
                 chrome_due: true,
+                behaviour: None,
+                early: interest::Early::default(),
                 menu: spec.menu,
                 chart: chart.clone(),
                 description,
@@ -192,10 +206,8 @@ impl LocalCanvas {
                 view: View::default(),
                 view_version: 0,
                 legend: None,
-                zoom: None,
                 home: None,
                 view_changed: false,
-                crosshair: None,
                 tip: None,
                 group: spec.sync_group.map(str::to_owned),
                 printing: false,
@@ -353,6 +365,8 @@ impl LocalCanvas {
         let time = state.time_axis();
         let (x, y) = crate::view_js::read(view, time)?;
         state.zoom_to(x, y);
+        // Drawn at once; its reset button comes with the interaction's code.
+        interest::want();
         Ok(())
     }
 
@@ -532,38 +546,19 @@ impl CanvasState {
     }
 
     /// The interaction's elements follow the last draw: the legend's
-    /// buttons on its entries, the zoom's reset button, the focus ring.
-    /// Only once the chrome is there: a style written between two cards'
-    /// draws of one frame would make the next card's canvas resolve its
-    /// style again to set a font.
+    /// buttons on its entries, then (with its code) the zoom's reset button
+    /// and the focus ring. Only once the chrome is there: a style written
+    /// between two cards' draws of one frame would make the next card's
+    /// canvas resolve its style again to set a font.
     fn sync_chrome(&self, theme: &Theme) {
         if self.chrome.is_none() {
             return;
         }
-        // Two fingers zoom and pan a card that zooms; the page still scrolls
-        // up and down over it.
-        let touch = if self.hits.zoom_window().is_some() {
-            "pan-y"
-        } else {
-            "auto"
-        };
-        let _ = self.canvas.style().set_property("touch-action", touch);
         if let Some(legend) = &self.legend {
             legend.sync(self.hits.legend());
         }
-        if let Some(zoom) = &self.zoom {
-            let colors = (
-                crate::canvas_backend::css_color(theme.text),
-                crate::canvas_backend::css_color(theme.background),
-            );
-            let plot = self.hits.zoom_window().map(|f| f.plot);
-            zoom.sync(self.view.is_zoomed(), plot, colors);
-        }
-        // A focused card keeps its ring on its mark through a resize.
-        if self.has_focus() {
-            crate::keyboard::mark(self);
-        } else if let Some(ring) = &self.ring {
-            ring.hide();
+        if let Some(code) = interest::loaded() {
+            (code.sync)(self, theme);
         }
     }
 }
@@ -689,8 +684,8 @@ impl Crossed for CanvasState {
     }
 
     fn cross_at(&self, x: Option<f64>) {
-        if let (Some(crosshair), Some(tip)) = (&self.crosshair, &self.tip) {
-            crosshair.show(&self.hits, x, tip, (&self.theme(), self.css_size()));
+        if let Some(code) = interest::loaded() {
+            (code.cross_at)(self, x);
         }
     }
 }
@@ -704,7 +699,8 @@ impl CanvasState {
 
 impl Pointed for CanvasState {
     fn cross(&self, at: Option<(f64, f64)>) -> bool {
-        let (Some(crosshair), Some(tip)) = (&self.crosshair, &self.tip) else {
+        let crosshair = self.behaviour.as_ref().map(|b| &b.crosshair);
+        let (Some(crosshair), Some(tip)) = (crosshair, &self.tip) else {
             return false;
         };
         let Some(frame) = self.hits.zoom_window().filter(|f| f.y.is_none()).copied() else {
@@ -798,9 +794,10 @@ impl crate::batch::Due for CanvasState {
 
 /// Makes the card's [`Chrome`] once, in the task after its first draw;
 /// again does nothing. Each part borrows the state for a moment to reach
-/// the canvas, so none is held while they are made.
+/// the canvas, so none is held while they are made. The interaction
+/// follows at once if its code is here, else when it arrives.
 fn attach_chrome(state: &Rc<RefCell<CanvasState>>) -> Result<(), JsValue> {
-    let (document, wrapper, window, menu) = {
+    let (document, wrapper, window, menu, canvas) = {
         let Ok(mut state) = state.try_borrow_mut() else {
             return Ok(());
         };
@@ -815,38 +812,40 @@ fn attach_chrome(state: &Rc<RefCell<CanvasState>>) -> Result<(), JsValue> {
             state.wrapper.clone(),
             state.window.clone(),
             state.menu,
+            state.canvas.clone(),
         )
     };
     let weak = Rc::downgrade(state);
-    let tooltip = Tooltip::attach(&document, &wrapper, weak.clone())?;
-    let ring = Ring::create(&document, &wrapper, tooltip.element())?;
+    let tip = crate::tooltip::element(&document, &wrapper)?;
+    let ring = Ring::create(&document, &wrapper, &tip)?;
     let legend = LegendButtons::create(&document, &wrapper, weak.clone())?;
-    let zoom = Zoom::attach(&document, &wrapper, weak.clone())?;
-    let crosshair = Crosshair::create(&document, &wrapper)?;
     let print = print_watch(&window, weak.clone());
     let menu = if menu {
-        Some(Menu::attach(&document, &wrapper, weak.clone())?)
+        Some(crate::menu::button(&document, &wrapper)?)
     } else {
         None
     };
-    let keyboard = Keyboard::attach(weak)?;
-    let Ok(mut state) = state.try_borrow_mut() else {
-        return Ok(());
-    };
-    state.tip = Some(tooltip.element().clone());
-    state.ring = Some(ring);
-    state.legend = Some(legend);
-    state.zoom = Some(zoom);
-    state.crosshair = Some(crosshair);
-    state.chrome = Some(Chrome {
-        _tooltip: tooltip,
-        _keyboard: keyboard,
-        _print: print,
-        _menu: menu,
-    });
-    let theme = state.theme();
-    state.sync_chrome(&theme);
-    Ok(())
+    // One tab stop for the whole card, there before its walk's code.
+    canvas.set_tab_index(0);
+    let interest = interest::loaded()
+        .is_none()
+        .then(|| interest::Interest::listen(&wrapper, weak));
+    {
+        let Ok(mut state) = state.try_borrow_mut() else {
+            return Ok(());
+        };
+        state.tip = Some(tip);
+        state.ring = Some(ring);
+        state.legend = Some(legend);
+        state.chrome = Some(Chrome {
+            _print: print,
+            interest,
+            menu,
+        });
+        let theme = state.theme();
+        state.sync_chrome(&theme);
+    }
+    interest::enlist(state)
 }
 
 /// The timer callback after a frame: the card's [`Chrome`] the first time,

@@ -103,12 +103,16 @@ pub struct Crosshair {
 }
 
 impl Crosshair {
-    pub fn create(document: &Document, wrapper: &Element) -> Result<Crosshair, JsValue> {
+    /// Made in `wrapper`, before `before` or at its end.
+    pub fn create(
+        document: &Document,
+        (wrapper, before): (&Element, Option<&web_sys::Node>),
+    ) -> Result<Crosshair, JsValue> {
         let rule: HtmlElement = document.create_element("div")?.dyn_into()?;
         rule.set_class_name("zdr-embed-crosshair");
         rule.set_attribute("aria-hidden", "true")?;
         rule.style().set_css_text(HIDDEN);
-        wrapper.append_child(&rule)?;
+        wrapper.insert_before(&rule, before)?;
         Ok(Crosshair { rule })
     }
 

@@ -43,6 +43,11 @@ pub enum EngineError {
     #[error("could not fetch the engine's code for {} cards (the browser's console says why); a later draw of such a card tries again", .0.as_str())]
     ChunkFailed(KindGroup),
 
+    /// A part of the engine's code (its interaction, the shell) could not
+    /// be fetched or instantiated.
+    #[error("could not fetch the engine's {0} code (the browser's console says why); it is tried again when next needed")]
+    PartFailed(&'static str),
+
     /// A method that needs the drawn card, called while its code loads.
     #[error(
         "the card is not drawn yet: the code that draws it is still arriving (wait for onLoad)"
@@ -61,6 +66,7 @@ impl EngineError {
             EngineError::Draw { .. }
             | EngineError::Unloaded(_)
             | EngineError::ChunkFailed(_)
+            | EngineError::PartFailed(_)
             | EngineError::NotDrawnYet => Code::DrawFailed,
             EngineError::NotSerialisable { .. } => Code::NotSerialisable,
             EngineError::Dom { .. } => Code::DomFailure,

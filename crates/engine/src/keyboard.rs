@@ -198,8 +198,8 @@ impl Keyboard {
             .upgrade()
             .and_then(|state| state.try_borrow().ok().map(|s| s.canvas().clone()))
             .ok_or_else(|| JsValue::from_str("the canvas is gone"))?;
-        // One tab stop for the whole card.
-        canvas.set_tab_index(0);
+        // The card's one tab stop (`tabindex` 0) was set with its first
+        // chrome, so that it takes focus before this code arrives.
         let on_key = {
             let state = state.clone();
             // Not passive: the arrows must not also scroll the page.

@@ -161,16 +161,25 @@ pub fn mount_local(
 }
 
 /// Fetches the code of the card kinds named (`viz_component_type`
-/// values; `null`: every kind), so that their first cards draw without
-/// waiting for it; throws for a name that is no card kind.
+/// values; `null`: every kind, and the interaction's code), so that their
+/// first cards draw without waiting for it; throws for a name that is no
+/// card kind.
 #[wasm_bindgen(js_name = "loadKinds")]
 pub fn load_kinds(
     #[wasm_bindgen(unchecked_param_type = "string[] | null")] kinds: JsValue,
 ) -> Result<js_sys::Promise, JsValue> {
     zdr_protocol::failure::guard().map_err(EngineError::from)?;
     let groups = settings::kind_groups(&kinds)?;
+    // Every kind (`preload()`): the interaction's code too, fetched beside them.
+    let every = kinds.is_null() || kinds.is_undefined();
+    if every {
+        canvas::interest::want();
+    }
     Ok(wasm_bindgen_futures::future_to_promise(async move {
         chunks::load_all(groups).await?;
+        if every {
+            canvas::interest::load().await?;
+        }
         Ok(JsValue::UNDEFINED)
     }))
 }

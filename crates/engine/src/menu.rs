@@ -59,20 +59,31 @@ padding:4px;border-radius:4px;border:1px solid #888;background:#fff;box-shadow:0
 const ITEM: &str = "font:13px/1.4 sans-serif;padding:4px 10px;border:0;background:none;color:#222;\
 text-align:left;cursor:pointer;white-space:nowrap";
 
+/// The menu's button, closed: made with the card's first chrome, so that
+/// a reader (and a screen reader's browse mode) finds it before the
+/// interaction's code has arrived; [`Menu::attach`] gives it its list.
+pub fn button(document: &Document, wrapper: &Element) -> Result<HtmlElement, JsValue> {
+    let button: HtmlElement = document.create_element("button")?.dyn_into()?;
+    button.set_attribute("type", "button")?;
+    button.set_class_name("zdr-embed-menu");
+    button.set_attribute("aria-label", "Download the chart")?;
+    button.set_attribute("aria-haspopup", "true")?;
+    button.set_attribute("aria-expanded", "false")?;
+    button.set_text_content(Some("\u{22ef}"));
+    button.style().set_css_text(BUTTON);
+    wrapper.append_child(&button)?;
+    Ok(button)
+}
+
 impl Menu {
+    /// The list of downloads after `button`, and the listeners; `open`: a
+    /// click on the button came before this code, so the list opens now.
     pub fn attach<S: Downloads + 'static>(
         document: &Document,
-        wrapper: &Element,
+        (wrapper, button): (&Element, &HtmlElement),
         state: Weak<RefCell<S>>,
+        open_now: bool,
     ) -> Result<Menu, JsValue> {
-        let button: HtmlElement = document.create_element("button")?.dyn_into()?;
-        button.set_attribute("type", "button")?;
-        button.set_class_name("zdr-embed-menu");
-        button.set_attribute("aria-label", "Download the chart")?;
-        button.set_attribute("aria-haspopup", "true")?;
-        button.set_attribute("aria-expanded", "false")?;
-        button.set_text_content(Some("\u{22ef}"));
-        button.style().set_css_text(BUTTON);
         let list: HtmlElement = document.create_element("div")?.dyn_into()?;
         list.set_class_name("zdr-embed-menu-list");
         list.style().set_css_text(&[LIST, "display:none"].concat());
@@ -84,7 +95,6 @@ impl Menu {
             item.style().set_css_text(ITEM);
             list.append_child(&item)?;
         }
-        wrapper.append_child(&button)?;
         wrapper.append_child(&list)?;
 
         let open = {
@@ -95,6 +105,9 @@ impl Menu {
                 let _ = button.set_attribute("aria-expanded", if show { "true" } else { "false" });
             }
         };
+        if open_now {
+            open(true);
+        }
         let on_button = {
             let (open, button) = (open.clone(), button.clone());
             EventListener::new(&button.clone(), "click", move |_| {

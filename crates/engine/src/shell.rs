@@ -6,8 +6,13 @@
 //!
 //! Only messages from `window.parent` with the origin the host was told
 //! (`parent_origin`) are read, and answers go to that origin only.
+//!
+//! [`start_shell`] reads and checks its options in the core (its errors are
+//! thrown at the call, as before); the shell itself ([`run`] and all it
+//! calls) is a chunk of the engine module of its own (`shell`), which only
+//! the shell page fetches: a page drawing cards itself never downloads it.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use gloo_events::EventListener;
 use wasm_bindgen::prelude::*;
@@ -26,7 +31,25 @@ use zdr_chart::model::KindGroup;
 thread_local! {
     /// One shell per page, alive as long as the page.
     static SHELL: RefCell<Option<Shell>> = const { RefCell::new(None) };
+    /// `startShell` was called (its code may still be on its way).
+    static STARTED: Cell<bool> = const { Cell::new(false) };
 }
+
+/// What `startShell` read and checked, for the shell's code.
+pub(crate) struct Start {
+    parent: Window,
+    parent_origin: String,
+    container: Element,
+    dark_mode: Option<bool>,
+    auto_height: bool,
+}
+
+/// What the core calls of the shell's chunk.
+pub(crate) struct ShellCode {
+    run: fn(Start),
+}
+
+static CODE: ShellCode = ShellCode { run };
 
 struct Shell {
     parent: Window,
@@ -96,10 +119,46 @@ pub fn start_shell(
         .flatten()
         .filter(|parent| !js_sys::Object::is(parent, &window))
         .ok_or_else(|| shell_error("the shell page must be loaded in an iframe by the widget"))?;
-    if SHELL.with(|shell| shell.try_borrow().map_or(true, |s| s.is_some())) {
+    if STARTED.with(|started| started.replace(true)) {
         return Err(shell_error("the shell already runs in this page"));
     }
+    let start = Start {
+        parent,
+        parent_origin,
+        container,
+        dark_mode,
+        auto_height,
+    };
+    run_when_loaded(start);
+    Ok(())
+}
 
+/// Runs the shell once its code is here; a failed fetch is said in the
+/// console (the parent page then reports its `service_not_ready`).
+#[cfg(all(feature = "chunks", target_arch = "wasm32"))]
+fn run_when_loaded(start: Start) {
+    wasm_bindgen_futures::spawn_local(async move {
+        match split::shell().await {
+            Ok(code) => (code.run)(start),
+            Err(_) => {
+                STARTED.with(|started| started.set(false));
+                let error = EngineError::PartFailed("shell");
+                web_sys::console::error_1(&shell_error(&error.to_string()));
+            }
+        }
+    });
+}
+
+#[cfg(not(all(feature = "chunks", target_arch = "wasm32")))]
+fn run_when_loaded(start: Start) {
+    (CODE.run)(start);
+}
+
+/// The shell: listens to the parent page and says it is ready.
+fn run(start: Start) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
     let on_message = EventListener::new(&window, "message", |event| {
         if zdr_protocol::failure::has_failed() {
             return;
@@ -108,13 +167,13 @@ pub fn start_shell(
             on_message(event);
         }
     });
-    let resize = watch_height(&container);
+    let resize = watch_height(&start.container);
     let shell = Shell {
-        parent,
-        parent_origin,
-        container,
-        dark_mode,
-        auto_height,
+        parent: start.parent,
+        parent_origin: start.parent_origin,
+        container: start.container,
+        dark_mode: start.dark_mode,
+        auto_height: start.auto_height,
         canvas: None,
         current: None,
         last_height: -1.0,
@@ -128,7 +187,6 @@ pub fn start_shell(
             *slot = Some(shell);
         }
     });
-    Ok(())
 }
 
 /// A member of the options; a throwing getter reads as absent.
@@ -326,4 +384,19 @@ fn watch_height(container: &Element) -> Option<(ResizeObserver, Closure<dyn FnMu
     let observer = ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
     observer.observe(container);
     Some((observer, on_resize))
+}
+
+/// The split point: a function naming only the shell's code, so that the
+/// splitter puts it (and nothing the core needs) in its chunk.
+#[cfg(all(feature = "chunks", target_arch = "wasm32"))]
+#[allow(unsafe_code)] // the macro declares the loader's import and the chunk's export
+mod split {
+    use wasm_split_helpers::{wasm_split, SplitLoaderError};
+
+    use super::ShellCode;
+
+    #[wasm_split(shell, fallible)]
+    pub(super) fn shell() -> Result<&'static ShellCode, SplitLoaderError> {
+        Ok(&super::CODE)
+    }
 }

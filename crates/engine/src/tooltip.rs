@@ -31,28 +31,48 @@ const TOUCH_RADIUS: f64 = 24.0;
 /// Gap between the pointer and the tooltip.
 const OFFSET: f64 = 12.0;
 
-/// The tooltip element and the pointer listeners; dropping it unsubscribes them.
+/// The tooltip's element, hidden: made with the card's first chrome (the
+/// page may look for it), filled only once the interaction's code is here.
+pub fn element(document: &Document, wrapper: &Element) -> Result<HtmlElement, JsValue> {
+    let tip: HtmlElement = document.create_element("div")?.dyn_into()?;
+    tip.set_class_name("zdr-embed-tooltip");
+    // The hidden table already gives assistive technology every value.
+    tip.set_attribute("aria-hidden", "true")?;
+    tip.style().set_css_text(&format!(
+        "position:absolute;left:0;top:0;display:none;pointer-events:none;z-index:1;\
+             font:12px/1.35 {FONT_FAMILY};padding:4px 8px;border-radius:4px;\
+             white-space:nowrap;box-shadow:0 1px 4px rgba(0,0,0,.25)"
+    ));
+    wrapper.append_child(&tip)?;
+    Ok(tip)
+}
+
+/// Where a pointer is on the page, and whether it is a finger.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointerAt {
+    pub client: (f64, f64),
+    pub touch: bool,
+}
+
+impl PointerAt {
+    pub fn of(event: &PointerEvent) -> PointerAt {
+        PointerAt {
+            client: (f64::from(event.client_x()), f64::from(event.client_y())),
+            touch: event.pointer_type() == "touch",
+        }
+    }
+}
+
+/// The pointer listeners of the tooltip; dropping it unsubscribes them.
 pub struct Tooltip {
-    tip: HtmlElement,
     _listeners: [EventListener; 4],
 }
 
 impl Tooltip {
-    pub fn attach<S: Pointed + 'static>(
-        document: &Document,
-        wrapper: &Element,
+    pub fn listen<S: Pointed + 'static>(
+        tip: &HtmlElement,
         state: Weak<RefCell<S>>,
     ) -> Result<Tooltip, JsValue> {
-        let tip: HtmlElement = document.create_element("div")?.dyn_into()?;
-        tip.set_class_name("zdr-embed-tooltip");
-        // The hidden table already gives assistive technology every value.
-        tip.set_attribute("aria-hidden", "true")?;
-        tip.style().set_css_text(&format!(
-            "position:absolute;left:0;top:0;display:none;pointer-events:none;z-index:1;\
-                 font:12px/1.35 {FONT_FAMILY};padding:4px 8px;border-radius:4px;\
-                 white-space:nowrap;box-shadow:0 1px 4px rgba(0,0,0,.25)"
-        ));
-        wrapper.append_child(&tip)?;
         let canvas = state
             .upgrade()
             .and_then(|state| state.try_borrow().ok().map(|s| s.canvas().clone()))
@@ -66,7 +86,7 @@ impl Tooltip {
                     return;
                 }
                 if let Some(event) = event.dyn_ref::<PointerEvent>() {
-                    point_at(&state, &tip, event);
+                    point_at(&state, &tip, PointerAt::of(event));
                 }
             })
         };
@@ -97,20 +117,14 @@ impl Tooltip {
             on_leave("pointercancel"),
         ];
         Ok(Tooltip {
-            tip,
             _listeners: listeners,
         })
     }
 }
 
-impl Tooltip {
-    /// The tooltip's element, for the keyboard, which shows the same text.
-    pub fn element(&self) -> &HtmlElement {
-        &self.tip
-    }
-}
-
-fn point_at<S: Pointed>(state: &Weak<RefCell<S>>, tip: &HtmlElement, event: &PointerEvent) {
+/// Shows the tooltip (or the crosshair) for a pointer at `pointer`: after
+/// each move, and once for where the pointer was when the code arrived.
+pub fn point_at<S: Pointed>(state: &Weak<RefCell<S>>, tip: &HtmlElement, pointer: PointerAt) {
     let Some(state) = state.upgrade() else {
         return;
     };
@@ -118,12 +132,12 @@ fn point_at<S: Pointed>(state: &Weak<RefCell<S>>, tip: &HtmlElement, event: &Poi
         return;
     };
     let rect = state.canvas().get_bounding_client_rect();
-    let x = f64::from(event.client_x()) - rect.left();
-    let y = f64::from(event.client_y()) - rect.top();
+    let x = pointer.client.0 - rect.left();
+    let y = pointer.client.1 - rect.top();
     if state.cross(Some((x, y))) {
         return;
     }
-    let radius = if event.pointer_type() == "touch" {
+    let radius = if pointer.touch {
         TOUCH_RADIUS
     } else {
         MOUSE_RADIUS

@@ -71,9 +71,11 @@ pub struct Zoom {
 }
 
 impl Zoom {
+    /// Its elements go into `wrapper` before `before` (the menu's button,
+    /// which comes after them in the tab order), or at its end.
     pub fn attach<S: Zoomed + 'static>(
         document: &Document,
-        wrapper: &Element,
+        (wrapper, before): (&Element, Option<&web_sys::Node>),
         state: Weak<RefCell<S>>,
     ) -> Result<Zoom, JsValue> {
         let canvas = state
@@ -86,7 +88,7 @@ impl Zoom {
         select
             .style()
             .set_css_text(&[SELECTION, "display:none"].concat());
-        wrapper.append_child(&select)?;
+        wrapper.insert_before(&select, before)?;
         let reset: HtmlElement = document.create_element("button")?.dyn_into()?;
         reset.set_attribute("type", "button")?;
         reset.set_class_name("zdr-embed-reset");
@@ -94,7 +96,7 @@ impl Zoom {
         reset
             .style()
             .set_css_text(&[RESET, "display:none"].concat());
-        wrapper.append_child(&reset)?;
+        wrapper.insert_before(&reset, before)?;
 
         let gesture = Rc::new(RefCell::new(Gesture::default()));
         let active = EventListenerOptions::enable_prevent_default();
