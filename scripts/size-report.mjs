@@ -52,17 +52,19 @@ const PAGES = [
   // target: 25,000 B
   { name: 'service card, ES module', budget: 35_250, load: 'module', cards: ['bar'] },
   // target: 120,000 B
-  // The engine split by card kind: the core (127 KB) and the lines' chunk.
-  { name: 'local line card', budget: 186_000, load: 'module', local: true, cards: ['timeseries'] },
+  // The engine split by card kind: the core (115 KB: the interaction and
+  // the shell are chunks of their own, fetched on use) and the lines' chunk.
+  { name: 'local line card', budget: 172_500, load: 'module', local: true, cards: ['timeseries'] },
   // target: 120,000 B
-  { name: 'local bar card', budget: 178_000, load: 'module', local: true, cards: ['bar'] },
+  { name: 'local bar card', budget: 164_750, load: 'module', local: true, cards: ['bar'] },
   // target: 160,000 B
   // The maps' chunk carries the outlines (39 KB).
-  { name: 'local map card (choropleth)', budget: 211_000, load: 'module', local: true, cards: ['choropleth'] },
-  // no target in issue 53: every kind's chunk, once each. 28 KB more than
-  // the whole engine was: twelve modules compress apart, and the core
-  // exports what they share instead of inlining it.
-  { name: 'local cards of all 19 kinds', budget: 281_000, load: 'module', local: true, cards: KINDS },
+  { name: 'local map card (choropleth)', budget: 197_250, load: 'module', local: true, cards: ['choropleth'] },
+  // no target in issue 53: every kind's chunk, once each (no interaction:
+  // the page is not touched). 14 KB more than the whole engine was: twelve
+  // modules compress apart, and the core exports what they share instead
+  // of inlining it.
+  { name: 'local cards of all 19 kinds', budget: 267_500, load: 'module', local: true, cards: KINDS },
 ];
 
 // ------------------------------------------------------------------ sizes
