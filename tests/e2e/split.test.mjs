@@ -493,3 +493,22 @@ test('an interaction chunk that does not arrive leaves the card drawn, reports n
   assert.deepEqual(await page.evaluate(() => window.errors), []);
   await context.close();
 });
+
+test('setView on a card never touched zooms it at once and fetches the interaction for its reset button', async () => {
+  const opened = await open('kinds.html');
+  const { context, page, requests, consoleErrors } = opened;
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  await page.evaluate(() => window.drawKinds(['timeseries']));
+  await until(opened, () => window.loads?.length === 1);
+  await page.waitForTimeout(300);
+  assert.deepEqual(paths(requests.filter((r) => INTERACT.test(r.url))), []);
+  await page.evaluate(() => window.handles.timeseries.setView({ x: ['2025-02-01', '2025-03-01'] }));
+  await page.waitForFunction(() => {
+    const reset = document.querySelector('#timeseries .zdr-embed-reset');
+    return reset && getComputedStyle(reset).display !== 'none';
+  }, null, WAIT);
+  assert.deepEqual(paths(requests.filter((r) => INTERACT.test(r.url))), [partOf('interact')]);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});

@@ -189,6 +189,7 @@ fn note(card: &Weak<RefCell<CanvasState>>, event: &web_sys::Event) {
             .and_then(|chrome| chrome.menu.as_ref());
         if let (Some(target), Some(menu)) = (target, menu) {
             let menu: &Element = menu.as_ref();
+            // A second click before the code arrives closes it again.
             state.early.menu_clicked ^= &target == menu;
         }
     }
