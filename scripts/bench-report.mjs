@@ -281,11 +281,11 @@ function sizeSection(r, out) {
     const p = prefixes.find((x) => path.startsWith(x));
     return p ? join(r.mounts[p], decodeURIComponent(path.slice(p.length))) : null;
   };
-  const variants = Object.keys(r.downloads).filter((v) => v !== 'zdrpre');
+  const variants = Object.keys(r.downloads);
   if (!variants.length) return;
   out('## Size: what a page downloads');
   out();
-  out('Every file one line-1k page fetched besides the bench page itself (with or without `preload()`, zdr-embed\'s page fetches the same files), each compressed on its own: gzip at level 9, brotli at quality 11 (Node zlib).');
+  out('Every file one line-1k page fetched besides the bench page itself, each compressed on its own: gzip at level 9, brotli at quality 11 (Node zlib). zdr-embed\'s `preload()` fetches the chunk of every group of card kinds, so that no card drawn after it waits; without it the page fetches the core and the lines\' chunk.');
   out();
   out('| library | files | raw | gzip -9 | brotli |');
   out('|---|---|---:|---:|---:|');
@@ -293,7 +293,7 @@ function sizeSection(r, out) {
     const paths = r.downloads[v].filter((p) => file(p));
     const s = paths.map((p) => sizes(file(p)));
     const sum = (k) => s.reduce((a, b) => a + b[k], 0);
-    out(`| ${r.variants[v].name.replace(/, preload\(\)$/, '')} | ${paths.map((p) => `\`${p.replace(/^\/(zdr|vendor\/[^/]+)\//, '')}\``).join(' + ')} | ${int(sum('raw'))} B | ${int(sum('gzip'))} B | ${int(sum('brotli'))} B |`);
+    out(`| ${r.variants[v].name} | ${paths.map((p) => `\`${p.replace(/^\/(zdr|vendor\/[^/]+)\//, '')}\``).join(' + ')} | ${int(sum('raw'))} B | ${int(sum('gzip'))} B | ${int(sum('brotli'))} B |`);
   }
   out();
 }
