@@ -543,3 +543,30 @@ test('focusing a card never touched fetches the interaction, and the arrow keys 
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('cards rendered together draw in one batch when their chunks arrive at different times', async () => {
+  const opened = await open('kinds.html');
+  const { context, page, consoleErrors } = opened;
+  // The pie's chunk comes 300 ms after the others.
+  await page.route(/\/kinds-pie\.[0-9a-f]{12}\.wasm$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return route.continue();
+  });
+  await page.waitForFunction(() => window.ready === true, null, WAIT);
+  // Each onLoad notes the task it runs in: a number that moves on once per task.
+  await page.evaluate(() => {
+    window.task = 0;
+    window.tasks = {};
+    window.drawKinds(['bar', 'timeseries', 'pie']);
+    const tick = () => setTimeout(() => { window.task += 1; if (window.loads.length < 3) tick(); }, 0);
+    tick();
+    const push = window.loads.push.bind(window.loads);
+    window.loads.push = (entry) => { window.tasks[entry.id] = window.task; return push(entry); };
+  });
+  await until(opened, () => window.loads?.length === 3);
+  const tasks = await page.evaluate(() => window.tasks);
+  assert.equal(new Set(Object.values(tasks)).size, 1, `every onLoad in one task: ${JSON.stringify(tasks)}`);
+  assert.deepEqual(await page.evaluate(() => window.errors), []);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
