@@ -184,12 +184,21 @@ fn the_hidden_form_posts_the_exact_json_into_the_frame() {
     );
 
     let inputs = form.query_selector_all("input").unwrap_throw();
-    assert_eq!(inputs.length(), 1, "exactly one field");
+    assert_eq!(inputs.length(), 2, "the data and the frame's size");
     let field: HtmlInputElement = inputs.get(0).unwrap_throw().dyn_into().unwrap_throw();
     assert_eq!(field.type_(), "hidden");
     assert_eq!(field.name(), "visualization_data");
     let expected = js_sys::JSON::stringify(&get(&opts, "visualizationData")).unwrap_throw();
     assert_eq!(field.value(), String::from(expected));
+    let size: HtmlInputElement = inputs.get(1).unwrap_throw().dyn_into().unwrap_throw();
+    assert_eq!(size.type_(), "hidden");
+    assert_eq!(size.name(), "frame_size");
+    let frame = frame_of(&handle);
+    assert!(frame.client_width() > 0 && frame.client_height() > 0);
+    assert_eq!(
+        size.value(),
+        format!("{}x{}", frame.client_width(), frame.client_height())
+    );
     handle.destroy().unwrap_throw();
 }
 

@@ -9,6 +9,10 @@ use crate::timer::Timeout;
 
 /// The one form field the service reads (spec 4.16).
 pub const FIELD_NAME: &str = "visualization_data";
+/// The second field: the frame's size when posted, `600x420` in CSS px, so
+/// that the service can lay the card out for that frame as local mode
+/// would (a service that does not read it draws as it would without it).
+pub const FRAME_SIZE_NAME: &str = "frame_size";
 /// How long a submitted form stays in the page (spec 4.16: "about 100 ms").
 pub const FORM_LIFETIME_MS: u32 = 100;
 
@@ -32,6 +36,8 @@ pub struct Post<'a> {
     pub frame_name: &'a str,
     pub address: &'a str,
     pub json: &'a js_sys::JsString,
+    /// `WIDTHxHEIGHT`, or `None` for a frame that has no size yet.
+    pub frame_size: Option<&'a str>,
 }
 
 impl Post<'_> {
@@ -62,6 +68,13 @@ impl Post<'_> {
         // The JS string itself: the data is never copied through wasm memory.
         js_sys::Reflect::set(&field, &"value".into(), self.json)?;
         form.append_child(&field)?;
+        if let Some(size) = self.frame_size {
+            let field = self.document.create_element("input")?;
+            field.set_attribute("type", "hidden")?;
+            field.set_attribute("name", FRAME_SIZE_NAME)?;
+            field.set_attribute("value", size)?;
+            form.append_child(&field)?;
+        }
 
         self.container.append_child(&form)?;
         // Armed before submit so that a failing submit still removes the form on drop.

@@ -11,7 +11,7 @@ use crate::js_value::WithUrl;
 use crate::listener::Listener;
 use crate::payload::Payload;
 use crate::sink::{Event, Sink};
-use zdr_protocol::text::{decimal, push_hex};
+use zdr_protocol::text::{concat, decimal, push_hex};
 
 thread_local! {
     static NEXT_FRAME: Cell<u32> = const { Cell::new(1) };
@@ -97,18 +97,33 @@ impl ServiceFrame {
             })
         })?;
         let json = payload.text()?;
+        let frame_size = self.measured_size();
         let post = Post {
             document: &document,
             container: &self.container,
             frame_name: &self.frame_name,
             address: &self.address,
             json: &json,
+            frame_size: frame_size.as_deref(),
         };
         let pending = post
             .submit()
             .map_err(|thrown| EmbedError::dom("post the form", &thrown))?;
         self.pending = Some(pending);
         Ok(())
+    }
+}
+
+impl ServiceFrame {
+    /// The frame's inner size in whole CSS px as `WIDTHxHEIGHT`, measured
+    /// now (a post after a resize says the new size); `None` while the
+    /// frame is not laid out (a hidden container), which the service reads
+    /// as no size.
+    fn measured_size(&self) -> Option<String> {
+        let whole = |px: i32| u32::try_from(px).ok().filter(|&px| px > 0);
+        let width = whole(self.frame.client_width())?;
+        let height = whole(self.frame.client_height())?;
+        Some(concat(&[&decimal(width), "x", &decimal(height)]))
     }
 }
 

@@ -22,8 +22,9 @@ const CARD = {
     { x: "O'Brien & Co", y: 0 },
   ],
 };
-const expectedBody = (data) =>
-  new URLSearchParams({ visualization_data: JSON.stringify(data) }).toString();
+/** The widget's form: the data, then its frame's size (640 x 400 in these pages). */
+const expectedBody = (data, frameSize = '640x400') =>
+  new URLSearchParams({ visualization_data: JSON.stringify(data), frame_size: frameSize }).toString();
 
 let work, server, browser;
 

@@ -7,6 +7,11 @@
 //! type below 420 px). Each is laid out at the small end of its range, so
 //! a frame only ever adds room to the plot and nothing laid out can
 //! collide or overflow when it grows.
+//!
+//! When the post says the frame's size (the widget's `frame_size` field,
+//! [`FrameSize`]), the card is laid out once at exactly that size, as local
+//! mode lays it out there, and shown in every frame at least that large;
+//! a frame made smaller after the post falls back to the class layouts.
 
 use std::fmt::Write as _;
 
@@ -20,12 +25,50 @@ use zdr_chart::paint::svg::TextStyles;
 
 /// A width class: its CSS class, the media query that shows it (none for
 /// the default) and the size it is laid out at.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Layout {
     pub class: &'static str,
-    pub media: Option<&'static str>,
+    pub media: Option<String>,
     pub width: f64,
     pub height: f64,
+}
+
+/// The frame a post was made for, as the widget measured it: whole CSS px
+/// within the range of frames the page is made for
+/// (`docs/service-pages.md`: 320 to 1,600 × 240 to 1,200 px).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameSize {
+    pub width: u16,
+    pub height: u16,
+}
+
+impl FrameSize {
+    pub const WIDTHS: (u16, u16) = (320, 1600);
+    pub const HEIGHTS: (u16, u16) = (240, 1200);
+
+    /// `WIDTHxHEIGHT` in decimal digits (`600x420`); anything else, or a
+    /// size outside the range, is no size: the post then gets the class
+    /// layouts, as a form written by hand does.
+    pub fn parse(text: &[u8]) -> Option<FrameSize> {
+        let at = text.iter().position(|&b| b == b'x')?;
+        let (width, height) = (text.get(..at)?, text.get(at + 1..)?);
+        let size = FrameSize {
+            width: whole(width)?,
+            height: whole(height)?,
+        };
+        let within = |v: u16, (low, high): (u16, u16)| (low..=high).contains(&v);
+        (within(size.width, Self::WIDTHS) && within(size.height, Self::HEIGHTS)).then_some(size)
+    }
+}
+
+/// One to four decimal digits (every size in range has four at most).
+fn whole(digits: &[u8]) -> Option<u16> {
+    if digits.is_empty() || digits.len() > 4 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    digits.iter().try_fold(0u16, |n, &d| {
+        n.checked_mul(10)?.checked_add(u16::from(d - b'0'))
+    })
 }
 
 /// The layouts for a card: frames 420 px wide and more (the engine's
@@ -47,7 +90,38 @@ pub fn layouts(fit: Fit) -> [Layout; 2] {
         },
         Layout {
             class: "compact",
-            media: Some("(max-width:419.98px)"),
+            media: Some("(max-width:419.98px)".into()),
+            width: compact.0,
+            height: compact.1,
+        },
+    ]
+}
+
+/// The layouts for a card posted with its frame's size: that size, shown
+/// in every frame at least as large (it only adds room there, as a class
+/// layout does), and the compact class layout for a frame made smaller
+/// after the post, the one layout that fits every smaller frame. A third
+/// layout (the regular class for frames from 420 px up to the posted size)
+/// would take the page past its budget of two layouts' bytes.
+pub fn sized_layouts(fit: Fit, frame: FrameSize) -> [Layout; 2] {
+    let (width, height) = (f64::from(frame.width), f64::from(frame.height));
+    let compact = class_layout(SMALLEST.0, fit);
+    // Half a pixel of slack: a frame of a fractional width reports it rounded.
+    let smaller = format!(
+        "(max-width:{}px),(max-height:{}px)",
+        zdr_chart::paint::svg::num(width - 0.5),
+        zdr_chart::paint::svg::num(height - 0.5)
+    );
+    [
+        Layout {
+            class: "sized",
+            media: None,
+            width,
+            height,
+        },
+        Layout {
+            class: "compact",
+            media: Some(smaller),
             width: compact.0,
             height: compact.1,
         },
@@ -118,7 +192,7 @@ fn stylesheet(background: Color, layouts: &[(Layout, Written)]) -> String {
         }
     }
     for (layout, _) in layouts {
-        if let Some(media) = layout.media {
+        if let Some(media) = &layout.media {
             let _ = write!(style, ".{}{{display:none}}", layout.class);
             let _ = write!(
                 style,
@@ -149,4 +223,62 @@ fn push_plot_rule(style: &mut String, class: &str, m: Margins) {
             num(m.top + m.bottom)
         ),
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_size_is_two_whole_numbers_in_range_or_none() {
+        let size = |text: &str| FrameSize::parse(text.as_bytes()).map(|s| (s.width, s.height));
+        assert_eq!(size("600x420"), Some((600, 420)));
+        assert_eq!(size("320x240"), Some((320, 240)));
+        assert_eq!(size("1600x1200"), Some((1600, 1200)));
+        for wrong in [
+            "",
+            "x",
+            "600x",
+            "x420",
+            "600X420",
+            "600x420x1",
+            "600 x420",
+            "+600x420",
+            "-600x420",
+            "600.5x420",
+            "319x420",
+            "1601x420",
+            "600x239",
+            "600x1201",
+            "00600x420",
+            "99999x420",
+            "600x4200000000000000000",
+        ] {
+            assert_eq!(size(wrong), None, "{wrong:?}");
+        }
+    }
+
+    #[test]
+    fn a_sized_layout_falls_back_to_the_compact_one_in_any_smaller_frame() {
+        let fit = Fit::Stretch;
+        let shape = |width, height| {
+            sized_layouts(fit, FrameSize { width, height })
+                .map(|l| (l.class, l.media, l.width, l.height))
+        };
+        let smaller = |w, h| Some(format!("(max-width:{w}px),(max-height:{h}px)"));
+        assert_eq!(
+            shape(600, 420),
+            [
+                ("sized", None, 600.0, 420.0),
+                ("compact", smaller("599.5", "419.5"), 320.0, 300.0),
+            ]
+        );
+        assert_eq!(
+            shape(360, 300),
+            [
+                ("sized", None, 360.0, 300.0),
+                ("compact", smaller("359.5", "299.5"), 320.0, 300.0),
+            ]
+        );
+    }
 }

@@ -13,7 +13,7 @@ use zdr_chart::paint::svg::fluid::{self, Written};
 use zdr_chart::paint::svg::TextStyles;
 use zdr_chart::Chart;
 
-use crate::chart_page::{chart_page, layouts};
+use crate::chart_page::{chart_page, layouts, sized_layouts, FrameSize};
 use crate::error::AppError;
 use crate::form::{read_body, BodyRules, FormError, Posted};
 use crate::html::Page;
@@ -53,14 +53,19 @@ enum Failure {
 /// Between steps it stops if nobody waits for the page any more.
 fn draw(posted: Posted, dark: Option<bool>, stop: &Stop) -> Result<Page, Failure> {
     stop.check().map_err(Failure::Stopped)?;
+    let frame = posted.frame_size().and_then(FrameSize::parse);
     let text = posted.field().map_err(Failure::Form)?;
     stop.check().map_err(Failure::Stopped)?;
     let chart = Chart::from_json(&text).map_err(Failure::Data)?;
     drop(text);
     let theme = chart.theme(dark);
-    let mut written = Vec::with_capacity(2);
+    let layouts = match frame {
+        Some(frame) => sized_layouts(chart.fit(), frame).to_vec(),
+        None => layouts(chart.fit()).to_vec(),
+    };
+    let mut written = Vec::with_capacity(layouts.len());
     let mut styles = TextStyles::default();
-    for layout in layouts(chart.fit()) {
+    for layout in layouts {
         stop.check().map_err(Failure::Stopped)?;
         let scene = chart.scene(layout.width, layout.height, &theme, false);
         // The first layout draws shapes both share; the next refers to them.

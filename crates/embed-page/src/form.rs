@@ -13,6 +13,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use http_body_util::BodyExt;
 
 pub const FIELD: &str = "visualization_data";
+/// The widget's second field: the frame's size in CSS px, `600x420`
+/// (`docs/service-api.md`). Optional, and never a reason to refuse a post.
+pub const FRAME_SIZE_FIELD: &str = "frame_size";
 
 #[derive(Debug, thiserror::Error)]
 pub enum FormError {
@@ -84,6 +87,20 @@ pub struct Posted {
 impl Posted {
     pub fn size(&self) -> usize {
         self.bytes.len()
+    }
+
+    /// The `frame_size` field's value, if the body is urlencoded (as the
+    /// widget posts it) and has one, unescaped: the first pair so named.
+    /// A size in any other spelling is read as none. One pass over the
+    /// body, which is bounded by the body limit.
+    pub fn frame_size(&self) -> Option<&[u8]> {
+        if !matches!(self.kind, Kind::UrlEncoded) {
+            return None;
+        }
+        let name = FRAME_SIZE_FIELD.as_bytes();
+        self.bytes
+            .split(|&b| b == b'&')
+            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix(b"="))
     }
 
     /// The field's text: CPU work (decoding, multipart), for a blocking
@@ -350,6 +367,29 @@ mod tests {
             let got = urlencoded_field(body.to_vec()).ok();
             assert_eq!(got, expected, "{}", String::from_utf8_lossy(body));
         }
+    }
+
+    #[test]
+    fn the_frame_size_is_the_first_plain_pair_of_an_urlencoded_body() {
+        let size = |content_type: &str, body: &[u8]| {
+            posted(content_type, body)
+                .ok()
+                .and_then(|p| p.frame_size().map(<[u8]>::to_vec))
+        };
+        let url = "application/x-www-form-urlencoded";
+        assert_eq!(
+            size(url, b"visualization_data=%7B%7D&frame_size=600x420"),
+            Some(b"600x420".to_vec())
+        );
+        assert_eq!(
+            size(url, b"frame_size=1x2&frame_size=3x4"),
+            Some(b"1x2".to_vec())
+        );
+        assert_eq!(size(url, b"visualization_data=frame_size%3D1x2"), None);
+        assert_eq!(size(url, b"xframe_size=1x2&frame_sizes=1x2"), None);
+        assert_eq!(size(url, b"frame%5Fsize=600x420"), None);
+        let body = b"--b\r\nContent-Disposition: form-data; name=\"frame_size\"\r\n\r\n600x420\r\n--b--\r\n";
+        assert_eq!(size("multipart/form-data; boundary=b", body), None);
     }
 
     #[test]

@@ -7,6 +7,15 @@ pub fn form_field(content_type: &str, body: &[u8]) -> Result<String, crate::form
     crate::form::field(content_type, body)
 }
 
+/// The frame size a posted body asks for (the widget's `frame_size`
+/// field), as the embed endpoint reads it: `(width, height)` in range, or
+/// none.
+pub fn frame_size(content_type: &str, body: &[u8]) -> Option<(u16, u16)> {
+    let posted = crate::form::posted(content_type, body).ok()?;
+    let size = crate::chart_page::FrameSize::parse(posted.frame_size()?)?;
+    Some((size.width, size.height))
+}
+
 /// Whether `text` is accepted as the shell's `parent_origin`.
 pub fn parent_origin(text: &str) -> bool {
     crate::origin::check(text).is_ok()

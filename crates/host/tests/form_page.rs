@@ -41,6 +41,21 @@ async fn page(app: &Router, json: &str) -> (String, String) {
     let body = form_urlencoded::Serializer::new(String::new())
         .append_pair("visualization_data", json)
         .finish();
+    posted(app, body).await
+}
+
+/// The page for `json` posted as the widget posts it, with the frame's
+/// size as it is written in the body (`frame_size=…`).
+async fn sized_page(app: &Router, json: &str, frame_size: &str) -> (String, String) {
+    let mut body = form_urlencoded::Serializer::new(String::new())
+        .append_pair("visualization_data", json)
+        .finish();
+    body.push_str("&frame_size=");
+    body.push_str(frame_size);
+    posted(app, body).await
+}
+
+async fn posted(app: &Router, body: String) -> (String, String) {
     let request = Request::builder()
         .method(Method::POST)
         .uri("/embed/card/")
@@ -228,6 +243,88 @@ async fn the_plot_layer_sits_on_the_laid_out_plot_area() {
             .find(|(c, _)| *c == class)
             .unwrap();
         assert!(markup.contains(&view_box), "{class}: {view_box}");
+    }
+}
+
+/// The bytes a page for `json` may take: two of the four drawings the host
+/// used to make for every post, and the page's head (see below).
+fn budget(name: &str, json: &str) -> usize {
+    let chart = Chart::from_json(json).unwrap();
+    let theme = chart.theme(None);
+    let two = [(880, 540), (820, 400), (640, 580), (400, 360)]
+        .iter()
+        .map(|&(w, h)| chart.to_svg(w, h, &theme).len())
+        .sum::<usize>()
+        / 2;
+    if matches!(name, "map" | "bubble_map") {
+        two * 2
+    } else {
+        two + 1_500
+    }
+}
+
+#[tokio::test]
+async fn a_page_posted_with_its_frame_size_is_laid_out_at_it_within_the_same_budget() {
+    let app = router();
+    let mut over = Vec::new();
+    for (name, json) in examples() {
+        for (width, height) in [(360, 300), (600, 420), (1000, 500), (1600, 1200)] {
+            let (page, csp) = sized_page(&app, &json, &format!("{width}x{height}")).await;
+            let classes: Vec<&str> = layouts(&page).iter().map(|(class, _)| *class).collect();
+            assert_eq!(classes, ["sized", "compact"], "{name} {width}x{height}");
+            let (_, sized) = layouts(&page)[0];
+            let sizes = Sizes::for_width(f64::from(width));
+            assert_eq!(texts(&page, sized)[0].0, px(sizes.title), "{name}");
+            let fallback = format!(
+                "@media (max-width:{}.5px),(max-height:{}.5px)",
+                width - 1,
+                height - 1
+            );
+            assert!(page.contains(&fallback), "{name}: {fallback}");
+            assert!(!page.to_ascii_lowercase().contains("<script"), "{name}");
+            assert!(csp.contains("script-src 'none'"), "{name}: {csp}");
+            // Two layouts' bytes per post, as for a page without a size,
+            // in frames up to 1,000 px wide. A larger frame's layout holds
+            // more of a long series (reduced to its pixel columns, which
+            // are more): 5% more there.
+            let bound = if width <= 1000 {
+                budget(&name, &json)
+            } else {
+                budget(&name, &json) * 21 / 20
+            };
+            println!("{name} at {width}x{height}: {} B of {bound} B", page.len());
+            if page.len() > bound {
+                over.push(format!(
+                    "{name} at {width}x{height}: {} B of {bound} B",
+                    page.len()
+                ));
+            }
+        }
+    }
+    assert!(over.is_empty(), "over the budget: {over:#?}");
+}
+
+#[tokio::test]
+async fn a_frame_size_that_is_not_one_leaves_the_page_as_a_hand_written_form_gets_it() {
+    let app = router();
+    let json = &examples()[0].1;
+    let (plain, _) = page(&app, json).await;
+    let long = "9".repeat(10_000);
+    for wrong in [
+        "",
+        "0x0",
+        "319x240",
+        "1601x600",
+        "600x1201",
+        "600X420",
+        "600x420x1",
+        "%36%30%30x420",
+        "600x-420",
+        "1e3x500",
+        &long,
+    ] {
+        let (page, _) = sized_page(&app, json, wrong).await;
+        assert_eq!(page, plain, "frame_size={wrong:.20}");
     }
 }
 
