@@ -15,7 +15,7 @@ use axum::Router;
 use serde_json::{json, Value};
 
 mod common;
-use common::{call, host, KEY_A};
+use common::{call, host, split_set, strings, KEY_A};
 
 struct Case {
     section: String,
@@ -33,14 +33,6 @@ enum Ask {
     Visualize(String),
     /// `knowledge_search` in one built-in index.
     Search(String),
-}
-
-fn split_set(text: &str, by: char) -> BTreeSet<String> {
-    text.split(by)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect()
 }
 
 fn corpus(file: &str) -> Vec<(Ask, Case)> {
@@ -126,16 +118,6 @@ async fn ask(router: &Router, ask: &Ask, question: &str) -> (Value, String, Stri
     (plan, card, said)
 }
 
-fn strings(v: &Value) -> BTreeSet<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Each measure's share of exact answers, in percent, after printing the
 /// misses and the scores.
 async fn score(file: &str) -> (usize, usize, [(&'static str, f64); 5]) {
@@ -147,8 +129,8 @@ async fn score(file: &str) -> (usize, usize, [(&'static str, f64); 5]) {
     let mut misses = Vec::new();
     for (how, case) in &cases {
         let (plan, card, said) = ask(&router, how, &case.question).await;
-        let got_attributes = strings(&plan["attributes"]);
-        let got_filters = strings(&plan["filters"]);
+        let got_attributes: BTreeSet<String> = strings(&plan["attributes"]);
+        let got_filters: BTreeSet<String> = strings(&plan["filters"]);
         let got_aggregate = plan["aggregate"].as_str().unwrap_or("").to_owned();
         let got_rank = match (plan["sort"].as_str(), plan["limit"].as_u64()) {
             (Some(s), Some(n)) => format!("{s} {n}"),

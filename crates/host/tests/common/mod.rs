@@ -210,3 +210,24 @@ pub async fn post_to_bucket(url: &str, fields: &[(String, String)], bytes: &[u8]
     let status = response.status().as_u16();
     (status, response.text().await.unwrap_or_default())
 }
+
+/// The strings of a JSON array (a plan's columns or filters), into any
+/// collection; nothing for anything else.
+pub fn strings<C: FromIterator<String> + Default>(v: &Value) -> C {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The trimmed, non-empty parts of a corpus field split at `by`.
+pub fn split_set(text: &str, by: char) -> std::collections::BTreeSet<String> {
+    text.split(by)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
