@@ -360,11 +360,12 @@ fn total_of(scores: &[Score]) -> Score {
     total
 }
 
-/// The development set's first run (docs/service-api.md): right answers
-/// per measure over all its questions, in [`MEASURES`]' order, and the
-/// order requests followed. A floor, not a target: the target is
-/// 90%.
-const FIRST_RUN: [usize; 10] = [122, 205, 202, 171, 268, 145, 246, 265, 247, 276];
+/// The development set's latest totals (docs/service-api.md: the first
+/// run was 122, 205, 202, 171, 268, 145, 246, 265, 247, 276; these are
+/// after the counting rule): right answers per measure over all its
+/// questions, in [`MEASURES`]' order, and the order requests followed. A
+/// floor against regressions, not a target: the target is 90%.
+const FIRST_RUN: [usize; 10] = [126, 206, 204, 176, 270, 150, 247, 266, 247, 276];
 const FIRST_RUN_ORDER: usize = 33;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

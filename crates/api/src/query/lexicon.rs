@@ -93,6 +93,8 @@ pub const AGGREGATES: &[(&str, Aggregate)] = &[
     ("number of", Aggregate::Count),
     ("count", Aggregate::Count),
     ("frequency", Aggregate::Count),
+    // Before "total": "the total number of trains" counts them.
+    ("total number", Aggregate::Count),
     ("total", Aggregate::Sum),
     ("sum", Aggregate::Sum),
     ("combined", Aggregate::Sum),
@@ -106,6 +108,20 @@ pub const AGGREGATES: &[(&str, Aggregate)] = &[
     ("minimum", Aggregate::Min),
     ("min", Aggregate::Min),
 ];
+
+/// The last word of an identifier's name (`id`, `user_id`, `zip code`,
+/// `order no`): the column names rows, it is counted, never summed.
+pub const IDENTIFIERS: &[&str] = &["id", "code", "no", "nr"];
+
+/// Words of a measure's name that say it holds counts of things (a flow
+/// of [`FLOWS`]): "number of goals" names such a column, not the rows.
+pub const COUNTS: &[&str] = &[
+    "count", "unit", "quantity", "goal", "vote", "visit", "click", "order",
+];
+
+/// Words before a counted noun that count its distinct values ("number of
+/// distinct ids"), where a column named is kept as what is counted.
+pub const DISTINCTS: &[&str] = &["distinct", "unique", "different"];
 
 /// Ranking words: descending or not.
 pub const RANKS: &[(&str, bool)] = &[

@@ -3,15 +3,72 @@
 //! averaged (life expectancy, a car's horsepower), a level is read at
 //! one date (a population). docs/service-api.md lists the words.
 
-use super::lexicon::{FLOWS, LEVELS, RATES};
+use super::lexicon::{COUNTS, FLOWS, IDENTIFIERS, LEVELS, RATES};
 use super::plan::Aggregate;
 use super::words::name_words;
 use crate::recommend::{text, MAX_BARS};
-use crate::table::{Kind, Table};
+use crate::table::{Cell, Column, Kind, Table};
 
 /// Whether a column is a flow, summed across rows (sales, goals).
 pub fn is_flow(table: &Table, column: usize) -> bool {
     default_aggregate(table, Some(column)) == Aggregate::Sum
+}
+
+/// Whether a column names things rather than measures them: its name
+/// ends in an identifier's word (`id`, `user_id`, `zip code`, `order no`),
+/// or it holds integers unique per row numbering the rows (at least 10,
+/// spanning at most twice as many numbers as rows: 1, 2, 3 …) under a
+/// name that says no quantity. An identifier is counted, never summed or
+/// averaged. Sparse unique integers are not enough: a count or an amount
+/// can be unique per row too (a payroll per month, a salary per person).
+pub fn is_identifier(column: &Column) -> bool {
+    if names_identifier(&column.name) {
+        return true;
+    }
+    let words = name_words(&column.name);
+    let quantity = words.iter().any(|w| {
+        [FLOWS, RATES, LEVELS]
+            .iter()
+            .any(|l| l.contains(&w.as_str()))
+    });
+    column.kind == Kind::Number && !quantity && numbers_rows(&column.cells)
+}
+
+/// Whether a column's name ends in an identifier's word (`id`,
+/// `user_id`, `zip code`, `order no`).
+fn names_identifier(name: &str) -> bool {
+    name_words(name)
+        .last()
+        .is_some_and(|w| IDENTIFIERS.contains(&w.as_str()))
+}
+
+/// Whether `cells` are integers, one per row and unique, that number the
+/// rows: at least 10, spanning at most twice as many numbers as rows.
+fn numbers_rows(cells: &[Cell]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for cell in cells {
+        let Cell::Number(n) = cell else {
+            return false;
+        };
+        if n.fract() != 0.0 || !seen.insert(n.to_bits()) {
+            return false;
+        }
+        lo = lo.min(*n);
+        hi = hi.max(*n);
+    }
+    let rows = cells.len() as f64;
+    rows >= 10.0 && hi - lo + 1.0 <= 2.0 * rows
+}
+
+/// Whether a measure's name says it holds counts of things (goals,
+/// units, visits), so that "number of goals" names it.
+pub fn names_counts(table: &Table, column: usize) -> bool {
+    table.columns.get(column).is_some_and(|c| {
+        name_words(&c.name)
+            .iter()
+            .any(|w| COUNTS.contains(&w.as_str()))
+    })
 }
 
 /// Whether a measure is a level, read at one date (a population).

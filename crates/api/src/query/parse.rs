@@ -51,7 +51,7 @@ fn key_of(text: &str) -> String {
 pub(super) struct Schema<'a> {
     table: &'a Table,
     /// Each column's name words.
-    names: Vec<Vec<String>>,
+    pub(super) names: Vec<Vec<String>>,
     /// Value key → (column, the value as the table writes it).
     values: HashMap<String, (usize, String)>,
     /// Distinct values per column (up to [`MAX_INDEXED`] + 1).

@@ -8,10 +8,12 @@
 use super::aliases::Aliases;
 use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, BY_WORDS, CHARTS, COMPARES,
-    COMPARISONS, CORRELATIONS, CUMULATIVES, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS,
-    GROUPINGS, HEADLINES, LATESTS, LEANINGS, LISTINGS, NEVER_IGNORED, NEXT_WORD_COMPARISONS,
-    ONE_NUMBER, RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
+    COMPARISONS, CORRELATIONS, CUMULATIVES, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS,
+    GRAIN_LEADS, GROUPINGS, HEADLINES, LATESTS, LEANINGS, LISTINGS, NEVER_IGNORED,
+    NEXT_WORD_COMPARISONS, ONE_NUMBER, RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, VERSUS,
+    YEAR_COMPARISONS,
 };
+use super::measure::{is_identifier, names_counts};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
 use super::words::singular;
@@ -32,10 +34,12 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         taken: Vec::new(),
         ranked_period: false,
         compare_word: false,
+        counts_summed: false,
         lead_time: None,
         grouped: Vec::new(),
         valued: Vec::new(),
     };
+    counted_noun(&mut q, table);
     chart_word(&mut q);
     ranking(&mut q);
     comparisons(&mut q);
@@ -48,6 +52,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     value_filters(&mut q);
     time_and_correlation(&mut q);
     inferred_measure(&mut q, table);
+    identifiers(&mut q, table);
     ignored(&mut q, aliases);
     q.plan
 }
@@ -69,6 +74,8 @@ struct Reading<'s, 'a> {
     compare_word: bool,
     /// The date column named first with a listing word ("years with …").
     lead_time: Option<usize>,
+    /// The counting phrase names a column of counts: it is summed.
+    counts_summed: bool,
     /// Categories named after "by": groups, whatever values of them a word
     /// also names ("deaths by type" where a type is "Death").
     grouped: Vec<usize>,
@@ -93,6 +100,100 @@ impl Reading<'_, '_> {
         if let Some(slot) = self.read.get_mut(at) {
             *slot = true;
         }
+    }
+}
+
+/// Words between a counting phrase and what it counts at most ("how many
+/// school districts").
+const COUNTED_REACH: usize = 2;
+
+/// "Number of days per month", "how many districts in each county": the
+/// column a counting phrase names is what one row is, so rows are counted
+/// and the column is neither summed nor a group: a category, where
+/// something else groups the count (alone, "how many genres" stays); a
+/// number that is an identifier, of few values, or named by a period
+/// ("days" of a column `Day`: days are counted, not added up). A
+/// number column named whole that is none of these, or whose name says
+/// it holds counts (units, goals), holds counts of those things ("the
+/// total number of teachers" of a column `teachers`): it is summed. A
+/// value stays a filter ("number of female cats"), a date the axis, and
+/// "distinct" before the noun keeps it.
+fn counted_noun(q: &mut Reading, table: &Table) {
+    let Some((i, c)) = counted_mention(&q.r) else {
+        return;
+    };
+    let r = &q.r;
+    let other_group = r.mentions.iter().enumerate().any(|(j, m)| {
+        j != i
+            && matches!(m.meaning, Meaning::Column(o) if o != c
+                && (grouped_at(r, m.start) || q.kind(o) == Some(Kind::Time)))
+    });
+    let (whole, period) = r.mentions.get(i).map_or((false, false), |m| {
+        let words: Vec<String> = (m.start..m.end).map(|k| singular(r.word(k))).collect();
+        let period = m.end == m.start + 1 && GRAINS.iter().any(|(g, _)| *g == r.word(m.start));
+        (r.schema.names.get(c) == Some(&words), period)
+    });
+    let counted = match q.kind(c) {
+        Some(Kind::Number) => {
+            let identifier = table.columns.get(c).is_some_and(is_identifier);
+            let counts = names_counts(table, c) || (whole && !q.few_numbers(c));
+            q.counts_summed = counts && !identifier && !period;
+            !q.counts_summed
+        }
+        Some(Kind::Category | Kind::Place) => other_group,
+        Some(Kind::Time) | None => false,
+    };
+    if counted {
+        // The words stay read: they say what a row is, not a column.
+        q.r.mentions.remove(i);
+    }
+}
+
+/// The column a counting phrase names ("number of days", "how many
+/// school districts"): the first mention within [`COUNTED_REACH`] words
+/// after it, none of them named, "by" or "distinct".
+fn counted_mention(r: &Reader) -> Option<(usize, usize)> {
+    let after = AGGREGATES
+        .iter()
+        .filter(|(_, a)| *a == Aggregate::Count)
+        .filter_map(|(w, _)| r.find(w).map(|at| (at, w.split(' ').count())))
+        .filter(|(at, _)| r.used.get(*at) == Some(&false))
+        .map(|(at, len)| at + len)
+        .min()?;
+    let i = r.mentions.iter().position(|m| {
+        m.start >= after
+            && m.start <= after + COUNTED_REACH
+            && (after..m.start).all(|k| {
+                r.used.get(k) == Some(&false)
+                    && !GROUPINGS.contains(&r.word(k))
+                    && !DISTINCTS.contains(&r.word(k))
+            })
+    })?;
+    match r.mentions.get(i)?.meaning {
+        Meaning::Column(c) => Some((i, c)),
+        Meaning::Value(..) => None,
+    }
+}
+
+/// An identifier is never summed or averaged: named with a sum, an
+/// average or no aggregation, its rows are counted instead; with a
+/// minimum or a maximum it is shown as asked, and counted ("number of
+/// distinct ids") it is what is counted. A list of rows shows it.
+fn identifiers(q: &mut Reading, table: &Table) {
+    let plan = &mut q.plan;
+    let fits = matches!(
+        plan.aggregate,
+        Some(Aggregate::Min | Aggregate::Max | Aggregate::Count)
+    );
+    if plan.listing || fits {
+        return;
+    }
+    let before = plan.measures.len();
+    plan.measures
+        .retain(|m| !table.columns.get(*m).is_some_and(is_identifier));
+    if plan.measures.len() < before && plan.measures.is_empty() {
+        plan.aggregate = Some(Aggregate::Count);
+        plan.inferred_measure = false;
     }
 }
 
@@ -362,7 +463,8 @@ fn years_and_decades(q: &mut Reading) {
     }
 }
 
-/// The aggregation word that stands first, unless a ranking set one.
+/// The aggregation word that stands first, unless a ranking set one; a
+/// count of a column of counts is its sum.
 fn aggregation(q: &mut Reading) {
     if q.plan.aggregate.is_some() {
         return;
@@ -375,7 +477,10 @@ fn aggregation(q: &mut Reading) {
                 .map(|at| (at, *a))
         })
         .min_by_key(|(at, _)| *at)
-        .map(|(_, a)| a);
+        .map(|(_, a)| match a {
+            Aggregate::Count if q.counts_summed => Aggregate::Sum,
+            a => a,
+        });
 }
 
 /// The grain, and the tasks and cues whose words stand free of any name:
@@ -606,6 +711,7 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
         .map(|f| f.column);
     let numbers: Vec<usize> = (0..table.columns.len())
         .filter(|c| schema.kind(*c) == Some(Kind::Number))
+        .filter(|c| !table.columns.get(*c).is_some_and(is_identifier))
         .collect();
     if let (Some(f), Some(t)) = (compared, q.lead_time) {
         plan.listing = plan.chart.is_none();
@@ -658,5 +764,157 @@ fn ignored(q: &mut Reading, aliases: &Aliases) {
 fn push(list: &mut Vec<usize>, c: usize) {
     if !list.contains(&c) {
         list.push(c);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use zdr_limits::Stop;
+
+    use super::*;
+    use crate::table::read_csv;
+
+    /// Trains: an id numbering the rows, a name, a station code, the day
+    /// of the month (1 to 3, repeated), passengers (40 values, repeated)
+    /// and units (a count).
+    fn trains() -> Table {
+        let mut csv = String::from("train_id,name,station code,county,day,passengers,units\n");
+        for i in 1..=48 {
+            let name = ["Express", "Local", "Night"][i % 3];
+            let county = ["Kern", "Fresno"][i % 2];
+            csv.push_str(&format!(
+                "{i},{name},S{},{county},{},{},{}\n",
+                i % 4,
+                i % 3 + 1,
+                100 + i * 7 % 40,
+                i % 5 + 2
+            ));
+        }
+        read_csv(csv.as_bytes(), &Stop::never()).unwrap()
+    }
+
+    fn read(question: &str) -> (Plan, Table) {
+        let table = trains();
+        (understand(question, &table, &Aliases::default()), table)
+    }
+
+    fn names(columns: &[usize], table: &Table) -> Vec<String> {
+        columns
+            .iter()
+            .map(|c| table.columns[*c].name.clone())
+            .collect()
+    }
+
+    fn identifiers_of(table: &Table) -> Vec<&str> {
+        table
+            .columns
+            .iter()
+            .filter(|c| is_identifier(c))
+            .map(|c| c.name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn an_identifier_is_named_like_one_or_numbers_the_rows() {
+        assert_eq!(identifiers_of(&trains()), ["train_id", "station code"]);
+        let csv = "row,salary,order no,Day\n".to_owned()
+            + &(1..=12)
+                .map(|i| format!("{i},{},{},{}\n", 40_000 + i * 7_919, 900 + i, i % 4))
+                .collect::<String>();
+        let table = read_csv(csv.as_bytes(), &Stop::never()).unwrap();
+        // Unique integers that do not number the rows may be amounts.
+        assert_eq!(identifiers_of(&table), ["row", "order no"]);
+    }
+
+    /// `question` counts rows grouped by `by` alone, no measure.
+    fn counts_rows_by(question: &str, by: &str) {
+        let (plan, table) = read(question);
+        assert_eq!(plan.aggregate, Some(Aggregate::Count), "{question}");
+        assert!(plan.measures.is_empty(), "{question}: {plan:?}");
+        assert_eq!(names(&plan.dimensions, &table), [by], "{question}");
+    }
+
+    #[test]
+    fn number_of_x_for_each_y_counts_rows_by_y() {
+        for question in [
+            "number of trains for each county",
+            "how many trains per county",
+            "count of trains by county",
+            "total number of trains by county",
+        ] {
+            counts_rows_by(question, "county");
+        }
+    }
+
+    #[test]
+    fn a_counted_category_is_no_group_when_another_groups_the_count() {
+        let (plan, table) = read("number of names for each county");
+        assert_eq!(names(&plan.dimensions, &table), ["county"]);
+        // Nothing else groups: the names stay what the count is of.
+        let (plan, table) = read("how many names");
+        assert_eq!(names(&plan.dimensions, &table), ["name"]);
+        // A group after the counting phrase is no counted noun.
+        let (plan, table) = read("stacked bar of count by name, colored by county");
+        assert_eq!(names(&plan.dimensions, &table), ["name", "county"]);
+        let (plan, table) = read("number of rides per name, colored by county");
+        assert_eq!(names(&plan.dimensions, &table), ["name", "county"]);
+    }
+
+    #[test]
+    fn a_counted_number_is_counted_not_summed() {
+        counts_rows_by("number of days by name", "name");
+        // The counted noun is no comparison's column.
+        let (plan, table) = read("how many days had passengers above 120");
+        let filters: Vec<String> = plan
+            .filters
+            .iter()
+            .map(|f| super::super::plan::filter_text(&table.columns[f.column].name, &f.test))
+            .collect();
+        assert_eq!(filters, ["passengers > 120"]);
+        assert!(plan.measures.is_empty(), "{plan:?}");
+        // A column of counts is what "number of" names: it is summed.
+        for question in [
+            "number of units by name",
+            "total number of passengers by name",
+        ] {
+            let (plan, table) = read(question);
+            assert_eq!(plan.aggregate, Some(Aggregate::Sum), "{question}");
+            assert_eq!(plan.measures.len(), 1, "{question}");
+            assert!(names(&plan.measures, &table)[0] != "day", "{question}");
+        }
+    }
+
+    #[test]
+    fn total_number_counts_and_total_sums() {
+        let (plan, _) = read("bar chart x axis name y axis the total number");
+        assert_eq!(plan.aggregate, Some(Aggregate::Count));
+        let (plan, table) = read("total passengers by name");
+        assert_eq!(plan.aggregate, Some(Aggregate::Sum));
+        assert_eq!(names(&plan.measures, &table), ["passengers"]);
+    }
+
+    #[test]
+    fn an_identifier_is_never_summed_or_averaged() {
+        for question in [
+            "total train id by name",
+            "average train id by name",
+            "train id by name",
+        ] {
+            counts_rows_by(question, "name");
+        }
+    }
+
+    #[test]
+    fn an_identifier_asked_by_name_with_an_aggregation_that_fits_stays() {
+        for (question, aggregate) in [
+            ("maximum train id by name", Aggregate::Max),
+            ("min train id by name", Aggregate::Min),
+            ("number of distinct train ids by name", Aggregate::Count),
+        ] {
+            let (plan, table) = read(question);
+            assert_eq!(plan.aggregate, Some(aggregate), "{question}");
+            assert_eq!(names(&plan.measures, &table), ["train_id"], "{question}");
+        }
     }
 }
