@@ -425,12 +425,23 @@ const lineTooltip = (page) => page.evaluate(() => {
 });
 const INTERACT = /\/interact\.[0-9a-f]{12}\.wasm$/;
 
-test('a card never touched downloads no interaction code; the first hover fetches it once, and the tooltip shows where the pointer is', async () => {
+/** kinds.html with one card of `kind` drawn, without preload(): the engine's core and the kind's chunk only. */
+async function drawnAlone(kind) {
   const opened = await open('kinds.html');
-  const { context, page, requests, consoleErrors } = opened;
-  await page.waitForFunction(() => window.ready === true, null, WAIT);
-  await page.evaluate(() => window.drawKinds(['timeseries']));
+  await opened.page.waitForFunction(() => window.ready === true, null, WAIT);
+  await opened.page.evaluate((k) => window.drawKinds([k]), kind);
   await until(opened, () => window.loads?.length === 1);
+  return opened;
+}
+
+/** Waits until the line card's tooltip shows. */
+const lineTooltipShows = (page) => page.waitForFunction(() => {
+  const tip = document.querySelector('#timeseries .zdr-embed-tooltip');
+  return getComputedStyle(tip).display !== 'none';
+}, null, WAIT);
+
+test('a card never touched downloads no interaction code; the first hover fetches it once, and the tooltip shows where the pointer is', async () => {
+  const { context, page, requests, consoleErrors } = await drawnAlone('timeseries');
   // Its chrome is there without the code: the tooltip's element, the one tab stop, the legend's buttons.
   await page.waitForFunction(() => document.querySelector('#timeseries .zdr-embed-legend button') !== null, null, WAIT);
   assert.deepEqual(await page.evaluate(() => ({
@@ -445,10 +456,7 @@ test('a card never touched downloads no interaction code; the first hover fetche
   // One move onto the card, and the pointer stays: its tooltip once the code is here.
   const box = await page.locator('#timeseries canvas').boundingBox();
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
-  await page.waitForFunction(() => {
-    const tip = document.querySelector('#timeseries .zdr-embed-tooltip');
-    return getComputedStyle(tip).display !== 'none';
-  }, null, WAIT);
+  await lineTooltipShows(page);
   const shown = await lineTooltip(page);
   assert.ok(shown.length >= 2 && /\d/.test(shown[1]), `a date and its values: ${shown}`);
   for (let x = 0.2; x < 0.9; x += 0.1) await page.mouse.move(box.x + box.width * x, box.y + box.height * 0.5);
@@ -486,20 +494,13 @@ test('an interaction chunk that does not arrive leaves the card drawn, reports n
   await page.unroute(INTERACT);
   await page.mouse.move(5, 5);
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
-  await page.waitForFunction(() => {
-    const tip = document.querySelector('#timeseries .zdr-embed-tooltip');
-    return getComputedStyle(tip).display !== 'none';
-  }, null, WAIT);
+  await lineTooltipShows(page);
   assert.deepEqual(await page.evaluate(() => window.errors), []);
   await context.close();
 });
 
 test('setView on a card never touched zooms it at once and fetches the interaction for its reset button', async () => {
-  const opened = await open('kinds.html');
-  const { context, page, requests, consoleErrors } = opened;
-  await page.waitForFunction(() => window.ready === true, null, WAIT);
-  await page.evaluate(() => window.drawKinds(['timeseries']));
-  await until(opened, () => window.loads?.length === 1);
+  const { context, page, requests, consoleErrors } = await drawnAlone('timeseries');
   await page.waitForTimeout(300);
   assert.deepEqual(paths(requests.filter((r) => INTERACT.test(r.url))), []);
   await page.evaluate(() => window.handles.timeseries.setView({ x: ['2025-02-01', '2025-03-01'] }));
@@ -514,11 +515,7 @@ test('setView on a card never touched zooms it at once and fetches the interacti
 });
 
 test('focusing a card never touched fetches the interaction, and the arrow keys walk it once it is here', async () => {
-  const opened = await open('kinds.html');
-  const { context, page, requests, consoleErrors } = opened;
-  await page.waitForFunction(() => window.ready === true, null, WAIT);
-  await page.evaluate(() => window.drawKinds(['bar']));
-  await until(opened, () => window.loads?.length === 1);
+  const { context, page, requests, consoleErrors } = await drawnAlone('bar');
   await page.waitForTimeout(300);
   const interact = () => paths(requests.filter((r) => INTERACT.test(r.url)));
   assert.deepEqual(interact(), []);
