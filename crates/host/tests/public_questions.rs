@@ -210,6 +210,11 @@ async fn ask(router: &Router, csv: &str, question: &str) -> Got {
         "{question}: {status} {answer}"
     );
     let plan = &answer["outputs"]["debug"]["cards"][0]["plan"];
+    // PUBLIC_QUESTION=<words> prints the whole plan of the questions
+    // holding them, to see why one is read as it is.
+    if std::env::var("PUBLIC_QUESTION").is_ok_and(|w| !w.is_empty() && question.contains(&w)) {
+        println!("{question}: {plan:#}");
+    }
     let card = answer["outputs"]["knowledge_cards"][0]["card_type"]
         .as_str()
         .unwrap_or("none")
@@ -362,11 +367,11 @@ fn total_of(scores: &[Score]) -> Score {
 
 /// The development set's latest totals (docs/service-api.md: the first
 /// run was 122, 205, 202, 171, 268, 145, 246, 265, 247, 276; these are
-/// after the counting rule): right answers per measure over all its
+/// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [126, 206, 204, 176, 270, 150, 247, 266, 247, 276];
-const FIRST_RUN_ORDER: usize = 33;
+const FIRST_RUN: [usize; 10] = [158, 215, 219, 209, 272, 190, 263, 270, 278, 276];
+const FIRST_RUN_ORDER: usize = 64;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_public_development_set_is_scored_and_holds_its_first_run() {

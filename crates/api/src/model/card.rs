@@ -94,6 +94,9 @@ pub struct PlanView {
     pub filters: Vec<String>,
     pub aggregate: Option<&'static str>,
     pub sort: Option<&'static str>,
+    /// `x` when the order is the x axis's ("from A to Z"), not the measure's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sort_by: Option<&'static str>,
     pub limit: Option<usize>,
     pub tasks: Vec<&'static str>,
     pub chart_word: Option<&'static str>,

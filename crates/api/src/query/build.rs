@@ -157,7 +157,7 @@ impl<'a> Ask<'a> {
         let counted_values: Vec<String> = plan
             .filters
             .iter()
-            .filter(|f| Some(f.column) != plan.split)
+            .filter(|f| Some(f.column) != plan.split && f.or.is_empty())
             .filter(|f| {
                 table
                     .columns
@@ -221,7 +221,18 @@ fn no_rows(plan: &Plan, table: &Table) -> String {
     let filters: Vec<String> = plan
         .filters
         .iter()
-        .filter_map(|f| Some(filter_text(&table.columns.get(f.column)?.name, &f.test)))
+        .map(|f| {
+            filter_text(
+                &|c| {
+                    table
+                        .columns
+                        .get(c)
+                        .map(|c| c.name.clone())
+                        .unwrap_or_default()
+                },
+                f,
+            )
+        })
         .collect();
     format!("no row has {}", filters.join(" and "))
 }
@@ -910,6 +921,22 @@ fn ranked(
 ) -> String {
     let measure_words = ask.measure_words(ask.measure);
     let total = groups.len();
+    if let Some(rank) = ask.plan.rank.filter(|r| r.by_axis) {
+        by_axis(groups, rank.descending);
+        if let Some(n) = rank.limit {
+            groups.truncate(n.min(MAX_BARS));
+        } else if total > MAX_BARS {
+            groups.truncate(MAX_BARS);
+            notes.push(format!("the first {MAX_BARS} of {total}"));
+        }
+        let order = match (numbered(groups), rank.descending) {
+            (false, false) => "A to Z",
+            (false, true) => "Z to A",
+            (true, false) => "in ascending order",
+            (true, true) => "in descending order",
+        };
+        return format!("{measure_words} by {group_name}, {order}");
+    }
     if let Some(rank) = ask.plan.rank {
         if rank.descending {
             groups.sort_by(|a, b| b.2.total_cmp(&a.2));
@@ -950,6 +977,34 @@ fn ranked(
         notes.push(format!("the {MAX_BARS} largest of {total}"));
     }
     format!("{measure_words} by {group_name}")
+}
+
+/// Whether every group's label is a number or a period (ordered by its
+/// value, not its letters).
+fn numbered(groups: &[(String, f64, f64)]) -> bool {
+    groups
+        .iter()
+        .all(|g| g.0.trim().parse::<f64>().is_ok() || super::rows::period(&g.0, None).is_some())
+}
+
+/// The groups in the order of their labels: numbers and periods by value,
+/// texts from A to Z (without case); reversed when `descending`.
+fn by_axis(groups: &mut [(String, f64, f64)], descending: bool) {
+    if numbered(groups) {
+        let key = |g: &(String, f64, f64)| {
+            g.0.trim()
+                .parse::<f64>()
+                .ok()
+                .or_else(|| super::rows::period(&g.0, None).map(|(_, s)| s))
+                .unwrap_or(0.0)
+        };
+        groups.sort_by(|a, b| key(a).total_cmp(&key(b)));
+    } else {
+        groups.sort_by_key(|g| g.0.to_lowercase());
+    }
+    if descending {
+        groups.reverse();
+    }
 }
 
 /// Bars where a treemap's areas or a pie's parts would be below zero or

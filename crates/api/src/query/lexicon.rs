@@ -163,6 +163,83 @@ pub const RANKS: &[(&str, bool)] = &[
     ("coldest", false),
 ];
 
+/// Words that ask for an order without a ranking word ("sort", "in
+/// descending order"): what they order is said after them ("by the
+/// x-axis", "of the total", "by name").
+pub const ORDER_WORDS: &[&str] = &[
+    "sort", "sorted", "sorting", "order", "ordered", "ordering", "arrange", "arranged",
+];
+
+/// Phrases of an order's direction, longest first: descending or not.
+pub const DIRECTIONS: &[(&str, bool)] = &[
+    ("from highest to lowest", true),
+    ("from largest to smallest", true),
+    ("from biggest to smallest", true),
+    ("from most to least", true),
+    ("from high to low", true),
+    ("from lowest to highest", false),
+    ("from smallest to largest", false),
+    ("from least to most", false),
+    ("from low to high", false),
+    ("highest to lowest", true),
+    ("largest to smallest", true),
+    ("most to least", true),
+    ("high to low", true),
+    ("lowest to highest", false),
+    ("smallest to largest", false),
+    ("least to most", false),
+    ("low to high", false),
+    ("reverse alphabetical", true),
+    ("z to a", true),
+    ("a to z", false),
+    ("descending", true),
+    ("decreasing", true),
+    ("desc", true),
+    ("ascending", false),
+    ("increasing", false),
+    ("asc", false),
+    ("alphabetical", false),
+    ("alphabetically", false),
+    ("chronological", false),
+    ("chronologically", false),
+];
+
+/// Direction phrases that order the x axis whatever follows them.
+pub const AXIS_DIRECTIONS: &[&str] = &[
+    "z to a",
+    "a to z",
+    "reverse alphabetical",
+    "alphabetical",
+    "alphabetically",
+    "chronological",
+    "chronologically",
+];
+
+/// Words after "by"/"of" in an order that name the x axis ("by the
+/// x-axis", "by name", "by date") or the measure ("by the y-axis", "of
+/// the total").
+pub const AXIS_TARGETS: &[&str] = &[
+    "x", "name", "names", "date", "dates", "time", "label", "labels",
+];
+pub const MEASURE_TARGETS: &[&str] = &[
+    "y",
+    "total",
+    "sum",
+    "average",
+    "mean",
+    "median",
+    "count",
+    "number",
+    "value",
+    "values",
+    "amount",
+    "maximum",
+    "minimum",
+    "max",
+    "min",
+    "frequency",
+];
+
 /// Adjectives that name a measure by what it measures ("heavier than
 /// 5000", "the oldest", "lowest paid"): the column words each may find.
 pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
@@ -559,7 +636,8 @@ pub fn is_stopword(word: &str) -> bool {
 const OTHER_RULE_WORDS: &[&str] = &[
     "time", "more", "less", "fewer", "greater", "higher", "lower", "above", "below", "under",
     "least", "than", "until", "till", "during", "only", "just", "not", "up", "as", "versus",
-    "latest", "last", "first", "recent", "year", "years", "month", "months",
+    "equal", "equals", "=", "!=", ">", "<", ">=", "<=", "axis", "high", "low", "latest", "last",
+    "first", "recent", "year", "years", "month", "months",
 ];
 
 /// Whether `word` is a word of the rules (not to be taken for a column).
@@ -578,6 +656,8 @@ pub fn is_rule_word(word: &str) -> bool {
         || LATESTS.contains(&word)
         || HEADLINES.contains(&word)
         || OTHER_RULE_WORDS.contains(&word)
+        || ORDER_WORDS.contains(&word)
+        || DIRECTIONS.iter().any(|(w, _)| *w == word)
 }
 
 /// How a comparison keeps rows: above, at least, below or at most its
@@ -590,11 +670,25 @@ pub enum Bound {
     AtMost,
     Between,
     Equal,
+    NotEqual,
 }
 
 /// Comparison words, two-word ones first: how each keeps rows. The
 /// number follows within four words ("under the age of 30").
 pub const COMPARISONS: &[(&str, Bound)] = &[
+    ("greater than or equal to", Bound::AtLeast),
+    ("more than or equal to", Bound::AtLeast),
+    ("larger than or equal to", Bound::AtLeast),
+    ("higher than or equal to", Bound::AtLeast),
+    ("less than or equal to", Bound::AtMost),
+    ("smaller than or equal to", Bound::AtMost),
+    ("lower than or equal to", Bound::AtMost),
+    ("fewer than or equal to", Bound::AtMost),
+    ("not equal to", Bound::NotEqual),
+    ("equal to", Bound::Equal),
+    ("equals", Bound::Equal),
+    ("!=", Bound::NotEqual),
+    ("=", Bound::Equal),
     ("more than", Bound::Above),
     ("greater than", Bound::Above),
     ("higher than", Bound::Above),
@@ -654,7 +748,7 @@ pub const YEAR_COMPARISONS: &[&str] = &[
 
 /// Comparison words whose number is the very next word ("in the 2000s" is
 /// a decade, not a year).
-pub const NEXT_WORD_COMPARISONS: &[&str] = &["in", "during", "of"];
+pub const NEXT_WORD_COMPARISONS: &[&str] = &["in", "during", "of", "=", "!=", "equals"];
 
 /// Words before a column that group by it ("by region", "across sites");
 /// "for each" too.

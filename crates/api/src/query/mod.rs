@@ -57,10 +57,11 @@ pub fn view(plan: &Plan, table: &Table, drawn: Option<&Drawn>) -> PlanView {
         filters: plan
             .filters
             .iter()
-            .map(|f| plan::filter_text(&name(&f.column), &f.test))
+            .map(|f| plan::filter_text(&|c| name(&c), f))
             .collect(),
         aggregate: plan.aggregate.map(|a| a.as_str()),
         sort: plan.rank.map(|r| if r.descending { "desc" } else { "asc" }),
+        sort_by: plan.rank.filter(|r| r.by_axis).map(|_| "x"),
         limit: plan.rank.and_then(|r| r.limit),
         tasks: plan.tasks.iter().map(|t| task_name(*t)).collect(),
         chart_word: plan.chart.map(|(_, w)| w),

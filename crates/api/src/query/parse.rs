@@ -49,7 +49,7 @@ fn key_of(text: &str) -> String {
 
 /// What is known of the table's columns to match words against.
 pub(super) struct Schema<'a> {
-    table: &'a Table,
+    pub(super) table: &'a Table,
     /// Each column's name words.
     pub(super) names: Vec<Vec<String>>,
     /// Value key → (column, the value as the table writes it).
@@ -170,6 +170,19 @@ impl<'a> Schema<'a> {
             .or_else(|| self.names.iter().position(|n| *n == words))
     }
 
+    /// The one column whose name `words` abbreviate ([`abbreviates`]).
+    fn abbreviated(&self, words: &[&str]) -> Option<Meaning> {
+        let mut found = self
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(_, name)| abbreviates(words, &name.concat()));
+        match (found.next(), found.next()) {
+            (Some((c, _)), None) => Some(Meaning::Column(c)),
+            _ => None,
+        }
+    }
+
     /// Columns whose name words hold `words` in a row, best covered first.
     fn column_containing(&self, words: &[String]) -> Option<usize> {
         let mut best: Option<(usize, usize)> = None;
@@ -183,6 +196,92 @@ impl<'a> Schema<'a> {
         }
         best.map(|(at, _)| at)
     }
+}
+
+/// Whether `words` abbreviate the name `short` (its words run together,
+/// lower case) as people shorten column names: the name is the words run
+/// together ("urbanpop"), their initials and heads ("hr" of "home runs",
+/// "testscr" of "test score", "expnstu" of "expenditure per student"), or
+/// one long word's head ("temp" of "temperature") or consonants ("lg" of
+/// "league"). Each word but a short linking one gives the name at least
+/// its first letter, then letters of its own in order; a name of one
+/// word's letters needs three letters, or consonants only after the
+/// first.
+pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
+    let short: Vec<char> = short.chars().filter(|c| c.is_alphanumeric()).collect();
+    if short.len() < 2 || words.is_empty() || words.len() > short.len() {
+        return false;
+    }
+    let words: Vec<Vec<char>> = words.iter().map(|w| w.chars().collect()).collect();
+    let text = |w: &[char]| w.iter().collect::<String>();
+    if words.iter().any(|w| w.is_empty()) || (words.len() == 1 && is_rule_word(&text(&words[0]))) {
+        return false;
+    }
+    let linking = |w: &[char]| is_stopword(&text(w));
+    if linking(&words[0]) || words.last().is_some_and(|w| linking(w)) {
+        return false;
+    }
+    // One word that is the name whole names it alone ("districts for
+    // each county" is no `district`).
+    if words.len() > 1 && words.iter().any(|w| w.starts_with(&short)) {
+        return false;
+    }
+    if let [word] = words.as_slice() {
+        let head = short.len() >= 4 && word.len() >= short.len() && word.starts_with(&short);
+        let consonants = short.iter().skip(1).all(|c| !VOWELS.contains(c))
+            && word.len() >= short.len() + 3
+            && pieces(&words, &short);
+        return head || consonants;
+    }
+    pieces(&words, &short)
+}
+
+const VOWELS: [char; 5] = ['a', 'e', 'i', 'o', 'u'];
+
+/// Whether `short` splits into one piece per word, in order, each the
+/// word's first letter and then letters of the word in order (a linking
+/// word may give none).
+fn pieces(words: &[Vec<char>], short: &[char]) -> bool {
+    // ends[k]: the lengths of `short` the first k words can give.
+    let mut ends = vec![false; short.len() + 1];
+    ends[0] = true;
+    for word in words {
+        let linking = is_stopword(&word.iter().collect::<String>());
+        let mut next = vec![false; short.len() + 1];
+        for from in (0..=short.len()).filter(|&f| ends[f]) {
+            if linking {
+                next[from] = true;
+            }
+            if short.get(from) != word.first() {
+                continue;
+            }
+            // The word's head ("stu" of "student")...
+            let head = word
+                .iter()
+                .zip(&short[from..])
+                .take_while(|(a, b)| a == b)
+                .count();
+            for k in 1..=head {
+                next[from + k] = true;
+            }
+            // ...or its first letter and consonants of it in order ("scr"
+            // of "score", "wt" of "weight").
+            let mut at = from + 1;
+            let mut in_word = 1;
+            while at < short.len() && !VOWELS.contains(&short[at]) {
+                match word[in_word..].iter().position(|c| *c == short[at]) {
+                    Some(k) => {
+                        in_word += k + 1;
+                        at += 1;
+                        next[at] = true;
+                    }
+                    None => break,
+                }
+            }
+        }
+        ends = next;
+    }
+    ends[short.len()]
 }
 
 /// The question's tokens, which of them name something, and what.
@@ -328,7 +427,10 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        None
+        // 7. A name the words abbreviate ("home runs" → `hr`, "test score"
+        // → `testscr`, "urban population" → `UrbanPop`).
+        let whole: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
+        schema.abbreviated(&whole)
     }
 
     /// Every name in the question, longest spans first, then the
@@ -456,5 +558,44 @@ impl Reader<'_, '_> {
                 }
                 _ => None,
             })
+    }
+}
+
+#[cfg(test)]
+mod abbreviation_tests {
+    use super::abbreviates;
+
+    #[test]
+    fn names_people_shorten_are_read() {
+        for (words, name) in [
+            (&["home", "runs"][..], "hr"),
+            (&["stolen", "bases"], "sb"),
+            (&["test", "score"], "testscr"),
+            (&["student", "teacher", "ratio"], "str"),
+            (&["expenditure", "per", "student"], "expnstu"),
+            (&["urban", "population"], "urbanpop"),
+            (&["urbanpop"], "urbanpop"),
+            (&["temperature"], "temp"),
+            (&["league"], "lg"),
+            (&["body", "weight"], "bwt"),
+            (&["average", "income"], "avginc"),
+            (&["meal", "percentage"], "mealpct"),
+            (&["reading", "score"], "readscr"),
+            (&["years", "since", "phd"], "yrssincephd"),
+        ] {
+            assert!(abbreviates(words, name), "{words:?} {name}");
+        }
+        for (words, name) in [
+            (&["districts", "for", "each", "county"][..], "distcod"),
+            (&["county"], "distcod"),
+            (&["sort"], "so"),
+            (&["delay"], "day"),
+            (&["average"], "age"),
+            (&["districts"], "distcod"),
+            (&["districts", "for", "each", "county"], "district"),
+            (&["disease", "over", "time"], "date"),
+        ] {
+            assert!(!abbreviates(words, name), "{words:?} {name}");
+        }
     }
 }

@@ -31,29 +31,39 @@ pub(super) fn filter_words(plan: &Plan, table: &Table, row: &str, counting: bool
         if Some(filter.column) == plan.split || counted {
             continue;
         }
-        let name = display(&column.name);
-        let n = |v: &f64| format_number(*v);
-        let words = match (&filter.test, column.kind) {
-            (Test::In(values), Kind::Number) => {
-                format!("{row} with {} {name}", values.join(" or "))
+        let mut words = test_words(&filter.test, column.kind, &display(&column.name), row);
+        for (c, test) in &filter.or {
+            if let Some(other) = table.columns.get(*c) {
+                words.push_str(" or ");
+                words.push_str(&test_words(test, other.kind, &display(&other.name), row));
             }
-            (Test::In(values), _) => values.join(" and "),
-            (Test::Between(a, b), Kind::Time) if a == b => format!("in {}", n(a)),
-            (Test::Between(a, b), Kind::Time) => format!("{} to {}", n(a), n(b)),
-            (Test::Ge(v), Kind::Time) => format!("since {}", n(v)),
-            (Test::Gt(v), Kind::Time) => format!("after {}", n(v)),
-            (Test::Lt(v), Kind::Time) => format!("before {}", n(v)),
-            (Test::Le(v), Kind::Time) => format!("until {}", n(v)),
-            (Test::Between(a, b), _) => format!("{row} with {name} from {} to {}", n(a), n(b)),
-            (Test::Gt(v), _) => format!("{row} with {name} over {}", n(v)),
-            (Test::Ge(v), _) => format!("{row} with {name} of {} or more", n(v)),
-            (Test::Lt(v), _) => format!("{row} with {name} under {}", n(v)),
-            (Test::Le(v), _) => format!("{row} with {name} of {} or less", n(v)),
-        };
+        }
         out.push_str(", ");
         out.push_str(&words);
     }
     out
+}
+
+/// One test of a filter for a title: "Japan", "not Fair", "cars with
+/// weight over 3000", "since 1955".
+fn test_words(test: &Test, kind: Kind, name: &str, row: &str) -> String {
+    let n = |v: &f64| format_number(*v);
+    match (test, kind) {
+        (Test::In(values), Kind::Number) => format!("{row} with {} {name}", values.join(" or ")),
+        (Test::In(values), _) => values.join(" and "),
+        (Test::Out(values), _) => format!("{row} with {name} not {}", values.join(" or ")),
+        (Test::Between(a, b), Kind::Time) if a == b => format!("in {}", n(a)),
+        (Test::Between(a, b), Kind::Time) => format!("{} to {}", n(a), n(b)),
+        (Test::Ge(v), Kind::Time) => format!("since {}", n(v)),
+        (Test::Gt(v), Kind::Time) => format!("after {}", n(v)),
+        (Test::Lt(v), Kind::Time) => format!("before {}", n(v)),
+        (Test::Le(v), Kind::Time) => format!("until {}", n(v)),
+        (Test::Between(a, b), _) => format!("{row} with {name} from {} to {}", n(a), n(b)),
+        (Test::Gt(v), _) => format!("{row} with {name} over {}", n(v)),
+        (Test::Ge(v), _) => format!("{row} with {name} of {} or more", n(v)),
+        (Test::Lt(v), _) => format!("{row} with {name} under {}", n(v)),
+        (Test::Le(v), _) => format!("{row} with {name} of {} or less", n(v)),
+    }
 }
 
 pub(super) fn lower_first(text: &str) -> String {

@@ -70,6 +70,8 @@ impl Grain {
 pub enum Test {
     /// One of these values (texts as the table writes them).
     In(Vec<String>),
+    /// None of these values ("not equal to Fair", "not from ORD").
+    Out(Vec<String>),
     Gt(f64),
     Ge(f64),
     Lt(f64),
@@ -82,6 +84,19 @@ pub enum Test {
 pub struct Filter {
     pub column: usize,
     pub test: Test,
+    /// Tests of other columns a row may pass instead ("lg = AL or team =
+    /// SFN"); empty for most filters.
+    pub or: Vec<(usize, Test)>,
+}
+
+impl Filter {
+    pub fn new(column: usize, test: Test) -> Filter {
+        Filter {
+            column,
+            test,
+            or: Vec::new(),
+        }
+    }
 }
 
 /// What the question asks of the data, beside showing it.
@@ -100,6 +115,9 @@ pub enum Task {
 pub struct Rank {
     pub limit: Option<usize>,
     pub descending: bool,
+    /// Ordered by the x axis ("from A to Z", "by the x-axis", "sorted by
+    /// month"), not by the measure.
+    pub by_axis: bool,
 }
 
 /// A question read against one table: column indices into it.
@@ -197,12 +215,24 @@ impl Plan {
 }
 
 /// A filter as text: `Origin = USA`, `Horsepower > 100`, `year between
-/// 1990 and 2000`, `country in Japan, Germany`.
-pub fn filter_text(name: &str, test: &Test) -> String {
+/// 1990 and 2000`, `country in Japan, Germany`, `cut != Fair`, `a > 1 or
+/// b = x`; `name` names a column by its index.
+pub fn filter_text(name: &dyn Fn(usize) -> String, filter: &Filter) -> String {
+    let mut parts = vec![test_text(&name(filter.column), &filter.test)];
+    for (column, test) in &filter.or {
+        parts.push(test_text(&name(*column), test));
+    }
+    parts.join(" or ")
+}
+
+/// One test of a filter as text.
+pub fn test_text(name: &str, test: &Test) -> String {
     let n = format_number;
     match test {
         Test::In(values) if values.len() == 1 => format!("{name} = {}", values.join("")),
         Test::In(values) => format!("{name} in {}", values.join(", ")),
+        Test::Out(values) if values.len() == 1 => format!("{name} != {}", values.join("")),
+        Test::Out(values) => format!("{name} not in {}", values.join(", ")),
         Test::Gt(v) => format!("{name} > {}", n(*v)),
         Test::Ge(v) => format!("{name} >= {}", n(*v)),
         Test::Lt(v) => format!("{name} < {}", n(*v)),

@@ -21,8 +21,10 @@ pub(super) fn year_of(cell: &Cell) -> Option<f64> {
 }
 
 pub(super) fn passes(test: &Test, value: f64) -> bool {
+    let listed = |values: &[String]| values.iter().any(|v| v.parse::<f64>().ok() == Some(value));
     match test {
-        Test::In(values) => values.iter().any(|v| v.parse::<f64>().ok() == Some(value)),
+        Test::In(values) => listed(values),
+        Test::Out(values) => !listed(values),
         Test::Gt(v) => value > *v,
         Test::Ge(v) => value >= *v,
         Test::Lt(v) => value < *v,
@@ -31,27 +33,45 @@ pub(super) fn passes(test: &Test, value: f64) -> bool {
     }
 }
 
-/// The rows the plan's filters keep.
+/// Whether `cell` of a column of `kind` passes `test`; texts compare
+/// without case. An empty cell passes no test.
+fn cell_passes(kind: Kind, cell: &Cell, test: &Test) -> bool {
+    let named = |values: &[String], t: &str| {
+        values.iter().any(|v| {
+            v.eq_ignore_ascii_case(t) || (!t.is_ascii() && v.to_lowercase() == t.to_lowercase())
+        })
+    };
+    match (kind, cell, test) {
+        (_, Cell::Empty, _) => false,
+        (Kind::Time, cell, test) => year_of(cell).is_some_and(|y| passes(test, y)),
+        (_, Cell::Number(n), test) => passes(test, *n),
+        (_, Cell::Text(t), Test::In(values)) => named(values, t),
+        (_, Cell::Text(t), Test::Out(values)) => !named(values, t),
+        (_, Cell::Text(_), _) => false,
+    }
+}
+
+/// The rows the plan's filters keep: every filter passed, a filter with
+/// alternatives by any of its tests.
 pub(super) fn mask(plan: &Plan, table: &Table) -> Vec<bool> {
     let mut keep = vec![true; table.rows];
     for filter in &plan.filters {
-        let Some(column) = table.columns.get(filter.column) else {
+        let tests: Vec<(&Column, &Test)> = std::iter::once((filter.column, &filter.test))
+            .chain(filter.or.iter().map(|(c, t)| (*c, t)))
+            .filter_map(|(c, t)| Some((table.columns.get(c)?, t)))
+            .collect();
+        if tests.is_empty() {
             continue;
-        };
-        let lower: Vec<String> = match &filter.test {
-            Test::In(values) => values.iter().map(|v| v.to_lowercase()).collect(),
-            _ => Vec::new(),
-        };
-        for (k, cell) in keep.iter_mut().zip(&column.cells) {
-            if !*k {
-                continue;
+        }
+        for (row, k) in keep.iter_mut().enumerate() {
+            if *k {
+                *k = tests.iter().any(|(column, test)| {
+                    column
+                        .cells
+                        .get(row)
+                        .is_some_and(|cell| cell_passes(column.kind, cell, test))
+                });
             }
-            *k = match (column.kind, cell) {
-                (Kind::Time, cell) => year_of(cell).is_some_and(|y| passes(&filter.test, y)),
-                (_, Cell::Number(n)) => passes(&filter.test, *n),
-                (_, Cell::Text(t)) => lower.contains(&t.to_lowercase()),
-                (_, Cell::Empty) => false,
-            };
         }
     }
     keep

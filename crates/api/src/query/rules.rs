@@ -7,11 +7,11 @@
 
 use super::aliases::Aliases;
 use super::lexicon::{
-    is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, BY_WORDS, CHARTS, COMPARES,
-    COMPARISONS, CORRELATIONS, CUMULATIVES, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS,
-    GRAIN_LEADS, GROUPINGS, HEADLINES, LATESTS, LEANINGS, LISTINGS, NEVER_IGNORED,
-    NEXT_WORD_COMPARISONS, ONE_NUMBER, RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, VERSUS,
-    YEAR_COMPARISONS,
+    is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, AXIS_DIRECTIONS, AXIS_TARGETS,
+    BY_WORDS, CHARTS, COMPARES, COMPARISONS, CORRELATIONS, CUMULATIVES, DIRECTIONS, DISTINCTS,
+    DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS, HEADLINES, LATESTS, LEANINGS,
+    LISTINGS, MEASURE_TARGETS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS,
+    RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
 };
 use super::measure::{is_identifier, names_counts};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
@@ -38,6 +38,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         lead_time: None,
         grouped: Vec::new(),
         valued: Vec::new(),
+        filter_at: Vec::new(),
     };
     counted_noun(&mut q, table);
     chart_word(&mut q);
@@ -50,8 +51,10 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     roles(&mut q);
     guessed_group(&mut q, table);
     value_filters(&mut q);
+    either_or(&mut q);
     time_and_correlation(&mut q);
     inferred_measure(&mut q, table);
+    ordering(&mut q);
     identifiers(&mut q, table);
     ignored(&mut q, aliases);
     q.plan
@@ -79,8 +82,20 @@ struct Reading<'s, 'a> {
     /// Categories named after "by": groups, whatever values of them a word
     /// also names ("deaths by type" where a type is "Death").
     grouped: Vec<usize>,
-    /// Columns whose values the question names, with those values.
-    valued: Vec<(usize, Vec<String>)>,
+    /// Columns whose values the question names: the column, its values,
+    /// where the first stands, and whether they are negated ("not equal
+    /// to Fair").
+    valued: Vec<Valued>,
+    /// Where each filter of the plan was read, in the plan's order.
+    filter_at: Vec<usize>,
+}
+
+/// The values of one column a question names.
+struct Valued {
+    column: usize,
+    values: Vec<String>,
+    at: usize,
+    negated: bool,
 }
 
 impl Reading<'_, '_> {
@@ -94,6 +109,12 @@ impl Reading<'_, '_> {
             .distinct
             .get(column)
             .is_some_and(|d| *d <= MAX_NUMBER_GROUPS)
+    }
+
+    /// A filter read at token `at`.
+    fn add_filter(&mut self, filter: Filter, at: usize) {
+        self.plan.filters.push(filter);
+        self.filter_at.push(at);
     }
 
     fn mark_read(&mut self, at: usize) {
@@ -265,6 +286,7 @@ fn ranking(q: &mut Reading) {
                 .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 1000.0)
                 .map(|n| n as usize),
             descending: *descending,
+            by_axis: false,
         });
         q.plan.add(Task::Rank);
         let next = if limit.is_some() && after.is_some() {
@@ -300,6 +322,7 @@ fn test_of(bound: Bound, a: f64, b: f64) -> Test {
         Bound::AtMost => Test::Le(a),
         Bound::Between => Test::Between(a, b),
         Bound::Equal => Test::Between(a, a),
+        Bound::NotEqual => Test::Out(vec![format_number(a)]),
     }
 }
 
@@ -345,10 +368,7 @@ fn comparisons(q: &mut Reading) {
             continue;
         };
         let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
-        q.plan.filters.push(Filter {
-            column,
-            test: test_of(bound, lo, hi),
-        });
+        q.add_filter(Filter::new(column, test_of(bound, lo, hi)), at);
         if let Some(i) = mention {
             q.taken.push(i);
         }
@@ -370,10 +390,25 @@ fn compared_column(
     year_only: bool,
 ) -> Option<(usize, Option<usize>)> {
     let r = &q.r;
-    let years = year_like(a) && year_like(b) && q.time_column.is_some();
+    let years = year_like(a) && year_like(b) && q.time_column.is_some_and(|t| near_years(q, t, a));
+    // "murder above 10 or assault above 250", "repair cost is at least
+    // 1000": the column just before the words is theirs.
+    let copula = matches!(
+        r.word(at.wrapping_sub(1)),
+        "is" | "are" | "was" | "were" | "be"
+    );
+    let just_before = r
+        .number_column_in(at.saturating_sub(4), at)
+        .filter(|(i, _)| {
+            r.mentions
+                .get(*i)
+                .is_some_and(|m| m.end == at || (copula && m.end + 1 == at))
+        })
+        .filter(|_| !years || !YEAR_COMPARISONS.contains(&r.word(at)));
     let column = r
         .number_column_in(at, at + 1)
         .or_else(|| r.number_column_in(at + skip, first))
+        .or(just_before)
         .or_else(|| r.number_column_in(last + 1, last + 3))
         .or_else(|| {
             (!years)
@@ -403,6 +438,20 @@ fn compared_column(
     }
 }
 
+/// Whether `year` falls within a century of the years of date column `t`
+/// ("cost over 1000" of flights in the 1990s compares no year).
+fn near_years(q: &Reading, t: usize, year: f64) -> bool {
+    let Some(column) = q.r.schema.table.columns.get(t) else {
+        return false;
+    };
+    let (lo, hi) = column
+        .cells
+        .iter()
+        .filter_map(super::rows::year_of)
+        .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    lo <= hi && year >= lo - 100.0 && year <= hi + 100.0
+}
+
 fn year_like(n: f64) -> bool {
     n.fract() == 0.0 && (1000.0..=2999.0).contains(&n)
 }
@@ -430,10 +479,10 @@ fn counted_values(q: &mut Reading) {
         }
     }
     for (i, column, before, value) in found {
-        q.plan.filters.push(Filter {
-            column,
-            test: Test::In(vec![format_number(value)]),
-        });
+        q.add_filter(
+            Filter::new(column, Test::In(vec![format_number(value)])),
+            before,
+        );
         q.taken.push(i);
         q.mark_read(before);
     }
@@ -458,7 +507,7 @@ fn years_and_decades(q: &mut Reading) {
             (None, Some(y)) if year_like(y) => Test::Between(y, y),
             _ => continue,
         };
-        q.plan.filters.push(Filter { column: t, test });
+        q.add_filter(Filter::new(t, test), at);
         q.mark_read(at);
     }
 }
@@ -562,13 +611,21 @@ fn roles(q: &mut Reading) {
             );
         }
         match &m.meaning {
-            Meaning::Value(c, v) => match q.valued.iter_mut().find(|(col, _)| col == c) {
-                Some((_, values)) => {
-                    if !values.contains(v) {
-                        values.push(v.clone());
+            Meaning::Value(c, v) => match q.valued.iter_mut().find(|d| d.column == *c) {
+                Some(d) => {
+                    if !d.values.contains(v) {
+                        d.values.push(v.clone());
                     }
                 }
-                None => q.valued.push((*c, vec![v.clone()])),
+                None => {
+                    let negated = negated_at(&q.r, m.start);
+                    q.valued.push(Valued {
+                        column: *c,
+                        values: vec![v.clone()],
+                        at: m.start,
+                        negated,
+                    });
+                }
             },
             Meaning::Column(_) if q.taken.contains(&i) => {}
             Meaning::Column(c) => column_role(q, *c, (m.start, m.end), by),
@@ -636,7 +693,7 @@ fn guessed_group(q: &mut Reading, table: &Table) {
     let (Some(at), [only]) = (after_by, categories.as_slice()) else {
         return;
     };
-    if q.valued.iter().any(|(c, _)| c == only) {
+    if q.valued.iter().any(|d| d.column == *only) {
         return;
     }
     let words: Vec<String> = (at + 1..n)
@@ -660,19 +717,91 @@ fn guessed_group(q: &mut Reading, table: &Table) {
 /// A column named and one of its values: the value is the filter; two
 /// values or more are compared, one series (or bar) each.
 fn value_filters(q: &mut Reading) {
-    for (column, values) in std::mem::take(&mut q.valued) {
-        if q.grouped.contains(&column) {
+    for named in std::mem::take(&mut q.valued) {
+        let column = named.column;
+        if q.grouped.contains(&column) && !named.negated {
+            continue;
+        }
+        if named.negated {
+            // "where cut is not equal to Fair": cut is the filter's, no group.
+            if !q.grouped.contains(&column) {
+                q.plan.dimensions.retain(|d| *d != column);
+            }
+            q.add_filter(Filter::new(column, Test::Out(named.values)), named.at);
             continue;
         }
         q.plan.dimensions.retain(|d| *d != column);
-        if values.len() >= 2 {
+        if named.values.len() >= 2 {
             q.plan.split = Some(column);
             q.plan.add(Task::Compare);
         }
-        q.plan.filters.push(Filter {
-            column,
-            test: Test::In(values),
-        });
+        q.add_filter(Filter::new(column, Test::In(named.values)), named.at);
+    }
+}
+
+/// Words before a value that negate it ("not equal to Fair", "not from
+/// ORD", "other than Sat", "!= None"), and the words between them and the
+/// value that say nothing more.
+const NEGATIONS: &[&str] = &[
+    "not",
+    "!=",
+    "except",
+    "excluding",
+    "other",
+    "non",
+    "isn't",
+    "aren't",
+];
+const NEGATION_GAPS: &[&str] = &[
+    "equal", "equals", "to", "than", "from", "in", "is", "the", "a", "for",
+];
+
+/// Whether the value named at `start` is negated.
+fn negated_at(r: &Reader, start: usize) -> bool {
+    let mut at = start;
+    for _ in 0..4 {
+        let Some(before) = at.checked_sub(1) else {
+            return false;
+        };
+        let word = r.word(before);
+        if NEGATIONS.contains(&word) {
+            return true;
+        }
+        if !NEGATION_GAPS.contains(&word) || r.used.get(before) == Some(&true) {
+            return false;
+        }
+        at = before;
+    }
+    false
+}
+
+/// "lg = AL or team = SFN", "murder above 10 or assault above 250": two
+/// filters of different columns with "or" between them keep the rows
+/// either keeps, as one filter.
+fn either_or(q: &mut Reading) {
+    let n = q.r.toks.len();
+    for p in (0..n).filter(|&p| q.r.word(p) == "or") {
+        let before = (0..q.filter_at.len())
+            .filter(|&i| q.filter_at[i] < p)
+            .max_by_key(|&i| q.filter_at[i]);
+        let after = (0..q.filter_at.len())
+            .filter(|&i| q.filter_at[i] > p && q.filter_at[i] <= p + 4)
+            .min_by_key(|&i| q.filter_at[i]);
+        let (Some(a), Some(b)) = (before, after) else {
+            continue;
+        };
+        let (Some(fa), Some(fb)) = (q.plan.filters.get(a), q.plan.filters.get(b)) else {
+            continue;
+        };
+        if fa.column == fb.column || !fb.or.is_empty() {
+            continue;
+        }
+        let moved = q.plan.filters.remove(b);
+        q.filter_at.remove(b);
+        if let Some(kept) = q.plan.filters.get_mut(a) {
+            kept.or.push((moved.column, moved.test));
+            kept.or.extend(moved.or);
+        }
     }
 }
 
@@ -732,6 +861,112 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
         }
     }
     plan.inferred_measure = !plan.measures.is_empty();
+}
+
+/// An order asked without a ranking word: "sort from high to low", "in
+/// ascending order of the total", "order by the x-axis", "from A to Z",
+/// "sorted by month". What follows the order word or the direction says
+/// what is ordered: the x axis (its column, a grain, "x", "name", or an
+/// alphabetical direction) or the measure ("y", "the total", its column).
+/// "Order by" alone is ascending, as in SQL.
+fn ordering(q: &mut Reading) {
+    let r = &q.r;
+    let n = r.toks.len();
+    let free = |at: usize| r.used.get(at) != Some(&true) && q.read.get(at) != Some(&true);
+    let direction = (0..n).find_map(|at| {
+        DIRECTIONS
+            .iter()
+            .find(|(p, _)| free(at) && r.stands_at(at, p))
+            .map(|(p, d)| (at, p.split(' ').count(), *p, *d))
+    });
+    let order_at = (0..n).find(|&at| free(at) && ORDER_WORDS.contains(&r.word(at)));
+    if direction.is_none() && order_at.is_none() {
+        return;
+    }
+    let mut by_axis = direction.is_some_and(|(_, _, p, _)| AXIS_DIRECTIONS.contains(&p));
+    let mut read: Vec<usize> = Vec::new();
+    let starts = [
+        order_at.map(|at| at + 1),
+        direction.map(|(at, len, _, _)| at + len),
+    ];
+    let mut by_measure = false;
+    for start in starts.into_iter().flatten() {
+        match order_target(q, start, &mut read) {
+            Some(true) => by_axis = true,
+            Some(false) => by_measure = true,
+            None => {}
+        }
+    }
+    if by_measure && !direction.is_some_and(|(_, _, p, _)| AXIS_DIRECTIONS.contains(&p)) {
+        by_axis = false;
+    }
+    let descending = direction.is_some_and(|(_, _, _, d)| d);
+    match &mut q.plan.rank {
+        Some(rank) => {
+            rank.by_axis |= by_axis;
+            if let Some((_, _, _, d)) = direction {
+                rank.descending = d;
+            }
+        }
+        None => {
+            q.plan.rank = Some(Rank {
+                limit: None,
+                descending,
+                by_axis,
+            })
+        }
+    }
+    if let Some((at, len, _, _)) = direction {
+        read.extend(at..at + len);
+    }
+    read.extend(order_at);
+    for at in read {
+        q.mark_read(at);
+    }
+}
+
+/// What the words from `start` say an order orders: `Some(true)` the x
+/// axis, `Some(false)` the measure; the words read are added to `read`.
+fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<bool> {
+    const LEADS: &[&str] = &[
+        "by",
+        "of",
+        "the",
+        "in",
+        "on",
+        "to",
+        "according",
+        "order",
+        "their",
+        "its",
+    ];
+    let r = &q.r;
+    for at in start..(start + 5).min(r.toks.len()) {
+        let word = r.word(at);
+        if let Some(m) = r.mentions.iter().find(|m| m.start == at) {
+            return match m.meaning {
+                Meaning::Column(c) if q.plan.measures.contains(&c) => Some(false),
+                Meaning::Column(c) if q.plan.dimensions.contains(&c) || q.plan.time == Some(c) => {
+                    Some(true)
+                }
+                Meaning::Column(c) => Some(q.kind(c) != Some(Kind::Number)),
+                Meaning::Value(..) => None,
+            };
+        }
+        if AXIS_TARGETS.contains(&word) || GRAINS.iter().any(|(g, _)| *g == word) {
+            read.push(at);
+            return Some(true);
+        }
+        if MEASURE_TARGETS.contains(&word) {
+            read.push(at);
+            return Some(false);
+        }
+        if !LEADS.contains(&word) && word != "axis" {
+            return None;
+        }
+        read.push(at);
+    }
+    None
 }
 
 /// The words nothing read, for the answer to say (at most 12).
@@ -869,7 +1104,7 @@ mod tests {
         let filters: Vec<String> = plan
             .filters
             .iter()
-            .map(|f| super::super::plan::filter_text(&table.columns[f.column].name, &f.test))
+            .map(|f| super::super::plan::filter_text(&|c| table.columns[c].name.clone(), f))
             .collect();
         assert_eq!(filters, ["passengers > 120"]);
         assert!(plan.measures.is_empty(), "{plan:?}");

@@ -70,6 +70,27 @@ pub fn tokens(text: &str) -> Vec<Token> {
             } else {
                 current.push(c);
             }
+        } else if matches!(c, '<' | '>' | '=' | '!') {
+            // "UrbanPop > 70", "cut != Fair", "lg = AL": the sign is a word.
+            flush(&mut current, &mut out);
+            let mut sign = String::from(c);
+            while let Some(next) = chars.next_if(|n| matches!(n, '<' | '>' | '=' | '!')) {
+                sign.push(next);
+            }
+            let word = match sign.as_str() {
+                "<>" => "!=",
+                "==" => "=",
+                "=>" => ">=",
+                "=<" => "<=",
+                other => other,
+            };
+            if out.len() < MAX_TOKENS && word != "!" {
+                out.push(Token {
+                    word: word.to_owned(),
+                    number: None,
+                    capital: false,
+                });
+            }
         } else {
             flush(&mut current, &mut out);
         }
@@ -184,9 +205,11 @@ pub fn misspelled(a: &str, b: &str) -> bool {
         4..=7 => 1,
         _ => 2,
     };
-    // Short words share their first two letters ("sales" is not "scales").
+    // Short words share their first two letters ("sales" is not "scales");
+    // a word the rules know is no misspelling ("rate" is not `Rape`).
     let head = if n <= 5 { 2 } else { 1 };
     a != b
+        && !super::lexicon::RATES.contains(&a)
         && a.chars().take(head).eq(b.chars().take(head))
         && strsim::damerau_levenshtein(a, b) <= allowed
 }
