@@ -402,14 +402,42 @@ fn names_places(present: &[&str]) -> bool {
     })
 }
 
+/// A date written year first with slashes ("2015/01/01 01:00:00", as
+/// many exports write them) as ISO 8601 ("2015-01-01T01:00:00"), the form
+/// every card reads; `None` for anything else ("1/2/2015" could be either
+/// month first or day first).
+fn slashed_date(text: &str) -> Option<String> {
+    let text = text.trim();
+    let (date, time) = match text.split_once([' ', 'T']) {
+        Some((d, t)) => (d, Some(t.trim())),
+        None => (text, None),
+    };
+    let mut parts = date.split('/');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |p: &str, n: std::ops::RangeInclusive<usize>| {
+        n.contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit())
+    };
+    if parts.next().is_some() || !digits(y, 4..=4) || !digits(m, 1..=2) || !digits(d, 1..=2) {
+        return None;
+    }
+    let mut iso = format!("{y}-{m:0>2}-{d:0>2}");
+    if let Some(time) = time {
+        iso.push('T');
+        iso.push_str(time);
+    }
+    parse_date(&iso).is_some().then_some(iso)
+}
+
 fn column(name: String, raw: &Raw) -> Column {
     let present: Vec<&str> = raw.texts().filter(|t| !is_missing(t)).collect();
     let dates = !present.is_empty()
         && present.iter().all(|t| parse_date(t).is_some())
         // Plain numbers read as years only where the column says so.
         && (present.iter().any(|t| t.contains('-')) || name.to_ascii_lowercase().contains("year"));
+    let slashed =
+        !dates && !present.is_empty() && present.iter().all(|t| slashed_date(t).is_some());
     let numbers = !present.is_empty() && present.iter().all(|t| number(t).is_some());
-    let kind = if dates {
+    let kind = if dates || slashed {
         Kind::Time
     } else if numbers {
         Kind::Number
@@ -424,6 +452,9 @@ fn column(name: String, raw: &Raw) -> Column {
         .map(|text| match (is_missing(text), kind) {
             (true, _) => Cell::Empty,
             (false, Kind::Number) => number(text).map_or(Cell::Text(text.to_owned()), Cell::Number),
+            (false, Kind::Time) if slashed => {
+                Cell::Text(slashed_date(text).unwrap_or_else(|| text.to_owned()))
+            }
             (false, _) => Cell::Text(text.to_owned()),
         })
         .collect();
@@ -563,6 +594,24 @@ mod tests {
         assert!(table
             .context()
             .starts_with("3 rows; columns: date (dates), Region (categories)"));
+    }
+
+    #[test]
+    fn dates_written_year_first_with_slashes_are_dates() {
+        let table = csv("time,count\n2015/01/01 01:00:00,2\n2015/1/2,3\n").unwrap();
+        assert_eq!(table.columns[0].kind, Kind::Time);
+        assert_eq!(
+            table.columns[0].cells,
+            [
+                Cell::Text("2015-01-01T01:00:00".into()),
+                Cell::Text("2015-01-02".into())
+            ]
+        );
+        // Month or day first cannot be told apart: categories.
+        let table = csv("day,n\n01/02/2015,1\n03/04/2015,2\n").unwrap();
+        assert_eq!(table.columns[0].kind, Kind::Category);
+        let table = csv("day,n\n2015/13/01,1\n").unwrap();
+        assert_eq!(table.columns[0].kind, Kind::Category);
     }
 
     #[test]

@@ -783,6 +783,10 @@ fn grid(
     inner: Option<usize>,
     work: &mut Work,
 ) -> Result<Shaped, String> {
+    let measures = ask.plan.measures.len();
+    if inner.is_none() && measures >= 2 && !ask.counting && kind != CardKind::Heatmap {
+        return Ok(measures_side_by_side(ask, kind, (key, d), work));
+    }
     let (inner_key, inner_name) = match inner {
         Some(i) => (Key::Column(i), ask.name_of(i)),
         None => match ask.time {
@@ -842,6 +846,54 @@ fn grid(
         labels: Labels::xy(&ask.name_of(d), &y_label),
         card,
     })
+}
+
+/// "Average wind and temperature by month": grouped (or stacked) bars of
+/// each measure named, one series per measure, each aggregated as asked
+/// or as its kind calls for (flows summed, rates averaged).
+fn measures_side_by_side(
+    ask: &Ask,
+    kind: CardKind,
+    (key, d): (Key, usize),
+    work: &mut Work,
+) -> Shaped {
+    let mut series: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+    for &m in ask.plan.measures.iter().take(MAX_GROUPS) {
+        let aggregate = ask
+            .plan
+            .aggregate
+            .unwrap_or_else(|| default_aggregate(ask.table, Some(m)));
+        let mut points: Vec<(String, f64, f64)> =
+            group(ask.table, &work.keep, &[key], Some(m), aggregate)
+                .into_iter()
+                .map(|(k, o, v)| (k.concat(), o, v))
+                .collect();
+        if matches!(key, Key::Period(..)) {
+            points.sort_by(|a, b| a.1.total_cmp(&b.1));
+        }
+        points.truncate(MAX_BARS);
+        work.points = work.points.min(points.len());
+        series.push((
+            ask.name_of(m),
+            points.into_iter().map(|(x, _, y)| (x, y)).collect(),
+        ));
+    }
+    let names: Vec<String> = series.iter().map(|(n, _)| n.to_lowercase()).collect();
+    let names = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    let title = match ask.plan.aggregate {
+        Some(a) => format!("{} {names} by {}", a.word(), ask.name_of(d).to_lowercase()),
+        None => format!("{names} by {}", ask.name_of(d).to_lowercase()),
+    };
+    Shaped {
+        kind,
+        title: sentence(&title),
+        labels: Labels::xy(&ask.name_of(d), &ask.value_label()),
+        card: cards::categorical(kind, series),
+    }
 }
 
 /// Bars, a pie, a map or a treemap of one group: ranked and cut where

@@ -54,8 +54,18 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
     let m = plan.measures.len();
     let dims = plan.dimensions.len();
     let one_figure = dims == 0 && plan.split.is_none() && m <= 1 && !plan.has(Task::Rank);
+    // "What is the average salary", "maximum delay", "how many days had
+    // ozone above 100": an aggregation of the rows, grouped by nothing,
+    // over no period, is one number.
+    let aggregated_whole = plan.one_number
+        && plan.aggregate.is_some()
+        && plan.grain.is_none()
+        && plan.time.is_none()
+        && plan.tasks.is_empty()
+        && plan.rank.is_none();
     Some(
-        if plan.headline && one_figure && (m == 1 || plan.aggregate.is_some()) {
+        if (plan.headline || aggregated_whole) && one_figure && (m == 1 || plan.aggregate.is_some())
+        {
             CardKind::TopLevelMetric
         } else if plan.cumulative && time.is_some() && dims == 0 {
             CardKind::AreaTimeseries
@@ -84,10 +94,14 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
                 && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
         {
             CardKind::GroupedBar
+        } else if dims == 1 && m >= 2 && plan.aggregate != Some(Aggregate::Count) {
+            // "Murder, assault and rape by state": a bar of each.
+            CardKind::GroupedBar
         } else if dims == 1 {
             let d = plan.dimensions.first().copied().unwrap_or(0);
             let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
-            if place && distinct_kept(table, keep, d) > MAX_SLICES {
+            // A map shows no order: bars when one is asked.
+            if place && plan.rank.is_none() && distinct_kept(table, keep, d) > MAX_SLICES {
                 CardKind::Choropleth
             } else {
                 CardKind::Bar

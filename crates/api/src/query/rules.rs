@@ -54,6 +54,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     either_or(&mut q);
     time_and_correlation(&mut q);
     inferred_measure(&mut q, table);
+    against(&mut q);
     ordering(&mut q);
     identifiers(&mut q, table);
     ignored(&mut q, aliases);
@@ -567,8 +568,11 @@ fn tasks(q: &mut Reading) {
     q.plan.cumulative = says(CUMULATIVES);
     q.plan.latest = says(LATESTS);
     q.plan.headline = q.plan.latest || says(HEADLINES);
-    q.plan.grouped = says(BY_WORDS);
-    q.plan.one_number = q.plan.headline || (says(ONE_NUMBER) && !q.plan.grouped);
+    q.plan.grouped = says(BY_WORDS) || says(&["each", "every"]);
+    // "Average salary", "maximum delay": an aggregation asked of all rows
+    // is one number too; "how often" and "frequency" ask how it changes.
+    let aggregated = q.plan.aggregate.is_some() && !says(&["how often", "frequency"]);
+    q.plan.one_number = q.plan.headline || ((says(ONE_NUMBER) || aggregated) && !q.plan.grouped);
     q.compare_word = says(COMPARES);
     q.plan.versus = says(VERSUS);
     for (asked, task) in [
@@ -861,6 +865,40 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
         }
     }
     plan.inferred_measure = !plan.measures.is_empty();
+}
+
+/// "Ozone against temperature" plots ozone up the y axis and temperature
+/// along the x axis: the measure after "against" comes first (a scatter's
+/// x); "A vs B" keeps A first.
+fn against(q: &mut Reading) {
+    let r = &q.r;
+    let Some(p) = (0..r.toks.len()).find(|&p| r.word(p) == "against") else {
+        return;
+    };
+    let measure = |m: &super::parse::Mention| match m.meaning {
+        Meaning::Column(c) if q.plan.measures.contains(&c) => Some(c),
+        _ => None,
+    };
+    let before = r
+        .mentions
+        .iter()
+        .filter(|m| m.end <= p)
+        .filter_map(measure)
+        .last();
+    let after = r.mentions.iter().filter(|m| m.start > p).find_map(measure);
+    let (Some(a), Some(b)) = (before, after) else {
+        return;
+    };
+    let measures = &mut q.plan.measures;
+    if let (Some(at_a), Some(at_b)) = (
+        measures.iter().position(|c| *c == a),
+        measures.iter().position(|c| *c == b),
+    ) {
+        if at_b > at_a {
+            measures.remove(at_b);
+            measures.insert(at_a, b);
+        }
+    }
 }
 
 /// An order asked without a ranking word: "sort from high to low", "in
