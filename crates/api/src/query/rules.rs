@@ -882,9 +882,9 @@ fn against(q: &mut Reading) {
     let before = r
         .mentions
         .iter()
+        .rev()
         .filter(|m| m.end <= p)
-        .filter_map(measure)
-        .last();
+        .find_map(measure);
     let after = r.mentions.iter().filter(|m| m.start > p).find_map(measure);
     let (Some(a), Some(b)) = (before, after) else {
         return;
