@@ -4,7 +4,7 @@
 use zdr_chart::model::CardKind;
 
 use super::measure::{date_column, lists_things};
-use super::plan::{Aggregate, Plan, Task, Test};
+use super::plan::{Aggregate, Grain, Plan, Task, Test};
 use super::rows::distinct_kept;
 use crate::recommend::{coordinates, MAX_BARS, MAX_GROUPS};
 use crate::table::{Kind, Table};
@@ -80,6 +80,9 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
         } else if plan.has(Task::Share) {
             CardKind::Pie
         } else if plan.has(Task::Rank) {
+            CardKind::Bar
+        } else if plan.grain == Some(Grain::Weekday) && time.is_some() && dims == 0 {
+            // Days of the week are a cycle, not a line.
             CardKind::Bar
         } else if plan.has(Task::Trend)
             && time.is_some()

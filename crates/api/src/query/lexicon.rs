@@ -290,6 +290,10 @@ pub fn is_adjective(word: &str) -> bool {
 
 /// Time grain words.
 pub const GRAINS: &[(&str, Grain)] = &[
+    ("day of the week", Grain::Weekday),
+    ("day of week", Grain::Weekday),
+    ("weekday", Grain::Weekday),
+    ("weekdays", Grain::Weekday),
     ("daily", Grain::Day),
     ("day", Grain::Day),
     ("days", Grain::Day),

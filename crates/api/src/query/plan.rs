@@ -50,6 +50,8 @@ pub enum Grain {
     Month,
     Quarter,
     Year,
+    /// Monday to Sunday, whatever the week: a cycle, drawn as bars.
+    Weekday,
 }
 
 impl Grain {
@@ -60,6 +62,7 @@ impl Grain {
             Grain::Month => "month",
             Grain::Quarter => "quarter",
             Grain::Year => "year",
+            Grain::Weekday => "weekday",
         }
     }
 }

@@ -100,6 +100,9 @@ pub(crate) fn kept(table: &Table, keep: &[bool]) -> Table {
     }
 }
 
+/// Days of the week as a weekday's bar is labelled.
+const WEEKDAYS: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+
 /// A date as the period of `grain` it falls in, written as dates are
 /// ("2024", "2024-04", "2024-04-01"), and its seconds; a grain finer than
 /// the date's own keeps the date.
@@ -109,6 +112,13 @@ pub(super) fn period(date: &str, grain: Option<Grain>) -> Option<(String, f64)> 
         return Some((date.to_owned(), seconds));
     };
     let days = (seconds / 86_400.0).floor() as i64;
+    if grain == Grain::Weekday {
+        // 1970-01-01 was a Thursday: Monday is 0, in the bars' order.
+        let at = (days + 3).rem_euclid(7);
+        let name = WEEKDAYS.get(at as usize).copied().unwrap_or_default();
+        return (precision != DatePrecision::Year && precision != DatePrecision::Month)
+            .then(|| (name.to_owned(), at as f64));
+    }
     let (y, m, d) = civil_from_days(days);
     let coarse = match precision {
         DatePrecision::Year => 4,
@@ -118,7 +128,7 @@ pub(super) fn period(date: &str, grain: Option<Grain>) -> Option<(String, f64)> 
     let wanted = match grain {
         Grain::Year => 4,
         Grain::Quarter | Grain::Month => 3,
-        Grain::Week | Grain::Day => 1,
+        Grain::Week | Grain::Day | Grain::Weekday => 1,
     };
     if wanted < coarse {
         return Some((date.to_owned(), seconds));
@@ -133,7 +143,7 @@ pub(super) fn period(date: &str, grain: Option<Grain>) -> Option<(String, f64)> 
             let (y, m, d) = civil_from_days(monday);
             format!("{y:04}-{m:02}-{d:02}")
         }
-        Grain::Day => format!("{y:04}-{m:02}-{d:02}"),
+        Grain::Day | Grain::Weekday => format!("{y:04}-{m:02}-{d:02}"),
     };
     let (at, _) = parse_date(&text)?;
     Some((text, at))

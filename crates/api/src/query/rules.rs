@@ -833,6 +833,20 @@ fn time_and_correlation(q: &mut Reading) {
 fn inferred_measure(q: &mut Reading, table: &Table) {
     let plan = &mut q.plan;
     let counting = plan.aggregate == Some(Aggregate::Count);
+    let rows_asked = ["row", "rows", "record", "records", "entries", "lines"]
+        .iter()
+        .any(|w| q.r.has(w));
+    if plan.measures.is_empty() && !plan.is_empty() && !plan.listing && !rows_asked {
+        if let Some(c) = count_column(table) {
+            // Rows that are counts already ("year, job, sex, count"): what
+            // they count is their sum, never the number of rows.
+            plan.measures.push(c);
+            if counting {
+                plan.aggregate = Some(Aggregate::Sum);
+            }
+            return;
+        }
+    }
     if !plan.measures.is_empty() || counting || plan.is_empty() {
         return;
     }
@@ -1005,6 +1019,21 @@ fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<bool
         read.push(at);
     }
     None
+}
+
+/// Names of a column that holds counts of the things its row stands for,
+/// the table being counted already.
+const COUNT_COLUMNS: &[&str] = &["count", "n", "freq", "frequency", "cnt", "num", "counts", "tally"];
+
+/// The one number column named as counts ([`COUNT_COLUMNS`]), if any.
+fn count_column(table: &Table) -> Option<usize> {
+    let mut found = table.columns.iter().enumerate().filter(|(_, c)| {
+        c.kind == Kind::Number && COUNT_COLUMNS.contains(&c.name.trim().to_lowercase().as_str())
+    });
+    match (found.next(), found.next()) {
+        (Some((at, _)), None) => Some(at),
+        _ => None,
+    }
 }
 
 /// The words nothing read, for the answer to say (at most 12).
