@@ -370,7 +370,7 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [197, 241, 244, 236, 273, 211, 263, 270, 278, 276];
+const FIRST_RUN: [usize; 10] = [208, 246, 248, 245, 273, 222, 263, 272, 278, 276];
 const FIRST_RUN_ORDER: usize = 64;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
