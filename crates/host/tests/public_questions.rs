@@ -370,7 +370,7 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [208, 246, 248, 245, 273, 222, 263, 272, 278, 276];
+const FIRST_RUN: [usize; 10] = [212, 253, 249, 247, 273, 223, 263, 272, 278, 276];
 const FIRST_RUN_ORDER: usize = 64;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -408,4 +408,34 @@ async fn the_public_development_set_is_scored_and_holds_its_first_run() {
         "order requests followed: {} < {FIRST_RUN_ORDER}",
         total.order_followed
     );
+}
+
+/// `PUBLIC_TABLE=tips PUBLIC_ASK='question; another' cargo test -p
+/// zdr-host --test public_questions -- --ignored --nocapture`: each
+/// question asked of a public table, and what came back, to see a rule
+/// at work on a question of one's own.
+#[tokio::test]
+#[ignore = "a tool: run by hand with PUBLIC_TABLE and PUBLIC_ASK"]
+async fn ask_a_public_table() {
+    let (Ok(name), Ok(asked)) = (std::env::var("PUBLIC_TABLE"), std::env::var("PUBLIC_ASK")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let csv = std::fs::read_to_string(corpus_dir().join(format!("public/{name}.csv"))).unwrap();
+    for question in asked.split(';').map(str::trim).filter(|q| !q.is_empty()) {
+        let got = ask(&router, &csv, question).await;
+        println!(
+            "{question:?}: {} x={} y={:?} group={} {:?} {:?} {:?} {:?} ({})",
+            got.card,
+            got.x,
+            got.y,
+            got.group,
+            got.filters,
+            got.aggregate,
+            got.order,
+            got.limit,
+            got.said
+        );
+    }
 }

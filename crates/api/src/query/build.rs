@@ -666,8 +666,14 @@ fn table_of(ask: &Ask, work: &mut Work) -> Shaped {
     if columns.len() < 2 {
         columns = (0..table.columns.len()).collect();
     }
-    let rows = (0..table.rows)
+    let mut kept: Vec<usize> = (0..table.rows)
         .filter(|r| work.keep.get(*r) == Some(&true))
+        .collect();
+    if let Some(rank) = plan.rank {
+        order_rows(ask, rank, &mut kept);
+    }
+    let rows = kept
+        .into_iter()
         .take(MAX_TABLE_ROWS)
         .map(|r| {
             columns
@@ -699,6 +705,42 @@ fn table_of(ask: &Ask, work: &mut Work) -> Shaped {
         title,
         labels: Labels::none(),
         card: cards::table(names, rows),
+    }
+}
+
+/// A table's rows in the order asked: by the first measure ("the 5
+/// heaviest cats"), or by the label column when the order is the x
+/// axis's; empty cells last; cut to the limit.
+fn order_rows(ask: &Ask, rank: super::plan::Rank, rows: &mut Vec<usize>) {
+    let (plan, table) = (ask.plan, ask.table);
+    let by = if rank.by_axis {
+        plan.dimensions
+            .first()
+            .copied()
+            .or_else(|| things_column(table))
+    } else {
+        plan.measures.first().copied()
+    };
+    let Some(column) = by.and_then(|c| table.columns.get(c)) else {
+        return;
+    };
+    let key = |r: &usize| column.cells.get(*r);
+    rows.sort_by(|a, b| {
+        let order = match (key(a), key(b)) {
+            (Some(Cell::Number(x)), Some(Cell::Number(y))) => x.total_cmp(y),
+            (Some(Cell::Text(x)), Some(Cell::Text(y))) => x.to_lowercase().cmp(&y.to_lowercase()),
+            (Some(Cell::Empty) | None, _) => return std::cmp::Ordering::Greater,
+            (_, Some(Cell::Empty) | None) => return std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Equal,
+        };
+        if rank.descending {
+            order.reverse()
+        } else {
+            order
+        }
+    });
+    if let Some(n) = rank.limit {
+        rows.truncate(n);
     }
 }
 

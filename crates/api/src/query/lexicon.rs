@@ -167,7 +167,8 @@ pub const RANKS: &[(&str, bool)] = &[
 /// descending order"): what they order is said after them ("by the
 /// x-axis", "of the total", "by name").
 pub const ORDER_WORDS: &[&str] = &[
-    "sort", "sorted", "sorting", "order", "ordered", "ordering", "arrange", "arranged",
+    "sort", "sorted", "sorting", "order", "ordered", "ordering", "arrange", "arranged", "rank",
+    "ranked", "ranking",
 ];
 
 /// Phrases of an order's direction, longest first: descending or not.

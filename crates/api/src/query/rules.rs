@@ -53,6 +53,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     value_filters(&mut q);
     either_or(&mut q);
     time_and_correlation(&mut q);
+    listing(&mut q, table);
     inferred_measure(&mut q, table);
     against(&mut q);
     ordering(&mut q);
@@ -399,11 +400,17 @@ fn compared_column(
         "is" | "are" | "was" | "were" | "be"
     );
     let just_before = r
-        .number_column_in(at.saturating_sub(4), at)
-        .filter(|(i, _)| {
-            r.mentions
-                .get(*i)
-                .is_some_and(|m| m.end == at || (copula && m.end + 1 == at))
+        .mentions
+        .iter()
+        .enumerate()
+        .find_map(|(i, m)| match m.meaning {
+            Meaning::Column(c)
+                if (m.end == at || (copula && m.end + 1 == at))
+                    && q.kind(c) == Some(Kind::Number) =>
+            {
+                Some((i, c))
+            }
+            _ => None,
         })
         .filter(|_| !years || !YEAR_COMPARISONS.contains(&r.word(at)));
     let column = r
@@ -828,6 +835,89 @@ fn time_and_correlation(q: &mut Reading) {
     }
 }
 
+/// Words a question opens with before the things it lists ("show me the
+/// names of", "which").
+const LIST_LEADS: &[&str] = &[
+    "show", "list", "display", "find", "give", "me", "all", "the", "which", "what", "are", "is",
+    "names", "name", "of",
+];
+/// Verbs that ask for rows ("list states …", "show names and ages where …").
+const LIST_VERBS: &[&str] = &["list", "show", "display", "find"];
+/// Words after a plural that say which of them ("cats with", "flights
+/// from", "animals that").
+const ROW_FOLLOWERS: &[&str] = &[
+    "with", "where", "that", "whose", "which", "when", "from", "having", "who",
+];
+
+/// Rows asked for, not a summary of them: "players with more than 40 home
+/// runs", "flights from LAX delayed more than 60 minutes", "list states in
+/// descending order of urban population", "show names and scores where
+/// county = Fresno", "the 5 heaviest cats" (a table without a column that
+/// names its rows). Never with an aggregation, a group, a chart word or a
+/// task. The column naming the rows is shown beside the values.
+fn listing(q: &mut Reading, table: &Table) {
+    let plan = &q.plan;
+    let summary = plan.chart.is_some()
+        || plan.aggregate.is_some()
+        || plan.grouped
+        || plan.split.is_some()
+        || plan.grain.is_some()
+        || [
+            Task::Distribution,
+            Task::Share,
+            Task::Correlation,
+            Task::Trend,
+        ]
+        .iter()
+        .any(|t| plan.has(*t));
+    if summary || plan.listing {
+        return;
+    }
+    let r = &q.r;
+    let n = r.toks.len();
+    let head = (0..n).find(|&at| {
+        let w = r.word(at);
+        !(LIST_LEADS.contains(&w)
+            || r.toks.get(at).is_some_and(|t| t.number.is_some())
+            || RANKS.iter().any(|(k, _)| *k == w))
+    });
+    let Some(head) = head else {
+        return;
+    };
+    let filtered = !plan.filters.is_empty();
+    let named = r
+        .mentions
+        .iter()
+        .any(|m| matches!(m.meaning, Meaning::Column(_)));
+    let verb = LIST_VERBS.contains(&r.word(0)) && named && (filtered || plan.rank.is_some());
+    let followed = filtered
+        && (head + 1..(head + 3).min(n)).any(|k| {
+            ROW_FOLLOWERS.contains(&r.word(k))
+                || (comparison_at(r, k).is_some() && !YEAR_COMPARISONS.contains(&r.word(k)))
+        });
+    // The table shows the column naming its rows first (`table_of`).
+    let label = unique_column(table).or_else(|| super::measure::things_column(table));
+    let head_named = r.mentions.iter().any(|m| m.start <= head && head < m.end);
+    let ranked_rows =
+        plan.rank.is_some() && !head_named && label.is_none() && !is_rule_word(r.word(head));
+    q.plan.listing = verb || followed || ranked_rows;
+}
+
+/// The category that names each row once (a state, a player's id), if
+/// the table has one: of those, the one named first.
+fn unique_column(table: &Table) -> Option<usize> {
+    table.columns.iter().position(|c| {
+        if !matches!(c.kind, Kind::Category | Kind::Place) || table.rows < 2 {
+            return false;
+        }
+        let mut seen = std::collections::HashSet::new();
+        c.cells.iter().all(|cell| match cell {
+            crate::table::Cell::Text(t) => seen.insert(t.as_str()),
+            _ => false,
+        })
+    })
+}
+
 /// No measure named: a table of one measure shows it; a comparison's
 /// column is what a list of rows or a rate shows.
 fn inferred_measure(q: &mut Reading, table: &Table) {
@@ -864,6 +954,8 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
         plan.listing = plan.chart.is_none();
         plan.measures.push(f);
         push(&mut plan.dimensions, t);
+    } else if let (Some(f), true) = (compared, plan.listing) {
+        plan.measures.push(f);
     } else if let Some(f) = compared {
         let alone =
             plan.dimensions.is_empty() && !plan.has(Task::Trend) && plan.aggregate.is_none();
@@ -937,10 +1029,13 @@ fn ordering(q: &mut Reading) {
     }
     let mut by_axis = direction.is_some_and(|(_, _, p, _)| AXIS_DIRECTIONS.contains(&p));
     let mut read: Vec<usize> = Vec::new();
-    let starts = [
-        order_at.map(|at| at + 1),
-        direction.map(|(at, len, _, _)| at + len),
-    ];
+    // "Rank days by the number": what is ranked comes first, its order
+    // after "by".
+    let order_from = order_at.and_then(|at| match r.word(at) {
+        "rank" | "ranked" | "ranking" => (at + 1..(at + 5).min(n)).find(|&k| r.word(k) == "by"),
+        _ => Some(at + 1),
+    });
+    let starts = [order_from, direction.map(|(at, len, _, _)| at + len)];
     let mut by_measure = false;
     for start in starts.into_iter().flatten() {
         match order_target(q, start, &mut read) {
@@ -1023,7 +1118,16 @@ fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<bool
 
 /// Names of a column that holds counts of the things its row stands for,
 /// the table being counted already.
-const COUNT_COLUMNS: &[&str] = &["count", "n", "freq", "frequency", "cnt", "num", "counts", "tally"];
+const COUNT_COLUMNS: &[&str] = &[
+    "count",
+    "n",
+    "freq",
+    "frequency",
+    "cnt",
+    "num",
+    "counts",
+    "tally",
+];
 
 /// The one number column named as counts ([`COUNT_COLUMNS`]), if any.
 fn count_column(table: &Table) -> Option<usize> {
