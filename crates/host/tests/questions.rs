@@ -711,3 +711,52 @@ async fn questions_choose_the_newer_card_types() {
     let data = &first_card(&answer)["visualization_data"]["data"];
     assert_eq!(data[3], json!({"x": "2024-04", "y": 130.0}), "{answer}");
 }
+
+/// Issue 55: stacked areas asked of a long table (date, category, value,
+/// the shape exports and every SQL `GROUP BY` give) pivot it into a band
+/// per category, the smallest folded into "Other"; every band sums the
+/// rows of its category, so the stack at each date is that date's total.
+#[tokio::test]
+async fn a_long_table_is_pivoted_into_stacked_areas() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    let path = "tests/corpus/unemployment.csv";
+    let csv = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
+    let (head, rows) = table(path);
+    let at = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let (count, date, series_at) = (at("count"), at("date"), at("series"));
+    for (query, kind) in [
+        (
+            "unemployment by industry over time",
+            Some("stacked_area_timeseries"),
+        ),
+        ("stacked area chart of count over time", None),
+    ] {
+        let mut body = json!({"csv": [csv.clone()], "query": query});
+        if let Some(kind) = kind {
+            body["viz_component_type"] = json!(kind);
+        }
+        let (status, answer) = visualize(&router, KEY_A, body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let card = first_card(&answer);
+        assert_eq!(card["card_type"], "stacked_area_timeseries", "{answer}");
+        let bands = series(card);
+        let industries: std::collections::BTreeSet<&str> =
+            rows.iter().map(|r| r[series_at].as_str()).collect();
+        assert_eq!(
+            bands.len(),
+            10,
+            "nine industries and Other of {}",
+            industries.len()
+        );
+        assert!(bands.last().unwrap().0.starts_with("Other ("), "{bands:?}");
+        let first_date = &rows[0][date];
+        let whole: f64 = rows
+            .iter()
+            .filter(|r| &r[date] == first_date)
+            .map(|r| r[count].parse::<f64>().unwrap())
+            .sum();
+        let stacked: f64 = bands.iter().map(|(_, points)| points[0].1).sum();
+        assert_eq!(stacked, whole, "{query}");
+    }
+}

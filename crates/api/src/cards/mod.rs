@@ -29,7 +29,7 @@ pub(crate) use histogram::histogram;
 pub(crate) use line::{line, Line};
 pub(crate) use metric::{metric, MetricPoint};
 pub(crate) use places::places;
-pub(crate) use scatter::scatter;
+pub(crate) use scatter::{scatter, scatter_groups};
 pub(crate) use table::table;
 pub(crate) use timeline::timeline;
 pub(crate) use treemap::treemap;

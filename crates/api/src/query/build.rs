@@ -389,13 +389,44 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
         ));
     }
     let period = Key::Period(t, grain);
-    let by = plan.split.or_else(|| {
-        plan.dimensions
-            .first()
-            .copied()
-            .filter(|d| (2..=MAX_SERIES).contains(&distinct_kept(table, &work.keep, *d)))
-    });
+    let fits = |d: &usize| (2..=MAX_SERIES).contains(&distinct_kept(table, &work.keep, *d));
+    // Stacked areas of one measure in a long table (date, category,
+    // value): a series per category, the table pivoted.
+    let stacked = matches!(plan.chart, Some((CardKind::StackedAreaTimeseries, _)))
+        && (plan.measures.len() < 2 || ask.counting);
+    let by = plan
+        .split
+        .or(plan.colour.filter(fits))
+        .or_else(|| {
+            // A group named: every value a line, the smallest folded.
+            plan.dimensions
+                .first()
+                .copied()
+                .filter(|d| distinct_kept(table, &work.keep, *d) >= 2)
+        })
+        .or_else(|| {
+            stacked
+                .then(|| best_category(table, &work.keep, false))
+                .flatten()
+        });
+    if let Some(b) = by.filter(|b| !plan.attributes().contains(b)) {
+        work.notes
+            .push(format!("a series per {}", ask.name_of(b).to_lowercase()));
+        work.assumed.push(b);
+    }
     let mut series = line_series(ask, &work.keep, period, by);
+    if series.len() > MAX_SERIES {
+        let total = series.len();
+        fold_series(&mut series, MAX_SERIES);
+        work.notes.push(format!(
+            "the {} smallest of {total} {} folded into Other",
+            total - (MAX_SERIES - 1),
+            by.map_or_else(
+                || "series".to_owned(),
+                |b| plural(&ask.name_of(b).to_lowercase())
+            )
+        ));
+    }
     work.points = series.iter().map(|(_, p)| p.len()).sum::<usize>() / series.len().max(1);
     zero_periods(ask, t, period, &mut series);
     let series: Vec<cards::Line> = series
@@ -429,6 +460,26 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
 
 /// The series of a line: per measure, per value of `by` (the values the
 /// question names first, in its order), or the one measure.
+/// The `most - 1` series of largest total kept, the rest summed point by
+/// point into one "Other" series: a stack of too many bands reads as
+/// none.
+fn fold_series(series: &mut Vec<(String, Vec<Point>)>, most: usize) {
+    let total = |points: &[Point]| points.iter().map(|p| p.2).sum::<f64>();
+    series.sort_by(|a, b| total(&b.1).total_cmp(&total(&a.1)));
+    let rest = series.split_off(most.saturating_sub(1).min(series.len()));
+    let count = rest.len();
+    let mut other: Vec<Point> = Vec::new();
+    for point in rest.into_iter().flat_map(|(_, p)| p) {
+        match other.iter_mut().find(|o| o.0 == point.0) {
+            Some(o) => o.2 += point.2,
+            None => other.push(point),
+        }
+    }
+    if !other.is_empty() {
+        series.push((format!("Other ({count})"), other));
+    }
+}
+
 fn line_series(
     ask: &Ask,
     keep: &[bool],
@@ -488,7 +539,8 @@ fn line_series(
         }
     }
     let mut series = Vec::new();
-    for name in order.into_iter().take(MAX_SERIES) {
+    // Every series: more than a line tells apart are folded by the caller.
+    for name in order.into_iter().take(MAX_BARS) {
         let pts: Vec<Point> = points
             .iter()
             .filter(|(k, _, _)| k.first().is_some_and(|f| f.eq_ignore_ascii_case(&name)))
@@ -562,23 +614,47 @@ fn scatter(ask: &Ask, work: &Work) -> Result<Shaped, String> {
     let (Some(xs), Some(ys)) = (ask.table.columns.get(x), ask.table.columns.get(y)) else {
         return Err(cards::needs(CardKind::Scatter).to_owned());
     };
-    let points: Vec<(f64, f64)> = xs
+    let colour = ask.plan.colour.and_then(|c| ask.table.columns.get(c));
+    let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    for (row, ((a, b), _)) in xs
         .cells
         .iter()
         .zip(&ys.cells)
         .zip(&work.keep)
-        .filter(|(_, k)| **k)
-        .filter_map(|((a, b), _)| Some((number(a)?, number(b)?)))
-        .collect();
+        .enumerate()
+        .filter(|(_, (_, k))| **k)
+    {
+        let (Some(a), Some(b)) = (number(a), number(b)) else {
+            continue;
+        };
+        let name = colour
+            .and_then(|c| c.cells.get(row))
+            .and_then(crate::recommend::text)
+            .unwrap_or_default()
+            .to_owned();
+        match groups.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, points)) => points.push((a, b)),
+            None => groups.push((name, vec![(a, b)])),
+        }
+    }
+    // More groups than colours tell apart: one colour.
+    if groups.len() > MAX_SERIES {
+        let all = groups.into_iter().flat_map(|(_, p)| p).collect();
+        groups = vec![(String::new(), all)];
+    }
+    let by = match (ask.plan.colour, groups.len() > 1) {
+        (Some(c), true) => format!(" by {}", ask.name_of(c).to_lowercase()),
+        _ => String::new(),
+    };
     Ok(Shaped {
         kind: CardKind::Scatter,
         title: format!(
-            "{} against {}",
+            "{} against {}{by}",
             ask.name_of(y),
             ask.name_of(x).to_lowercase()
         ),
         labels: Labels::xy(&ask.name_of(x), &ask.name_of(y)),
-        card: cards::scatter(points),
+        card: cards::scatter_groups(groups),
     })
 }
 

@@ -69,7 +69,10 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
             CardKind::TopLevelMetric
         } else if plan.cumulative && time.is_some() && dims == 0 {
             CardKind::AreaTimeseries
-        } else if plan.has(Task::Correlation) && m >= 2 {
+        } else if (plan.has(Task::Correlation)
+            || (plan.colour.is_some() && plan.aggregate.is_none() && dims <= 1))
+            && m >= 2
+        {
             CardKind::Scatter
         } else if plan.has(Task::Distribution) && m >= 1 {
             if dims >= 1 {

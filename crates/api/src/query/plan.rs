@@ -145,6 +145,9 @@ pub struct Plan {
     pub leaning: Option<CardKind>,
     /// A column whose named values are compared, one series (or bar) each.
     pub split: Option<usize>,
+    /// The category the question colours by ("colored by league", "one
+    /// line per team", "a different color for each sex").
+    pub colour: Option<usize>,
     /// Words of the question nothing matched (shown in `answer`).
     pub ignored: Vec<String>,
     /// The question asks for rows ("cars with more than 200 hp"): a table.

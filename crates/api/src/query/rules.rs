@@ -339,6 +339,13 @@ fn comparisons(q: &mut Reading) {
         let Some((bound, skip)) = comparison_at(&q.r, at) else {
             continue;
         };
+        // "over time", "over the years": a span, not a comparison.
+        let next = q.r.word(at + skip);
+        let after_the = q.r.word(at + skip + 1);
+        let period = |w: &str| w == "time" || GRAINS.iter().any(|(g, _)| *g == w);
+        if period(next) || (next == "the" && period(after_the)) {
+            continue;
+        }
         let w = q.r.word(at).to_owned();
         let reach = if NEXT_WORD_COMPARISONS.contains(&w.as_str()) {
             1
@@ -601,6 +608,31 @@ fn grouped_at(r: &Reader, start: usize) -> bool {
         || (r.word(start.wrapping_sub(2)) == "for" && r.word(start.wrapping_sub(1)) == "each")
 }
 
+/// Words before "by" that colour by a column ("colored by league",
+/// "stacked by sex"), and before "for each" or "per" ("a different color
+/// for each clarity", "one line per team").
+const COLOUR_BY: &[&str] = &[
+    "colored",
+    "coloured",
+    "color",
+    "colour",
+    "stacked",
+    "split",
+    "grouped",
+    "segmented",
+];
+const COLOUR_EACH: &[&str] = &[
+    "color", "colour", "line", "lines", "bar", "series", "colors",
+];
+
+/// Whether the mention starting at `start` is what the marks are coloured by.
+fn coloured_at(r: &Reader, start: usize) -> bool {
+    let back = |k: usize| r.word(start.wrapping_sub(k));
+    (back(1) == "by" && COLOUR_BY.contains(&back(2)))
+        || (back(1) == "each" && back(2) == "for" && COLOUR_EACH.contains(&back(3)))
+        || (back(1) == "per" && COLOUR_EACH.contains(&back(2)))
+}
+
 /// The role of each column named: a measure, a group, the date axis, a
 /// date that lists rows; the values named, by column; and every column
 /// named, those grouped by first.
@@ -612,6 +644,12 @@ fn roles(q: &mut Reading) {
         };
         let by = grouped_at(&q.r, m.start);
         if let Meaning::Column(c) = m.meaning {
+            if coloured_at(&q.r, m.start)
+                && matches!(q.kind(c), Some(Kind::Category | Kind::Place))
+                && q.plan.colour.is_none()
+            {
+                q.plan.colour = Some(c);
+            }
             push(
                 if by {
                     &mut q.plan.grouped_by
