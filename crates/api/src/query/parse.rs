@@ -369,9 +369,22 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        // 2. A column's whole name.
+        // 2. A column's whole name, its words in any order ("total cost"
+        // of `Cost Total $`).
         if let Some(c) = schema.names.iter().position(|n| *n == words) {
             return Some(Meaning::Column(c));
+        }
+        if words.len() >= 2 {
+            let mut sorted = words.clone();
+            sorted.sort();
+            let mut found = schema.names.iter().enumerate().filter(|(_, n)| {
+                let mut n = (*n).clone();
+                n.sort();
+                n == sorted
+            });
+            if let (Some((c, _)), None) = (found.next(), found.next()) {
+                return Some(Meaning::Column(c));
+            }
         }
         // 3. A value (names only with a capital; never a bare rule word).
         if let Some((c, value)) = schema.values.get(&key) {

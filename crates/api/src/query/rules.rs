@@ -98,6 +98,8 @@ struct Valued {
     values: Vec<String>,
     at: usize,
     negated: bool,
+    /// The values are joined by "or": rows of either, not a comparison.
+    either: bool,
 }
 
 impl Reading<'_, '_> {
@@ -163,7 +165,8 @@ fn counted_noun(q: &mut Reading, table: &Table) {
             q.counts_summed = counts && !identifier && !period;
             !q.counts_summed
         }
-        Some(Kind::Category | Kind::Place) => other_group,
+        // "How many states …" where each row is a state: rows are counted.
+        Some(Kind::Category | Kind::Place) => other_group || unique_column(table) == Some(c),
         Some(Kind::Time) | None => false,
     };
     if counted {
@@ -255,26 +258,48 @@ fn ranking(q: &mut Reading) {
         if q.r.used.get(at) == Some(&true) && !is_adjective(&word) {
             continue;
         }
+        // "at least 10", "at most 5": comparisons, not rankings.
+        if q.r.word(at.wrapping_sub(1)) == "at" {
+            continue;
+        }
         let after = q.r.toks.get(at + 1).and_then(|t| t.number);
         let before = at
             .checked_sub(1)
             .and_then(|b| q.r.toks.get(b))
             .and_then(|t| t.number);
-        let limit = match (after, before) {
-            (Some(n), _) => {
+        // "The 5 months with the most deaths": the number before the
+        // things ranked.
+        let leading = (at.saturating_sub(5)..at).find(|&k| {
+            q.r.word(k.wrapping_sub(1)) == "the"
+                && q.read.get(k) == Some(&false)
+                && q.r
+                    .toks
+                    .get(k)
+                    .and_then(|t| t.number)
+                    .is_some_and(|n| n.fract() == 0.0)
+                && comparison_at(&q.r, k + 1).is_none()
+        });
+        let limit = match (after, before, leading) {
+            (Some(n), _, _) => {
                 q.mark_read(at + 1);
                 Some(n)
             }
-            (None, Some(n)) => {
+            (None, Some(n), _) => {
                 q.mark_read(at - 1);
                 Some(n)
+            }
+            (None, None, Some(k)) => {
+                q.mark_read(k);
+                q.r.toks.get(k).and_then(|t| t.number)
             }
             _ => None,
         };
         let over_time = TRENDS.iter().any(|t| q.r.has(t))
-            || GRAINS
-                .iter()
-                .any(|(g, _)| q.r.has(&format!("by {g}")) || q.r.has(&format!("per {g}")));
+            || GRAINS.iter().any(|(g, _)| {
+                ["by", "per", "each", "every"]
+                    .iter()
+                    .any(|w| q.r.has(&format!("{w} {g}")))
+            });
         if limit.is_none() && over_time && EXTREMES.contains(&word.as_str()) {
             q.plan.aggregate = Some(if *descending {
                 Aggregate::Max
@@ -604,8 +629,14 @@ fn tasks(q: &mut Reading) {
 /// Whether the mention starting at `start` follows a word that groups by
 /// it ("by region", "for each site").
 fn grouped_at(r: &Reader, start: usize) -> bool {
-    GROUPINGS.contains(&r.word(start.wrapping_sub(1)))
-        || (r.word(start.wrapping_sub(2)) == "for" && r.word(start.wrapping_sub(1)) == "each")
+    let back = |k: usize| r.word(start.wrapping_sub(k));
+    // "by party size": a word no name took between "by" and the name.
+    let loose = start
+        .checked_sub(1)
+        .is_some_and(|w| r.used.get(w) == Some(&false) && !is_rule_word(r.word(w)));
+    GROUPINGS.contains(&back(1))
+        || (back(2) == "for" && back(1) == "each")
+        || (loose && BY_WORDS.contains(&back(2)))
 }
 
 /// Words before "by" that colour by a column ("colored by league",
@@ -664,6 +695,7 @@ fn roles(q: &mut Reading) {
                 Some(d) => {
                     if !d.values.contains(v) {
                         d.values.push(v.clone());
+                        d.either = q.r.word(m.start.wrapping_sub(1)) == "or";
                     }
                 }
                 None => {
@@ -673,6 +705,7 @@ fn roles(q: &mut Reading) {
                         values: vec![v.clone()],
                         at: m.start,
                         negated,
+                        either: false,
                     });
                 }
             },
@@ -780,7 +813,8 @@ fn value_filters(q: &mut Reading) {
             continue;
         }
         q.plan.dimensions.retain(|d| *d != column);
-        if named.values.len() >= 2 {
+        // "Sat or Sun" keeps either; "Texas and California" compares them.
+        if named.values.len() >= 2 && !named.either {
             q.plan.split = Some(column);
             q.plan.add(Task::Compare);
         }
@@ -927,7 +961,11 @@ fn listing(q: &mut Reading, table: &Table) {
         .mentions
         .iter()
         .any(|m| matches!(m.meaning, Meaning::Column(_)));
-    let verb = LIST_VERBS.contains(&r.word(0)) && named && (filtered || plan.rank.is_some());
+    let ordered = plan.rank.is_some()
+        || (0..n).any(|k| {
+            ORDER_WORDS.contains(&r.word(k)) || DIRECTIONS.iter().any(|(d, _)| r.stands_at(k, d))
+        });
+    let verb = LIST_VERBS.contains(&r.word(0)) && named && (filtered || ordered);
     let followed = filtered
         && (head + 1..(head + 3).min(n)).any(|k| {
             ROW_FOLLOWERS.contains(&r.word(k))
