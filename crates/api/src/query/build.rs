@@ -1115,6 +1115,13 @@ fn ranked(
         }
         let limit = rank.limit.unwrap_or(MAX_BARS).min(MAX_BARS);
         groups.truncate(limit);
+        if rank.assumed_limit {
+            notes.push(format!(
+                "the {} {}, the question giving no number",
+                limit.min(total),
+                if rank.descending { "highest" } else { "lowest" }
+            ));
+        }
         let end = if rank.descending { "Top" } else { "Bottom" };
         return match rank.limit {
             Some(n) => format!(

@@ -121,7 +121,14 @@ pub struct Rank {
     /// Ordered by the x axis ("from A to Z", "by the x-axis", "sorted by
     /// month"), not by the measure.
     pub by_axis: bool,
+    /// The limit is [`DEFAULT_LIMIT`], the question asking for "the
+    /// lowest" of several things without a number.
+    pub assumed_limit: bool,
 }
+
+/// Things ranked at most when a question asks for "the highest" of several
+/// without a number ("districts with the lowest test scores").
+pub const DEFAULT_LIMIT: usize = 10;
 
 /// A question read against one table: column indices into it.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -15,7 +15,7 @@ use super::lexicon::{
 };
 use super::measure::{is_identifier, names_counts};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
-use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test};
+use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test, DEFAULT_LIMIT};
 use super::words::singular;
 use crate::table::{Kind, Table};
 
@@ -308,12 +308,19 @@ fn ranking(q: &mut Reading) {
             });
             continue;
         }
+        let limit = limit
+            .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 1000.0)
+            .map(|n| n as usize);
+        // "Districts with the lowest test scores", "the cheapest colors":
+        // several things asked for without a number get the default.
+        let assumed = limit.is_none()
+            && !matches!(word.as_str(), "rank" | "ranked" | "ranking")
+            && plural_asked(&q.r, at);
         q.plan.rank = Some(Rank {
-            limit: limit
-                .filter(|n| n.fract() == 0.0 && *n >= 1.0 && *n <= 1000.0)
-                .map(|n| n as usize),
+            limit: if assumed { Some(DEFAULT_LIMIT) } else { limit },
             descending: *descending,
             by_axis: false,
+            assumed_limit: assumed,
         });
         q.plan.add(Task::Rank);
         let next = if limit.is_some() && after.is_some() {
@@ -330,6 +337,25 @@ fn ranking(q: &mut Reading) {
         }
         break;
     }
+}
+
+/// Whether what a ranking word at `at` ranks is written in the plural:
+/// a category after it ("the cheapest colors") or the question's first
+/// noun ("districts with the lowest …").
+fn plural_asked(r: &Reader, at: usize) -> bool {
+    let plural = |w: &str| w.len() > 3 && singular(w) != w && !is_rule_word(w);
+    let head = (0..r.toks.len()).find(|&k| {
+        let w = r.word(k);
+        !(LIST_LEADS.contains(&w)
+            || r.toks.get(k).is_some_and(|t| t.number.is_some())
+            || RANKS.iter().any(|(rank, _)| *rank == w))
+    });
+    let category_after = r.mentions.iter().any(|m| {
+        m.start == at + 1
+            && matches!(m.meaning, Meaning::Column(c)
+                if matches!(r.schema.kind(c), Some(Kind::Category | Kind::Place)))
+    });
+    (category_after && plural(r.word(at + 1))) || head.is_some_and(|h| h < at && plural(r.word(h)))
 }
 
 /// The comparison word at `at`, if one stands there: how it keeps rows
@@ -1136,6 +1162,7 @@ fn ordering(q: &mut Reading) {
                 limit: None,
                 descending,
                 by_axis,
+                assumed_limit: false,
             })
         }
     }
