@@ -246,9 +246,13 @@ fn kind_of(plan: &Plan, table: &Table, work: &mut Work) -> Result<CardKind, Stri
     } else {
         inferred(plan, table, keep)
     };
-    let chart = plan
-        .chart
-        .map(|(kind, word)| (asked_of(kind, plan, table, keep), word));
+    // Bars asked of two groups ("bar chart of X by rank, grouped by
+    // discipline") are grouped bars: the second group kept.
+    let two_groups = plan.dimensions.len() + usize::from(plan.split.is_some()) >= 2;
+    let chart = plan.chart.map(|(kind, word)| match kind {
+        CardKind::Bar if two_groups => (CardKind::GroupedBar, word),
+        kind => (asked_of(kind, plan, table, keep), word),
+    });
     Ok(match chart {
         Some((asked, _)) if feasible(asked, plan, table, keep) => asked,
         Some((asked, word)) => {

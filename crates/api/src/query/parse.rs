@@ -369,8 +369,19 @@ impl Reader<'_, '_> {
                 }
             }
         }
-        // 2. A column's whole name, its words in any order ("total cost"
-        // of `Cost Total $`).
+        // 2. A column's name as the table writes it ("yrs.service"), or
+        // its whole name, its words in any order ("total cost" of `Cost
+        // Total $`).
+        if let [one] = span {
+            let written = schema
+                .table
+                .columns
+                .iter()
+                .position(|c| c.name.len() > 2 && c.name.eq_ignore_ascii_case(&one.word));
+            if let Some(c) = written {
+                return Some(Meaning::Column(c));
+            }
+        }
         if let Some(c) = schema.names.iter().position(|n| *n == words) {
             return Some(Meaning::Column(c));
         }

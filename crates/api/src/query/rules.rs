@@ -1141,8 +1141,32 @@ fn ordering(q: &mut Reading) {
     let mut by_measure = false;
     for start in starts.into_iter().flatten() {
         match order_target(q, start, &mut read) {
-            Some(true) => by_axis = true,
-            Some(false) => by_measure = true,
+            Some((true, column)) => {
+                by_axis = true;
+                // "Sorted by order name": what orders the axis, and a name
+                // right after it, are no group.
+                let end = column.and_then(|c| {
+                    q.r.mentions
+                        .iter()
+                        .find(|m| m.start >= start && m.meaning == Meaning::Column(c))
+                        .map(|m| m.end)
+                });
+                let next = end.and_then(|e| {
+                    q.r.mentions
+                        .iter()
+                        .find(|m| m.start == e)
+                        .and_then(|m| match m.meaning {
+                            Meaning::Column(c) => Some(c),
+                            Meaning::Value(..) => None,
+                        })
+                });
+                for c in column.into_iter().chain(next) {
+                    if q.plan.dimensions.first() != Some(&c) {
+                        q.plan.dimensions.retain(|d| *d != c);
+                    }
+                }
+            }
+            Some((false, _)) => by_measure = true,
             None => {}
         }
     }
@@ -1177,7 +1201,7 @@ fn ordering(q: &mut Reading) {
 
 /// What the words from `start` say an order orders: `Some(true)` the x
 /// axis, `Some(false)` the measure; the words read are added to `read`.
-fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<bool> {
+fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<(bool, Option<usize>)> {
     const LEADS: &[&str] = &[
         "by",
         "of",
@@ -1195,21 +1219,21 @@ fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<bool
         let word = r.word(at);
         if let Some(m) = r.mentions.iter().find(|m| m.start == at) {
             return match m.meaning {
-                Meaning::Column(c) if q.plan.measures.contains(&c) => Some(false),
+                Meaning::Column(c) if q.plan.measures.contains(&c) => Some((false, Some(c))),
                 Meaning::Column(c) if q.plan.dimensions.contains(&c) || q.plan.time == Some(c) => {
-                    Some(true)
+                    Some((true, Some(c)))
                 }
-                Meaning::Column(c) => Some(q.kind(c) != Some(Kind::Number)),
+                Meaning::Column(c) => Some((q.kind(c) != Some(Kind::Number), Some(c))),
                 Meaning::Value(..) => None,
             };
         }
         if AXIS_TARGETS.contains(&word) || GRAINS.iter().any(|(g, _)| *g == word) {
             read.push(at);
-            return Some(true);
+            return Some((true, None));
         }
         if MEASURE_TARGETS.contains(&word) {
             read.push(at);
-            return Some(false);
+            return Some((false, None));
         }
         if !LEADS.contains(&word) && word != "axis" {
             return None;
