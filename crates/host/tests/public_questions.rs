@@ -373,8 +373,8 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [226, 263, 253, 255, 276, 233, 265, 277, 281, 285];
-const FIRST_RUN_ORDER: usize = 64;
+const FIRST_RUN: [usize; 10] = [232, 267, 256, 260, 276, 240, 268, 280, 283, 285];
+const FIRST_RUN_ORDER: usize = 66;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_public_development_set_is_scored_and_holds_its_first_run() {

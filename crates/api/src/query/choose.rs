@@ -74,6 +74,15 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
             && m >= 2
         {
             CardKind::Scatter
+        } else if plan.aggregate == Some(Aggregate::Count)
+            && plan.grouped
+            && m == 1
+            && dims == 0
+            && plan.split.is_none()
+        {
+            // "Number of states by urban population": how the number's
+            // values fall, a histogram.
+            CardKind::Histogram
         } else if plan.has(Task::Distribution) && m >= 1 {
             if dims >= 1 {
                 CardKind::Boxplot

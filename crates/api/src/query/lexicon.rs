@@ -161,6 +161,26 @@ pub const RANKS: &[(&str, bool)] = &[
     ("windiest", true),
     ("driest", false),
     ("coldest", false),
+    ("busiest", true),
+    ("quietest", false),
+    ("strongest", true),
+    ("weakest", false),
+    ("deadliest", true),
+    ("costliest", true),
+    ("popular", true),
+];
+
+/// Words for the sexes and the values tables write them as ("female cats"
+/// of a column `Sex` holding F and M).
+pub const SEXES: &[(&[&str], &[&str])] = &[
+    (
+        &["female", "females", "women", "woman", "girls", "girl"],
+        &["f", "female", "women", "woman", "w"],
+    ),
+    (
+        &["male", "males", "men", "man", "boys", "boy"],
+        &["m", "male", "men", "man"],
+    ),
 ];
 
 /// Words that ask for an order without a ranking word ("sort", "in

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use zdr_chart::geo::{self, Atlas};
 
 use super::aliases::{Aliases, Target};
-use super::lexicon::{is_rule_word, is_stopword, ADJECTIVES, SYNONYMS};
+use super::lexicon::{is_rule_word, is_stopword, ADJECTIVES, SEXES, SYNONYMS};
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
 use crate::table::{Cell, Kind, Table};
 
@@ -403,6 +403,19 @@ impl Reader<'_, '_> {
             let short = key.chars().count() < 3 && !first_capital;
             if (first_capital || (!names && !single_rule)) && !short {
                 return Some(Meaning::Value(*c, value.clone()));
+            }
+        }
+        // 3a. A sex as the table writes it ("female" of F).
+        if let [one] = span {
+            let codes = SEXES
+                .iter()
+                .find(|(words, _)| words.contains(&one.word.as_str()));
+            if let Some((_, codes)) = codes {
+                for code in codes.iter() {
+                    if let Some((c, value)) = schema.values.get(*code) {
+                        return Some(Meaning::Value(*c, value.clone()));
+                    }
+                }
             }
         }
         // 4. A country as the question writes it ("US", "Britain").

@@ -485,6 +485,13 @@ fn compared_column(
         Some((i, c)) if !year_only || !year_like(a) => Some((c, Some(i))),
         _ if years => q.time_column.map(|t| (t, None)),
         _ if year_only => None,
+        // "Hours with more than 20 commits" of a table of counts.
+        _ if !r.mentions.iter().any(
+            |m| matches!(m.meaning, Meaning::Column(c) if q.kind(c) == Some(Kind::Number)),
+        ) =>
+        {
+            count_column(r.schema.table).map(|c| (c, None))
+        }
         _ => {
             // A lone comparison applies to the one measure named.
             let named: Vec<(usize, usize)> = r
@@ -1025,10 +1032,18 @@ fn unique_column(table: &Table) -> Option<usize> {
 fn inferred_measure(q: &mut Reading, table: &Table) {
     let plan = &mut q.plan;
     let counting = plan.aggregate == Some(Aggregate::Count);
+    // "Number of rows", "how many hours had …": rows, or the periods they
+    // stand for, are counted, not the counts they hold.
+    let periods = ["hours", "days", "weeks", "months", "years", "times"];
     let rows_asked = ["row", "rows", "record", "records", "entries", "lines"]
         .iter()
-        .any(|w| q.r.has(w));
-    if plan.measures.is_empty() && !plan.is_empty() && !plan.listing && !rows_asked {
+        .any(|w| q.r.has(w))
+        || (counting
+            && ["how many", "number of"]
+                .iter()
+                .any(|lead| periods.iter().any(|p| q.r.has(&format!("{lead} {p}")))));
+    let asked = !plan.is_empty() || plan.aggregate.is_some();
+    if plan.measures.is_empty() && asked && !plan.listing && !rows_asked {
         if let Some(c) = count_column(table) {
             // Rows that are counts already ("year, job, sex, count"): what
             // they count is their sum, never the number of rows.
@@ -1056,8 +1071,19 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
         plan.listing = plan.chart.is_none();
         plan.measures.push(f);
         push(&mut plan.dimensions, t);
-    } else if let (Some(f), true) = (compared, plan.listing) {
-        plan.measures.push(f);
+    } else if let (Some(_), true) = (compared, plan.listing) {
+        // Rows listed show every column they were compared on.
+        for f in &plan.filters {
+            let tests =
+                std::iter::once((f.column, &f.test)).chain(f.or.iter().map(|(c, t)| (*c, t)));
+            for (c, test) in tests {
+                if !matches!(test, Test::In(_) | Test::Out(_))
+                    && schema.kind(c) == Some(Kind::Number)
+                {
+                    push(&mut plan.measures, c);
+                }
+            }
+        }
     } else if let Some(f) = compared {
         let alone =
             plan.dimensions.is_empty() && !plan.has(Task::Trend) && plan.aggregate.is_none();
@@ -1165,6 +1191,11 @@ fn ordering(q: &mut Reading) {
                         q.plan.dimensions.retain(|d| *d != c);
                     }
                 }
+                // "By party size, in ascending order of size": the axis,
+                // named again, is no measure.
+                if let Some(c) = column.filter(|c| q.plan.dimensions.contains(c)) {
+                    q.plan.measures.retain(|m| *m != c);
+                }
             }
             Some((false, _)) => by_measure = true,
             None => {}
@@ -1219,10 +1250,10 @@ fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<(boo
         let word = r.word(at);
         if let Some(m) = r.mentions.iter().find(|m| m.start == at) {
             return match m.meaning {
-                Meaning::Column(c) if q.plan.measures.contains(&c) => Some((false, Some(c))),
                 Meaning::Column(c) if q.plan.dimensions.contains(&c) || q.plan.time == Some(c) => {
                     Some((true, Some(c)))
                 }
+                Meaning::Column(c) if q.plan.measures.contains(&c) => Some((false, Some(c))),
                 Meaning::Column(c) => Some((q.kind(c) != Some(Kind::Number), Some(c))),
                 Meaning::Value(..) => None,
             };
