@@ -149,9 +149,14 @@ struct Got {
 /// the first category (or the date), a category kept to one value by a
 /// filter is no group and one whose values are compared is.
 fn axes(plan: &Value, card: &str) -> (String, BTreeSet<String>, String) {
-    if let Some(x) = plan["x"].as_str() {
+    if plan["y"].is_array() {
+        let x = match (plan["x"].as_str(), plan["x_grain"].as_str()) {
+            (Some(x), Some(g)) => format!("{x}@{g}"),
+            (Some(x), None) => x.to_owned(),
+            _ => String::new(),
+        };
         let y = strings(&plan["y"]);
-        return (x.into(), y, plan["group"].as_str().unwrap_or("").into());
+        return (x, y, plan["group"].as_str().unwrap_or("").into());
     }
     let measures = strings::<Vec<String>>(&plan["measures"]);
     let one_value: Vec<String> = strings::<Vec<String>>(&plan["filters"])
@@ -373,7 +378,7 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [232, 267, 256, 260, 276, 240, 268, 280, 283, 285];
+const FIRST_RUN: [usize; 10] = [240, 267, 264, 260, 277, 240, 268, 280, 283, 285];
 const FIRST_RUN_ORDER: usize = 66;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -102,6 +102,17 @@ pub struct PlanView {
     pub chart_word: Option<&'static str>,
     pub card_type: Option<&'static str>,
     pub ignored: Vec<String>,
+    /// What the card drew where: the x axis's column and the grain of its
+    /// dates, the columns of its values (none where rows are counted) and
+    /// the group its colours stand for. Absent when no card was drawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x_grain: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
 }
 
 /// The envelope of 2.4 (the SDK's `Results`), and this host's members

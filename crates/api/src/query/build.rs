@@ -37,9 +37,21 @@ pub struct Drawing<'a> {
     pub dark: bool,
 }
 
+/// The columns a card drew where: its x axis (with the grain of its
+/// dates), its values, and the group that colours them. `debug` shows
+/// them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Axes {
+    pub x: Option<usize>,
+    pub grain: Option<Grain>,
+    pub y: Vec<usize>,
+    pub group: Option<usize>,
+}
+
 /// The card of a plan and the sentence of what was understood.
 pub struct Drawn {
     pub card: Suggestion,
+    pub axes: Axes,
     /// Columns the card reads that the question did not name (the date
     /// of a line, the group of a map).
     pub assumed: Vec<usize>,
@@ -61,6 +73,7 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
         assumed: Vec::new(),
         points: usize::MAX,
         title_tail: String::new(),
+        axes: Axes::default(),
     };
     let kind = kind_of(plan, table, &mut work)?;
     let ask = Ask::new(plan, table, drawing, kept);
@@ -73,11 +86,11 @@ pub fn draw(plan: &Plan, table: &Table, drawing: &Drawing) -> Result<Drawn, Stri
     };
     let shaped = match shape {
         CardKind::TopLevelMetric => metric(&ask, &mut work),
-        CardKind::Map | CardKind::BubbleMap => places(&ask, shape, &work)?,
+        CardKind::Map | CardKind::BubbleMap => places(&ask, shape, &mut work)?,
         CardKind::Timeseries => line(&ask, &mut work)?,
-        CardKind::Scatter => scatter(&ask, &work)?,
-        CardKind::Histogram => histogram(&ask, &work)?,
-        CardKind::Boxplot => boxplot(&ask, dimension, &work)?,
+        CardKind::Scatter => scatter(&ask, &mut work)?,
+        CardKind::Histogram => histogram(&ask, &mut work)?,
+        CardKind::Boxplot => boxplot(&ask, dimension, &mut work)?,
         CardKind::Table => table_of(&ask, &mut work),
         kind => match groups(&ask, kind, dimension, &mut work)? {
             Grouped::Shaped(shaped) => shaped,
@@ -106,6 +119,7 @@ struct Work {
     assumed: Vec<usize>,
     points: usize,
     title_tail: String,
+    axes: Axes,
 }
 
 /// A card's type, title, axis titles and data, before it is filled and
@@ -330,6 +344,7 @@ fn metric(ask: &Ask, work: &mut Work) -> Shaped {
         ask.plan.grain,
     );
     work.points = dated;
+    work.axes.y = ask.measure.into_iter().collect();
     work.notes.extend(said.map(|date| {
         format!(
             "the latest {}, {date}",
@@ -345,8 +360,20 @@ fn metric(ask: &Ask, work: &mut Work) -> Shaped {
 }
 
 /// Places on a map, as the recommender draws them, of the rows kept.
-fn places(ask: &Ask, kind: CardKind, work: &Work) -> Result<Shaped, String> {
+fn places(ask: &Ask, kind: CardKind, work: &mut Work) -> Result<Shaped, String> {
     let plan = ask.plan;
+    work.axes.x = plan
+        .dimensions
+        .iter()
+        .copied()
+        .find(|d| {
+            ask.table
+                .columns
+                .get(*d)
+                .is_some_and(|c| c.kind == Kind::Place)
+        })
+        .or_else(|| best_category(ask.table, &work.keep, true));
+    work.axes.y = ask.measure.into_iter().collect();
     let named: Vec<usize> = plan
         .measures
         .iter()
@@ -441,6 +468,16 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
         })
         .collect();
     let several = plan.measures.len() >= 2 && !ask.counting;
+    work.axes = Axes {
+        x: Some(t),
+        grain,
+        y: if several {
+            plan.measures.clone()
+        } else {
+            ask.measure.into_iter().collect()
+        },
+        group: by,
+    };
     let what = if several {
         plan.measures
             .iter()
@@ -610,7 +647,7 @@ fn over(ask: &Ask, grain: Option<Grain>, by: Option<usize>) -> String {
 }
 
 /// The kept rows as points of the first two measures.
-fn scatter(ask: &Ask, work: &Work) -> Result<Shaped, String> {
+fn scatter(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
     let (x, y) = match ask.plan.measures.as_slice() {
         [x, y, ..] => (*x, *y),
         _ => return Err(cards::needs(CardKind::Scatter).to_owned()),
@@ -646,10 +683,16 @@ fn scatter(ask: &Ask, work: &Work) -> Result<Shaped, String> {
         let all = groups.into_iter().flat_map(|(_, p)| p).collect();
         groups = vec![(String::new(), all)];
     }
-    let by = match (ask.plan.colour, groups.len() > 1) {
-        (Some(c), true) => format!(" by {}", ask.name_of(c).to_lowercase()),
-        _ => String::new(),
+    let coloured = ask.plan.colour.filter(|_| groups.len() > 1);
+    work.axes = Axes {
+        x: Some(x),
+        grain: None,
+        y: vec![y],
+        group: coloured,
     };
+    let by = coloured
+        .map(|c| format!(" by {}", ask.name_of(c).to_lowercase()))
+        .unwrap_or_default();
     Ok(Shaped {
         kind: CardKind::Scatter,
         title: format!(
@@ -663,7 +706,7 @@ fn scatter(ask: &Ask, work: &Work) -> Result<Shaped, String> {
 }
 
 /// The kept values of the first measure, binned by the engine.
-fn histogram(ask: &Ask, work: &Work) -> Result<Shaped, String> {
+fn histogram(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
     let m = ask
         .plan
         .measures
@@ -682,6 +725,7 @@ fn histogram(ask: &Ask, work: &Work) -> Result<Shaped, String> {
         .filter(|(_, k)| **k)
         .filter_map(|(c, _)| number(c))
         .collect();
+    work.axes.x = Some(m);
     Ok(Shaped {
         kind: CardKind::Histogram,
         title: format!("Distribution of {}", ask.name_of(m).to_lowercase()),
@@ -691,7 +735,7 @@ fn histogram(ask: &Ask, work: &Work) -> Result<Shaped, String> {
 }
 
 /// A box of the first measure's kept values per value of the group.
-fn boxplot(ask: &Ask, dimension: Option<usize>, work: &Work) -> Result<Shaped, String> {
+fn boxplot(ask: &Ask, dimension: Option<usize>, work: &mut Work) -> Result<Shaped, String> {
     let m = ask
         .plan
         .measures
@@ -717,6 +761,12 @@ fn boxplot(ask: &Ask, dimension: Option<usize>, work: &Work) -> Result<Shaped, S
             Some((label, number(v)?))
         })
         .collect();
+    work.axes = Axes {
+        x: Some(d),
+        grain: None,
+        y: vec![m],
+        group: None,
+    };
     Ok(Shaped {
         kind: CardKind::Boxplot,
         title: format!(
@@ -735,9 +785,19 @@ fn boxplot(ask: &Ask, dimension: Option<usize>, work: &Work) -> Result<Shaped, S
 fn table_of(ask: &Ask, work: &mut Work) -> Shaped {
     let (plan, table) = (ask.plan, ask.table);
     let mut columns: Vec<usize> = Vec::new();
-    if let Some(label) = things_column(table) {
+    let label = things_column(table).or_else(|| {
+        // Rows listed by a date or a category named with them.
+        plan.dimensions.first().copied().or(plan.time)
+    });
+    if let Some(label) = label {
         columns.push(label);
     }
+    work.axes = Axes {
+        x: label,
+        grain: None,
+        y: plan.measures.clone(),
+        group: None,
+    };
     for c in plan.attributes() {
         if !columns.contains(&c) {
             columns.push(c);
@@ -916,6 +976,15 @@ fn grid(
             _ => return Err(cards::needs(kind).to_owned()),
         },
     };
+    work.axes = Axes {
+        x: Some(d),
+        grain: match key {
+            Key::Period(_, g) => g,
+            Key::Column(_) => None,
+        },
+        y: ask.measure.into_iter().collect(),
+        group: inner.or(ask.time.filter(|t| *t != d)),
+    };
     let cells = group(
         ask.table,
         &work.keep,
@@ -1000,6 +1069,15 @@ fn measures_side_by_side(
             points.into_iter().map(|(x, _, y)| (x, y)).collect(),
         ));
     }
+    work.axes = Axes {
+        x: Some(d),
+        grain: match key {
+            Key::Period(_, g) => g,
+            Key::Column(_) => None,
+        },
+        y: ask.plan.measures.iter().take(MAX_GROUPS).copied().collect(),
+        group: None,
+    };
     let names: Vec<String> = series.iter().map(|(n, _)| n.to_lowercase()).collect();
     let names = match names.split_last() {
         Some((last, [])) => last.clone(),
@@ -1049,6 +1127,15 @@ fn bars(
     };
     let title = ranked(ask, kind, &group_name, &mut groups, &mut work.notes);
     let kind = as_bars(ask, kind, &groups, &mut work.notes);
+    work.axes = Axes {
+        x: Some(d),
+        grain: match key {
+            Key::Period(_, g) => g,
+            Key::Column(_) => None,
+        },
+        y: ask.measure.into_iter().collect(),
+        group: None,
+    };
     let title = if kind == CardKind::Pie {
         format!(
             "Share of {} by {}",
@@ -1273,6 +1360,7 @@ fn answer(ask: &Ask, mut card: Suggestion, mut work: Work) -> Drawn {
     card.description = answer.clone();
     Drawn {
         card,
+        axes: work.axes,
         assumed: work.assumed,
         kind,
         answer,

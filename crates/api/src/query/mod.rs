@@ -67,6 +67,10 @@ pub fn view(plan: &Plan, table: &Table, drawn: Option<&Drawn>) -> PlanView {
         chart_word: plan.chart.map(|(_, w)| w),
         card_type: drawn.map(|d| d.kind.as_str()),
         ignored: plan.ignored.clone(),
+        x: drawn.and_then(|d| d.axes.x.as_ref()).map(name),
+        x_grain: drawn.and_then(|d| d.axes.grain).map(|g| g.as_str()),
+        y: drawn.map(|d| d.axes.y.iter().map(name).collect()),
+        group: drawn.and_then(|d| d.axes.group.as_ref()).map(name),
     }
 }
 
@@ -268,7 +272,13 @@ mod tests {
                 let old = table.columns[at].name.clone();
                 let table = renamed(&table, at, &name);
                 if !before.attributes.contains(&old) {
-                    let after = plan_of(question, &table);
+                    // The card may still draw the column (a table's names):
+                    // under its new name.
+                    let mut after = plan_of(question, &table);
+                    let back = |n: &mut String| if *n == name { n.clone_from(&old) };
+                    after.x.iter_mut().for_each(back);
+                    after.group.iter_mut().for_each(back);
+                    after.y.iter_mut().flatten().for_each(back);
                     prop_assert_eq!(&before, &after, "{} renamed", old);
                 } else if question.contains(&old.to_lowercase()) {
                     let asked = question.replace(&old.to_lowercase(), &name);
