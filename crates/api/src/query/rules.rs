@@ -298,7 +298,7 @@ fn ranking(q: &mut Reading) {
             || GRAINS.iter().any(|(g, _)| {
                 ["by", "per", "each", "every"]
                     .iter()
-                    .any(|w| q.r.has(&format!("{w} {g}")))
+                    .any(|w| q.r.find(&format!("{w} {g}")).is_some())
             });
         if limit.is_none() && over_time && EXTREMES.contains(&word.as_str()) {
             q.plan.aggregate = Some(if *descending {
@@ -767,7 +767,12 @@ fn column_role(q: &mut Reading, c: usize, (start, end): (usize, usize), by: bool
         }
         Some(Kind::Time) => {}
         Some(Kind::Number) => {
-            if by && q.few_numbers(c) && !q.plan.has(Task::Rank) {
+            // "x axis Month", or a period's number ("months" of `Month`
+            // 5–9) with few values: what the values stand on.
+            let axis = axis_named(&q.r, start);
+            let period = q.few_numbers(c) && names_period(q.r.schema.table, c) && axis.is_none();
+            let grouped = by && q.few_numbers(c) && !q.plan.has(Task::Rank);
+            if axis == Some(true) || grouped || period {
                 push(&mut q.plan.dimensions, c);
             } else {
                 push(&mut q.plan.measures, c);
@@ -781,6 +786,32 @@ fn column_role(q: &mut Reading, c: usize, (start, end): (usize, usize), by: bool
         }
         None => {}
     }
+}
+
+/// "Bar chart x axis Month y axis total Ozone": `Some(true)` for a column
+/// named just after "x axis", `Some(false)` after "y axis".
+fn axis_named(r: &Reader, start: usize) -> Option<bool> {
+    let back = |k: usize| r.word(start.wrapping_sub(k));
+    let axis = back(1) == "axis" || (back(2) == "axis" && matches!(back(1), "the" | "is" | "of"));
+    let letter = if back(1) == "axis" { back(2) } else { back(3) };
+    match (axis, letter) {
+        (true, "x") => Some(true),
+        (true, "y") => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether a number column is named as a period (`Month`, `Day`, `Hour`,
+/// `Weekday`): its values label points in time, never to be summed.
+fn names_period(table: &Table, c: usize) -> bool {
+    table.columns.get(c).is_some_and(|column| {
+        super::words::name_words(&column.name).iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "month" | "day" | "hour" | "weekday" | "week" | "quarter" | "minute"
+            )
+        })
+    })
 }
 
 /// "by disaster type": words no column has, after "by", beside a measure
