@@ -170,6 +170,22 @@ pub const RANKS: &[(&str, bool)] = &[
     ("popular", true),
 ];
 
+/// The months' names as questions write them, January first.
+pub const MONTHS: [&[&str]; 12] = [
+    &["january", "jan"],
+    &["february", "feb"],
+    &["march", "mar"],
+    &["april", "apr"],
+    &["may"],
+    &["june", "jun"],
+    &["july", "jul"],
+    &["august", "aug"],
+    &["september", "sep", "sept"],
+    &["october", "oct"],
+    &["november", "nov"],
+    &["december", "dec"],
+];
+
 /// Words for the sexes and the values tables write them as ("female cats"
 /// of a column `Sex` holding F and M).
 pub const SEXES: &[(&[&str], &[&str])] = &[

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use zdr_chart::geo::{self, Atlas};
 
 use super::aliases::{Aliases, Target};
-use super::lexicon::{is_rule_word, is_stopword, ADJECTIVES, SEXES, SYNONYMS};
+use super::lexicon::{is_rule_word, is_stopword, ADJECTIVES, GRAINS, MONTHS, SEXES, SYNONYMS};
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
 use crate::table::{Cell, Kind, Table};
 
@@ -168,6 +168,48 @@ impl<'a> Schema<'a> {
             .iter()
             .position(|c| c.name.to_lowercase() == lower)
             .or_else(|| self.names.iter().position(|n| *n == words))
+    }
+
+    /// "By month" of a table with dates and a `Month` of their months'
+    /// names: the dates by month are meant (a month's name repeats each
+    /// year), so the grain word names no column.
+    fn is_period_of_dates(&self, c: usize, word: &str) -> bool {
+        self.month_names(c)
+            && GRAINS.iter().any(|(g, _)| *g == word)
+            && self.table.columns.iter().any(|c| c.kind == Kind::Time)
+    }
+
+    /// Whether a text column holds months' names (Apr, May …).
+    fn month_names(&self, c: usize) -> bool {
+        self.table.columns.get(c).is_some_and(|column| {
+            column.kind == Kind::Category
+                && column.cells.iter().all(|cell| match cell {
+                    Cell::Text(t) => {
+                        let t = t.to_lowercase();
+                        MONTHS.iter().any(|names| names.contains(&t.as_str()))
+                    }
+                    _ => true,
+                })
+        })
+    }
+
+    /// The number column named as months (`Month`, `mo`) whose values
+    /// are months, 1 to 12, holding `month`.
+    fn month_numbers(&self, month: usize) -> Option<usize> {
+        self.table.columns.iter().position(|c| {
+            let named = name_words(&c.name)
+                .iter()
+                .any(|w| w == "month" || w == "mo");
+            let months = c.cells.iter().all(|cell| match cell {
+                Cell::Number(n) => n.fract() == 0.0 && (1.0..=12.0).contains(n),
+                _ => true,
+            });
+            let holds = c
+                .cells
+                .iter()
+                .any(|cell| matches!(cell, Cell::Number(n) if *n == month as f64));
+            c.kind == Kind::Number && named && months && holds
+        })
     }
 
     /// The one column whose name `words` abbreviate ([`abbreviates`]).
@@ -379,11 +421,11 @@ impl Reader<'_, '_> {
                 .iter()
                 .position(|c| c.name.len() > 2 && c.name.eq_ignore_ascii_case(&one.word));
             if let Some(c) = written {
-                return Some(Meaning::Column(c));
+                return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
             }
         }
         if let Some(c) = schema.names.iter().position(|n| *n == words) {
-            return Some(Meaning::Column(c));
+            return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
         }
         if words.len() >= 2 {
             let mut sorted = words.clone();
@@ -415,6 +457,20 @@ impl Reader<'_, '_> {
                     if let Some((c, value)) = schema.values.get(*code) {
                         return Some(Meaning::Value(*c, value.clone()));
                     }
+                }
+            }
+        }
+        // 3b. A month's name of a column of month numbers ("July" of
+        // `Month` 5–9 is 7).
+        if let [one] = span {
+            // "may" is a month only with its capital.
+            let month = MONTHS
+                .iter()
+                .position(|names| names.contains(&one.word.as_str()))
+                .filter(|_| one.word != "may" || one.capital);
+            if let Some(m) = month {
+                if let Some(c) = schema.month_numbers(m + 1) {
+                    return Some(Meaning::Value(c, (m + 1).to_string()));
                 }
             }
         }

@@ -323,10 +323,11 @@ fn ranking(q: &mut Reading) {
             assumed_limit: assumed,
         });
         q.plan.add(Task::Rank);
-        let next = if limit.is_some() && after.is_some() {
-            at + 2
-        } else {
-            at + 1
+        // The grain ranked: "top 3 years", "the 5 months with the most".
+        let next = match (after, before, leading) {
+            (Some(_), _, _) => at + 2,
+            (None, None, Some(k)) if !GRAINS.iter().any(|(w, _)| *w == q.r.word(at + 1)) => k + 1,
+            _ => at + 1,
         };
         if let Some((_, grain)) = GRAINS.iter().find(|(w, _)| *w == q.r.word(next)) {
             if let Some(t) = q.time_column {
@@ -464,7 +465,7 @@ fn compared_column(
         .find_map(|(i, m)| match m.meaning {
             Meaning::Column(c)
                 if (m.end == at || (copula && m.end + 1 == at))
-                    && q.kind(c) == Some(Kind::Number) =>
+                    && matches!(q.kind(c), Some(Kind::Number | Kind::Time)) =>
             {
                 Some((i, c))
             }
@@ -1236,6 +1237,10 @@ fn ordering(q: &mut Reading) {
         by_axis = false;
     }
     let descending = direction.is_some_and(|(_, _, _, d)| d);
+    // Ordered by the measure: bars in that order, not a line.
+    if !by_axis {
+        q.plan.add(Task::Rank);
+    }
     match &mut q.plan.rank {
         Some(rank) => {
             rank.by_axis |= by_axis;
