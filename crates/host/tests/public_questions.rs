@@ -378,7 +378,7 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [248, 271, 271, 262, 278, 246, 271, 281, 284, 285];
+const FIRST_RUN: [usize; 10] = [251, 273, 274, 263, 281, 247, 272, 281, 284, 285];
 const FIRST_RUN_ORDER: usize = 66;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -668,11 +668,11 @@ fn scatter(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
         let (Some(a), Some(b)) = (number(a), number(b)) else {
             continue;
         };
-        let name = colour
-            .and_then(|c| c.cells.get(row))
-            .and_then(crate::recommend::text)
-            .unwrap_or_default()
-            .to_owned();
+        let name = match colour.and_then(|c| c.cells.get(row)) {
+            Some(Cell::Text(t)) => t.clone(),
+            Some(Cell::Number(n)) => format_number(*n),
+            _ => String::new(),
+        };
         match groups.iter_mut().find(|(n, _)| *n == name) {
             Some((_, points)) => points.push((a, b)),
             None => groups.push((name, vec![(a, b)])),

@@ -797,7 +797,9 @@ pub const GROUPINGS: &[&str] = &["by", "per", "each", "across", "among", "betwee
 
 /// Words before a grain that make it one ("by month", "each year"); words
 /// ending in "ly" and "annual" are grains alone.
-pub const GRAIN_LEADS: &[&str] = &["by", "per", "each", "every", "a", "over", "the", "across"];
+pub const GRAIN_LEADS: &[&str] = &[
+    "by", "per", "each", "every", "a", "over", "the", "across", "which", "what",
+];
 
 /// Words after a leading date column that list its rows ("years with …").
 pub const LISTINGS: &[&str] = &["with", "when", "where", "that", "in"];

@@ -179,6 +179,25 @@ impl<'a> Schema<'a> {
             && self.table.columns.iter().any(|c| c.kind == Kind::Time)
     }
 
+    /// The "yes" of a column of yes and no (Yes/No, Y/N, True/False) as
+    /// the table writes it.
+    fn yes_value(&self, c: usize) -> Option<String> {
+        let column = self.table.columns.get(c)?;
+        let mut yes = None;
+        for cell in &column.cells {
+            match cell {
+                Cell::Text(t) => match t.to_lowercase().as_str() {
+                    "yes" | "y" | "true" => yes = Some(t.clone()),
+                    "no" | "n" | "false" => {}
+                    _ => return None,
+                },
+                Cell::Empty => {}
+                Cell::Number(_) => return None,
+            }
+        }
+        yes
+    }
+
     /// Whether a text column holds months' names (Apr, May …).
     fn month_names(&self, c: usize) -> bool {
         self.table.columns.get(c).is_some_and(|column| {
@@ -425,6 +444,11 @@ impl Reader<'_, '_> {
             }
         }
         if let Some(c) = schema.names.iter().position(|n| *n == words) {
+            // "Smokers" of a column `smoker` of Yes and No: those who are.
+            let plural = span.len() == 1 && span[0].word != words[0];
+            if let Some(yes) = schema.yes_value(c).filter(|_| plural) {
+                return Some(Meaning::Value(c, yes));
+            }
             return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
         }
         if words.len() >= 2 {

@@ -709,8 +709,9 @@ fn roles(q: &mut Reading) {
         };
         let by = grouped_at(&q.r, m.start);
         if let Meaning::Column(c) = m.meaning {
+            let few = q.kind(c) == Some(Kind::Number) && q.few_numbers(c);
             if coloured_at(&q.r, m.start)
-                && matches!(q.kind(c), Some(Kind::Category | Kind::Place))
+                && (few || matches!(q.kind(c), Some(Kind::Category | Kind::Place)))
                 && q.plan.colour.is_none()
             {
                 q.plan.colour = Some(c);
@@ -956,14 +957,20 @@ fn either_or(q: &mut Reading) {
 /// A date column named makes a trend and a trend takes the table's date
 /// column; "X vs Y" of two measures is a correlation.
 fn time_and_correlation(q: &mut Reading) {
+    let unique = unique_column(q.r.schema.table);
     let plan = &mut q.plan;
     if plan.time.is_some() {
         plan.add(Task::Trend);
     }
+    // "Murder vs urban population for states with …": the column naming
+    // each row is what the points are, no group.
+    let rows_named = plan.versus
+        && !plan.dimensions.is_empty()
+        && plan.dimensions.iter().all(|d| Some(*d) == unique);
     if q.compare_word
         && plan.split.is_none()
         && plan.measures.len() >= 2
-        && plan.dimensions.is_empty()
+        && (plan.dimensions.is_empty() || rows_named)
     {
         plan.add(Task::Correlation);
     }
