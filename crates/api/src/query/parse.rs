@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use zdr_chart::geo::{self, Atlas};
 
 use super::aliases::{Aliases, Target};
-use super::lexicon::{is_rule_word, is_stopword, ADJECTIVES, GRAINS, MONTHS, SEXES, SYNONYMS};
+use super::lexicon::{
+    is_rule_word, is_stopword, ADJECTIVES, GRAINS, MONTHS, ORDER_WORDS, SEXES, SYNONYMS,
+};
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
 use crate::table::{Cell, Kind, Table};
 
@@ -404,6 +406,14 @@ impl Reader<'_, '_> {
         let words: Vec<String> = span.iter().map(|t| singular(&t.word)).collect();
         let key = words.join(" ");
         let schema = self.schema;
+        // "Order by name": the words of an order, even of a table with a
+        // column `order` ("sleep by order" still names it).
+        let next = self.toks.get(end).map(|t| t.word.as_str());
+        if let ([one], Some("by")) = (span, next) {
+            if ORDER_WORDS.contains(&one.word.as_str()) {
+                return None;
+            }
+        }
         let first_capital = span.first().is_some_and(|t| t.capital);
         let single_rule = words.len() == 1
             && (is_rule_word(&span[0].word)

@@ -1129,7 +1129,14 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
         if alone && plan.chart.is_none() {
             plan.listing = true;
             plan.measures.push(f);
-        } else if !super::measure::is_flow(table, f) {
+        } else if !super::measure::is_flow(table, f)
+            || plan
+                .dimensions
+                .iter()
+                .any(|d| Some(*d) == unique_column(table))
+        {
+            // Bars of things one row each ("names of the animals with …"):
+            // their values, not counts of one.
             plan.measures.push(f);
         }
     } else if let [only] = numbers.as_slice() {
@@ -1523,5 +1530,124 @@ mod tests {
             assert_eq!(plan.aggregate, Some(aggregate), "{question}");
             assert_eq!(names(&plan.measures, &table), ["train_id"], "{question}");
         }
+    }
+
+    fn filters_of(question: &str) -> Vec<String> {
+        let (plan, table) = read(question);
+        plan.filters
+            .iter()
+            .map(|f| super::super::plan::filter_text(&|c| table.columns[c].name.clone(), f))
+            .collect()
+    }
+
+    #[test]
+    fn an_order_is_of_the_measure_or_of_the_x_axis() {
+        let order = |q: &str| read(q).0.rank.map(|r| (r.descending, r.by_axis, r.limit));
+        assert_eq!(
+            order("passengers by name, sort from high to low"),
+            Some((true, false, None))
+        );
+        assert_eq!(
+            order("passengers by name in ascending order of the total"),
+            Some((false, false, None))
+        );
+        assert_eq!(
+            order("passengers by name, order by the x-axis"),
+            Some((false, true, None))
+        );
+        assert_eq!(
+            order("passengers by name from Z to A"),
+            Some((true, true, None))
+        );
+        assert_eq!(
+            order("rank names by the number of trains"),
+            Some((true, false, None))
+        );
+        // Several things without a number: the default, said.
+        let (plan, _) = read("counties with the lowest passengers");
+        assert_eq!(
+            plan.rank.map(|r| (r.limit, r.assumed_limit)),
+            Some((Some(DEFAULT_LIMIT), true))
+        );
+        // "At least" compares, never ranks.
+        assert_eq!(order("names with at least 120 passengers"), None);
+    }
+
+    #[test]
+    fn comparisons_as_written_and_as_sql_writes_them() {
+        assert_eq!(filters_of("passengers where units >= 4"), ["units >= 4"]);
+        assert_eq!(
+            filters_of("passengers where units is greater than or equal to 4"),
+            ["units >= 4"]
+        );
+        assert_eq!(
+            filters_of("passengers where name is not equal to Local"),
+            ["name != Local"]
+        );
+        assert_eq!(
+            filters_of("passengers where name != Local"),
+            ["name != Local"]
+        );
+        assert_eq!(
+            filters_of("passengers where name = Night or county = Kern"),
+            ["name = Night or county = Kern"]
+        );
+        // Either of two values of one column, not a comparison of them.
+        let (plan, _) = read("passengers by county for Night or Local");
+        assert_eq!(plan.split, None);
+        assert_eq!(
+            filters_of("passengers by county for Night or Local"),
+            ["name in Night, Local"]
+        );
+    }
+
+    #[test]
+    fn a_table_of_counts_is_summed_unless_rows_are_asked_for() {
+        let csv = "year,job,count\n1900,Nurse,10\n1900,Baker,4\n1910,Nurse,12\n1910,Baker,5\n";
+        let table = read_csv(csv.as_bytes(), &Stop::never()).unwrap();
+        let plan = understand(
+            "number of nurses over the years",
+            &table,
+            &Aliases::default(),
+        );
+        assert_eq!(
+            (names(&plan.measures, &table), plan.aggregate),
+            (vec!["count".to_owned()], Some(Aggregate::Sum))
+        );
+        let plan = understand("number of rows per job", &table, &Aliases::default());
+        assert_eq!(
+            (plan.measures.len(), plan.aggregate),
+            (0, Some(Aggregate::Count))
+        );
+    }
+
+    #[test]
+    fn rows_asked_for_are_listed() {
+        for question in [
+            "trains with more than 120 passengers",
+            "list names in descending order of passengers",
+            "show names and passengers where county = Kern",
+        ] {
+            assert!(read(question).0.listing, "{question}");
+        }
+        for question in ["average passengers by name", "top 3 names by passengers"] {
+            assert!(!read(question).0.listing, "{question}");
+        }
+    }
+
+    #[test]
+    fn a_colour_group_and_the_side_of_against() {
+        let (plan, table) = read("passengers against units, colored by name");
+        assert_eq!(names(&plan.measures, &table), ["units", "passengers"]);
+        assert_eq!(
+            plan.colour.map(|c| table.columns[c].name.as_str()),
+            Some("name")
+        );
+        let (plan, table) = read("passengers vs units, one line per county");
+        assert_eq!(names(&plan.measures, &table), ["passengers", "units"]);
+        assert_eq!(
+            plan.colour.map(|c| table.columns[c].name.as_str()),
+            Some("county")
+        );
     }
 }
