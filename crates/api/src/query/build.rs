@@ -655,7 +655,17 @@ fn scatter(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
     let (Some(xs), Some(ys)) = (ask.table.columns.get(x), ask.table.columns.get(y)) else {
         return Err(cards::needs(CardKind::Scatter).to_owned());
     };
-    let colour = ask.plan.colour.and_then(|c| ask.table.columns.get(c));
+    // The colour group, or a category the question groups by ("scatter of
+    // salary and service for each discipline").
+    let colour_column = ask.plan.colour.or_else(|| {
+        ask.plan.dimensions.first().copied().filter(|d| {
+            ask.table
+                .columns
+                .get(*d)
+                .is_some_and(|c| matches!(c.kind, Kind::Category | Kind::Place))
+        })
+    });
+    let colour = colour_column.and_then(|c| ask.table.columns.get(c));
     let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for (row, ((a, b), _)) in xs
         .cells
@@ -683,7 +693,15 @@ fn scatter(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
         let all = groups.into_iter().flat_map(|(_, p)| p).collect();
         groups = vec![(String::new(), all)];
     }
-    let coloured = ask.plan.colour.filter(|_| groups.len() > 1);
+    // A group of one point each (states, one row per state) colours nothing.
+    let points: usize = groups.iter().map(|(_, p)| p.len()).sum();
+    if ask.plan.colour.is_none() && groups.len() == points {
+        groups = vec![(
+            String::new(),
+            groups.into_iter().flat_map(|(_, p)| p).collect(),
+        )];
+    }
+    let coloured = colour_column.filter(|_| groups.len() > 1);
     work.axes = Axes {
         x: Some(x),
         grain: None,

@@ -471,6 +471,7 @@ pub const RATES: &[&str] = &[
     "median",
     "percent",
     "percentage",
+    "perc",
     "pct",
     "share",
     "per",
