@@ -627,6 +627,18 @@ pub const STOPWORDS: &[&str] = &[
     "some",
     "any",
     "view",
+    "return",
+    "find",
+    "list",
+    "could",
+    "would",
+    "whose",
+    "group",
+    "grouped",
+    "bin",
+    "binned",
+    "using",
+    "use",
 ];
 
 /// Numbers as words, one to twenty: "top five".

@@ -410,7 +410,7 @@ impl Reader<'_, '_> {
         // column `order` ("sleep by order" still names it).
         let next = self.toks.get(end).map(|t| t.word.as_str());
         if let ([one], Some("by")) = (span, next) {
-            if ORDER_WORDS.contains(&one.word.as_str()) {
+            if ORDER_WORDS.contains(&one.word.as_str()) || one.word == "group" {
                 return None;
             }
         }
