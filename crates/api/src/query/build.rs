@@ -335,10 +335,16 @@ fn dimension(ask: &Ask, kind: CardKind, work: &mut Work) -> Option<usize> {
 
 /// A headline number: its latest value, after the earlier ones.
 fn metric(ask: &Ask, work: &mut Work) -> Shaped {
+    // The value now only where it is asked ("latest", "kpi", a date
+    // named); "how many employees are full time" counts every row.
+    let plan = ask.plan;
+    let dated = ask
+        .time
+        .filter(|_| plan.latest || plan.headline || plan.time.is_some());
     let (points, dated, said) = headline(
         ask.table,
         &work.keep,
-        ask.time,
+        dated,
         ask.measure,
         ask.aggregate,
         ask.plan.grain,

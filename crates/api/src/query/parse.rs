@@ -189,8 +189,8 @@ impl<'a> Schema<'a> {
         for cell in &column.cells {
             match cell {
                 Cell::Text(t) => match t.to_lowercase().as_str() {
-                    "yes" | "y" | "true" => yes = Some(t.clone()),
-                    "no" | "n" | "false" => {}
+                    "yes" | "y" | "true" | "t" => yes = Some(t.clone()),
+                    "no" | "n" | "false" | "f" => {}
                     _ => return None,
                 },
                 Cell::Empty => {}
@@ -454,11 +454,6 @@ impl Reader<'_, '_> {
             }
         }
         if let Some(c) = schema.names.iter().position(|n| *n == words) {
-            // "Smokers" of a column `smoker` of Yes and No: those who are.
-            let plural = span.len() == 1 && span[0].word != words[0];
-            if let Some(yes) = schema.yes_value(c).filter(|_| plural) {
-                return Some(Meaning::Value(c, yes));
-            }
             return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
         }
         if words.len() >= 2 {
@@ -575,6 +570,7 @@ impl Reader<'_, '_> {
                     continue;
                 }
                 if let Some(meaning) = self.meaning(start, end, aliases) {
+                    let meaning = self.as_yes(start, end, meaning);
                     self.used[start..end].iter_mut().for_each(|u| *u = true);
                     self.mentions.push(Mention {
                         start,
@@ -634,6 +630,65 @@ impl Reader<'_, '_> {
         }
         self.mentions.sort_by_key(|m| m.start);
         self.merge_parts();
+        self.drop_modifiers();
+    }
+
+    /// "Smokers" of a column `smoker` of Yes and No, "are full time" of
+    /// `Is_full_time`: the rows where it is yes.
+    fn as_yes(&self, start: usize, end: usize, meaning: Meaning) -> Meaning {
+        let Meaning::Column(c) = meaning else {
+            return meaning;
+        };
+        let plural = end == start + 1
+            && self
+                .toks
+                .get(start)
+                .is_some_and(|t| singular(&t.word) != t.word && !is_rule_word(&t.word));
+        let copula = matches!(
+            self.word(start.wrapping_sub(1)),
+            "are" | "is" | "was" | "were"
+        );
+        match self.schema.yes_value(c).filter(|_| plural || copula) {
+            Some(yes) => Meaning::Value(c, yes),
+            None => meaning,
+        }
+    }
+
+    /// Whether the mention's words are its column's whole name.
+    fn names_whole(&self, m: &Mention) -> bool {
+        let Meaning::Column(c) = m.meaning else {
+            return false;
+        };
+        let words: Vec<String> = (m.start..m.end).map(|k| singular(self.word(k))).collect();
+        self.schema.names.get(c) == Some(&words)
+            || self.schema.table.columns.get(c).is_some_and(|col| {
+                m.end == m.start + 1 && col.name.eq_ignore_ascii_case(self.word(m.start))
+            })
+    }
+
+    /// "Employee name": a column named in part (`Employee_ID`) just before
+    /// one named whole (`Name`) only says whose it is.
+    fn drop_modifiers(&mut self) {
+        let drop: Vec<usize> = (0..self.mentions.len().saturating_sub(1))
+            .filter(|&i| {
+                let (a, b) = (&self.mentions[i], &self.mentions[i + 1]);
+                let part_of_name = match a.meaning {
+                    Meaning::Column(c) => self.schema.names.get(c).is_some_and(|name| {
+                        (a.start..a.end).all(|k| name.contains(&singular(self.word(k))))
+                    }),
+                    Meaning::Value(..) => false,
+                };
+                part_of_name
+                    && matches!(b.meaning, Meaning::Column(_))
+                    && b.start == a.end
+                    && a.meaning != b.meaning
+                    && !self.names_whole(a)
+                    && self.names_whole(b)
+            })
+            .collect();
+        for i in drop.into_iter().rev() {
+            self.mentions.remove(i);
+        }
     }
 
     /// "change in nonfarm payrolls": a column named whole (`nonfarm`) whose

@@ -5,6 +5,8 @@
 //! the lexicon ([`super::lexicon`]) and fills part of the [`Plan`]; the
 //! recommender reads the same plan, so a word is read once.
 
+use zdr_chart::model::CardKind;
+
 use super::aliases::Aliases;
 use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, AXIS_DIRECTIONS, AXIS_TARGETS,
@@ -52,6 +54,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     guessed_group(&mut q, table);
     value_filters(&mut q);
     either_or(&mut q);
+    scatter_numbers(&mut q);
     time_and_correlation(&mut q);
     listing(&mut q, table);
     inferred_measure(&mut q, table);
@@ -161,7 +164,14 @@ fn counted_noun(q: &mut Reading, table: &Table) {
     let counted = match q.kind(c) {
         Some(Kind::Number) => {
             let identifier = table.columns.get(c).is_some_and(is_identifier);
-            let counts = names_counts(table, c) || (whole && !q.few_numbers(c));
+            // "The total number of passengers" of `Total_Passengers`: named
+            // whole, or in part when its values are whole numbers (counts,
+            // not amounts: "how many bills" of `total_bill` counts bills).
+            // Few values that repeat are kinds (cylinders); few that do not
+            // are a small table's amounts.
+            let kinds =
+                q.few_numbers(c) && q.r.schema.distinct.get(c).is_some_and(|d| *d < table.rows);
+            let counts = names_counts(table, c) || (!kinds && (whole || whole_numbers(table, c)));
             q.counts_summed = counts && !identifier && !period;
             !q.counts_summed
         }
@@ -173,6 +183,16 @@ fn counted_noun(q: &mut Reading, table: &Table) {
         // The words stay read: they say what a row is, not a column.
         q.r.mentions.remove(i);
     }
+}
+
+/// Whether every value of a number column is a whole number of at least 0.
+fn whole_numbers(table: &Table, c: usize) -> bool {
+    table.columns.get(c).is_some_and(|column| {
+        column.cells.iter().all(|cell| match cell {
+            crate::table::Cell::Number(n) => n.fract() == 0.0 && *n >= 0.0,
+            _ => true,
+        })
+    })
 }
 
 /// The column a counting phrase names ("number of days", "how many
@@ -592,11 +612,18 @@ fn aggregation(q: &mut Reading) {
     if q.plan.aggregate.is_some() {
         return;
     }
+    // "Order by the total number": what is ordered, not an aggregation.
+    let ordering_at = |at: usize| {
+        (at.saturating_sub(3)..at).any(|k| {
+            ORDER_WORDS.contains(&q.r.word(k))
+                || DIRECTIONS.iter().any(|(d, _)| q.r.stands_at(k, d))
+        })
+    };
     q.plan.aggregate = AGGREGATES
         .iter()
         .filter_map(|(w, a)| {
             q.r.find(w)
-                .filter(|at| q.r.used.get(*at) != Some(&true))
+                .filter(|at| q.r.used.get(*at) != Some(&true) && !ordering_at(*at))
                 .map(|at| (at, *a))
         })
         .min_by_key(|(at, _)| *at)
@@ -956,6 +983,42 @@ fn either_or(q: &mut Reading) {
 
 /// A date column named makes a trend and a trend takes the table's date
 /// column; "X vs Y" of two measures is a correlation.
+/// A scatter asked for, or a correlation ("the correlation between Age
+/// and Num_of_Staff"), plots numbers: a number column taken for a group
+/// ("between Age") is a measure, in the question's order.
+fn scatter_numbers(q: &mut Reading) {
+    let scatter =
+        matches!(q.plan.chart, Some((CardKind::Scatter, _))) || q.plan.has(Task::Correlation);
+    if !scatter {
+        return;
+    }
+    let numbers: Vec<usize> = q
+        .plan
+        .dimensions
+        .iter()
+        .copied()
+        .filter(|d| q.kind(*d) == Some(Kind::Number))
+        .collect();
+    if numbers.is_empty() {
+        return;
+    }
+    q.plan.dimensions.retain(|d| !numbers.contains(d));
+    let order: Vec<usize> = q
+        .r
+        .mentions
+        .iter()
+        .filter_map(|m| match m.meaning {
+            Meaning::Column(c) if numbers.contains(&c) || q.plan.measures.contains(&c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    let mut measures = Vec::new();
+    for c in order {
+        push(&mut measures, c);
+    }
+    q.plan.measures = measures;
+}
+
 fn time_and_correlation(q: &mut Reading) {
     let unique = unique_column(q.r.schema.table);
     let plan = &mut q.plan;
