@@ -691,6 +691,17 @@ fn tasks(q: &mut Reading) {
 /// it ("by region", "for each site").
 fn grouped_at(r: &Reader, start: usize) -> bool {
     let back = |k: usize| r.word(start.wrapping_sub(k));
+    // "Order by price", "from high to low by rating": what orders, not
+    // a group.
+    let ordered = (2..=5).any(|k| {
+        ORDER_WORDS.contains(&back(k))
+            || DIRECTIONS.iter().any(|(d, _)| {
+                d.split(' ').count() == k - 1 && r.stands_at(start.wrapping_sub(k), d)
+            })
+    });
+    if back(1) == "by" && ordered {
+        return false;
+    }
     // "by party size": a word no name took between "by" and the name.
     let loose = start
         .checked_sub(1)
