@@ -48,6 +48,20 @@ pub struct Axes {
     pub group: Option<usize>,
 }
 
+/// The axes of bars or a grid along `key` (a column, or periods of the
+/// dates `d`).
+fn along(key: Key, d: usize, y: Vec<usize>, group: Option<usize>) -> Axes {
+    Axes {
+        x: Some(d),
+        grain: match key {
+            Key::Period(_, g) => g,
+            Key::Column(_) => None,
+        },
+        y,
+        group,
+    }
+}
+
 /// The card of a plan and the sentence of what was understood.
 pub struct Drawn {
     pub card: Suggestion,
@@ -1000,15 +1014,12 @@ fn grid(
             _ => return Err(cards::needs(kind).to_owned()),
         },
     };
-    work.axes = Axes {
-        x: Some(d),
-        grain: match key {
-            Key::Period(_, g) => g,
-            Key::Column(_) => None,
-        },
-        y: ask.measure.into_iter().collect(),
-        group: inner.or(ask.time.filter(|t| *t != d)),
-    };
+    work.axes = along(
+        key,
+        d,
+        ask.measure.into_iter().collect(),
+        inner.or(ask.time.filter(|t| *t != d)),
+    );
     let cells = group(
         ask.table,
         &work.keep,
@@ -1093,15 +1104,12 @@ fn measures_side_by_side(
             points.into_iter().map(|(x, _, y)| (x, y)).collect(),
         ));
     }
-    work.axes = Axes {
-        x: Some(d),
-        grain: match key {
-            Key::Period(_, g) => g,
-            Key::Column(_) => None,
-        },
-        y: ask.plan.measures.iter().take(MAX_GROUPS).copied().collect(),
-        group: None,
-    };
+    work.axes = along(
+        key,
+        d,
+        ask.plan.measures.iter().take(MAX_GROUPS).copied().collect(),
+        None,
+    );
     let names: Vec<String> = series.iter().map(|(n, _)| n.to_lowercase()).collect();
     let names = match names.split_last() {
         Some((last, [])) => last.clone(),
@@ -1151,15 +1159,7 @@ fn bars(
     };
     let title = ranked(ask, kind, &group_name, &mut groups, &mut work.notes);
     let kind = as_bars(ask, kind, &groups, &mut work.notes);
-    work.axes = Axes {
-        x: Some(d),
-        grain: match key {
-            Key::Period(_, g) => g,
-            Key::Column(_) => None,
-        },
-        y: ask.measure.into_iter().collect(),
-        group: None,
-    };
+    work.axes = along(key, d, ask.measure.into_iter().collect(), None);
     let title = if kind == CardKind::Pie {
         format!(
             "Share of {} by {}",
