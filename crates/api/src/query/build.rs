@@ -414,7 +414,7 @@ fn places(ask: &Ask, kind: CardKind, work: &mut Work) -> Result<Shaped, String> 
 /// A line over time: one series per measure, per value of the split,
 /// or one; dates grouped by month or year when there are too many.
 fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
-    let (plan, table) = (ask.plan, ask.table);
+    let plan = ask.plan;
     let t = ask
         .time
         .ok_or_else(|| cards::needs(CardKind::Timeseries).to_owned())?;
@@ -423,43 +423,9 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
     }
     // The line's own columns: a group it does not split by is no column of it.
     work.assumed.retain(|c| *c == t);
-    let dates = distinct_kept(table, &work.keep, t);
-    let grain = plan.grain.or_else(|| {
-        let limit = if ask.counting { 60 } else { MAX_POINTS };
-        (dates > limit).then_some(if dates > MAX_POINTS * 30 {
-            Grain::Year
-        } else {
-            Grain::Month
-        })
-    });
-    if let (None, Some(g)) = (plan.grain, grain) {
-        work.notes.push(format!(
-            "{} grouped by {}",
-            ask.name_of(t).to_lowercase(),
-            g.as_str()
-        ));
-    }
+    let grain = line_grain(ask, t, work);
     let period = Key::Period(t, grain);
-    let fits = |d: &usize| (2..=MAX_SERIES).contains(&distinct_kept(table, &work.keep, *d));
-    // Stacked areas of one measure in a long table (date, category,
-    // value): a series per category, the table pivoted.
-    let stacked = matches!(plan.chart, Some((CardKind::StackedAreaTimeseries, _)))
-        && (plan.measures.len() < 2 || ask.counting);
-    let by = plan
-        .split
-        .or(plan.colour.filter(fits))
-        .or_else(|| {
-            // A group named: every value a line, the smallest folded.
-            plan.dimensions
-                .first()
-                .copied()
-                .filter(|d| distinct_kept(table, &work.keep, *d) >= 2)
-        })
-        .or_else(|| {
-            stacked
-                .then(|| best_category(table, &work.keep, false))
-                .flatten()
-        });
+    let by = series_column(ask, work);
     if let Some(b) = by.filter(|b| !plan.attributes().contains(b)) {
         work.notes
             .push(format!("a series per {}", ask.name_of(b).to_lowercase()));
@@ -521,6 +487,52 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
 
 /// The series of a line: per measure, per value of `by` (the values the
 /// question names first, in its order), or the one measure.
+/// The grain of a line over `t`: the one asked, else months or years
+/// where there are too many dates to draw each (said so).
+fn line_grain(ask: &Ask, t: usize, work: &mut Work) -> Option<Grain> {
+    let dates = distinct_kept(ask.table, &work.keep, t);
+    let grain = ask.plan.grain.or_else(|| {
+        let limit = if ask.counting { 60 } else { MAX_POINTS };
+        (dates > limit).then_some(if dates > MAX_POINTS * 30 {
+            Grain::Year
+        } else {
+            Grain::Month
+        })
+    });
+    if let (None, Some(g)) = (ask.plan.grain, grain) {
+        work.notes.push(format!(
+            "{} grouped by {}",
+            ask.name_of(t).to_lowercase(),
+            g.as_str()
+        ));
+    }
+    grain
+}
+
+/// The column a line draws a series per value of: the values compared,
+/// the colour group, a group named (every value a line, the smallest
+/// folded by the caller), or for stacked areas of one measure in a long
+/// table (date, category, value) its category, the table pivoted.
+fn series_column(ask: &Ask, work: &Work) -> Option<usize> {
+    let (plan, table) = (ask.plan, ask.table);
+    let fits = |d: &usize| (2..=MAX_SERIES).contains(&distinct_kept(table, &work.keep, *d));
+    let stacked = matches!(plan.chart, Some((CardKind::StackedAreaTimeseries, _)))
+        && (plan.measures.len() < 2 || ask.counting);
+    plan.split
+        .or(plan.colour.filter(fits))
+        .or_else(|| {
+            plan.dimensions
+                .first()
+                .copied()
+                .filter(|d| distinct_kept(table, &work.keep, *d) >= 2)
+        })
+        .or_else(|| {
+            stacked
+                .then(|| best_category(table, &work.keep, false))
+                .flatten()
+        })
+}
+
 /// The `most - 1` series of largest total kept, the rest summed point by
 /// point into one "Other" series: a stack of too many bands reads as
 /// none.
@@ -666,6 +678,36 @@ fn over(ask: &Ask, grain: Option<Grain>, by: Option<usize>) -> String {
     }
 }
 
+/// The kept rows' points `(x, y)`, a group per value of `colour` (one
+/// group without it), in the order first seen; one pass, indexed.
+fn points_by_group(
+    (xs, ys): (&crate::table::Column, &crate::table::Column),
+    colour: Option<&crate::table::Column>,
+    keep: &[bool],
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let rows = xs.cells.iter().zip(&ys.cells).zip(keep).enumerate();
+    for (row, ((a, b), _)) in rows.filter(|(_, (_, k))| **k) {
+        let (Some(a), Some(b)) = (number(a), number(b)) else {
+            continue;
+        };
+        let name = match colour.and_then(|c| c.cells.get(row)) {
+            Some(Cell::Text(t)) => t.clone(),
+            Some(Cell::Number(n)) => format_number(*n),
+            _ => String::new(),
+        };
+        let at = *index.entry(name.clone()).or_insert_with(|| {
+            groups.push((name, Vec::new()));
+            groups.len() - 1
+        });
+        if let Some((_, points)) = groups.get_mut(at) {
+            points.push((a, b));
+        }
+    }
+    groups
+}
+
 /// The kept rows as points of the first two measures.
 fn scatter(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
     let (x, y) = match ask.plan.measures.as_slice() {
@@ -686,28 +728,7 @@ fn scatter(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
         })
     });
     let colour = colour_column.and_then(|c| ask.table.columns.get(c));
-    let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
-    for (row, ((a, b), _)) in xs
-        .cells
-        .iter()
-        .zip(&ys.cells)
-        .zip(&work.keep)
-        .enumerate()
-        .filter(|(_, (_, k))| **k)
-    {
-        let (Some(a), Some(b)) = (number(a), number(b)) else {
-            continue;
-        };
-        let name = match colour.and_then(|c| c.cells.get(row)) {
-            Some(Cell::Text(t)) => t.clone(),
-            Some(Cell::Number(n)) => format_number(*n),
-            _ => String::new(),
-        };
-        match groups.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, points)) => points.push((a, b)),
-            None => groups.push((name, vec![(a, b)])),
-        }
-    }
+    let mut groups = points_by_group((xs, ys), colour, &work.keep);
     // More groups than colours tell apart: one colour.
     if groups.len() > MAX_SERIES {
         let all = groups.into_iter().flat_map(|(_, p)| p).collect();

@@ -66,6 +66,45 @@ pub(super) struct Schema<'a> {
     /// One-word values of columns of few values, in table order, that a
     /// misspelling may name (at most [`MAX_SPELLED`]).
     spelled: Vec<(String, usize, String)>,
+    /// Per column, its "yes" as written where it holds only yes and no.
+    yes: Vec<Option<String>>,
+    /// Per column, whether it holds months' names (Apr, May …).
+    month_named: Vec<bool>,
+    /// Per column named as months and holding 1 to 12, the months it
+    /// holds (bit `m` for month `m`); 0 for any other.
+    month_numbers: Vec<u16>,
+}
+
+/// The "yes" of a column whose values are yes and no (Yes/No, Y/N, T/F,
+/// True/False), as written.
+fn yes_of(values: &[&str]) -> Option<String> {
+    let mut yes = None;
+    for v in values {
+        match v.to_lowercase().as_str() {
+            "yes" | "y" | "true" | "t" => yes = Some((*v).to_owned()),
+            "no" | "n" | "false" | "f" => {}
+            _ => return None,
+        }
+    }
+    yes
+}
+
+/// The months a number column named as months (`Month`, `mo`) holds, as
+/// bits, where every value is a month 1 to 12 (`numbers` complete: at most
+/// [`MAX_NUMBER_GROUPS`] values).
+fn months_of(name: &str, numbers: &std::collections::HashSet<u64>) -> u16 {
+    let named = name_words(name).iter().any(|w| w == "month" || w == "mo");
+    if !named || numbers.is_empty() || numbers.len() > MAX_NUMBER_GROUPS {
+        return 0;
+    }
+    let mut bits = 0u16;
+    for n in numbers.iter().map(|b| f64::from_bits(*b)) {
+        if n.fract() != 0.0 || !(1.0..=12.0).contains(&n) {
+            return 0;
+        }
+        bits |= 1 << (n as u16);
+    }
+    bits
 }
 
 /// Values a misspelled word is compared with at most.
@@ -79,6 +118,7 @@ impl<'a> Schema<'a> {
         let mut distinct = Vec::new();
         let mut parts: HashMap<String, (usize, String, usize)> = HashMap::new();
         let mut spelled = Vec::new();
+        let (mut yes, mut month_named, mut month_numbers) = (Vec::new(), Vec::new(), Vec::new());
         for (at, column) in table.columns.iter().enumerate() {
             let mut rows: HashMap<&str, usize> = HashMap::new();
             let mut order: Vec<&str> = Vec::new();
@@ -116,6 +156,16 @@ impl<'a> Schema<'a> {
                 }
             }
             distinct.push(seen.len().max(numbers.len()));
+            yes.push(yes_of(&order).filter(|_| seen.len() <= MAX_INDEXED));
+            month_named.push(
+                !order.is_empty()
+                    && seen.len() <= MAX_INDEXED
+                    && order.iter().all(|v| {
+                        let v = v.to_lowercase();
+                        MONTHS.iter().any(|names| names.contains(&v.as_str()))
+                    }),
+            );
+            month_numbers.push(months_of(&column.name, &numbers));
             if seen.len() <= NAMES_FROM {
                 for value in &order {
                     let key = key_of(value);
@@ -154,6 +204,9 @@ impl<'a> Schema<'a> {
             places,
             parts,
             spelled,
+            yes,
+            month_named,
+            month_numbers,
         }
     }
 
@@ -181,56 +234,21 @@ impl<'a> Schema<'a> {
             && self.table.columns.iter().any(|c| c.kind == Kind::Time)
     }
 
-    /// The "yes" of a column of yes and no (Yes/No, Y/N, True/False) as
-    /// the table writes it.
+    /// The "yes" of a column of yes and no, as the table writes it.
     fn yes_value(&self, c: usize) -> Option<String> {
-        let column = self.table.columns.get(c)?;
-        let mut yes = None;
-        for cell in &column.cells {
-            match cell {
-                Cell::Text(t) => match t.to_lowercase().as_str() {
-                    "yes" | "y" | "true" | "t" => yes = Some(t.clone()),
-                    "no" | "n" | "false" | "f" => {}
-                    _ => return None,
-                },
-                Cell::Empty => {}
-                Cell::Number(_) => return None,
-            }
-        }
-        yes
+        self.yes.get(c).cloned().flatten()
     }
 
     /// Whether a text column holds months' names (Apr, May …).
     fn month_names(&self, c: usize) -> bool {
-        self.table.columns.get(c).is_some_and(|column| {
-            column.kind == Kind::Category
-                && column.cells.iter().all(|cell| match cell {
-                    Cell::Text(t) => {
-                        let t = t.to_lowercase();
-                        MONTHS.iter().any(|names| names.contains(&t.as_str()))
-                    }
-                    _ => true,
-                })
-        })
+        self.month_named.get(c) == Some(&true)
     }
 
-    /// The number column named as months (`Month`, `mo`) whose values
-    /// are months, 1 to 12, holding `month`.
+    /// The number column named as months, 1 to 12, holding `month`.
     fn month_numbers(&self, month: usize) -> Option<usize> {
-        self.table.columns.iter().position(|c| {
-            let named = name_words(&c.name)
-                .iter()
-                .any(|w| w == "month" || w == "mo");
-            let months = c.cells.iter().all(|cell| match cell {
-                Cell::Number(n) => n.fract() == 0.0 && (1.0..=12.0).contains(n),
-                _ => true,
-            });
-            let holds = c
-                .cells
-                .iter()
-                .any(|cell| matches!(cell, Cell::Number(n) if *n == month as f64));
-            c.kind == Kind::Number && named && months && holds
-        })
+        self.month_numbers
+            .iter()
+            .position(|bits| month < 16 && bits & (1 << month) != 0)
     }
 
     /// The one column whose name `words` abbreviate ([`abbreviates`]).

@@ -41,7 +41,9 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         grouped: Vec::new(),
         valued: Vec::new(),
         filter_at: Vec::new(),
+        years: None,
     };
+    q.years = q.time_column.and_then(|t| years_of(table, t));
     counted_noun(&mut q, table);
     chart_word(&mut q);
     ranking(&mut q);
@@ -93,6 +95,8 @@ struct Reading<'s, 'a> {
     valued: Vec<Valued>,
     /// Where each filter of the plan was read, in the plan's order.
     filter_at: Vec<usize>,
+    /// The first and last year of the date column, read once.
+    years: Option<(f64, f64)>,
 }
 
 /// The values of one column a question names.
@@ -282,38 +286,11 @@ fn ranking(q: &mut Reading) {
         if q.r.word(at.wrapping_sub(1)) == "at" {
             continue;
         }
-        let after = q.r.toks.get(at + 1).and_then(|t| t.number);
-        let before = at
-            .checked_sub(1)
-            .and_then(|b| q.r.toks.get(b))
-            .and_then(|t| t.number);
-        // "The 5 months with the most deaths": the number before the
-        // things ranked.
-        let leading = (at.saturating_sub(5)..at).find(|&k| {
-            q.r.word(k.wrapping_sub(1)) == "the"
-                && q.read.get(k) == Some(&false)
-                && q.r
-                    .toks
-                    .get(k)
-                    .and_then(|t| t.number)
-                    .is_some_and(|n| n.fract() == 0.0)
-                && comparison_at(&q.r, k + 1).is_none()
-        });
-        let limit = match (after, before, leading) {
-            (Some(n), _, _) => {
-                q.mark_read(at + 1);
-                Some(n)
-            }
-            (None, Some(n), _) => {
-                q.mark_read(at - 1);
-                Some(n)
-            }
-            (None, None, Some(k)) => {
-                q.mark_read(k);
-                q.r.toks.get(k).and_then(|t| t.number)
-            }
-            _ => None,
-        };
+        let found = rank_number(q, at);
+        if let Some((_, k)) = found {
+            q.mark_read(k);
+        }
+        let limit = found.map(|(n, _)| n);
         let over_time = TRENDS.iter().any(|t| q.r.has(t))
             || GRAINS.iter().any(|(g, _)| {
                 ["by", "per", "each", "every"]
@@ -344,9 +321,11 @@ fn ranking(q: &mut Reading) {
         });
         q.plan.add(Task::Rank);
         // The grain ranked: "top 3 years", "the 5 months with the most".
-        let next = match (after, before, leading) {
-            (Some(_), _, _) => at + 2,
-            (None, None, Some(k)) if !GRAINS.iter().any(|(w, _)| *w == q.r.word(at + 1)) => k + 1,
+        let next = match found {
+            Some((_, k)) if k == at + 1 => at + 2,
+            Some((_, k)) if k + 1 < at && !GRAINS.iter().any(|(w, _)| *w == q.r.word(at + 1)) => {
+                k + 1
+            }
             _ => at + 1,
         };
         if let Some((_, grain)) = GRAINS.iter().find(|(w, _)| *w == q.r.word(next)) {
@@ -358,6 +337,27 @@ fn ranking(q: &mut Reading) {
         }
         break;
     }
+}
+
+/// The number of a ranking word at `at` and where it stands: just after
+/// ("top 5"), just before ("5 highest"), or before the things ranked
+/// ("the 5 months with the most deaths").
+fn rank_number(q: &Reading, at: usize) -> Option<(f64, usize)> {
+    let number = |k: usize| q.r.toks.get(k).and_then(|t| t.number);
+    if let Some(n) = number(at + 1) {
+        return Some((n, at + 1));
+    }
+    if let Some(n) = at.checked_sub(1).and_then(number) {
+        return Some((n, at - 1));
+    }
+    (at.saturating_sub(5)..at)
+        .find(|&k| {
+            q.r.word(k.wrapping_sub(1)) == "the"
+                && q.read.get(k) == Some(&false)
+                && number(k).is_some_and(|n| n.fract() == 0.0)
+                && comparison_at(&q.r, k + 1).is_none()
+        })
+        .and_then(|k| number(k).map(|n| (n, k)))
 }
 
 /// Whether what a ranking word at `at` ranks is written in the plural:
@@ -471,7 +471,7 @@ fn compared_column(
     year_only: bool,
 ) -> Option<(usize, Option<usize>)> {
     let r = &q.r;
-    let years = year_like(a) && year_like(b) && q.time_column.is_some_and(|t| near_years(q, t, a));
+    let years = year_like(a) && year_like(b) && near_years(q, a);
     // "murder above 10 or assault above 250", "repair cost is at least
     // 1000": the column just before the words is theirs.
     let copula = matches!(
@@ -532,18 +532,22 @@ fn compared_column(
     }
 }
 
-/// Whether `year` falls within a century of the years of date column `t`
-/// ("cost over 1000" of flights in the 1990s compares no year).
-fn near_years(q: &Reading, t: usize, year: f64) -> bool {
-    let Some(column) = q.r.schema.table.columns.get(t) else {
-        return false;
-    };
+/// The first and last year of date column `t`.
+fn years_of(table: &Table, t: usize) -> Option<(f64, f64)> {
+    let column = table.columns.get(t)?;
     let (lo, hi) = column
         .cells
         .iter()
         .filter_map(super::rows::year_of)
         .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    lo <= hi && year >= lo - 100.0 && year <= hi + 100.0
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// Whether `year` falls within a century of the date column's years
+/// ("cost over 1000" of flights in the 1990s compares no year).
+fn near_years(q: &Reading, year: f64) -> bool {
+    q.years
+        .is_some_and(|(lo, hi)| year >= lo - 100.0 && year <= hi + 100.0)
 }
 
 fn year_like(n: f64) -> bool {
@@ -1289,33 +1293,7 @@ fn ordering(q: &mut Reading) {
         match order_target(q, start, &mut read) {
             Some((true, column)) => {
                 by_axis = true;
-                // "Sorted by order name": what orders the axis, and a name
-                // right after it, are no group.
-                let end = column.and_then(|c| {
-                    q.r.mentions
-                        .iter()
-                        .find(|m| m.start >= start && m.meaning == Meaning::Column(c))
-                        .map(|m| m.end)
-                });
-                let next = end.and_then(|e| {
-                    q.r.mentions
-                        .iter()
-                        .find(|m| m.start == e)
-                        .and_then(|m| match m.meaning {
-                            Meaning::Column(c) => Some(c),
-                            Meaning::Value(..) => None,
-                        })
-                });
-                for c in column.into_iter().chain(next) {
-                    if q.plan.dimensions.first() != Some(&c) {
-                        q.plan.dimensions.retain(|d| *d != c);
-                    }
-                }
-                // "By party size, in ascending order of size": the axis,
-                // named again, is no measure.
-                if let Some(c) = column.filter(|c| q.plan.dimensions.contains(c)) {
-                    q.plan.measures.retain(|m| *m != c);
-                }
+                axis_orders(q, start, column);
             }
             Some((false, _)) => by_measure = true,
             None => {}
@@ -1351,6 +1329,36 @@ fn ordering(q: &mut Reading) {
     read.extend(order_at);
     for at in read {
         q.mark_read(at);
+    }
+}
+
+/// The x axis ordered by `column` (named from `start`): it, and a name
+/// right after it ("sorted by order name"), are no group but the first;
+/// the axis named again ("by party size, in ascending order of size") is
+/// no measure.
+fn axis_orders(q: &mut Reading, start: usize, column: Option<usize>) {
+    let end = column.and_then(|c| {
+        q.r.mentions
+            .iter()
+            .find(|m| m.start >= start && m.meaning == Meaning::Column(c))
+            .map(|m| m.end)
+    });
+    let next = end.and_then(|e| {
+        q.r.mentions
+            .iter()
+            .find(|m| m.start == e)
+            .and_then(|m| match m.meaning {
+                Meaning::Column(c) => Some(c),
+                Meaning::Value(..) => None,
+            })
+    });
+    for c in column.into_iter().chain(next) {
+        if q.plan.dimensions.first() != Some(&c) {
+            q.plan.dimensions.retain(|d| *d != c);
+        }
+    }
+    if let Some(c) = column.filter(|c| q.plan.dimensions.contains(c)) {
+        q.plan.measures.retain(|m| *m != c);
     }
 }
 
