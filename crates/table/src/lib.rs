@@ -402,6 +402,16 @@ fn names_places(present: &[&str]) -> bool {
     })
 }
 
+/// Whether a column's name says it holds years ("Year", "Open_Year",
+/// "Season", "Founded", "yr"): its four-digit numbers are then dates.
+fn names_years(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("year")
+        || lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| matches!(w, "season" | "founded" | "established" | "yr" | "yrs"))
+}
+
 /// A date written year first with slashes ("2015/01/01 01:00:00", as
 /// many exports write them) as ISO 8601 ("2015-01-01T01:00:00"), the form
 /// every card reads; `None` for anything else ("1/2/2015" could be either
@@ -433,7 +443,7 @@ fn column(name: String, raw: &Raw) -> Column {
     let dates = !present.is_empty()
         && present.iter().all(|t| parse_date(t).is_some())
         // Plain numbers read as years only where the column says so.
-        && (present.iter().any(|t| t.contains('-')) || name.to_ascii_lowercase().contains("year"));
+        && (present.iter().any(|t| t.contains('-')) || names_years(&name));
     let slashed =
         !dates && !present.is_empty() && present.iter().all(|t| slashed_date(t).is_some());
     let numbers = !present.is_empty() && present.iter().all(|t| number(t).is_some());
@@ -594,6 +604,18 @@ mod tests {
         assert!(table
             .context()
             .starts_with("3 rows; columns: date (dates), Region (categories)"));
+    }
+
+    #[test]
+    fn years_are_dates_where_the_name_says_so() {
+        let kinds =
+            |name: &str| csv(&format!("{name},n\n2007,1\n2008,2\n")).unwrap().columns[0].kind;
+        for name in ["Year", "Open_Year", "Season", "Founded", "yr"] {
+            assert_eq!(kinds(name), Kind::Time, "{name}");
+        }
+        for name in ["Score", "Seasoning_g", "Attendance"] {
+            assert_ne!(kinds(name), Kind::Time, "{name}");
+        }
     }
 
     #[test]

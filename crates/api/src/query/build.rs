@@ -688,8 +688,13 @@ fn points_by_group(
     let mut groups: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let rows = xs.cells.iter().zip(&ys.cells).zip(keep).enumerate();
+    // A column of years ("Season") plots as the years' numbers.
+    let value = |column: &crate::table::Column, cell: &Cell| match column.kind {
+        Kind::Time => super::rows::year_of(cell),
+        _ => number(cell),
+    };
     for (row, ((a, b), _)) in rows.filter(|(_, (_, k))| **k) {
-        let (Some(a), Some(b)) = (number(a), number(b)) else {
+        let (Some(a), Some(b)) = (value(xs, a), value(ys, b)) else {
             continue;
         };
         let name = match colour.and_then(|c| c.cells.get(row)) {

@@ -1007,17 +1007,27 @@ fn scatter_numbers(q: &mut Reading) {
     if !scatter {
         return;
     }
+    // A date column of years named beside a measure ("scatter of season
+    // and attendance") plots as numbers too.
+    let years = q
+        .plan
+        .time
+        .filter(|_| q.plan.measures.len() == 1 && q.years.is_some_and(|(lo, hi)| lo < hi));
     let numbers: Vec<usize> = q
         .plan
         .dimensions
         .iter()
         .copied()
         .filter(|d| q.kind(*d) == Some(Kind::Number))
+        .chain(years)
         .collect();
     if numbers.is_empty() {
         return;
     }
     q.plan.dimensions.retain(|d| !numbers.contains(d));
+    if years.is_some() {
+        q.plan.time = None;
+    }
     let order: Vec<usize> = q
         .r
         .mentions
