@@ -639,6 +639,11 @@ pub const STOPWORDS: &[&str] = &[
     "binned",
     "using",
     "use",
+    "interval",
+    "intervals",
+    "binning",
+    "them",
+    "they",
 ];
 
 /// Numbers as words, one to twenty: "top five".
@@ -811,7 +816,7 @@ pub const GROUPINGS: &[&str] = &["by", "per", "each", "across", "among", "betwee
 /// Words before a grain that make it one ("by month", "each year"); words
 /// ending in "ly" and "annual" are grains alone.
 pub const GRAIN_LEADS: &[&str] = &[
-    "by", "per", "each", "every", "a", "over", "the", "across", "which", "what",
+    "by", "per", "each", "every", "a", "over", "the", "across", "which", "what", "into",
 ];
 
 /// Words after a leading date column that list its rows ("years with …").
