@@ -1183,8 +1183,9 @@ fn bars(
         (Key::Period(..), Some(g)) => g.as_str().to_owned(),
         _ => ask.name_of(d).to_lowercase(),
     };
+    let one_each = groups.len() == ask.kept;
     let title = ranked(ask, kind, &group_name, &mut groups, &mut work.notes);
-    let kind = as_bars(ask, kind, &groups, &mut work.notes);
+    let kind = as_bars(ask, kind, (&groups, one_each), &mut work.notes);
     work.axes = along(key, d, ask.measure.into_iter().collect(), None);
     let title = if kind == CardKind::Pie {
         format!(
@@ -1330,7 +1331,7 @@ fn by_axis(groups: &mut [(String, f64, f64)], descending: bool) {
 fn as_bars(
     ask: &Ask,
     kind: CardKind,
-    groups: &[(String, f64, f64)],
+    (groups, one_each): (&[(String, f64, f64)], bool),
     notes: &mut Vec<String>,
 ) -> CardKind {
     let negative = groups.iter().any(|g| g.2 < 0.0);
@@ -1338,7 +1339,10 @@ fn as_bars(
         notes.push("a treemap's areas cannot be below zero, so these are bars".to_owned());
         return CardKind::Bar;
     }
-    let whole = matches!(ask.aggregate, Aggregate::Sum | Aggregate::Count);
+    // A pie asked of things one row each ("a pie of the names and ages")
+    // shows their values as they are, nothing averaged.
+    let asked = matches!(ask.plan.chart, Some((CardKind::Pie, _)));
+    let whole = matches!(ask.aggregate, Aggregate::Sum | Aggregate::Count) || (asked && one_each);
     if kind == CardKind::Pie && (!whole || negative) {
         notes.push(
             "a pie shows parts of a whole: these values are not, so they are bars".to_owned(),
