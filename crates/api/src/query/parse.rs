@@ -649,6 +649,7 @@ impl Reader<'_, '_> {
         self.mentions.sort_by_key(|m| m.start);
         self.merge_parts();
         self.drop_modifiers();
+        self.drop_row_nouns();
     }
 
     /// "Smokers" of a column `smoker` of Yes and No, "are full time" of
@@ -682,6 +683,29 @@ impl Reader<'_, '_> {
             || self.schema.table.columns.get(c).is_some_and(|col| {
                 m.end == m.start + 1 && col.name.eq_ignore_ascii_case(self.word(m.start))
             })
+    }
+
+    /// "Students" of a table with `Student_ID`: the plural of the thing an
+    /// identifier numbers is the rows, not the identifier.
+    fn drop_row_nouns(&mut self) {
+        let schema = self.schema;
+        let toks = &self.toks;
+        self.mentions.retain(|m| {
+            let Meaning::Column(c) = m.meaning else {
+                return true;
+            };
+            let Some(token) = toks.get(m.start).filter(|_| m.end == m.start + 1) else {
+                return true;
+            };
+            let plural = singular(&token.word) != token.word;
+            let identifier = schema
+                .table
+                .columns
+                .get(c)
+                .is_some_and(super::measure::is_identifier);
+            let partial = schema.names.get(c).is_some_and(|n| n.len() > 1);
+            !(plural && identifier && partial)
+        });
     }
 
     /// "Employee name": a column named in part (`Employee_ID`) just before

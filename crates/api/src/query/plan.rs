@@ -224,6 +224,8 @@ impl Plan {
             && self.filters.is_empty()
             && self.chart.is_none()
             && self.tasks.is_empty()
+            // "The total number of students": the rows counted, one number.
+            && !(self.aggregate == Some(Aggregate::Count) && self.one_number)
     }
 }
 
