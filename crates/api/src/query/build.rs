@@ -432,18 +432,7 @@ fn line(ask: &Ask, work: &mut Work) -> Result<Shaped, String> {
         work.assumed.push(b);
     }
     let mut series = line_series(ask, &work.keep, period, by);
-    if series.len() > MAX_SERIES {
-        let total = series.len();
-        fold_series(&mut series, MAX_SERIES);
-        work.notes.push(format!(
-            "the {} smallest of {total} {} folded into Other",
-            total - (MAX_SERIES - 1),
-            by.map_or_else(
-                || "series".to_owned(),
-                |b| plural(&ask.name_of(b).to_lowercase())
-            )
-        ));
-    }
+    fold_lines(ask, by, &mut series, &mut work.notes);
     work.points = series.iter().map(|(_, p)| p.len()).sum::<usize>() / series.len().max(1);
     zero_periods(ask, t, period, &mut series);
     let series: Vec<cards::Line> = series
@@ -531,6 +520,29 @@ fn series_column(ask: &Ask, work: &Work) -> Option<usize> {
                 .then(|| best_category(table, &work.keep, false))
                 .flatten()
         })
+}
+
+/// More lines than tell apart ([`MAX_SERIES`]): the smallest folded
+/// into "Other", said so.
+fn fold_lines(
+    ask: &Ask,
+    by: Option<usize>,
+    series: &mut Vec<(String, Vec<Point>)>,
+    notes: &mut Vec<String>,
+) {
+    let total = series.len();
+    if total <= MAX_SERIES {
+        return;
+    }
+    fold_series(series, MAX_SERIES);
+    let what = by.map_or_else(
+        || "series".to_owned(),
+        |b| plural(&ask.name_of(b).to_lowercase()),
+    );
+    let folded = total - (MAX_SERIES - 1);
+    notes.push(format!(
+        "the {folded} smallest of {total} {what} folded into Other"
+    ));
 }
 
 /// The `most - 1` series of largest total kept, the rest summed point by
@@ -987,6 +999,15 @@ fn groups(
         .get(1)
         .copied()
         .or(ask.plan.split.filter(|s| Some(*s) != Some(d)));
+    let several = ask.plan.measures.len() >= 2 && !ask.counting;
+    if inner.is_none() && several && matches!(kind, CardKind::GroupedBar | CardKind::StackedBar) {
+        return Ok(Grouped::Shaped(measures_side_by_side(
+            ask,
+            kind,
+            (key, d),
+            work,
+        )));
+    }
     if matches!(
         kind,
         CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap
@@ -1029,10 +1050,6 @@ fn grid(
     inner: Option<usize>,
     work: &mut Work,
 ) -> Result<Shaped, String> {
-    let measures = ask.plan.measures.len();
-    if inner.is_none() && measures >= 2 && !ask.counting && kind != CardKind::Heatmap {
-        return Ok(measures_side_by_side(ask, kind, (key, d), work));
-    }
     let (inner_key, inner_name) = match inner {
         Some(i) => (Key::Column(i), ask.name_of(i)),
         None => match ask.time {
@@ -1077,15 +1094,10 @@ fn grid(
     let (card, y_label) = if kind == CardKind::Heatmap {
         (cards::heatmap(pairs.collect())?, inner_name.clone())
     } else {
-        // A series per inner group, in the order first seen.
-        let mut series: Vec<(String, Vec<(String, f64)>)> = Vec::new();
-        for (outer, inner, v) in pairs {
-            match series.iter_mut().find(|(name, _)| *name == inner) {
-                Some((_, points)) => points.push((outer, v)),
-                None => series.push((inner, vec![(outer, v)])),
-            }
-        }
-        (cards::categorical(kind, series), ask.value_label())
+        (
+            cards::categorical(kind, series_by_inner(pairs)),
+            ask.value_label(),
+        )
     };
     Ok(Shaped {
         kind,
@@ -1098,6 +1110,21 @@ fn grid(
         labels: Labels::xy(&ask.name_of(d), &y_label),
         card,
     })
+}
+
+/// A series per inner group of `(outer, inner, value)` cells, in the order
+/// first seen (at most [`MAX_GROUPS`] inner groups reach here).
+fn series_by_inner(
+    cells: impl Iterator<Item = (String, String, f64)>,
+) -> Vec<(String, Vec<(String, f64)>)> {
+    let mut series: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+    for (outer, inner, v) in cells {
+        match series.iter_mut().find(|(name, _)| *name == inner) {
+            Some((_, points)) => points.push((outer, v)),
+            None => series.push((inner, vec![(outer, v)])),
+        }
+    }
+    series
 }
 
 /// "Average wind and temperature by month": grouped (or stacked) bars of
@@ -1234,20 +1261,7 @@ fn ranked(
     let measure_words = ask.measure_words(ask.measure);
     let total = groups.len();
     if let Some(rank) = ask.plan.rank.filter(|r| r.by_axis) {
-        by_axis(groups, rank.descending);
-        if let Some(n) = rank.limit {
-            groups.truncate(n.min(MAX_BARS));
-        } else if total > MAX_BARS {
-            groups.truncate(MAX_BARS);
-            notes.push(format!("the first {MAX_BARS} of {total}"));
-        }
-        let order = match (numbered(groups), rank.descending) {
-            (false, false) => "A to Z",
-            (false, true) => "Z to A",
-            (true, false) => "in ascending order",
-            (true, true) => "in descending order",
-        };
-        return format!("{measure_words} by {group_name}, {order}");
+        return ranked_by_axis(rank, &measure_words, group_name, groups, notes);
     }
     if let Some(rank) = ask.plan.rank {
         if rank.descending {
@@ -1296,6 +1310,32 @@ fn ranked(
         notes.push(format!("the {MAX_BARS} largest of {total}"));
     }
     format!("{measure_words} by {group_name}")
+}
+
+/// Bars in the order of their labels ("from A to Z", "by the x-axis"),
+/// cut to the limit; the title says the order.
+fn ranked_by_axis(
+    rank: super::plan::Rank,
+    measure_words: &str,
+    group_name: &str,
+    groups: &mut Vec<(String, f64, f64)>,
+    notes: &mut Vec<String>,
+) -> String {
+    let total = groups.len();
+    by_axis(groups, rank.descending);
+    if let Some(n) = rank.limit {
+        groups.truncate(n.min(MAX_BARS));
+    } else if total > MAX_BARS {
+        groups.truncate(MAX_BARS);
+        notes.push(format!("the first {MAX_BARS} of {total}"));
+    }
+    let order = match (numbered(groups), rank.descending) {
+        (false, false) => "A to Z",
+        (false, true) => "Z to A",
+        (true, false) => "in ascending order",
+        (true, true) => "in descending order",
+    };
+    format!("{measure_words} by {group_name}, {order}")
 }
 
 /// Whether every group's label is a number or a period (ordered by its

@@ -53,98 +53,109 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
     });
     let m = plan.measures.len();
     let dims = plan.dimensions.len();
-    let one_figure = dims == 0 && plan.split.is_none() && m <= 1 && !plan.has(Task::Rank);
-    // "What is the average salary", "maximum delay", "how many days had
-    // ozone above 100": an aggregation of the rows, grouped by nothing,
-    // over no period, is one number.
+    Some(if asks_one_number(plan) {
+        CardKind::TopLevelMetric
+    } else if plan.cumulative && time.is_some() && dims == 0 {
+        CardKind::AreaTimeseries
+    } else if (plan.has(Task::Correlation)
+        || (plan.colour.is_some() && plan.aggregate.is_none() && dims <= 1))
+        && m >= 2
+    {
+        CardKind::Scatter
+    } else if counts_by_a_number(plan) {
+        CardKind::Histogram
+    } else if plan.has(Task::Distribution) && m >= 1 {
+        if dims >= 1 {
+            CardKind::Boxplot
+        } else {
+            CardKind::Histogram
+        }
+    } else if plan.has(Task::Share) {
+        CardKind::Pie
+    } else if plan.has(Task::Rank) {
+        CardKind::Bar
+    } else if plan.grain == Some(Grain::Weekday) && time.is_some() && dims == 0 {
+        // Days of the week are a cycle, not a line.
+        CardKind::Bar
+    } else if plan.has(Task::Trend)
+        && time.is_some()
+        && !(plan.time_group && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
+    {
+        CardKind::Timeseries
+    } else if dims >= 2
+        || (dims == 1 && plan.split.is_some())
+        || (dims == 1
+            && plan.time_group
+            && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
+    {
+        CardKind::GroupedBar
+    } else if dims == 1 {
+        one_group(plan, table, keep)
+    } else if plan.split.is_some() {
+        if time.is_some() {
+            CardKind::Timeseries
+        } else {
+            CardKind::Bar
+        }
+    } else if m >= 2 && time.is_none() {
+        CardKind::Scatter
+    } else if time.is_some()
+        && (m >= 1 || plan.aggregate == Some(Aggregate::Count) || !plan.filters.is_empty())
+    {
+        CardKind::Timeseries
+    } else if m == 1 {
+        if plan.aggregate.is_some() && best_category(table, keep, false).is_some() {
+            CardKind::Bar
+        } else {
+            CardKind::Histogram
+        }
+    } else if !plan.filters.is_empty() {
+        CardKind::Table
+    } else {
+        return None;
+    })
+}
+
+/// A headline asked, or an aggregation of all the rows, grouped by
+/// nothing, over no period ("what is the average salary", "maximum delay",
+/// "how many days had ozone above 100"): one number.
+fn asks_one_number(plan: &Plan) -> bool {
+    let m = plan.measures.len();
+    let one_figure =
+        plan.dimensions.is_empty() && plan.split.is_none() && m <= 1 && !plan.has(Task::Rank);
     let aggregated_whole = plan.one_number
         && plan.aggregate.is_some()
         && plan.grain.is_none()
         && plan.time.is_none()
         && plan.tasks.is_empty()
         && plan.rank.is_none();
-    Some(
-        if (plan.headline || aggregated_whole) && one_figure && (m == 1 || plan.aggregate.is_some())
-        {
-            CardKind::TopLevelMetric
-        } else if plan.cumulative && time.is_some() && dims == 0 {
-            CardKind::AreaTimeseries
-        } else if (plan.has(Task::Correlation)
-            || (plan.colour.is_some() && plan.aggregate.is_none() && dims <= 1))
-            && m >= 2
-        {
-            CardKind::Scatter
-        } else if plan.aggregate == Some(Aggregate::Count)
-            && plan.grouped
-            && m == 1
-            && dims == 0
-            && plan.split.is_none()
-        {
-            // "Number of states by urban population": how the number's
-            // values fall, a histogram.
-            CardKind::Histogram
-        } else if plan.has(Task::Distribution) && m >= 1 {
-            if dims >= 1 {
-                CardKind::Boxplot
-            } else {
-                CardKind::Histogram
-            }
-        } else if plan.has(Task::Share) {
-            CardKind::Pie
-        } else if plan.has(Task::Rank) {
-            CardKind::Bar
-        } else if plan.grain == Some(Grain::Weekday) && time.is_some() && dims == 0 {
-            // Days of the week are a cycle, not a line.
-            CardKind::Bar
-        } else if plan.has(Task::Trend)
-            && time.is_some()
-            && !(plan.time_group
-                && time.is_some_and(|t| distinct_kept(table, keep, t) <= MAX_GROUPS))
-        {
-            CardKind::Timeseries
-        } else if dims >= 2
-            || (dims == 1 && plan.split.is_some())
-            || (dims == 1
-                && plan.time_group
-                && time.is_some_and(|t| (2..=MAX_GROUPS).contains(&distinct_kept(table, keep, t))))
-        {
-            CardKind::GroupedBar
-        } else if dims == 1 && m >= 2 && plan.aggregate != Some(Aggregate::Count) {
-            // "Murder, assault and rape by state": a bar of each.
-            CardKind::GroupedBar
-        } else if dims == 1 {
-            let d = plan.dimensions.first().copied().unwrap_or(0);
-            let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
-            // A map shows no order: bars when one is asked.
-            if place && plan.rank.is_none() && distinct_kept(table, keep, d) > MAX_SLICES {
-                CardKind::Choropleth
-            } else {
-                CardKind::Bar
-            }
-        } else if plan.split.is_some() {
-            if time.is_some() {
-                CardKind::Timeseries
-            } else {
-                CardKind::Bar
-            }
-        } else if m >= 2 && time.is_none() {
-            CardKind::Scatter
-        } else if time.is_some()
-            && (m >= 1 || plan.aggregate == Some(Aggregate::Count) || !plan.filters.is_empty())
-        {
-            CardKind::Timeseries
-        } else if m == 1 {
-            if plan.aggregate.is_some() && best_category(table, keep, false).is_some() {
-                CardKind::Bar
-            } else {
-                CardKind::Histogram
-            }
-        } else if !plan.filters.is_empty() {
-            CardKind::Table
-        } else {
-            return None;
-        },
-    )
+    (plan.headline || aggregated_whole) && one_figure && (m == 1 || plan.aggregate.is_some())
+}
+
+/// "Number of states by urban population": rows counted by a number of
+/// many values, how its values fall (a histogram).
+fn counts_by_a_number(plan: &Plan) -> bool {
+    plan.aggregate == Some(Aggregate::Count)
+        && plan.grouped
+        && plan.measures.len() == 1
+        && plan.dimensions.is_empty()
+        && plan.split.is_none()
+}
+
+/// The card of one group: a bar of each measure ("murder, assault and
+/// rape by state"), a map of many places unless an order is asked (a map
+/// shows none), else bars.
+fn one_group(plan: &Plan, table: &Table, keep: &[bool]) -> CardKind {
+    if plan.measures.len() >= 2 && plan.aggregate != Some(Aggregate::Count) {
+        return CardKind::GroupedBar;
+    }
+    let d = plan.dimensions.first().copied().unwrap_or(0);
+    let place = table.columns.get(d).is_some_and(|c| c.kind == Kind::Place);
+    if place && plan.rank.is_none() && distinct_kept(table, keep, d) > MAX_SLICES {
+        CardKind::Choropleth
+    } else {
+        CardKind::Bar
+    }
 }
 
 /// Whether the plan's data can be drawn as `kind`.

@@ -59,6 +59,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     scatter_numbers(&mut q);
     time_and_correlation(&mut q);
     listing(&mut q, table);
+    table_of_counts(&mut q, table);
     inferred_measure(&mut q, table);
     against(&mut q);
     ordering(&mut q);
@@ -472,26 +473,8 @@ fn compared_column(
 ) -> Option<(usize, Option<usize>)> {
     let r = &q.r;
     let years = year_like(a) && year_like(b) && near_years(q, a);
-    // "murder above 10 or assault above 250", "repair cost is at least
-    // 1000": the column just before the words is theirs.
-    let copula = matches!(
-        r.word(at.wrapping_sub(1)),
-        "is" | "are" | "was" | "were" | "be"
-    );
-    let just_before = r
-        .mentions
-        .iter()
-        .enumerate()
-        .find_map(|(i, m)| match m.meaning {
-            Meaning::Column(c)
-                if (m.end == at || (copula && m.end + 1 == at))
-                    && matches!(q.kind(c), Some(Kind::Number | Kind::Time)) =>
-            {
-                Some((i, c))
-            }
-            _ => None,
-        })
-        .filter(|_| !years || !YEAR_COMPARISONS.contains(&r.word(at)));
+    let just_before =
+        column_just_before(r, at).filter(|_| !years || !YEAR_COMPARISONS.contains(&r.word(at)));
     let column = r
         .number_column_in(at, at + 1)
         .or_else(|| r.number_column_in(at + skip, first))
@@ -530,6 +513,28 @@ fn compared_column(
             }
         }
     }
+}
+
+/// "Murder above 10 or assault above 250", "repair cost is at least
+/// 1000": the number or date column named just before a comparison at
+/// `at` (a copula between them allowed), and its mention.
+fn column_just_before(r: &Reader, at: usize) -> Option<(usize, usize)> {
+    let copula = matches!(
+        r.word(at.wrapping_sub(1)),
+        "is" | "are" | "was" | "were" | "be"
+    );
+    r.mentions
+        .iter()
+        .enumerate()
+        .find_map(|(i, m)| match m.meaning {
+            Meaning::Column(c)
+                if (m.end == at || (copula && m.end + 1 == at))
+                    && matches!(r.schema.kind(c), Some(Kind::Number | Kind::Time)) =>
+            {
+                Some((i, c))
+            }
+            _ => None,
+        })
 }
 
 /// The first and last year of date column `t`.
@@ -1154,9 +1159,10 @@ fn unique_column(table: &Table) -> Option<usize> {
     })
 }
 
-/// No measure named: a table of one measure shows it; a comparison's
-/// column is what a list of rows or a rate shows.
-fn inferred_measure(q: &mut Reading, table: &Table) {
+/// Rows that are counts already ("year, job, sex, count"), no measure
+/// named: what they count is the sum of the count column, never the
+/// number of rows.
+fn table_of_counts(q: &mut Reading, table: &Table) {
     let plan = &mut q.plan;
     let counting = plan.aggregate == Some(Aggregate::Count);
     // "Number of rows", "how many hours had …": rows, or the periods they
@@ -1172,15 +1178,19 @@ fn inferred_measure(q: &mut Reading, table: &Table) {
     let asked = !plan.is_empty() || plan.aggregate.is_some();
     if plan.measures.is_empty() && asked && !plan.listing && !rows_asked {
         if let Some(c) = count_column(table) {
-            // Rows that are counts already ("year, job, sex, count"): what
-            // they count is their sum, never the number of rows.
             plan.measures.push(c);
             if counting {
                 plan.aggregate = Some(Aggregate::Sum);
             }
-            return;
         }
     }
+}
+
+/// No measure named: a table of one measure shows it; a comparison's
+/// column is what a list of rows or a rate shows.
+fn inferred_measure(q: &mut Reading, table: &Table) {
+    let plan = &mut q.plan;
+    let counting = plan.aggregate == Some(Aggregate::Count);
     if !plan.measures.is_empty() || counting || plan.is_empty() {
         return;
     }

@@ -77,19 +77,8 @@ pub fn tokens(text: &str) -> Vec<Token> {
             while let Some(next) = chars.next_if(|n| matches!(n, '<' | '>' | '=' | '!')) {
                 sign.push(next);
             }
-            let word = match sign.as_str() {
-                "<>" => "!=",
-                "==" => "=",
-                "=>" => ">=",
-                "=<" => "<=",
-                other => other,
-            };
-            if out.len() < MAX_TOKENS && word != "!" {
-                out.push(Token {
-                    word: word.to_owned(),
-                    number: None,
-                    capital: false,
-                });
+            if let Some(token) = sign_token(&sign).filter(|_| out.len() < MAX_TOKENS) {
+                out.push(token);
             }
         } else {
             flush(&mut current, &mut out);
@@ -97,6 +86,24 @@ pub fn tokens(text: &str) -> Vec<Token> {
     }
     flush(&mut current, &mut out);
     out
+}
+
+/// A comparison sign as the rules read it (`<>` is `!=`, `==` is `=`); a
+/// lone `!` is none.
+fn sign_token(sign: &str) -> Option<Token> {
+    let word = match sign {
+        "!" => return None,
+        "<>" => "!=",
+        "==" => "=",
+        "=>" => ">=",
+        "=<" => "<=",
+        other => other,
+    };
+    Some(Token {
+        word: word.to_owned(),
+        number: None,
+        capital: false,
+    })
 }
 
 /// "60m" → 60e6, "$1,200" → 1200, "2.5k" → 2500, "45%" → 45; words that
