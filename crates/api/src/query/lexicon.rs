@@ -199,6 +199,71 @@ pub const SEXES: &[(&[&str], &[&str])] = &[
     ),
 ];
 
+/// Words before "by" that colour by a column ("colored by league",
+/// "stacked by sex"), and before "for each" or "per" ("a different color
+/// for each clarity", "one line per team").
+pub const COLOUR_BY: &[&str] = &[
+    "colored",
+    "coloured",
+    "color",
+    "colour",
+    "stacked",
+    "split",
+    "grouped",
+    "segmented",
+];
+
+pub const COLOUR_EACH: &[&str] = &[
+    "color", "colour", "line", "lines", "bar", "series", "colors",
+];
+
+/// Words before a value that negate it ("not equal to Fair", "not from
+/// ORD", "other than Sat", "!= None"), and the words between them and the
+/// value that say nothing more.
+pub const NEGATIONS: &[&str] = &[
+    "not",
+    "!=",
+    "except",
+    "excluding",
+    "other",
+    "non",
+    "isn't",
+    "aren't",
+];
+
+pub const NEGATION_GAPS: &[&str] = &[
+    "equal", "equals", "to", "than", "from", "in", "is", "the", "a", "for",
+];
+
+/// Words a question opens with before the things it lists ("show me the
+/// names of", "which").
+pub const LIST_LEADS: &[&str] = &[
+    "show", "list", "display", "find", "give", "me", "all", "the", "which", "what", "are", "is",
+    "names", "name", "of",
+];
+
+/// Verbs that ask for rows ("list states …", "show names and ages where …").
+pub const LIST_VERBS: &[&str] = &["list", "show", "display", "find"];
+
+/// Words after a plural that say which of them ("cats with", "flights
+/// from", "animals that").
+pub const ROW_FOLLOWERS: &[&str] = &[
+    "with", "where", "that", "whose", "which", "when", "from", "having", "who",
+];
+
+/// Names of a column that holds counts of the things its row stands for,
+/// the table being counted already.
+pub const COUNT_COLUMNS: &[&str] = &[
+    "count",
+    "n",
+    "freq",
+    "frequency",
+    "cnt",
+    "num",
+    "counts",
+    "tally",
+];
+
 /// Words that ask for an order without a ranking word ("sort", "in
 /// descending order"): what they order is said after them ("by the
 /// x-axis", "of the total", "by name").

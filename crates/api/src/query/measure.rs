@@ -120,6 +120,21 @@ pub fn things_column(table: &Table) -> Option<usize> {
     best.map(|(at, _)| at)
 }
 
+/// The category that names each row once (a state, a player's id), if
+/// the table has one: of those, the one named first.
+pub fn unique_column(table: &Table) -> Option<usize> {
+    table.columns.iter().position(|c| {
+        if !matches!(c.kind, Kind::Category | Kind::Place) || table.rows < 2 {
+            return false;
+        }
+        let mut seen = std::collections::HashSet::new();
+        c.cells.iter().all(|cell| match cell {
+            Cell::Text(t) => seen.insert(t.as_str()),
+            _ => false,
+        })
+    })
+}
+
 /// Whether the table lists one thing per row ([`things_column`]).
 pub fn lists_things(table: &Table) -> bool {
     things_column(table).is_some()

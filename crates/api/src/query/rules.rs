@@ -10,12 +10,13 @@ use zdr_chart::model::CardKind;
 use super::aliases::Aliases;
 use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, AXIS_DIRECTIONS, AXIS_TARGETS,
-    BY_WORDS, CHARTS, COMPARES, COMPARISONS, CORRELATIONS, CUMULATIVES, DIRECTIONS, DISTINCTS,
-    DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS, HEADLINES, LATESTS, LEANINGS,
-    LISTINGS, MEASURE_TARGETS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS,
-    RANGE_JOINS, RANKS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
+    BY_WORDS, CHARTS, COLOUR_BY, COLOUR_EACH, COMPARES, COMPARISONS, CORRELATIONS, COUNT_COLUMNS,
+    CUMULATIVES, DIRECTIONS, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
+    HEADLINES, LATESTS, LEANINGS, LISTINGS, LIST_LEADS, LIST_VERBS, MEASURE_TARGETS, NEGATIONS,
+    NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS, RANGE_JOINS,
+    RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
 };
-use super::measure::{is_identifier, names_counts};
+use super::measure::{is_identifier, names_counts, unique_column};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
 use super::plan::{format_number, Aggregate, Filter, Plan, Rank, Task, Test, DEFAULT_LIMIT};
 use super::words::singular;
@@ -720,23 +721,6 @@ fn grouped_at(r: &Reader, start: usize) -> bool {
         || (loose && BY_WORDS.contains(&back(2)))
 }
 
-/// Words before "by" that colour by a column ("colored by league",
-/// "stacked by sex"), and before "for each" or "per" ("a different color
-/// for each clarity", "one line per team").
-const COLOUR_BY: &[&str] = &[
-    "colored",
-    "coloured",
-    "color",
-    "colour",
-    "stacked",
-    "split",
-    "grouped",
-    "segmented",
-];
-const COLOUR_EACH: &[&str] = &[
-    "color", "colour", "line", "lines", "bar", "series", "colors",
-];
-
 /// Whether the mention starting at `start` is what the marks are coloured by.
 fn coloured_at(r: &Reader, start: usize) -> bool {
     let back = |k: usize| r.word(start.wrapping_sub(k));
@@ -935,23 +919,6 @@ fn value_filters(q: &mut Reading) {
     }
 }
 
-/// Words before a value that negate it ("not equal to Fair", "not from
-/// ORD", "other than Sat", "!= None"), and the words between them and the
-/// value that say nothing more.
-const NEGATIONS: &[&str] = &[
-    "not",
-    "!=",
-    "except",
-    "excluding",
-    "other",
-    "non",
-    "isn't",
-    "aren't",
-];
-const NEGATION_GAPS: &[&str] = &[
-    "equal", "equals", "to", "than", "from", "in", "is", "the", "a", "for",
-];
-
 /// Whether the value named at `start` is negated.
 fn negated_at(r: &Reader, start: usize) -> bool {
     let mut at = start;
@@ -1072,20 +1039,6 @@ fn time_and_correlation(q: &mut Reading) {
     }
 }
 
-/// Words a question opens with before the things it lists ("show me the
-/// names of", "which").
-const LIST_LEADS: &[&str] = &[
-    "show", "list", "display", "find", "give", "me", "all", "the", "which", "what", "are", "is",
-    "names", "name", "of",
-];
-/// Verbs that ask for rows ("list states …", "show names and ages where …").
-const LIST_VERBS: &[&str] = &["list", "show", "display", "find"];
-/// Words after a plural that say which of them ("cats with", "flights
-/// from", "animals that").
-const ROW_FOLLOWERS: &[&str] = &[
-    "with", "where", "that", "whose", "which", "when", "from", "having", "who",
-];
-
 /// Rows asked for, not a summary of them: "players with more than 40 home
 /// runs", "flights from LAX delayed more than 60 minutes", "list states in
 /// descending order of urban population", "show names and scores where
@@ -1142,21 +1095,6 @@ fn listing(q: &mut Reading, table: &Table) {
     let ranked_rows =
         plan.rank.is_some() && !head_named && label.is_none() && !is_rule_word(r.word(head));
     q.plan.listing = verb || followed || ranked_rows;
-}
-
-/// The category that names each row once (a state, a player's id), if
-/// the table has one: of those, the one named first.
-fn unique_column(table: &Table) -> Option<usize> {
-    table.columns.iter().position(|c| {
-        if !matches!(c.kind, Kind::Category | Kind::Place) || table.rows < 2 {
-            return false;
-        }
-        let mut seen = std::collections::HashSet::new();
-        c.cells.iter().all(|cell| match cell {
-            crate::table::Cell::Text(t) => seen.insert(t.as_str()),
-            _ => false,
-        })
-    })
 }
 
 /// Rows that are counts already ("year, job, sex, count"), no measure
@@ -1425,19 +1363,6 @@ fn order_target(q: &Reading, start: usize, read: &mut Vec<usize>) -> Option<(boo
     }
     None
 }
-
-/// Names of a column that holds counts of the things its row stands for,
-/// the table being counted already.
-const COUNT_COLUMNS: &[&str] = &[
-    "count",
-    "n",
-    "freq",
-    "frequency",
-    "cnt",
-    "num",
-    "counts",
-    "tally",
-];
 
 /// The one number column named as counts ([`COUNT_COLUMNS`]), if any.
 fn count_column(table: &Table) -> Option<usize> {
