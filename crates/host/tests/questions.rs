@@ -745,11 +745,12 @@ async fn a_long_table_is_pivoted_into_stacked_areas() {
             rows.iter().map(|r| r[series_at].as_str()).collect();
         assert_eq!(
             bands.len(),
-            10,
-            "nine industries and Other of {}",
+            8,
+            "a colour each: seven industries and Other of {}",
             industries.len()
         );
         assert!(bands.last().unwrap().0.starts_with("Other ("), "{bands:?}");
+        assert_eq!(industries.len(), 14);
         let first_date = &rows[0][date];
         let whole: f64 = rows
             .iter()

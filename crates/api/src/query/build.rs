@@ -522,6 +522,9 @@ fn series_column(ask: &Ask, work: &Work) -> Option<usize> {
         })
 }
 
+/// Bands of a stacked area at most: the colours of zdr-chart's palette.
+const MAX_BANDS: usize = 8;
+
 /// More lines than tell apart ([`MAX_SERIES`]): the smallest folded
 /// into "Other", said so.
 fn fold_lines(
@@ -530,16 +533,22 @@ fn fold_lines(
     series: &mut Vec<(String, Vec<Point>)>,
     notes: &mut Vec<String>,
 ) {
+    // Stacked bands touch: each needs a colour of its own (the palette's
+    // eight), where lines may share one.
+    let most = match ask.plan.chart {
+        Some((CardKind::StackedAreaTimeseries, _)) => MAX_BANDS,
+        _ => MAX_SERIES,
+    };
     let total = series.len();
-    if total <= MAX_SERIES {
+    if total <= most {
         return;
     }
-    fold_series(series, MAX_SERIES);
+    fold_series(series, most);
     let what = by.map_or_else(
         || "series".to_owned(),
         |b| plural(&ask.name_of(b).to_lowercase()),
     );
-    let folded = total - (MAX_SERIES - 1);
+    let folded = total - (most - 1);
     notes.push(format!(
         "the {folded} smallest of {total} {what} folded into Other"
     ));
