@@ -346,7 +346,9 @@ pub const MEASURE_TARGETS: &[&str] = &[
 /// 5000", "the oldest", "lowest paid"): the column words each may find.
 pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
     (
-        &["heavy", "heavier", "heaviest", "lighter", "lightest"],
+        &[
+            "heavy", "heavier", "heaviest", "lighter", "lightest", "weighing", "weigh", "weighs",
+        ],
         &["weight", "mass"],
     ),
     (&["older", "oldest", "younger", "youngest"], &["age"]),
@@ -460,6 +462,16 @@ pub const CORRELATIONS: &[&str] = &[
     "association",
 ];
 
+/// Words of a share that name a table's column of percentages.
+pub const PERCENTAGES: &[&str] = &[
+    "percentage",
+    "percent",
+    "perc",
+    "pct",
+    "share",
+    "proportion",
+];
+
 pub const SHARES: &[&str] = &[
     "share",
     "shares of",
@@ -500,6 +512,8 @@ pub const SYNONYMS: &[&[&str]] = &[
         "close",
         "stock price",
         "share price",
+        "value",
+        "worth",
     ],
     &["temperature", "temp"],
     &["precipitation", "rainfall"],

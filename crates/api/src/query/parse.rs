@@ -11,7 +11,8 @@ use zdr_chart::geo::{self, Atlas};
 
 use super::aliases::{Aliases, Target};
 use super::lexicon::{
-    is_rule_word, is_stopword, ADJECTIVES, GRAINS, MONTHS, ORDER_WORDS, SEXES, SYNONYMS,
+    is_rule_word, is_stopword, ADJECTIVES, CHARTS, COLOUR_BY, GRAINS, MONTHS, ORDER_WORDS,
+    PERCENTAGES, SEXES, SYNONYMS,
 };
 use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
 use crate::table::{Cell, Kind, Table};
@@ -253,15 +254,71 @@ impl<'a> Schema<'a> {
 
     /// The one column whose name `words` abbreviate ([`abbreviates`]).
     fn abbreviated(&self, words: &[&str]) -> Option<Meaning> {
+        // Two words are shortened in either order ("enrltot" of "total
+        // enrollment"), unless one is a column's whole name ("median tip"
+        // is no `time`).
+        let named = |w: &&str| {
+            self.names
+                .iter()
+                .any(|n| n.len() == 1 && n[0] == singular(w))
+        };
+        let reversed: Vec<&str> = words.iter().rev().copied().collect();
+        let either = words.len() == 2 && !words.iter().any(named);
+        let mut found = self.names.iter().enumerate().filter(|(_, name)| {
+            let name = name.concat();
+            abbreviates(words, &name) || (either && abbreviates(&reversed, &name))
+        });
+        match (found.next(), found.next()) {
+            (Some((c, _)), None) => Some(Meaning::Column(c)),
+            _ => self.lettered(words).or_else(|| self.qualified(words)),
+        }
+    }
+
+    /// A count's one-letter column ("runs" of `r`, "hits" of `h`): a
+    /// plural word, the only column of its first letter.
+    fn lettered(&self, words: &[&str]) -> Option<Meaning> {
+        let [word] = words else { return None };
+        let plural = word.chars().count() >= 4 && singular(word) != *word && !is_rule_word(word);
+        let first = word.chars().next()?.to_string();
         let mut found = self
             .names
             .iter()
             .enumerate()
-            .filter(|(_, name)| abbreviates(words, &name.concat()));
+            .filter(|(_, n)| n.concat() == first);
         match (found.next(), found.next()) {
-            (Some((c, _)), None) => Some(Meaning::Column(c)),
+            (Some((c, _)), None) if plural => Some(Meaning::Column(c)),
             _ => None,
         }
+    }
+
+    /// A word's shortening after a letter or two that qualify it ("weight"
+    /// of `Bwt` and `Hwt`): the table's first such column, the thing
+    /// itself more often than a part of it.
+    fn qualified(&self, words: &[&str]) -> Option<Meaning> {
+        let [word] = words else { return None };
+        self.names
+            .iter()
+            .position(|name| {
+                let name = name.concat();
+                let rest: String = name.chars().skip(1).collect();
+                name.chars().count() <= 5
+                    && rest.chars().count() >= 2
+                    && abbreviates(&[word], &rest)
+            })
+            .map(Meaning::Column)
+    }
+
+    /// The column a measure's noun names: by its words, else its
+    /// shortening ("weight" of `Bwt`).
+    fn column_for(&self, noun: &str) -> Option<usize> {
+        let words = name_words(noun);
+        self.column_containing(&words).or_else(|| {
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            match self.abbreviated(&words) {
+                Some(Meaning::Column(c)) => Some(c),
+                _ => None,
+            }
+        })
     }
 
     /// Columns whose name words hold `words` in a row, best covered first.
@@ -295,12 +352,26 @@ pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
     }
     let words: Vec<Vec<char>> = words.iter().map(|w| w.chars().collect()).collect();
     let text = |w: &[char]| w.iter().collect::<String>();
-    if words.iter().any(|w| w.is_empty()) || (words.len() == 1 && is_rule_word(&text(&words[0]))) {
+    // Words of the question's own grammar ("stacked bar") name no column.
+    let grammar = |w: &[char]| {
+        let w = text(w);
+        is_rule_word(&w)
+            || COLOUR_BY.contains(&w.as_str())
+            || CHARTS
+                .iter()
+                .any(|(name, _)| name.split(' ').any(|p| p == w))
+    };
+    if words.iter().any(|w| w.is_empty()) || words.iter().all(|w| grammar(w)) {
         return false;
     }
     let linking = |w: &[char]| is_stopword(&text(w));
-    if linking(&words[0]) || words.last().is_some_and(|w| linking(w)) {
+    // A linking word leads only a name of initials ("ab" of "at bats").
+    let initials = words.len() > 1 && words.iter().map(|w| w[0]).eq(short.iter().copied());
+    if words.last().is_some_and(|w| linking(w)) {
         return false;
+    }
+    if linking(&words[0]) {
+        return initials;
     }
     // One word that is the name whole names it alone ("districts for
     // each county" is no `district`).
@@ -536,12 +607,20 @@ impl Reader<'_, '_> {
                 if adjectives.contains(&span[0].word.as_str())
                     || adjectives.contains(&word.as_str())
                 {
-                    if let Some(c) = columns
-                        .iter()
-                        .find_map(|w| schema.column_containing(&name_words(w)))
-                    {
+                    if let Some(c) = columns.iter().find_map(|w| schema.column_for(w)) {
                         return Some(Meaning::Column(c));
                     }
+                }
+            }
+        }
+        // 4c. "Share" of a table that has a column of percentages.
+        if let [one] = span {
+            if PERCENTAGES.contains(&one.word.as_str()) {
+                let found = PERCENTAGES
+                    .iter()
+                    .find_map(|w| schema.column_containing(&name_words(w)));
+                if let Some(c) = found {
+                    return Some(Meaning::Column(c));
                 }
             }
         }
@@ -806,6 +885,8 @@ mod abbreviation_tests {
             (&["meal", "percentage"], "mealpct"),
             (&["reading", "score"], "readscr"),
             (&["years", "since", "phd"], "yrssincephd"),
+            (&["at", "bats"], "ab"),
+            (&["enrollment", "total"], "enrltot"),
         ] {
             assert!(abbreviates(words, name), "{words:?} {name}");
         }
@@ -818,6 +899,8 @@ mod abbreviation_tests {
             (&["districts"], "distcod"),
             (&["districts", "for", "each", "county"], "district"),
             (&["disease", "over", "time"], "date"),
+            (&["stacked", "bar"], "sb"),
+            (&["each", "body", "weight"], "bwt"),
         ] {
             assert!(!abbreviates(words, name), "{words:?} {name}");
         }
