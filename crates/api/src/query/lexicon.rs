@@ -898,6 +898,12 @@ pub const GRAIN_LEADS: &[&str] = &[
     "by", "per", "each", "every", "a", "over", "the", "across", "which", "what", "into",
 ];
 
+/// Periods as rows are counted or listed ("how many hours", "months
+/// where …").
+pub const PERIODS: &[&str] = &[
+    "hours", "days", "weeks", "months", "quarters", "years", "times",
+];
+
 /// Words after a leading date column that list its rows ("years with …").
 pub const LISTINGS: &[&str] = &["with", "when", "where", "that", "in"];
 

@@ -13,8 +13,8 @@ use super::lexicon::{
     BY_WORDS, CHARTS, COLOUR_BY, COLOUR_EACH, COMPARES, COMPARISONS, CORRELATIONS, COUNT_COLUMNS,
     CUMULATIVES, DIRECTIONS, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
     HEADLINES, LATESTS, LEANINGS, LISTINGS, LIST_LEADS, LIST_VERBS, MEASURE_TARGETS, NEGATIONS,
-    NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS, RANGE_JOINS,
-    RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
+    NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS, PERIODS,
+    RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
 };
 use super::measure::{is_identifier, names_counts, unique_column};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
@@ -54,6 +54,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     aggregation(&mut q);
     tasks(&mut q);
     roles(&mut q);
+    leading_periods(&mut q);
     guessed_group(&mut q, table);
     value_filters(&mut q);
     either_or(&mut q);
@@ -629,11 +630,24 @@ fn aggregation(q: &mut Reading) {
                 || DIRECTIONS.iter().any(|(d, _)| q.r.stands_at(k, d))
         })
     };
+    // A total the name shortens still sums ("total enrollment" of
+    // `enrltot`), where a name's whole word does not ("total bill").
+    let shortened = |at: usize, w: &str| {
+        q.r.mentions.iter().any(|m| {
+            m.start <= at
+                && at < m.end
+                && matches!(m.meaning, Meaning::Column(c)
+                    if q.r.schema.names.get(c).is_some_and(|n| !n.iter().any(|x| x == w)))
+        })
+    };
     q.plan.aggregate = AGGREGATES
         .iter()
         .filter_map(|(w, a)| {
             q.r.find(w)
-                .filter(|at| q.r.used.get(*at) != Some(&true) && !ordering_at(*at))
+                .filter(|at| {
+                    q.r.used.get(*at) != Some(&true) || (*a == Aggregate::Sum && shortened(*at, w))
+                })
+                .filter(|at| !ordering_at(*at))
                 .map(|at| (at, *a))
         })
         .min_by_key(|(at, _)| *at)
@@ -1103,6 +1117,28 @@ fn listing(q: &mut Reading, table: &Table) {
     let ranked_rows =
         plan.rank.is_some() && !head_named && label.is_none() && !is_rule_word(r.word(head));
     q.plan.listing = verb || followed || ranked_rows;
+    if let Some(t) = q.lead_time.filter(|_| q.plan.listing) {
+        push(&mut q.plan.dimensions, t);
+    }
+}
+
+/// "Months where …", "hours with …": the periods of the date column are
+/// the rows listed, as "years with …" names the column itself.
+fn leading_periods(q: &mut Reading) {
+    let Some(t) = q.time_column.filter(|_| q.lead_time.is_none()) else {
+        return;
+    };
+    let r = &q.r;
+    let lead = (0..2.min(r.toks.len())).find(|&at| {
+        let word = r.word(at);
+        PERIODS.contains(&word)
+            && LISTINGS.contains(&r.word(at + 1))
+            && r.used.get(at) != Some(&true)
+    });
+    if let Some(at) = lead {
+        q.lead_time = Some(t);
+        q.mark_read(at);
+    }
 }
 
 /// Rows that are counts already ("year, job, sex, count"), no measure
@@ -1113,14 +1149,13 @@ fn table_of_counts(q: &mut Reading, table: &Table) {
     let counting = plan.aggregate == Some(Aggregate::Count);
     // "Number of rows", "how many hours had …": rows, or the periods they
     // stand for, are counted, not the counts they hold.
-    let periods = ["hours", "days", "weeks", "months", "years", "times"];
     let rows_asked = ["row", "rows", "record", "records", "entries", "lines"]
         .iter()
         .any(|w| q.r.has(w))
         || (counting
             && ["how many", "number of"]
                 .iter()
-                .any(|lead| periods.iter().any(|p| q.r.has(&format!("{lead} {p}")))));
+                .any(|lead| PERIODS.iter().any(|p| q.r.has(&format!("{lead} {p}")))));
     let asked = !plan.is_empty() || plan.aggregate.is_some();
     if plan.measures.is_empty() && asked && !plan.listing && !rows_asked {
         if let Some(c) = count_column(table) {
