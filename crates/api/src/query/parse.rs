@@ -255,15 +255,19 @@ impl<'a> Schema<'a> {
     /// The one column whose name `words` abbreviate ([`abbreviates`]).
     fn abbreviated(&self, words: &[&str]) -> Option<Meaning> {
         // Two words are shortened in either order ("enrltot" of "total
-        // enrollment"), unless one is a column's whole name ("median tip"
-        // is no `time`).
-        let named = |w: &&str| {
+        // enrollment"). A span that starts or ends with a column's whole
+        // name is that column and more ("median tip" is no `time`, "meal
+        // pct by county" no `mealpct`).
+        let named = |w: &str| {
             self.names
                 .iter()
                 .any(|n| n.len() == 1 && n[0] == singular(w))
         };
+        if words.len() > 1 && (named(words[0]) || words.last().is_some_and(|w| named(w))) {
+            return None;
+        }
         let reversed: Vec<&str> = words.iter().rev().copied().collect();
-        let either = words.len() == 2 && !words.iter().any(named);
+        let either = words.len() == 2;
         let mut found = self.names.iter().enumerate().filter(|(_, name)| {
             let name = name.concat();
             abbreviates(words, &name) || (either && abbreviates(&reversed, &name))

@@ -932,13 +932,39 @@ fn value_filters(q: &mut Reading) {
             continue;
         }
         q.plan.dimensions.retain(|d| *d != column);
-        // "Sat or Sun" keeps either; "Texas and California" compares them.
-        if named.values.len() >= 2 && !named.either {
+        // "Sat or Sun" keeps either; "Texas and California" compares them,
+        // unless the bars are of things each in one of them ("districts in
+        // Los Angeles and San Diego": a colour would repeat the label).
+        let table = q.r.schema.table;
+        let within = q
+            .plan
+            .dimensions
+            .iter()
+            .any(|d| nested(table, *d, column, &named.values));
+        if named.values.len() >= 2 && !named.either && !within {
             q.plan.split = Some(column);
             q.plan.add(Task::Compare);
         }
         q.add_filter(Filter::new(column, Test::In(named.values)), named.at);
     }
+}
+
+/// Whether each value of column `inner` stands in one of the `values` of
+/// `outer` (districts in counties), over the rows of those values.
+fn nested(table: &Table, inner: usize, outer: usize, values: &[String]) -> bool {
+    let (Some(a), Some(b)) = (table.columns.get(inner), table.columns.get(outer)) else {
+        return false;
+    };
+    let mut of = std::collections::HashMap::new();
+    a.cells.iter().zip(&b.cells).all(|(x, y)| {
+        let (Some(x), Some(y)) = (crate::recommend::text(x), crate::recommend::text(y)) else {
+            return true;
+        };
+        if !values.iter().any(|v| v.eq_ignore_ascii_case(y)) {
+            return true;
+        }
+        *of.entry(x).or_insert(y) == y
+    })
 }
 
 /// Whether the value named at `start` is negated.
