@@ -1021,6 +1021,13 @@ fn groups(
         kind,
         CardKind::GroupedBar | CardKind::StackedBar | CardKind::Heatmap
     ) {
+        // "Stacked bar of home runs by year, colored by league": the
+        // colour group stacks along the periods.
+        let by_periods = ask.time.filter(|t| *t != d && ask.plan.colour == Some(d));
+        if let (None, Some(t)) = (inner, by_periods) {
+            let periods = (Key::Period(t, ask.plan.grain), t);
+            return grid(ask, kind, periods, Some(d), work).map(Grouped::Shaped);
+        }
         return grid(ask, kind, (key, d), inner, work).map(Grouped::Shaped);
     }
     bars(ask, kind, (key, d), work)
