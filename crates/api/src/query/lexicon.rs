@@ -380,7 +380,7 @@ pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
     ),
     (
         &["expensive", "cheaper", "cheapest", "pricey"],
-        &["price", "cost"],
+        &["price", "cost", "fare", "fee"],
     ),
     (
         &["richer", "richest", "poorer", "poorest"],

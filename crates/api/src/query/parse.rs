@@ -14,7 +14,9 @@ use super::lexicon::{
     is_rule_word, is_stopword, ADJECTIVES, CHARTS, COLOUR_BY, GRAINS, MONTHS, ORDER_WORDS,
     PERCENTAGES, SEXES, SYNONYMS,
 };
-use super::words::{misspelled, name_words, singular, tokens, Token, MAX_SPAN, MAX_TOKENS};
+use super::words::{
+    misspelled, name_words, same_stem, singular, tokens, Token, MAX_SPAN, MAX_TOKENS,
+};
 use crate::table::{Cell, Kind, Table};
 
 /// Distinct values of one column indexed at most.
@@ -157,7 +159,14 @@ impl<'a> Schema<'a> {
                 }
             }
             distinct.push(seen.len().max(numbers.len()));
-            yes.push(yes_of(&order).filter(|_| seen.len() <= MAX_INDEXED));
+            let flags =
+                numbers.len() == 2 && [0.0f64, 1.0].iter().all(|n| numbers.contains(&n.to_bits()));
+            let yes_flag = flags.then(|| "1".to_owned());
+            yes.push(
+                yes_of(&order)
+                    .filter(|_| seen.len() <= MAX_INDEXED)
+                    .or(yes_flag),
+            );
             month_named.push(
                 !order.is_empty()
                     && seen.len() <= MAX_INDEXED
@@ -236,7 +245,7 @@ impl<'a> Schema<'a> {
     }
 
     /// The "yes" of a column of yes and no, as the table writes it.
-    fn yes_value(&self, c: usize) -> Option<String> {
+    pub(super) fn yes_value(&self, c: usize) -> Option<String> {
         self.yes.get(c).cloned().flatten()
     }
 
@@ -305,7 +314,7 @@ impl<'a> Schema<'a> {
             .position(|name| {
                 let name = name.concat();
                 let rest: String = name.chars().skip(1).collect();
-                name.chars().count() <= 5
+                name.chars().count() <= 6
                     && rest.chars().count() >= 2
                     && abbreviates(&[word], &rest)
             })
@@ -398,11 +407,16 @@ const VOWELS: [char; 5] = ['a', 'e', 'i', 'o', 'u'];
 /// word's first letter and then letters of the word in order (a linking
 /// word may give none).
 fn pieces(words: &[Vec<char>], short: &[char]) -> bool {
+    let is_linking = |w: &Vec<char>| is_stopword(&w.iter().collect::<String>());
+    // Across a linking word each word gives two letters or more
+    // ("expnstu" of "expenditure per student"; "passengers per class" is
+    // no `pclass`).
+    let least = if words.iter().any(is_linking) { 2 } else { 1 };
     // ends[k]: the lengths of `short` the first k words can give.
     let mut ends = vec![false; short.len() + 1];
     ends[0] = true;
     for word in words {
-        let linking = is_stopword(&word.iter().collect::<String>());
+        let linking = is_linking(word);
         let mut next = vec![false; short.len() + 1];
         for from in (0..=short.len()).filter(|&f| ends[f]) {
             if linking {
@@ -417,7 +431,7 @@ fn pieces(words: &[Vec<char>], short: &[char]) -> bool {
                 .zip(&short[from..])
                 .take_while(|(a, b)| a == b)
                 .count();
-            for k in 1..=head {
+            for k in least..=head {
                 next[from + k] = true;
             }
             // ...or its first letter and consonants of it in order ("scr"
@@ -429,7 +443,7 @@ fn pieces(words: &[Vec<char>], short: &[char]) -> bool {
                     Some(k) => {
                         in_word += k + 1;
                         at += 1;
-                        next[at] = true;
+                        next[at] = at - from >= least;
                     }
                     None => break,
                 }
@@ -695,7 +709,7 @@ impl Reader<'_, '_> {
             let word = singular(&token.word);
             let fits = |name: &Vec<String>| {
                 name.iter()
-                    .any(|w| !is_rule_word(w) && misspelled(&word, w))
+                    .any(|w| !is_rule_word(w) && (misspelled(&word, w) || same_stem(&word, w)))
             };
             // A misspelled word beside a column named in part is the rest
             // of that name ("flipper lenght").
@@ -720,7 +734,7 @@ impl Reader<'_, '_> {
                     .map(|(_, c, v)| Meaning::Value(*c, v.clone()))
             };
             let meaning = column.map(Meaning::Column).or_else(value);
-            if let Some(meaning) = meaning {
+            if let Some(meaning) = meaning.map(|m| self.as_yes(at, at + 1, m)) {
                 self.used[at] = true;
                 self.mentions.push(Mention {
                     start: at,
@@ -746,11 +760,19 @@ impl Reader<'_, '_> {
                 .toks
                 .get(start)
                 .is_some_and(|t| singular(&t.word) != t.word && !is_rule_word(&t.word));
-        let copula = matches!(
-            self.word(start.wrapping_sub(1)),
-            "are" | "is" | "was" | "were"
-        );
-        match self.schema.yes_value(c).filter(|_| plural || copula) {
+        let before = self.word(start.wrapping_sub(1));
+        let copula = matches!(before, "are" | "is" | "was" | "were");
+        // "Passengers who survived", "customers churned": what the rows did.
+        let deed = end == start + 1
+            && (matches!(before, "who" | "that" | "which")
+                || (self.word(start).ends_with("ed")
+                    && singular(before) != before
+                    && !is_rule_word(before)));
+        match self
+            .schema
+            .yes_value(c)
+            .filter(|_| plural || copula || deed)
+        {
             Some(yes) => Meaning::Value(c, yes),
             None => meaning,
         }

@@ -13,8 +13,9 @@ use super::lexicon::{
     BY_WORDS, CHARTS, COLOUR_BY, COLOUR_EACH, COMPARES, COMPARISONS, CORRELATIONS, COUNT_COLUMNS,
     CUMULATIVES, DIRECTIONS, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
     HEADLINES, LATESTS, LEANINGS, LISTINGS, LIST_LEADS, LIST_VERBS, MEASURE_TARGETS, NEGATIONS,
-    NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS, PERIODS,
-    RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS, YEAR_COMPARISONS,
+    NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS, PERCENTAGES,
+    PERIODS, RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS,
+    YEAR_COMPARISONS,
 };
 use super::measure::{is_identifier, names_counts, unique_column};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
@@ -623,6 +624,24 @@ fn aggregation(q: &mut Reading) {
     if q.plan.aggregate.is_some() {
         return;
     }
+    // "Survival rate" of a column of 0 and 1: the share of ones, a mean.
+    let flag_rate = q.r.mentions.iter().find_map(|m| match m.meaning {
+        Meaning::Column(c)
+            if q.r.schema.yes_value(c).as_deref() == Some("1")
+                && PERCENTAGES
+                    .iter()
+                    .chain(&["rate"])
+                    .any(|w| q.r.word(m.end) == *w) =>
+        {
+            Some(m.end)
+        }
+        _ => None,
+    });
+    if let Some(at) = flag_rate {
+        q.plan.aggregate = Some(Aggregate::Mean);
+        q.mark_read(at);
+        return;
+    }
     // "Order by the total number": what is ordered, not an aggregation.
     let ordering_at = |at: usize| {
         (at.saturating_sub(3)..at).any(|k| {
@@ -730,9 +749,16 @@ fn grouped_at(r: &Reader, start: usize) -> bool {
     let loose = start
         .checked_sub(1)
         .is_some_and(|w| r.used.get(w) == Some(&false) && !is_rule_word(r.word(w)));
+    // "by sex and class": the second group as the first.
+    let and_group = back(1) == "and"
+        && r.mentions
+            .iter()
+            .find(|m| m.end + 1 == start)
+            .is_some_and(|m| m.start < start - 1 && grouped_at(r, m.start));
     GROUPINGS.contains(&back(1))
         || (back(2) == "for" && back(1) == "each")
         || (loose && BY_WORDS.contains(&back(2)))
+        || and_group
 }
 
 /// Whether the mention starting at `start` is what the marks are coloured by.

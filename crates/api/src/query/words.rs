@@ -221,6 +221,14 @@ pub fn misspelled(a: &str, b: &str) -> bool {
         && strsim::damerau_levenshtein(a, b) <= allowed
 }
 
+/// Whether two words share their stem ("survival" and `survived`,
+/// "embarkation" and `embarked`): six letters or more, most of the shorter.
+pub fn same_stem(a: &str, b: &str) -> bool {
+    let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+    let shorter = a.chars().count().min(b.chars().count());
+    a != b && shared >= 6 && shared * 10 >= shorter * 7
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
