@@ -153,9 +153,13 @@ fn distinct(column: &Column) -> usize {
     seen.len()
 }
 
-/// A title inside a sentence: its first letter lower case.
+/// A title inside a sentence: its first letter lower case, unless it
+/// starts an acronym ("CO2", "GDP").
 pub(crate) fn lower_first(title: &str) -> String {
     let mut chars = title.chars();
+    if chars.clone().nth(1).is_some_and(char::is_uppercase) {
+        return title.to_owned();
+    }
     chars
         .next()
         .map(|c| c.to_lowercase().chain(chars).collect())

@@ -71,6 +71,39 @@ pub fn names_counts(table: &Table, column: usize) -> bool {
     })
 }
 
+/// Whether a measure is one series, a row per date, that drifts: from
+/// one date to the next it moves by less than 3% (the median move), as a
+/// concentration, a price or a population does, where flows (sales,
+/// rainfall) swing. Summed over a year it would mean nothing; averaged it
+/// is the year's level.
+fn drifts(table: &Table, column: &Column) -> bool {
+    let Some(dates) = date_column(table).and_then(|t| table.columns.get(t)) else {
+        return false;
+    };
+    let mut points: Vec<(f64, f64)> = dates
+        .cells
+        .iter()
+        .zip(&column.cells)
+        .filter_map(|(d, v)| match v {
+            Cell::Number(v) => Some((zdr_chart::model::parse_date(text(d)?)?.0, *v)),
+            _ => None,
+        })
+        .collect();
+    if points.len() < 10 || points.iter().any(|(_, v)| *v <= 0.0) {
+        return false;
+    }
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if points.windows(2).any(|w| w[0].0 == w[1].0) {
+        return false;
+    }
+    let mut moves: Vec<f64> = points
+        .windows(2)
+        .map(|w| (w[1].1 - w[0].1).abs() / w[0].1)
+        .collect();
+    moves.sort_by(f64::total_cmp);
+    moves.get(moves.len() / 2).is_some_and(|m| *m < 0.03)
+}
+
 /// Whether a measure is a level, read at one date (a population).
 pub fn is_level(table: &Table, column: usize) -> bool {
     table.columns.get(column).is_some_and(|c| {
@@ -92,7 +125,7 @@ pub fn default_aggregate(table: &Table, measure: Option<usize>) -> Aggregate {
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     if has(FLOWS) {
         Aggregate::Sum
-    } else if has(RATES) || lists_things(table) {
+    } else if has(RATES) || lists_things(table) || drifts(table, column) {
         Aggregate::Mean
     } else {
         Aggregate::Sum

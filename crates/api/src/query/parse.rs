@@ -842,12 +842,13 @@ impl Reader<'_, '_> {
     /// words are all in another's (`nonfarm_change`), named in part beside
     /// it, is part of that other's name.
     fn merge_parts(&mut self) {
+        // Two columns each named whole are two ("co2 and adjusted co2").
         let columns: Vec<(usize, usize, usize)> = self
             .mentions
             .iter()
             .filter_map(|m| match m.meaning {
-                Meaning::Column(c) => Some((c, m.start, m.end)),
-                Meaning::Value(..) => None,
+                Meaning::Column(c) if !self.names_whole(m) => Some((c, m.start, m.end)),
+                Meaning::Column(_) | Meaning::Value(..) => None,
             })
             .collect();
         let mut drop: Vec<usize> = Vec::new();

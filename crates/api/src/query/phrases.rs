@@ -66,13 +66,7 @@ fn test_words(test: &Test, kind: Kind, name: &str, row: &str) -> String {
     }
 }
 
-pub(super) fn lower_first(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(c) => c.to_lowercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
+pub(super) use crate::recommend::lower_first;
 
 /// A figure for a sentence: four significant digits at most.
 pub(super) fn short(v: f64) -> String {
