@@ -148,6 +148,8 @@ pub const RANKS: &[(&str, bool)] = &[
     ("tallest", true),
     ("longest", true),
     ("fastest", true),
+    ("farthest", true),
+    ("furthest", true),
     ("richest", true),
     ("lightest", false),
     ("youngest", false),
@@ -380,7 +382,7 @@ pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
     ),
     (
         &["expensive", "cheaper", "cheapest", "pricey"],
-        &["price", "cost", "fare", "fee"],
+        &["price", "cost", "fare", "fee", "value"],
     ),
     (
         &["richer", "richest", "poorer", "poorest"],

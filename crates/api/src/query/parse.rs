@@ -507,6 +507,22 @@ impl Reader<'_, '_> {
     /// The meaning of the words `start..end`, if they name something.
     fn meaning(&self, start: usize, end: usize, aliases: &Aliases) -> Option<Meaning> {
         let span = self.toks.get(start..end)?;
+        // A word of letters and digits inside a column's name ("200m" of
+        // `run200m`), the one column that holds it.
+        if let [one] = span {
+            let mixed = one.word.chars().count() >= 3
+                && one.word.chars().any(|c| c.is_ascii_digit())
+                && one.word.chars().any(char::is_alphabetic);
+            let mut holding = self
+                .schema
+                .names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| mixed && n.concat().contains(&one.word));
+            if let (Some((c, _)), None) = (holding.next(), holding.next()) {
+                return Some(Meaning::Column(c));
+            }
+        }
         if span.iter().all(|t| t.number.is_some()) {
             return None;
         }
