@@ -160,13 +160,24 @@ pub fn singular(word: &str) -> String {
     word.to_owned()
 }
 
+/// Words that are plural as they stand (a title says "5 bacteria").
+const PLURALS: &[&str] = &[
+    "bacteria", "criteria", "data", "media", "people", "children", "men", "women", "sheep",
+    "fish", "deer", "staff", "police", "cattle",
+];
+
 /// A name's plural for a title ("regions", "countries"): its last word's.
 pub fn plural(name: &str) -> String {
     let last = name.rsplit(' ').next().unwrap_or(name);
     let vowel_y = last.len() > 1
         && last.ends_with('y')
         && !last[..last.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
-    if last.ends_with('s') || last.ends_with(')') || last.chars().any(|c| c.is_ascii_digit()) {
+    let lower = last.to_lowercase();
+    if last.ends_with('s')
+        || last.ends_with(')')
+        || last.chars().any(|c| c.is_ascii_digit())
+        || PLURALS.contains(&lower.as_str())
+    {
         name.to_owned()
     } else if vowel_y {
         format!("{}ies", &name[..name.len() - 1])
