@@ -325,6 +325,12 @@ async fn score(router: &Router, section: &Section) -> Score {
                 want.aggregate, want.order, want.limit, got.card, got.x, got.y, got.group,
                 got.filters, got.aggregate, got.order, got.limit, got.said
             );
+            if got.attributes != want.attributes {
+                println!(
+                    "  attributes: want {:?}; got {:?}",
+                    want.attributes, got.attributes
+                );
+            }
         }
     }
     s

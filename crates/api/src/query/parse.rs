@@ -304,9 +304,10 @@ impl<'a> Schema<'a> {
         }
     }
 
-    /// A word's shortening after a letter or two that qualify it ("weight"
-    /// of `Bwt` and `Hwt`): the table's first such column, the thing
-    /// itself more often than a part of it.
+    /// A word's shortening after a letter that qualifies it ("weight" of
+    /// `Bwt` and `Hwt`: the table's first such column, the thing itself
+    /// more often than a part of it), or before a total's shortening
+    /// ("enrollment" of `enrltot`).
     fn qualified(&self, words: &[&str]) -> Option<Meaning> {
         let [word] = words else { return None };
         self.names
@@ -314,9 +315,13 @@ impl<'a> Schema<'a> {
             .position(|name| {
                 let name = name.concat();
                 let rest: String = name.chars().skip(1).collect();
-                name.chars().count() <= 6
+                let before_total = TOTALS
+                    .iter()
+                    .find_map(|t| name.strip_suffix(t).filter(|n| n.chars().count() >= 4));
+                (name.chars().count() <= 6
                     && rest.chars().count() >= 2
-                    && abbreviates(&[word], &rest)
+                    && abbreviates(&[word], &rest))
+                    || before_total.is_some_and(|n| abbreviates(&[word], n))
             })
             .map(Meaning::Column)
     }
@@ -348,6 +353,9 @@ impl<'a> Schema<'a> {
         best.map(|(at, _)| at)
     }
 }
+
+/// Shortenings of a total or an average a name ends with (`enrltot`).
+const TOTALS: &[&str] = &["tot", "total", "sum", "avg", "mean", "cnt", "num"];
 
 /// Whether `words` abbreviate the name `short` (its words run together,
 /// lower case) as people shorten column names: the name is the words run
@@ -534,6 +542,20 @@ impl Reader<'_, '_> {
         let next = self.toks.get(end).map(|t| t.word.as_str());
         if let ([one], Some("by")) = (span, next) {
             if ORDER_WORDS.contains(&one.word.as_str()) || one.word == "group" {
+                return None;
+            }
+        }
+        // "Color for each clarity", "colored by league": how marks are
+        // coloured, even of a table with a column `color`.
+        if let ([one], Some("by" | "for")) = (span, next) {
+            // The noun only after a word that makes it a mark's colour
+            // ("a different color for each", not "color by cut").
+            let noun = matches!(one.word.as_str(), "color" | "colour");
+            let marks = matches!(
+                self.word(start.wrapping_sub(1)),
+                "a" | "different" | "one" | "own" | "separate" | "its"
+            );
+            if COLOUR_BY.contains(&one.word.as_str()) && (!noun || marks) {
                 return None;
             }
         }

@@ -787,9 +787,9 @@ fn roles(q: &mut Reading) {
             {
                 q.plan.colour = Some(c);
                 // "colored by", "color for each": read, not left over.
-                for at in (1..=3).map(|k| m.start.wrapping_sub(k)) {
+                for at in (1..=4).map(|k| m.start.wrapping_sub(k)) {
                     let w = q.r.word(at);
-                    let lead = ["by", "for", "each", "per"].contains(&w);
+                    let lead = ["by", "for", "each", "per", "different", "separate"].contains(&w);
                     if lead || COLOUR_BY.contains(&w) || COLOUR_EACH.contains(&w) {
                         q.mark_read(at);
                     }

@@ -162,8 +162,8 @@ pub fn singular(word: &str) -> String {
 
 /// Words that are plural as they stand (a title says "5 bacteria").
 const PLURALS: &[&str] = &[
-    "bacteria", "criteria", "data", "media", "people", "children", "men", "women", "sheep",
-    "fish", "deer", "staff", "police", "cattle",
+    "bacteria", "criteria", "data", "media", "people", "children", "men", "women", "sheep", "fish",
+    "deer", "staff", "police", "cattle",
 ];
 
 /// A name's plural for a title ("regions", "countries"): its last word's.
