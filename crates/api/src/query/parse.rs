@@ -621,6 +621,23 @@ impl Reader<'_, '_> {
                 return Some(Meaning::Value(*c, value.clone()));
             }
         }
+        // 3c. A value the word begins with, a category's shortening
+        // ("herbivores" of `herbi`), the one value so begun.
+        if let [one] = span {
+            let word = one.word.as_str();
+            let mut begun = schema.values.iter().filter(|(key, (c, _))| {
+                let n = key.chars().count();
+                n >= 4
+                    && word.chars().count() >= n + 2
+                    && word.starts_with(key.as_str())
+                    && schema.distinct.get(*c).is_some_and(|d| *d <= NAMES_FROM)
+            });
+            if let (Some((_, (c, value))), None) = (begun.next(), begun.next()) {
+                if !is_rule_word(word) {
+                    return Some(Meaning::Value(*c, value.clone()));
+                }
+            }
+        }
         // 3a. A sex as the table writes it ("female" of F).
         if let [one] = span {
             let codes = SEXES
