@@ -185,9 +185,11 @@ impl<'a> Schema<'a> {
                 }
                 for value in &order {
                     let count = rows.get(value).copied().unwrap_or(0);
+                    // "Waiter / Waitress" is also "waiter and waitress".
+                    let joined = value.replace(" / ", " and ").replace(" & ", " and ");
                     let words: Vec<String> =
-                        tokens(value).iter().map(|t| singular(&t.word)).collect();
-                    for len in 1..words.len().min(MAX_SPAN + 1) {
+                        tokens(&joined).iter().map(|t| singular(&t.word)).collect();
+                    for len in 1..=words.len().min(MAX_SPAN) {
                         for part in words.windows(len) {
                             let key = part.join(" ");
                             if key.chars().count() < 4 || part.iter().all(|w| is_rule_word(w)) {
@@ -701,7 +703,10 @@ impl Reader<'_, '_> {
             return None;
         }
         // 4b. Part of a value ("Premier League", "Bundesliga").
-        if let Some((c, value)) = schema.parts.get(&key).filter(|_| first_capital) {
+        // Two words or more of it need no capital ("waiters and
+        // waitresses" of `Waiter / Waitress`).
+        let several = words.iter().filter(|w| !is_stopword(w)).count() >= 2;
+        if let Some((c, value)) = schema.parts.get(&key).filter(|_| first_capital || several) {
             return Some(Meaning::Value(*c, value.clone()));
         }
         // 5. Part of a column's name ("gross", "budget"; no unit like "g").

@@ -40,6 +40,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         compare_word: false,
         counts_summed: false,
         lead_time: None,
+        stacked: false,
         grouped: Vec::new(),
         valued: Vec::new(),
         filter_at: Vec::new(),
@@ -88,6 +89,8 @@ struct Reading<'s, 'a> {
     compare_word: bool,
     /// The date column named first with a listing word ("years with …").
     lead_time: Option<usize>,
+    /// The colour group is "stacked by".
+    stacked: bool,
     /// The counting phrase names a column of counts: it is summed.
     counts_summed: bool,
     /// Categories named after "by": groups, whatever values of them a word
@@ -786,6 +789,7 @@ fn roles(q: &mut Reading) {
                 && q.plan.colour.is_none()
             {
                 q.plan.colour = Some(c);
+                q.stacked = q.r.word(m.start.wrapping_sub(2)) == "stacked";
                 // "colored by", "color for each": read, not left over.
                 for at in (1..=4).map(|k| m.start.wrapping_sub(k)) {
                     let w = q.r.word(at);
@@ -1110,6 +1114,10 @@ fn time_and_correlation(q: &mut Reading) {
     }
     if plan.has(Task::Trend) && plan.time.is_none() {
         plan.time = q.time_column;
+    }
+    // "… over time stacked by sex": the groups stack as areas.
+    if q.stacked && plan.chart.is_none() && plan.has(Task::Trend) {
+        plan.chart = Some((CardKind::StackedAreaTimeseries, "stacked"));
     }
 }
 
