@@ -19,7 +19,7 @@ use super::choose::{asked as asked_of, best_category, feasible, inferred, MAX_SL
 use super::measure::{date_column, default_aggregate, is_level, lists_things, things_column};
 use super::phrases::{display, filter_words, lower_first, short};
 use super::plan::{filter_text, format_number, Aggregate, Grain, Plan, Task, Test};
-use super::rows::{distinct_kept, group, kept, latest, mask, Key, Point};
+use super::rows::{days_spanned, distinct_kept, group, kept, latest, mask, Key, Point};
 use super::words::plural;
 use crate::cards::{self, About, Labels};
 use crate::recommend::{
@@ -482,7 +482,12 @@ fn line_grain(ask: &Ask, t: usize, work: &mut Work) -> Option<Grain> {
     let dates = distinct_kept(ask.table, &work.keep, t);
     let grain = ask.plan.grain.or_else(|| {
         let limit = if ask.counting { 60 } else { MAX_POINTS };
-        (dates > limit).then_some(if dates > MAX_POINTS * 30 {
+        // The finest grain that draws few enough points: days of a few
+        // months of hours, months of a few years, else years.
+        let days = days_spanned(ask.table, &work.keep, t);
+        (dates > limit).then_some(if days < limit as f64 {
+            Grain::Day
+        } else if dates > MAX_POINTS * 30 {
             Grain::Year
         } else {
             Grain::Month

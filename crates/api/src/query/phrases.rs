@@ -52,6 +52,7 @@ fn test_words(test: &Test, kind: Kind, name: &str, row: &str) -> String {
         (Test::In(values), Kind::Number) => format!("{row} with {} {name}", values.join(" or ")),
         (Test::In(values), _) => values.join(" and "),
         (Test::Out(values), _) => format!("{row} with {name} not {}", values.join(" or ")),
+        (Test::Months(a, b), _) => month_words(*a, *b),
         (Test::Between(a, b), Kind::Time) if a == b => format!("in {}", n(a)),
         (Test::Between(a, b), Kind::Time) => format!("{} to {}", n(a), n(b)),
         (Test::Ge(v), Kind::Time) => format!("since {}", n(v)),
@@ -67,6 +68,23 @@ fn test_words(test: &Test, kind: Kind, name: &str, row: &str) -> String {
 }
 
 pub(super) use crate::recommend::lower_first;
+
+/// Months for a title: "in March 2015", "since April 2015".
+fn month_words(a: i64, b: i64) -> String {
+    let name = |m: i64| {
+        let month = super::lexicon::MONTHS
+            .get(m.rem_euclid(12) as usize)
+            .and_then(|names| names.first())
+            .map_or(String::new(), |n| super::super::recommend::sentence(n));
+        format!("{month} {}", m.div_euclid(12))
+    };
+    match (a, b) {
+        (a, b) if a == b => format!("in {}", name(a)),
+        (a, i64::MAX) => format!("since {}", name(a)),
+        (i64::MIN, b) => format!("until {}", name(b)),
+        (a, b) => format!("{} to {}", name(a), name(b)),
+    }
+}
 
 /// A figure for a sentence: four significant digits at most.
 pub(super) fn short(v: f64) -> String {

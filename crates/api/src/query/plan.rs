@@ -81,6 +81,15 @@ pub enum Test {
     Le(f64),
     /// Both ends kept.
     Between(f64, f64),
+    /// Dates from one month to another, both kept, each as year × 12 +
+    /// month − 1 ("March 2015", "since April"); an open end is `i64::MIN`
+    /// or `i64::MAX`.
+    Months(i64, i64),
+}
+
+/// A month as year × 12 + month − 1, written `2015-03`.
+pub fn month_text(m: i64) -> String {
+    format!("{:04}-{:02}", m.div_euclid(12), m.rem_euclid(12) + 1)
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -254,6 +263,10 @@ pub fn test_text(name: &str, test: &Test) -> String {
         Test::Le(v) => format!("{name} <= {}", n(*v)),
         Test::Between(a, b) if a == b => format!("{name} = {}", n(*a)),
         Test::Between(a, b) => format!("{name} between {} and {}", n(*a), n(*b)),
+        Test::Months(a, b) if a == b => format!("{name} = {}", month_text(*a)),
+        Test::Months(a, i64::MAX) => format!("{name} >= {}", month_text(*a)),
+        Test::Months(i64::MIN, b) => format!("{name} <= {}", month_text(*b)),
+        Test::Months(a, b) => format!("{name} between {} and {}", month_text(*a), month_text(*b)),
     }
 }
 

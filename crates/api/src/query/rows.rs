@@ -30,7 +30,16 @@ pub(super) fn passes(test: &Test, value: f64) -> bool {
         Test::Lt(v) => value < *v,
         Test::Le(v) => value <= *v,
         Test::Between(a, b) => value >= *a && value <= *b,
+        // Months compare dates only (`cell_passes`).
+        Test::Months(..) => false,
     }
+}
+
+/// The month of a date cell, as year × 12 + month − 1.
+fn month_of(cell: &Cell) -> Option<i64> {
+    let (seconds, _) = parse_date(text(cell)?)?;
+    let (y, m, _) = civil_from_days((seconds / 86_400.0).floor() as i64);
+    Some(y * 12 + i64::from(m) - 1)
 }
 
 /// Whether `cell` of a column of `kind` passes `test`; texts compare
@@ -43,6 +52,9 @@ fn cell_passes(kind: Kind, cell: &Cell, test: &Test) -> bool {
     };
     match (kind, cell, test) {
         (_, Cell::Empty, _) => false,
+        (Kind::Time, cell, Test::Months(a, b)) => {
+            month_of(cell).is_some_and(|m| (*a..=*b).contains(&m))
+        }
         (Kind::Time, cell, test) => year_of(cell).is_some_and(|y| passes(test, y)),
         (_, Cell::Number(n), test) => passes(test, *n),
         (_, Cell::Text(t), Test::In(values)) => named(values, t),
@@ -275,6 +287,25 @@ pub(super) fn group(
     out.into_iter()
         .map(|(k, order, mut acc)| (k, order, acc.result(aggregate)))
         .collect()
+}
+
+/// The days the kept dates of `column` span, first to last.
+pub(super) fn days_spanned(table: &Table, keep: &[bool], column: usize) -> f64 {
+    let Some(c) = table.columns.get(column) else {
+        return 0.0;
+    };
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (cell, _) in c.cells.iter().zip(keep).filter(|(_, k)| **k) {
+        if let Some((seconds, _)) = text(cell).and_then(parse_date) {
+            lo = lo.min(seconds);
+            hi = hi.max(seconds);
+        }
+    }
+    if lo <= hi {
+        (hi - lo) / 86_400.0
+    } else {
+        0.0
+    }
 }
 
 pub(super) fn distinct_kept(table: &Table, keep: &[bool], column: usize) -> usize {

@@ -12,9 +12,9 @@ use super::lexicon::{
     is_adjective, is_rule_word, is_stopword, Bound, AGGREGATES, AXIS_DIRECTIONS, AXIS_TARGETS,
     BY_WORDS, CHARTS, COLOUR_BY, COLOUR_EACH, COMPARES, COMPARISONS, CORRELATIONS, COUNT_COLUMNS,
     CUMULATIVES, DIRECTIONS, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
-    HEADLINES, LATESTS, LEANINGS, LISTINGS, LIST_LEADS, LIST_VERBS, MEASURE_TARGETS, NEGATIONS,
-    NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS, PERCENTAGES,
-    PERIODS, RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS,
+    HEADLINES, LATESTS, LEANINGS, LISTINGS, LIST_LEADS, LIST_VERBS, MEASURE_TARGETS, MONTHS,
+    NEGATIONS, NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS,
+    PERCENTAGES, PERIODS, RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS,
     YEAR_COMPARISONS,
 };
 use super::measure::{is_identifier, names_counts, unique_column};
@@ -52,6 +52,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     ranking(&mut q);
     comparisons(&mut q);
     counted_values(&mut q);
+    months(&mut q);
     years_and_decades(&mut q);
     aggregation(&mut q);
     tasks(&mut q);
@@ -594,6 +595,62 @@ fn counted_values(q: &mut Reading) {
         );
         q.taken.push(i);
         q.mark_read(before);
+    }
+}
+
+/// A month of a date column: "in March 2015", "since April" (of the
+/// table's last year when no year is said), "before June 2015".
+fn months(q: &mut Reading) {
+    let (Some(t), Some((_, last))) = (q.time_column, q.years) else {
+        return;
+    };
+    for at in 0..q.r.toks.len() {
+        let free = |k: usize| q.read.get(k) != Some(&true) && q.r.used.get(k) != Some(&true);
+        let Some(token) = q.r.toks.get(at).filter(|_| free(at)) else {
+            continue;
+        };
+        // "may" is a month only with its capital.
+        let month = MONTHS
+            .iter()
+            .position(|names| names.contains(&token.word.as_str()))
+            .filter(|_| token.word != "may" || token.capital);
+        let Some(month) = month else { continue };
+        let year =
+            q.r.toks
+                .get(at + 1)
+                .and_then(|t| t.number)
+                .filter(|y| year_like(*y));
+        let said = year.filter(|_| free(at + 1));
+        let m = said.unwrap_or(last) as i64 * 12 + month as i64;
+        // "From March to May": both ends, in the table's last year.
+        let to = matches!(q.r.word(at + 1), "to" | "and" | "through" | "until")
+            .then(|| q.r.toks.get(at + 2))
+            .flatten()
+            .and_then(|t| {
+                MONTHS
+                    .iter()
+                    .position(|names| names.contains(&t.word.as_str()))
+            });
+        if let (Some(end), None) = (to, said) {
+            let end = last as i64 * 12 + end as i64;
+            q.add_filter(Filter::new(t, Test::Months(m.min(end), m.max(end))), at);
+            (at..at + 3).for_each(|k| q.mark_read(k));
+            continue;
+        }
+        let test = match q.r.word(at.wrapping_sub(1)) {
+            "since" | "from" => Test::Months(m, i64::MAX),
+            "after" => Test::Months(m + 1, i64::MAX),
+            "before" => Test::Months(i64::MIN, m - 1),
+            "until" | "through" => Test::Months(i64::MIN, m),
+            "in" | "of" | "during" => Test::Months(m, m),
+            _ if said.is_some() => Test::Months(m, m),
+            _ => continue,
+        };
+        q.add_filter(Filter::new(t, test), at);
+        q.mark_read(at);
+        if said.is_some() {
+            q.mark_read(at + 1);
+        }
     }
 }
 
@@ -1156,7 +1213,11 @@ fn listing(q: &mut Reading, table: &Table) {
     let Some(head) = head else {
         return;
     };
-    let filtered = !plan.filters.is_empty();
+    // A span of dates keeps periods, not rows to list ("from March to May").
+    let filtered = plan
+        .filters
+        .iter()
+        .any(|f| r.schema.kind(f.column) != Some(Kind::Time));
     let named = r
         .mentions
         .iter()
@@ -1778,6 +1839,124 @@ mod tests {
         assert_eq!(
             plan.colour.map(|c| table.columns[c].name.as_str()),
             Some("county")
+        );
+    }
+
+    fn read_of(csv: &str, question: &str) -> (Plan, Table) {
+        let table = read_csv(csv.as_bytes(), &Stop::never()).unwrap();
+        (understand(question, &table, &Aliases::default()), table)
+    }
+
+    fn filter_texts(plan: &Plan, table: &Table) -> Vec<String> {
+        let name = |c: usize| table.columns[c].name.clone();
+        plan.filters
+            .iter()
+            .map(|f| super::super::plan::filter_text(&name, f))
+            .collect()
+    }
+
+    #[test]
+    fn months_of_dates_are_filters_of_months() {
+        let mut csv = String::from("time,count\n");
+        for d in 0..200 {
+            let (y, m, day) = zdr_chart::model::civil_from_days(16_436 + d);
+            csv.push_str(&format!("{y:04}-{m:02}-{day:02},{}\n", d % 7));
+        }
+        for (question, want) in [
+            ("count in March 2015", "time = 2015-03"),
+            ("count since April", "time >= 2015-04"),
+            ("count before June", "time <= 2015-05"),
+            (
+                "count from March to May",
+                "time between 2015-03 and 2015-05",
+            ),
+        ] {
+            let (plan, table) = read_of(&csv, question);
+            assert_eq!(filter_texts(&plan, &table), [want], "{question}");
+        }
+        let (plan, table) = read_of(&csv, "count in 2015");
+        assert_eq!(filter_texts(&plan, &table), ["time = 2015"]);
+    }
+
+    #[test]
+    fn a_column_of_zero_and_one_is_a_yes_or_no() {
+        let mut csv = String::from("PassengerId,Survived,Pclass,Sex,Fare,Embarked\n");
+        for i in 1..=40 {
+            let sex = ["male", "female"][i % 2];
+            csv.push_str(&format!(
+                "{i},{},{},{sex},{}.5,{}\n",
+                i % 3 % 2,
+                i % 3 + 1,
+                i * 3,
+                ["S", "C", "Q"][i % 3]
+            ));
+        }
+        let (plan, table) = read_of(&csv, "how many passengers survived");
+        assert_eq!(filter_texts(&plan, &table), ["Survived = 1"]);
+        assert_eq!(plan.aggregate, Some(Aggregate::Count));
+        let (plan, table) = read_of(&csv, "number of survivors by sex");
+        assert_eq!(filter_texts(&plan, &table), ["Survived = 1"]);
+        assert_eq!(names(&plan.dimensions, &table), ["Sex"]);
+        let (plan, table) = read_of(&csv, "survival rate by class");
+        assert_eq!(
+            (names(&plan.measures, &table), plan.aggregate),
+            (vec!["Survived".to_owned()], Some(Aggregate::Mean))
+        );
+        assert_eq!(names(&plan.dimensions, &table), ["Pclass"]);
+        let (plan, table) = read_of(&csv, "average fare by port of embarkation");
+        assert_eq!(names(&plan.dimensions, &table), ["Embarked"]);
+        let (plan, table) = read_of(&csv, "count of passengers by sex and class");
+        assert_eq!(names(&plan.dimensions, &table), ["Sex", "Pclass"]);
+    }
+
+    #[test]
+    fn names_shortened_beyond_their_letters_are_read() {
+        let csv = "id,year,lg,g,ab,r,h,hr,enrltot,Bwt,Hwt\n".to_owned()
+            + &(1..=30)
+                .map(|i| {
+                    format!(
+                        "{i},{},AL,{v},{v},{v},{v},{v},{v},2.{i},1{i}\n",
+                        1990 + i % 5,
+                        v = i * 7 % 11
+                    )
+                })
+                .collect::<String>();
+        for (question, measure) in [
+            ("total runs by league", "r"),
+            ("average at bats by league", "ab"),
+            ("hits by league", "h"),
+            ("total enrollment by league", "enrltot"),
+            ("average weight by league", "Bwt"),
+            ("average heart weight by league", "Hwt"),
+        ] {
+            let (plan, table) = read_of(&csv, question);
+            assert_eq!(names(&plan.measures, &table), [measure], "{question}");
+        }
+        // A chart's words name no column.
+        let (plan, table) = read_of(&csv, "stacked bar of home runs by year, colored by league");
+        assert_eq!(names(&plan.measures, &table), ["hr"]);
+    }
+
+    #[test]
+    fn a_measure_that_drifts_is_averaged_and_one_that_swings_summed() {
+        let mut csv = String::from("date,co2,sales\n");
+        for d in 0..48 {
+            csv.push_str(&format!(
+                "{}-{:02}-01,{},{}\n",
+                2000 + d / 12,
+                d % 12 + 1,
+                350 + d,
+                [10, 90, 40, 5][d % 4]
+            ));
+        }
+        let table = read_csv(csv.as_bytes(), &Stop::never()).unwrap();
+        assert_eq!(
+            super::super::measure::default_aggregate(&table, Some(1)),
+            Aggregate::Mean
+        );
+        assert_eq!(
+            super::super::measure::default_aggregate(&table, Some(2)),
+            Aggregate::Sum
         );
     }
 }
