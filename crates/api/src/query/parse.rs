@@ -12,7 +12,7 @@ use zdr_chart::geo::{self, Atlas};
 use super::aliases::{Aliases, Target};
 use super::lexicon::{
     is_rule_word, is_stopword, ADJECTIVES, CHARTS, COLOUR_BY, GRAINS, MONTHS, ORDER_WORDS,
-    PERCENTAGES, SEXES, SYNONYMS,
+    PERCENTAGES, SEXES, SYNONYMS, VERSUS,
 };
 use super::words::{
     misspelled, name_words, same_stem, singular, tokens, Token, MAX_SPAN, MAX_TOKENS,
@@ -599,6 +599,10 @@ impl Reader<'_, '_> {
             if let Some(c) = written {
                 return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
             }
+        }
+        // "vs" compares, even of a table with a column `vs`.
+        if words.len() == 1 && VERSUS.contains(&key.as_str()) {
+            return None;
         }
         if let Some(c) = schema.names.iter().position(|n| *n == words) {
             return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));

@@ -197,6 +197,21 @@ fn counted_noun(q: &mut Reading, table: &Table) {
     }
 }
 
+/// "By number of cylinders", "by the number of gears": a count phrase at
+/// `at` that groups by its column and counts nothing.
+fn groups_by_count(r: &Reader, at: usize) -> bool {
+    let before = |k: usize| r.word(at.wrapping_sub(k));
+    let by = BY_WORDS.contains(&before(1)) || (before(1) == "the" && BY_WORDS.contains(&before(2)));
+    // The words counted are a column's ("cylinders" of `cyl`), not the
+    // rows' ("top 5 airlines by number of strikes").
+    let of = r.word(at + 1) == "of" && matches!(r.word(at), "number" | "count");
+    let column_after = r.mentions.iter().any(|m| {
+        matches!(m.meaning, Meaning::Column(_))
+            && (m.start == at + 2 || (m.start == at + 3 && r.word(at + 2) == "the"))
+    });
+    by && of && column_after
+}
+
 /// Whether every value of a number column is a whole number of at least 0.
 fn whole_numbers(table: &Table, c: usize) -> bool {
     table.columns.get(c).is_some_and(|column| {
@@ -216,6 +231,7 @@ fn counted_mention(r: &Reader) -> Option<(usize, usize)> {
         .filter(|(_, a)| *a == Aggregate::Count)
         .filter_map(|(w, _)| r.find(w).map(|at| (at, w.split(' ').count())))
         .filter(|(at, _)| r.used.get(*at) == Some(&false))
+        .filter(|(at, _)| !groups_by_count(r, *at))
         .map(|(at, len)| at + len)
         .min()?;
     let i = r.mentions.iter().position(|m| {
@@ -727,6 +743,7 @@ fn aggregation(q: &mut Reading) {
                     q.r.used.get(*at) != Some(&true) || (*a == Aggregate::Sum && shortened(*at, w))
                 })
                 .filter(|at| !ordering_at(*at))
+                .filter(|at| *a != Aggregate::Count || !groups_by_count(&q.r, *at))
                 .map(|at| (at, *a))
         })
         .min_by_key(|(at, _)| *at)
@@ -809,6 +826,11 @@ fn grouped_at(r: &Reader, start: usize) -> bool {
     let loose = start
         .checked_sub(1)
         .is_some_and(|w| r.used.get(w) == Some(&false) && !is_rule_word(r.word(w)));
+    // "by number of cylinders", "by the number of gears": a column of
+    // counts grouped by.
+    let counts_of = back(1) == "of"
+        && back(2) == "number"
+        && (BY_WORDS.contains(&back(3)) || (back(3) == "the" && BY_WORDS.contains(&back(4))));
     // "by sex and class": the second group as the first.
     let and_group = back(1) == "and"
         && r.mentions
@@ -819,6 +841,7 @@ fn grouped_at(r: &Reader, start: usize) -> bool {
         || (back(2) == "for" && back(1) == "each")
         || (loose && BY_WORDS.contains(&back(2)))
         || and_group
+        || counts_of
 }
 
 /// Whether the mention starting at `start` is what the marks are coloured by.
