@@ -384,8 +384,8 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [251, 273, 274, 263, 281, 247, 272, 281, 284, 285];
-const FIRST_RUN_ORDER: usize = 66;
+const FIRST_RUN: [usize; 10] = [271, 278, 280, 278, 284, 270, 280, 282, 285, 285];
+const FIRST_RUN_ORDER: usize = 67;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_public_development_set_is_scored_and_holds_its_first_run() {

@@ -1428,7 +1428,7 @@ fn answer(ask: &Ask, mut card: Suggestion, mut work: Work) -> Drawn {
         let m = ask.name_of(m).to_lowercase();
         work.notes.push(match ask.aggregate {
             Aggregate::Mean => format!(
-                "{m} averaged over the rows of each point (a rate or a property: never summed)"
+                "{m} averaged over the rows of each point (a rate, a level or a property: never summed)"
             ),
             _ => format!("{m} summed over the rows of each point"),
         });

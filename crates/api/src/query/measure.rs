@@ -1,7 +1,8 @@
 //! What kind of number a measure is, read from its name and its table:
-//! a flow is summed across rows (sales, goals), a rate or a property is
-//! averaged (life expectancy, a car's horsepower), a level is read at
-//! one date (a population). docs/service-api.md lists the words.
+//! a flow is summed across rows (sales, goals), a rate, a property or a
+//! level that drifts is averaged (life expectancy, a car's horsepower, a
+//! CO2 concentration), a level is read at one date (a population).
+//! docs/service-api.md lists the words.
 
 use super::lexicon::{COUNTS, FLOWS, IDENTIFIERS, LEVELS, RATES};
 use super::plan::Aggregate;
