@@ -10,8 +10,9 @@
 //! holds the development set's first-run totals as a floor, so a rule
 //! change can trade misses between tables but not lose answers overall.
 //!
-//! tests/corpus/held-aside/*.txt is sealed until the rules are frozen
-//! (docs/service-api.md gives its sha256): nothing here reads it.
+//! tests/corpus/held-aside/*.txt was sealed until the rules were frozen
+//! (docs/service-api.md gives its sha256, checked here); its first run
+//! is its floor, recorded beside the development set's.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -387,21 +388,33 @@ fn total_of(scores: &[Score]) -> Score {
 const FIRST_RUN: [usize; 10] = [271, 278, 280, 278, 284, 270, 280, 282, 285, 285];
 const FIRST_RUN_ORDER: usize = 67;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_public_development_set_is_scored_and_holds_its_first_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path(), false);
-    let mut files: Vec<String> = std::fs::read_dir(corpus_dir().join("development"))
+/// The files of one set (`development`, `held-aside`), in name order.
+fn files_of(set: &str) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(corpus_dir().join(set))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|f| f.ends_with(".txt"))
         .collect();
     files.sort();
+    files
+}
+
+/// Each file of `set` scored through the API, and the table printed.
+async fn scored(set: &str) -> Vec<Score> {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
     let mut scores = Vec::new();
-    for file in &files {
-        scores.push(score(&router, &section(&format!("development/{file}"))).await);
+    for file in files_of(set) {
+        scores.push(score(&router, &section(&format!("{set}/{file}"))).await);
     }
     print_table(&scores);
+    scores
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_public_development_set_is_scored_and_holds_its_first_run() {
+    let files = files_of("development");
+    let scores = scored("development").await;
     let n: usize = scores.iter().map(|s| s.n).sum();
     assert!(
         files.len() >= 14 && n >= 280,
@@ -454,4 +467,42 @@ async fn ask_a_public_table() {
             got.said
         );
     }
+}
+
+/// The held-aside set as sealed: `cat held-aside/*.txt | sha256sum`.
+const HELD_ASIDE_SHA256: &str = "f17cacd93827b75df550f922ef3c8c87936c6d3348470f1123aebb1b122422d4";
+
+/// The held-aside set's first run, after the rules were frozen at
+/// 5735e1b (docs/service-api.md records its table): its floor.
+const HELD_ASIDE_FIRST_RUN: [usize; 10] = [110, 120, 121, 131, 129, 115, 122, 132, 137, 139];
+const HELD_ASIDE_FIRST_RUN_ORDER: usize = 26;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_held_aside_set_is_as_sealed_and_holds_its_first_run() {
+    use sha2::{Digest, Sha256};
+    let mut sealed = Sha256::new();
+    for file in files_of("held-aside") {
+        sealed.update(std::fs::read(corpus_dir().join("held-aside").join(file)).unwrap());
+    }
+    let sealed: String = sealed
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(
+        sealed, HELD_ASIDE_SHA256,
+        "the held-aside questions changed"
+    );
+    let scores = scored("held-aside").await;
+    let total = total_of(&scores);
+    assert!(total.n >= 140, "{} questions", total.n);
+    for (k, name) in MEASURES.iter().enumerate() {
+        assert!(
+            total.right[k] >= HELD_ASIDE_FIRST_RUN[k],
+            "{name}: {} < {}",
+            total.right[k],
+            HELD_ASIDE_FIRST_RUN[k]
+        );
+    }
+    assert!(total.order_followed >= HELD_ASIDE_FIRST_RUN_ORDER);
 }
