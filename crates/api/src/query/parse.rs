@@ -808,9 +808,38 @@ impl Reader<'_, '_> {
             }
         }
         self.mentions.sort_by_key(|m| m.start);
+        self.values_of_named_columns();
         self.merge_parts();
         self.drop_modifiers();
         self.drop_row_nouns();
+    }
+
+    /// "airco = yes", "prefarea is yes": a value written after its column
+    /// is that column's, where several columns hold it.
+    fn values_of_named_columns(&mut self) {
+        for i in 1..self.mentions.len() {
+            let (before, now) = (&self.mentions[i - 1], &self.mentions[i]);
+            let (Meaning::Column(c), Meaning::Value(_, value)) = (&before.meaning, &now.meaning)
+            else {
+                continue;
+            };
+            let between: Vec<&str> = (before.end..now.start).map(|k| self.word(k)).collect();
+            let linked = matches!(
+                between.as_slice(),
+                ["="] | ["is"] | ["=="] | ["equal", "to"] | ["is", "equal", "to"]
+            );
+            let holds = self.schema.table.columns.get(*c).is_some_and(|col| {
+                col.cells.iter().any(|cell| {
+                    crate::recommend::text(cell).is_some_and(|t| t.eq_ignore_ascii_case(value))
+                })
+            });
+            if linked && holds {
+                let (c, value) = (*c, value.clone());
+                if let Some(m) = self.mentions.get_mut(i) {
+                    m.meaning = Meaning::Value(c, value);
+                }
+            }
+        }
     }
 
     /// "Smokers" of a column `smoker` of Yes and No, "are full time" of

@@ -1041,6 +1041,14 @@ fn value_filters(q: &mut Reading) {
             q.add_filter(Filter::new(column, Test::Out(named.values)), named.at);
             continue;
         }
+        // Every value of the column named ("how many are gram positive and
+        // how many negative"): a group, no filter.
+        let every =
+            q.r.schema.distinct.get(column) == Some(&named.values.len()) && named.values.len() >= 2;
+        if every {
+            push(&mut q.plan.dimensions, column);
+            continue;
+        }
         q.plan.dimensions.retain(|d| *d != column);
         // "Sat or Sun" keeps either; "Texas and California" compares them,
         // unless the bars are of things each in one of them ("districts in
