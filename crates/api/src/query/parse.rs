@@ -71,6 +71,8 @@ pub(super) struct Schema<'a> {
     spelled: Vec<(String, usize, String)>,
     /// Per column, its "yes" as written where it holds only yes and no.
     yes: Vec<Option<String>>,
+    /// The "no" of each column of yes and no.
+    no: Vec<Option<String>>,
     /// Per column, whether it holds months' names (Apr, May …).
     month_named: Vec<bool>,
     /// Per column named as months and holding 1 to 12, the months it
@@ -80,6 +82,15 @@ pub(super) struct Schema<'a> {
 
 /// The "yes" of a column whose values are yes and no (Yes/No, Y/N, T/F,
 /// True/False), as written.
+/// The "no" of a column of yes and no, where it has one.
+fn no_of(values: &[&str]) -> Option<String> {
+    yes_of(values)?;
+    values
+        .iter()
+        .find(|v| matches!(v.to_lowercase().as_str(), "no" | "n" | "false" | "f"))
+        .map(|v| (*v).to_owned())
+}
+
 fn yes_of(values: &[&str]) -> Option<String> {
     let mut yes = None;
     for v in values {
@@ -121,7 +132,8 @@ impl<'a> Schema<'a> {
         let mut distinct = Vec::new();
         let mut parts: HashMap<String, (usize, String, usize)> = HashMap::new();
         let mut spelled = Vec::new();
-        let (mut yes, mut month_named, mut month_numbers) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut yes, mut no) = (Vec::new(), Vec::new());
+        let (mut month_named, mut month_numbers) = (Vec::new(), Vec::new());
         for (at, column) in table.columns.iter().enumerate() {
             let mut rows: HashMap<&str, usize> = HashMap::new();
             let mut order: Vec<&str> = Vec::new();
@@ -161,11 +173,16 @@ impl<'a> Schema<'a> {
             distinct.push(seen.len().max(numbers.len()));
             let flags =
                 numbers.len() == 2 && [0.0f64, 1.0].iter().all(|n| numbers.contains(&n.to_bits()));
-            let yes_flag = flags.then(|| "1".to_owned());
+            let indexed = seen.len() <= MAX_INDEXED;
             yes.push(
                 yes_of(&order)
-                    .filter(|_| seen.len() <= MAX_INDEXED)
-                    .or(yes_flag),
+                    .filter(|_| indexed)
+                    .or(flags.then(|| "1".to_owned())),
+            );
+            no.push(
+                no_of(&order)
+                    .filter(|_| indexed)
+                    .or(flags.then(|| "0".to_owned())),
             );
             month_named.push(
                 !order.is_empty()
@@ -217,6 +234,7 @@ impl<'a> Schema<'a> {
             parts,
             spelled,
             yes,
+            no,
             month_named,
             month_numbers,
         }
@@ -249,6 +267,11 @@ impl<'a> Schema<'a> {
     /// The "yes" of a column of yes and no, as the table writes it.
     pub(super) fn yes_value(&self, c: usize) -> Option<String> {
         self.yes.get(c).cloned().flatten()
+    }
+
+    /// The "no" of a column of yes and no, as the table writes it.
+    fn no_value(&self, c: usize) -> Option<String> {
+        self.no.get(c).cloned().flatten()
     }
 
     /// Whether a text column holds months' names (Apr, May …).
@@ -854,10 +877,23 @@ impl Reader<'_, '_> {
                 .get(start)
                 .is_some_and(|t| singular(&t.word) != t.word && !is_rule_word(&t.word));
         let before = self.word(start.wrapping_sub(1));
-        let copula = matches!(before, "are" | "is" | "was" | "were");
+        // "Houses with a driveway", "without gas hot water".
+        let article = matches!(before, "a" | "an");
+        let owner = if article {
+            self.word(start.wrapping_sub(2))
+        } else {
+            before
+        };
+        if owner == "without" {
+            if let Some(no) = self.schema.no_value(c) {
+                return Meaning::Value(c, no);
+            }
+        }
+        let with = owner == "with" && self.schema.kind(c) != Some(Kind::Number);
+        let copula = matches!(before, "are" | "is" | "was" | "were") || with;
         // "Passengers who survived", "customers churned": what the rows did.
         let deed = end == start + 1
-            && (matches!(before, "who" | "that" | "which")
+            && (matches!(before, "who" | "that" | "which" | "many")
                 || (self.word(start).ends_with("ed")
                     && singular(before) != before
                     && !is_rule_word(before)));
