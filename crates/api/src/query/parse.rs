@@ -541,17 +541,28 @@ impl Reader<'_, '_> {
     fn meaning(&self, start: usize, end: usize, aliases: &Aliases) -> Option<Meaning> {
         let span = self.toks.get(start..end)?;
         // A word of letters and digits inside a column's name ("200m" of
-        // `run200m`), the one column that holds it.
-        if let [one] = span {
-            let mixed = one.word.chars().count() >= 3
-                && one.word.chars().any(|c| c.is_ascii_digit())
-                && one.word.chars().any(char::is_alphabetic);
+        // `run200m`, "800 m" of `run800m`), the one column that holds it.
+        let written = match span {
+            [one] => Some(one.word.clone()),
+            [n, unit]
+                if n.word.chars().all(|c| c.is_ascii_digit())
+                    && unit.word.chars().count() <= 2
+                    && unit.word.chars().all(char::is_alphabetic) =>
+            {
+                Some(format!("{}{}", n.word, unit.word))
+            }
+            _ => None,
+        };
+        if let Some(word) = written {
+            let mixed = word.chars().count() >= 3
+                && word.chars().any(|c| c.is_ascii_digit())
+                && word.chars().any(char::is_alphabetic);
             let mut holding = self
                 .schema
                 .names
                 .iter()
                 .enumerate()
-                .filter(|(_, n)| mixed && n.concat().contains(&one.word));
+                .filter(|(_, n)| mixed && n.concat().contains(&word));
             if let (Some((c, _)), None) = (holding.next(), holding.next()) {
                 return Some(Meaning::Column(c));
             }
