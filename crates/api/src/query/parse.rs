@@ -429,12 +429,37 @@ pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
         let consonants = short.iter().skip(1).all(|c| !VOWELS.contains(c))
             && word.len() >= short.len() + 3
             && pieces(&words, &short);
-        return head || consonants;
+        return head || consonants || head_then_consonants(word, &short);
     }
     pieces(&words, &short)
 }
 
 const VOWELS: [char; 5] = ['a', 'e', 'i', 'o', 'u'];
+
+/// A long word's head, then consonants of its rest in order ("bathrms" of
+/// "bathrooms"): five letters or more, two consonants at least.
+fn head_then_consonants(word: &[char], short: &[char]) -> bool {
+    if short.len() < 5 || word.len() < short.len() + 2 {
+        return false;
+    }
+    let head = word.iter().zip(short).take_while(|(a, b)| a == b).count();
+    (2..=head.min(short.len() - 2)).any(|k| {
+        let rest = &short[k..];
+        let mut in_word = k;
+        rest.iter().all(|c| {
+            if VOWELS.contains(c) {
+                return false;
+            }
+            match word[in_word..].iter().position(|w| w == c) {
+                Some(p) => {
+                    in_word += p + 1;
+                    true
+                }
+                None => false,
+            }
+        })
+    })
+}
 
 /// Whether `short` splits into one piece per word, in order, each the
 /// word's first letter and then letters of the word in order (a linking
@@ -1054,6 +1079,7 @@ mod abbreviation_tests {
             (&["years", "since", "phd"], "yrssincephd"),
             (&["at", "bats"], "ab"),
             (&["enrollment", "total"], "enrltot"),
+            (&["bathrooms"], "bathrms"),
         ] {
             assert!(abbreviates(words, name), "{words:?} {name}");
         }
