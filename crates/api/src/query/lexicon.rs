@@ -353,7 +353,10 @@ pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
         ],
         &["weight", "mass"],
     ),
-    (&["older", "oldest", "younger", "youngest"], &["age"]),
+    (
+        &["older", "oldest", "younger", "youngest", "aged"],
+        &["age"],
+    ),
     (&["tall", "taller", "tallest"], &["height"]),
     (
         &["longer", "longest"],
@@ -812,6 +815,26 @@ pub enum Bound {
     Equal,
     NotEqual,
 }
+
+/// Words after a number that bound it ("4 or more bedrooms", "aged 65
+/// or over").
+pub const TRAILING_BOUNDS: &[(&str, Bound)] = &[
+    ("or more", Bound::AtLeast),
+    ("or over", Bound::AtLeast),
+    ("or older", Bound::AtLeast),
+    ("or above", Bound::AtLeast),
+    ("and over", Bound::AtLeast),
+    ("and above", Bound::AtLeast),
+    ("and older", Bound::AtLeast),
+    ("or less", Bound::AtMost),
+    ("or fewer", Bound::AtMost),
+    ("or under", Bound::AtMost),
+    ("or younger", Bound::AtMost),
+    ("or below", Bound::AtMost),
+    ("and under", Bound::AtMost),
+    ("and below", Bound::AtMost),
+    ("and younger", Bound::AtMost),
+];
 
 /// Comparison words, two-word ones first: how each keeps rows. The
 /// number follows within four words ("under the age of 30").

@@ -49,7 +49,7 @@ pub(super) fn filter_words(plan: &Plan, table: &Table, row: &str, counting: bool
 fn test_words(test: &Test, kind: Kind, name: &str, row: &str) -> String {
     let n = |v: &f64| format_number(*v);
     match (test, kind) {
-        (Test::In(values), Kind::Number) => format!("{row} with {} {name}", values.join(" or ")),
+        (Test::In(values), Kind::Number) => format!("{row} with {name} {}", values.join(" or ")),
         (Test::In(values), _) => values.join(" and "),
         (Test::Out(values), _) => format!("{row} with {name} not {}", values.join(" or ")),
         (Test::Months(a, b), _) => month_words(*a, *b),

@@ -14,8 +14,8 @@ use super::lexicon::{
     CUMULATIVES, DIRECTIONS, DISTINCTS, DISTRIBUTIONS, EXTREMES, GRAINS, GRAIN_LEADS, GROUPINGS,
     HEADLINES, LATESTS, LEANINGS, LISTINGS, LIST_LEADS, LIST_VERBS, MEASURE_TARGETS, MONTHS,
     NEGATIONS, NEGATION_GAPS, NEVER_IGNORED, NEXT_WORD_COMPARISONS, ONE_NUMBER, ORDER_WORDS,
-    PERCENTAGES, PERIODS, RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRENDS, VERSUS,
-    YEAR_COMPARISONS,
+    PERCENTAGES, PERIODS, RANGE_JOINS, RANKS, ROW_FOLLOWERS, SHARES, TABLE_LEADS, TRAILING_BOUNDS,
+    TRENDS, VERSUS, YEAR_COMPARISONS,
 };
 use super::measure::{is_identifier, names_counts, unique_column};
 use super::parse::{Meaning, Reader, Schema, MAX_NUMBER_GROUPS};
@@ -51,6 +51,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     chart_word(&mut q);
     ranking(&mut q);
     comparisons(&mut q);
+    numbers_before_bounds(&mut q);
     counted_values(&mut q);
     months(&mut q);
     years_and_decades(&mut q);
@@ -480,6 +481,58 @@ fn comparisons(q: &mut Reading) {
         for i in at..=last {
             q.mark_read(i);
         }
+    }
+}
+
+/// A number before its bound and column ("4 or more bedrooms", "aged 65
+/// or over"), or after "aged" alone ("aged 0", "aged 20 and 30").
+fn numbers_before_bounds(q: &mut Reading) {
+    for k in 0..q.r.toks.len() {
+        let free = |i: usize| q.read.get(i) != Some(&true);
+        let Some(a) = q.r.toks.get(k).and_then(|t| t.number).filter(|_| free(k)) else {
+            continue;
+        };
+        let bound = TRAILING_BOUNDS
+            .iter()
+            .find(|(phrase, _)| q.r.stands_at(k + 1, phrase))
+            .map(|(_, b)| *b);
+        let len = if bound.is_some() { 2 } else { 0 };
+        // "aged": the column just before the number names it.
+        let aged = q.r.mentions.iter().position(|m| {
+            m.end == k
+                && q.r.word(m.start) == "aged"
+                && matches!(m.meaning, Meaning::Column(c) if q.kind(c) == Some(Kind::Number))
+        });
+        let after = q.r.mentions.iter().position(|m| {
+            m.start == k + 1 + len
+                && matches!(m.meaning, Meaning::Column(c) if q.kind(c) == Some(Kind::Number))
+        });
+        let mention = match bound {
+            Some(_) => after.or(aged),
+            None => aged,
+        };
+        let Some(i) = mention else { continue };
+        let Some(Meaning::Column(c)) = q.r.mentions.get(i).map(|m| m.meaning.clone()) else {
+            continue;
+        };
+        let second = (q.r.word(k + 1) == "and" || q.r.word(k + 1) == "or")
+            .then(|| q.r.toks.get(k + 2).and_then(|t| t.number))
+            .flatten()
+            .filter(|_| bound.is_none());
+        let test = match (bound, second) {
+            (Some(b), _) => test_of(b, a, a),
+            (None, Some(b)) => Test::In(vec![format_number(a), format_number(b)]),
+            (None, None) => Test::Between(a, a),
+        };
+        // "Aged 20 and 30": the two are compared, a line or bar each.
+        if second.is_some() && q.r.word(k + 1) == "and" {
+            q.plan.split = Some(c);
+            q.plan.add(Task::Compare);
+        }
+        q.add_filter(Filter::new(c, test), k);
+        q.taken.push(i);
+        let last = k + len + usize::from(second.is_some()) * 2;
+        (k..=last).for_each(|i| q.mark_read(i));
     }
 }
 
