@@ -923,6 +923,18 @@ pub const GRAIN_LEADS: &[&str] = &[
     "by", "per", "each", "every", "a", "over", "the", "across", "which", "what", "into",
 ];
 
+/// Kinds of place a column of places holds ("by state" of a column
+/// `name` of US states).
+pub const PLACE_NOUNS: &[&str] = &[
+    "state",
+    "country",
+    "nation",
+    "province",
+    "territory",
+    "place",
+    "location",
+];
+
 /// Periods as rows are counted or listed ("how many hours", "months
 /// where …").
 pub const PERIODS: &[&str] = &[

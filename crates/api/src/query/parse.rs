@@ -12,7 +12,7 @@ use zdr_chart::geo::{self, Atlas};
 use super::aliases::{Aliases, Target};
 use super::lexicon::{
     is_rule_word, is_stopword, ADJECTIVES, CHARTS, COLOUR_BY, GRAINS, MONTHS, ORDER_WORDS,
-    PERCENTAGES, SEXES, SYNONYMS, VERSUS,
+    PERCENTAGES, PLACE_NOUNS, SEXES, SYNONYMS, VERSUS,
 };
 use super::words::{
     misspelled, name_words, same_stem, singular, tokens, Token, MAX_SPAN, MAX_TOKENS,
@@ -776,6 +776,21 @@ impl Reader<'_, '_> {
         let short = words.len() == 1 && key.chars().count() < 3;
         if let Some(c) = schema.column_containing(&words).filter(|_| !short) {
             return Some(Meaning::Column(c));
+        }
+        // 5a. A kind of place, of the one column of places ("states" of
+        // `name` holding Alabama … Wyoming).
+        if let [one] = span {
+            if PLACE_NOUNS.contains(&singular(&one.word).as_str()) {
+                let mut places = schema
+                    .table
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.kind == Kind::Place);
+                if let (Some((c, _)), None) = (places.next(), places.next()) {
+                    return Some(Meaning::Column(c));
+                }
+            }
         }
         // 6. A synonym of a column's name ("hp", "miles per gallon").
         for group in SYNONYMS {

@@ -14,6 +14,9 @@ pub enum Aggregate {
     Count,
     Min,
     Max,
+    /// The distinct values of the measure column, counted ("how many
+    /// states in each region" of a table of several rows per state).
+    Distinct,
 }
 
 impl Aggregate {
@@ -25,6 +28,7 @@ impl Aggregate {
             Aggregate::Count => "count",
             Aggregate::Min => "min",
             Aggregate::Max => "max",
+            Aggregate::Distinct => "distinct",
         }
     }
 
@@ -37,6 +41,7 @@ impl Aggregate {
             Aggregate::Count => "Number of",
             Aggregate::Min => "Lowest",
             Aggregate::Max => "Highest",
+            Aggregate::Distinct => "Number of distinct",
         }
     }
 }

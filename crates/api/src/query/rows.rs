@@ -191,7 +191,8 @@ impl Acc {
 
     fn result(&mut self, aggregate: Aggregate) -> f64 {
         match aggregate {
-            Aggregate::Sum => self.sum,
+            // Each distinct value was added once, as 1.
+            Aggregate::Sum | Aggregate::Distinct => self.sum,
             Aggregate::Count => self.count as f64,
             Aggregate::Mean => self.sum / self.count.max(1) as f64,
             Aggregate::Min => self.min,
@@ -247,13 +248,18 @@ pub(super) fn group(
     let mut out: Vec<(Vec<String>, f64, Acc)> = Vec::new();
     let mut index: HashMap<Vec<String>, usize> = HashMap::new();
     let values = measure.and_then(|m| table.columns.get(m));
+    // Distinct values per group, each pair held once: linear in the rows.
+    let distinct = aggregate == Aggregate::Distinct;
+    let mut seen: std::collections::HashSet<(usize, String)> = std::collections::HashSet::new();
     for (r, _) in keep.iter().enumerate().filter(|(_, k)| **k) {
-        let v = match values {
-            Some(column) => match column.cells.get(r).and_then(number) {
-                Some(v) => v,
-                None => continue,
+        let cell = values.and_then(|column| column.cells.get(r));
+        let v = match (values, distinct) {
+            (Some(_), true) if cell.is_some_and(|c| !matches!(c, Cell::Empty)) => 1.0,
+            (Some(_), _) => match cell.and_then(number) {
+                Some(v) if !distinct => v,
+                _ => continue,
             },
-            None => 1.0,
+            (None, _) => 1.0,
         };
         let mut parts = Vec::with_capacity(keys.len());
         let mut order = 0.0;
@@ -280,6 +286,14 @@ pub(super) fn group(
                 out.len() - 1
             }
         };
+        if distinct {
+            let text = measure
+                .and_then(|m| key(table, Key::Column(m), r))
+                .map(|(t, _)| t);
+            if !text.is_some_and(|t| seen.insert((at, t))) {
+                continue;
+            }
+        }
         if let Some(slot) = out.get_mut(at) {
             slot.2.add(v, aggregate == Aggregate::Median);
         }
