@@ -229,6 +229,11 @@ impl<'a> Ask<'a> {
         match m {
             None => self.counted.clone(),
             Some(m) => match self.plan.aggregate {
+                Some(Aggregate::Distinct) => format!(
+                    "{} {}",
+                    Aggregate::Distinct.word(),
+                    super::words::plural(&self.name_of(m).to_lowercase())
+                ),
                 Some(a) if a != Aggregate::Count => {
                     format!("{} {}", a.word(), self.name_of(m).to_lowercase())
                 }

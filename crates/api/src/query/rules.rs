@@ -160,6 +160,9 @@ const COUNTED_REACH: usize = 2;
 /// value stays a filter ("number of female cats"), a date the axis, and
 /// "distinct" before the noun keeps it.
 fn counted_noun(q: &mut Reading, table: &Table) {
+    if distinct_count(q) {
+        return;
+    }
     let Some((i, c)) = counted_mention(&q.r) else {
         return;
     };
@@ -188,6 +191,18 @@ fn counted_noun(q: &mut Reading, table: &Table) {
             q.counts_summed = counts && !identifier && !period;
             !q.counts_summed
         }
+        // "How many states in each region" where a state has several rows:
+        // its distinct values are counted.
+        Some(Kind::Place)
+            if other_group
+                && unique_column(table) != Some(c)
+                && q.r.schema.distinct.get(c).is_some_and(|d| *d < table.rows) =>
+        {
+            q.plan.aggregate = Some(Aggregate::Distinct);
+            q.plan.measures.push(c);
+            q.taken.push(i);
+            false
+        }
         // "How many states …" where each row is a state: rows are counted.
         Some(Kind::Category | Kind::Place) => other_group || unique_column(table) == Some(c),
         Some(Kind::Time) | None => false,
@@ -211,6 +226,32 @@ fn groups_by_count(r: &Reader, at: usize) -> bool {
             && (m.start == at + 2 || (m.start == at + 3 && r.word(at + 2) == "the"))
     });
     by && of && column_after
+}
+
+/// "Number of distinct genres", "how many different teams": the column's
+/// distinct values counted. Whether the question asks so.
+fn distinct_count(q: &mut Reading) -> bool {
+    let r = &q.r;
+    let found = r
+        .mentions
+        .iter()
+        .enumerate()
+        .find_map(|(i, m)| match m.meaning {
+            Meaning::Column(c) if DISTINCTS.contains(&r.word(m.start.wrapping_sub(1))) => {
+                let lead = r.word(m.start.wrapping_sub(2));
+                let counting = ["of", "many"].contains(&lead) || lead == "count";
+                counting.then_some((i, c, m.start - 1))
+            }
+            _ => None,
+        });
+    let Some((i, c, at)) = found else {
+        return false;
+    };
+    q.plan.aggregate = Some(Aggregate::Distinct);
+    q.plan.measures.push(c);
+    q.taken.push(i);
+    q.mark_read(at);
+    true
 }
 
 /// Whether every value of a number column is a whole number of at least 0.
@@ -258,7 +299,7 @@ fn identifiers(q: &mut Reading, table: &Table) {
     let plan = &mut q.plan;
     let fits = matches!(
         plan.aggregate,
-        Some(Aggregate::Min | Aggregate::Max | Aggregate::Count)
+        Some(Aggregate::Min | Aggregate::Max | Aggregate::Count | Aggregate::Distinct)
     );
     if plan.listing || fits {
         return;
@@ -1799,7 +1840,7 @@ mod tests {
         for (question, aggregate) in [
             ("maximum train id by name", Aggregate::Max),
             ("min train id by name", Aggregate::Min),
-            ("number of distinct train ids by name", Aggregate::Count),
+            ("number of distinct train ids by name", Aggregate::Distinct),
         ] {
             let (plan, table) = read(question);
             assert_eq!(plan.aggregate, Some(aggregate), "{question}");
@@ -2042,5 +2083,30 @@ mod tests {
             super::super::measure::default_aggregate(&table, Some(2)),
             Aggregate::Sum
         );
+    }
+
+    #[test]
+    fn distinct_values_are_counted_where_asked_or_where_places_repeat() {
+        let mut csv = String::from("name,region,group,pct\n");
+        for (state, region) in [
+            ("Alabama", "south"),
+            ("Texas", "south"),
+            ("Ohio", "midwest"),
+        ] {
+            for group in ["low", "high"] {
+                csv.push_str(&format!("{state},{region},{group},0.5\n"));
+            }
+        }
+        let (plan, table) = read_of(&csv, "how many states in each region");
+        assert_eq!(plan.aggregate, Some(Aggregate::Distinct));
+        assert_eq!(names(&plan.measures, &table), ["name"]);
+        assert_eq!(names(&plan.dimensions, &table), ["region"]);
+        let (plan, table) = read_of(&csv, "number of distinct groups");
+        assert_eq!(
+            (plan.aggregate, names(&plan.measures, &table)),
+            (Some(Aggregate::Distinct), vec!["group".to_owned()])
+        );
+        let (plan, table) = read_of(&csv, "pct by state");
+        assert_eq!(names(&plan.dimensions, &table), ["name"]);
     }
 }
