@@ -920,7 +920,7 @@ pub const GROUPINGS: &[&str] = &["by", "per", "each", "across", "among", "betwee
 /// Words before a grain that make it one ("by month", "each year"); words
 /// ending in "ly" and "annual" are grains alone.
 pub const GRAIN_LEADS: &[&str] = &[
-    "by", "per", "each", "every", "a", "over", "the", "across", "which", "what", "into",
+    "by", "per", "each", "every", "a", "over", "the", "across", "which", "what", "into", "axis",
 ];
 
 /// Kinds of place a column of places holds ("by state" of a column

@@ -64,6 +64,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     either_or(&mut q);
     scatter_numbers(&mut q);
     time_and_correlation(&mut q);
+    one_extreme(&mut q);
     listing(&mut q, table);
     table_of_counts(&mut q, table);
     inferred_measure(&mut q, table);
@@ -860,6 +861,14 @@ fn tasks(q: &mut Reading) {
             let ok = w.ends_with("ly")
                 || *w == "annual"
                 || GRAIN_LEADS.contains(&r.word(at.wrapping_sub(1)));
+            // "x axis Month" of a table with a column `Month` names it.
+            let ok = ok
+                && !(r.word(at.wrapping_sub(1)) == "axis"
+                    && schema
+                        .table
+                        .columns
+                        .iter()
+                        .any(|c| c.name.eq_ignore_ascii_case(w)));
             // A grain word that is part of a date column's name still
             // gives the grain ("by year" where the column is `year`).
             let free = r.used.get(at) != Some(&true) || r.mentions.iter().any(|m| {
@@ -1274,6 +1283,62 @@ fn scatter_numbers(q: &mut Reading) {
         push(&mut measures, c);
     }
     q.plan.measures = measures;
+}
+
+/// "Highest co2 reading", "best high jump": a superlative of one measure
+/// over nothing, no number, no "which": the one extreme value. "200 m
+/// times, fastest first": the fastest time is the lowest.
+fn one_extreme(q: &mut Reading) {
+    let Some(rank) = q.plan.rank else {
+        return;
+    };
+    let word =
+        q.r.toks
+            .iter()
+            .map(|t| t.word.as_str())
+            .find(|w| RANKS.iter().any(|(r, _)| r == w))
+            .unwrap_or_default()
+            .to_owned();
+    let timed = q.plan.measures.iter().any(|m| {
+        q.r.schema.names.get(*m).is_some_and(|n| {
+            n.iter().any(|w| {
+                ["time", "run", "sec", "second", "duration", "minute"]
+                    .iter()
+                    .any(|t| w.starts_with(t))
+            })
+        })
+    });
+    if timed && matches!(word.as_str(), "fastest" | "quickest" | "slowest") {
+        if let Some(r) = q.plan.rank.as_mut() {
+            r.descending = word == "slowest";
+        }
+    }
+    let asking_which = [
+        "which", "what", "who", "whose", "where", "when", "sort", "sorted", "order",
+    ]
+    .iter()
+    .any(|w| q.r.has(w));
+    let listing_word = matches!(
+        word.as_str(),
+        "top" | "bottom" | "rank" | "ranked" | "ranking" | "leading"
+    );
+    let plan = &mut q.plan;
+    let alone = plan.dimensions.is_empty()
+        && plan.time.is_none()
+        && plan.grain.is_none()
+        && plan.measures.len() == 1
+        && plan.aggregate.is_none()
+        && plan.chart.is_none();
+    if rank.limit.is_none() && !rank.by_axis && alone && !asking_which && !listing_word {
+        plan.aggregate = Some(if rank.descending {
+            Aggregate::Max
+        } else {
+            Aggregate::Min
+        });
+        plan.rank = None;
+        plan.tasks.retain(|t| *t != Task::Rank);
+        plan.one_number = !plan.grouped;
+    }
 }
 
 fn time_and_correlation(q: &mut Reading) {
