@@ -218,7 +218,8 @@ fn counted_noun(q: &mut Reading, table: &Table) {
 /// `at` that groups by its column and counts nothing.
 fn groups_by_count(r: &Reader, at: usize) -> bool {
     let before = |k: usize| r.word(at.wrapping_sub(k));
-    let by = BY_WORDS.contains(&before(1)) || (before(1) == "the" && BY_WORDS.contains(&before(2)));
+    let lead = |w: &str| BY_WORDS.contains(&w) || w == "each" || w == "every";
+    let by = lead(before(1)) || (before(1) == "the" && lead(before(2)));
     // The words counted are a column's ("cylinders" of `cyl`), not the
     // rows' ("top 5 airlines by number of strikes").
     let of = r.word(at + 1) == "of" && matches!(r.word(at), "number" | "count");
@@ -1013,6 +1014,16 @@ fn roles(q: &mut Reading) {
             Meaning::Column(_) if q.taken.contains(&i) => {}
             Meaning::Column(c) => column_role(q, *c, (m.start, m.end), by),
         }
+    }
+    // "Survival by class": what follows "by" is along x, what stands
+    // before it colours.
+    let (by, before): (Vec<usize>, Vec<usize>) = q
+        .plan
+        .dimensions
+        .iter()
+        .partition(|d| q.plan.grouped_by.contains(d));
+    if !by.is_empty() && !before.is_empty() && q.plan.dimensions.first() != by.first() {
+        q.plan.dimensions = by.into_iter().chain(before).collect();
     }
     q.plan.named = q.plan.grouped_by.clone();
     for c in others {
