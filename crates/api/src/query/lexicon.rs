@@ -923,6 +923,15 @@ pub const GRAIN_LEADS: &[&str] = &[
     "by", "per", "each", "every", "a", "over", "the", "across", "which", "what", "into", "axis",
 ];
 
+/// Ordinals as tables write them ("first class" of `1st`).
+pub const ORDINALS: &[(&str, &str)] = &[
+    ("first", "1st"),
+    ("second", "2nd"),
+    ("third", "3rd"),
+    ("fourth", "4th"),
+    ("fifth", "5th"),
+];
+
 /// Kinds of place a column of places holds ("by state" of a column
 /// `name` of US states).
 pub const PLACE_NOUNS: &[&str] = &[

@@ -12,7 +12,7 @@ use zdr_chart::geo::{self, Atlas};
 use super::aliases::{Aliases, Target};
 use super::lexicon::{
     is_rule_word, is_stopword, ADJECTIVES, CHARTS, COLOUR_BY, GRAINS, MONTHS, ORDER_WORDS,
-    PERCENTAGES, PLACE_NOUNS, SEXES, SYNONYMS, VERSUS,
+    ORDINALS, PERCENTAGES, PLACE_NOUNS, SEXES, SYNONYMS, VERSUS,
 };
 use super::words::{
     misspelled, name_words, same_stem, singular, tokens, Token, MAX_SPAN, MAX_TOKENS,
@@ -701,6 +701,16 @@ impl Reader<'_, '_> {
                 if !is_rule_word(word) {
                     return Some(Meaning::Value(*c, value.clone()));
                 }
+            }
+        }
+        // 3d. An ordinal as the table writes it ("first" of `1st`).
+        if let [one] = span {
+            let written = ORDINALS
+                .iter()
+                .find(|(word, _)| *word == one.word)
+                .and_then(|(_, short)| schema.values.get(*short));
+            if let Some((c, value)) = written {
+                return Some(Meaning::Value(*c, value.clone()));
             }
         }
         // 3a. A sex as the table writes it ("female" of F).

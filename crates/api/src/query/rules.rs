@@ -932,9 +932,10 @@ fn grouped_at(r: &Reader, start: usize) -> bool {
         .is_some_and(|w| r.used.get(w) == Some(&false) && !is_rule_word(r.word(w)));
     // "by number of cylinders", "by the number of gears": a column of
     // counts grouped by.
+    let lead = |w: &str| BY_WORDS.contains(&w) || w == "each" || w == "every";
     let counts_of = back(1) == "of"
         && back(2) == "number"
-        && (BY_WORDS.contains(&back(3)) || (back(3) == "the" && BY_WORDS.contains(&back(4))));
+        && (lead(back(3)) || (back(3) == "the" && lead(back(4))));
     // "by sex and class": the second group as the first.
     let and_group = back(1) == "and"
         && r.mentions
@@ -1405,11 +1406,14 @@ fn listing(q: &mut Reading, table: &Table) {
     }
     let r = &q.r;
     let n = r.toks.len();
+    // The things asked for: the first word past leads, numbers, ranks and
+    // adjectives ("the 10 most expensive houses").
     let head = (0..n).find(|&at| {
         let w = r.word(at);
         !(LIST_LEADS.contains(&w)
             || r.toks.get(at).is_some_and(|t| t.number.is_some())
-            || RANKS.iter().any(|(k, _)| *k == w))
+            || RANKS.iter().any(|(k, _)| *k == w)
+            || (is_adjective(w) && plan.rank.is_some()))
     });
     let Some(head) = head else {
         return;
