@@ -385,7 +385,7 @@ fn total_of(scores: &[Score]) -> Score {
 /// the latest rules'): right answers per measure over all its
 /// questions, in [`MEASURES`]' order, and the order requests followed. A
 /// floor against regressions, not a target: the target is 90%.
-const FIRST_RUN: [usize; 10] = [271, 278, 280, 278, 284, 270, 280, 282, 285, 285];
+const FIRST_RUN: [usize; 10] = [271, 278, 280, 278, 284, 270, 281, 282, 285, 285];
 const FIRST_RUN_ORDER: usize = 67;
 
 /// The files of one set (`development`, `held-aside`), in name order.

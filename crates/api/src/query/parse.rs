@@ -956,7 +956,7 @@ impl Reader<'_, '_> {
         let deed = end == start + 1
             && (matches!(before, "who" | "that" | "which" | "many")
                 || (self.word(start).ends_with("ed")
-                    && singular(before) != before
+                    && (singular(before) != before || super::words::is_plural_as_is(before))
                     && !is_rule_word(before)));
         match self
             .schema

@@ -381,6 +381,10 @@ fn ranking(q: &mut Reading) {
         let assumed = limit.is_none()
             && !matches!(word.as_str(), "rank" | "ranked" | "ranking")
             && plural_asked(&q.r, at);
+        // "The class with the most victims", "the year with the lowest
+        // ratio": one thing asked for, the first.
+        let one = limit.is_none() && !assumed && the_one_with(&q.r, at);
+        let limit = if one { Some(1) } else { limit };
         q.plan.rank = Some(Rank {
             limit: if assumed { Some(DEFAULT_LIMIT) } else { limit },
             descending: *descending,
@@ -445,6 +449,18 @@ fn plural_asked(r: &Reader, at: usize) -> bool {
                 if matches!(r.schema.kind(c), Some(Kind::Category | Kind::Place)))
     });
     (category_after && plural(r.word(at + 1))) || head.is_some_and(|h| h < at && plural(r.word(h)))
+}
+
+/// "The <thing> with the most …" before the ranking word at `at`, the
+/// thing one word, singular.
+fn the_one_with(r: &Reader, at: usize) -> bool {
+    let back = |k: usize| r.word(at.wrapping_sub(k));
+    let (the, thing, with) = match (back(1), back(2)) {
+        ("the", "with") => (back(4), back(3), true),
+        ("most" | "least", "the") if back(3) == "with" => (back(5), back(4), true),
+        _ => ("", "", false),
+    };
+    with && the == "the" && singular(thing) == thing && !is_rule_word(thing) && !thing.is_empty()
 }
 
 /// The comparison word at `at`, if one stands there: how it keeps rows
@@ -2188,5 +2204,35 @@ mod tests {
         );
         let (plan, table) = read_of(&csv, "pct by state");
         assert_eq!(names(&plan.dimensions, &table), ["name"]);
+    }
+
+    #[test]
+    fn counts_bounds_ordinals_and_one_extreme_are_read() {
+        let mut csv = String::from("price,bedrooms,driveway,class,age,highjump\n");
+        for i in 0..40 {
+            csv.push_str(&format!(
+                "{},{},{},{},{},1.{}\n",
+                40_000 + i * 997 % 50_000,
+                i % 5 + 1,
+                ["yes", "no"][i % 2],
+                ["1st", "2nd", "3rd"][i % 3],
+                i * 7 % 90,
+                50 + i
+            ));
+        }
+        let (plan, table) = read_of(&csv, "count of houses with 4 or more bedrooms by class");
+        assert_eq!(filter_texts(&plan, &table), ["bedrooms >= 4"]);
+        let (plan, table) = read_of(&csv, "average price of people aged 65 or over");
+        assert_eq!(filter_texts(&plan, &table), ["age >= 65"]);
+        let (plan, table) = read_of(&csv, "median price for houses with a driveway by class");
+        assert_eq!(filter_texts(&plan, &table), ["driveway = yes"]);
+        let (plan, table) = read_of(&csv, "average price for houses without a driveway");
+        assert_eq!(filter_texts(&plan, &table), ["driveway = no"]);
+        let (plan, table) = read_of(&csv, "average price in first or second class");
+        assert_eq!(filter_texts(&plan, &table), ["class in 1st, 2nd"]);
+        let (plan, _) = read_of(&csv, "best high jump");
+        assert_eq!((plan.aggregate, plan.rank), (Some(Aggregate::Max), None));
+        let (plan, _) = read_of(&csv, "the class with the most bedrooms");
+        assert_eq!(plan.rank.and_then(|r| r.limit), Some(1));
     }
 }

@@ -166,6 +166,11 @@ const PLURALS: &[&str] = &[
     "deer", "staff", "police", "cattle",
 ];
 
+/// Whether a word is plural as it stands ("people", "women").
+pub fn is_plural_as_is(word: &str) -> bool {
+    PLURALS.contains(&word)
+}
+
 /// A name's plural for a title ("regions", "countries"): its last word's.
 pub fn plural(name: &str) -> String {
     let last = name.rsplit(' ').next().unwrap_or(name);
