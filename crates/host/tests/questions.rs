@@ -522,7 +522,7 @@ proptest::proptest! {
 async fn a_files_context_gives_its_columns_other_names() {
     let dir = tempfile::tempdir().unwrap();
     let router = host(dir.path(), false);
-    let csv = "mth,rgn,rev\n2024-01,N,10\n2024-01,S,7\n2024-02,N,12\n2024-02,S,9\n2024-03,N,15\n2024-03,S,4\n";
+    let csv = "mth,rgn,amt\n2024-01,N,10\n2024-01,S,7\n2024-02,N,12\n2024-02,S,9\n2024-03,N,15\n2024-03,S,4\n";
     let (status, file_id, answer) =
         common::upload(&router, KEY_A, "ledger.csv", csv.as_bytes()).await;
     assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
@@ -544,13 +544,13 @@ async fn a_files_context_gives_its_columns_other_names() {
         "{plain}"
     );
     // With it, sent with the request: the bars asked for.
-    let context = "rev means revenue. rgn means region";
+    let context = "amt means revenue. rgn means region";
     let asked = ask(json!({"file_ids": [{"file_id": file_id, "file_context": context}], "query": "top region by revenue", "debug": true})).await;
     let plan = &asked["outputs"]["debug"]["cards"][0]["plan"];
-    assert_eq!(plan["attributes"], json!(["rev", "rgn"]), "{asked}");
+    assert_eq!(plan["attributes"], json!(["amt", "rgn"]), "{asked}");
     assert_eq!(
         (&plan["measures"], &plan["dimensions"], &plan["ignored"]),
-        (&json!(["rev"]), &json!(["rgn"]), &json!([]))
+        (&json!(["amt"]), &json!(["rgn"]), &json!([]))
     );
     assert_eq!(first_card(&asked)["card_type"], "bar");
     assert_eq!(points(first_card(&asked))[0], ("N".to_owned(), 37.0));
@@ -568,13 +568,13 @@ async fn a_files_context_gives_its_columns_other_names() {
         ask(json!({"file_ids": [file_id], "query": "top region by revenue", "debug": true})).await;
     assert_eq!(
         kept["outputs"]["debug"]["cards"][0]["plan"]["attributes"],
-        json!(["rev", "rgn"])
+        json!(["amt", "rgn"])
     );
     let (status, found) = search(&router, KEY_A, json!({"inputs": {"text": "revenue by region"}, "source_indexes": ["connected_data"], "debug": true})).await;
     assert_eq!(status, StatusCode::OK, "{found}");
     assert_eq!(
         found["outputs"]["debug"]["cards"][0]["plan"]["attributes"],
-        json!(["rev", "rgn"]),
+        json!(["amt", "rgn"]),
         "{found}"
     );
     // Another key's search never reads this file.

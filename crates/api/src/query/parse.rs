@@ -157,6 +157,11 @@ impl<'a> Schema<'a> {
                                     .entry(region.code2.clone())
                                     .or_insert_with(|| (at, text.clone()));
                             }
+                            if let Some(region) = geo::lookup(Atlas::UsStates, text) {
+                                places
+                                    .entry(format!("us:{}", region.code2))
+                                    .or_insert_with(|| (at, text.clone()));
+                            }
                         }
                     }
                 }
@@ -308,7 +313,10 @@ impl<'a> Schema<'a> {
         });
         match (found.next(), found.next()) {
             (Some((c, _)), None) => Some(Meaning::Column(c)),
-            _ => self.lettered(words).or_else(|| self.qualified(words)),
+            _ => self
+                .lettered(words)
+                .or_else(|| self.qualified(words))
+                .or_else(|| self.ending(words)),
         }
     }
 
@@ -349,6 +357,24 @@ impl<'a> Schema<'a> {
                     || before_total.is_some_and(|n| abbreviates(&[word], n))
             })
             .map(Meaning::Column)
+    }
+
+    /// A word that ends a header run together ("poverty" of
+    /// `percbelowpoverty`, "college" of `percollege`), the one so ended.
+    fn ending(&self, words: &[&str]) -> Option<Meaning> {
+        let [word] = words else { return None };
+        let word = singular(word);
+        if word.chars().count() < 5 || is_rule_word(&word) {
+            return None;
+        }
+        let mut found = self.names.iter().enumerate().filter(|(_, n)| {
+            let name = n.concat();
+            n.len() == 1 && name.len() > word.len() + 1 && name.ends_with(&word)
+        });
+        match (found.next(), found.next()) {
+            (Some((c, _)), None) => Some(Meaning::Column(c)),
+            _ => None,
+        }
     }
 
     /// The column a measure's noun names: by its words, else its
@@ -425,9 +451,12 @@ pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
         return false;
     }
     if let [word] = words.as_slice() {
-        let head = short.len() >= 4 && word.len() >= short.len() && word.starts_with(&short);
+        // Three letters head a long word only ("mag" of "magnitude").
+        let head = (short.len() >= 4 || (short.len() == 3 && word.len() >= 6))
+            && word.len() >= short.len()
+            && word.starts_with(&short);
         let consonants = short.iter().skip(1).all(|c| !VOWELS.contains(c))
-            && word.len() >= short.len() + 3
+            && word.len() >= short.len() + 2
             && pieces(&words, &short);
         return head || consonants || head_then_consonants(word, &short);
     }
@@ -676,6 +705,16 @@ impl Reader<'_, '_> {
             });
             if let (Some((c, _)), None) = (found.next(), found.next()) {
                 return Some(Meaning::Column(c));
+            }
+        }
+        // 2a. A US state by its name where the table writes its code or
+        // name ("Ohio" of `OH`), before a county of the same name.
+        if first_capital && words.len() <= 2 && key.chars().count() >= 4 {
+            let written: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
+            if let Some(region) = geo::lookup(Atlas::UsStates, &written.join(" ")) {
+                if let Some((c, value)) = schema.places.get(&format!("us:{}", region.code2)) {
+                    return Some(Meaning::Value(*c, value.clone()));
+                }
             }
         }
         // 3. A value (names only with a capital; never a bare rule word).
@@ -950,7 +989,18 @@ impl Reader<'_, '_> {
                 return Meaning::Value(c, no);
             }
         }
-        let with = owner == "with" && self.schema.kind(c) != Some(Kind::Number);
+        let with = (owner == "with" && self.schema.kind(c) != Some(Kind::Number))
+            || (owner == "in" && article);
+        // "Black workers", "blue collar workers": the column says which rows.
+        let of_rows = self.toks.get(end).is_some_and(|t| {
+            (singular(&t.word) != t.word || super::words::is_plural_as_is(&t.word))
+                && !is_rule_word(&t.word)
+                && !self
+                    .schema
+                    .names
+                    .iter()
+                    .any(|n| n.len() == 1 && n[0] == singular(&t.word))
+        });
         let copula = matches!(before, "are" | "is" | "was" | "were") || with;
         // "Passengers who survived", "customers churned": what the rows did.
         let deed = end == start + 1
@@ -961,7 +1011,7 @@ impl Reader<'_, '_> {
         match self
             .schema
             .yes_value(c)
-            .filter(|_| plural || copula || deed)
+            .filter(|_| plural || copula || deed || of_rows)
         {
             Some(yes) => Meaning::Value(c, yes),
             None => meaning,
