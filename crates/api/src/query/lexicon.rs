@@ -149,6 +149,8 @@ pub const RANKS: &[(&str, bool)] = &[
     ("longest", true),
     ("fastest", true),
     ("farthest", true),
+    ("deepest", true),
+    ("shallowest", false),
     ("furthest", true),
     ("richest", true),
     ("lightest", false),
@@ -357,6 +359,18 @@ pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
         &["older", "oldest", "younger", "youngest", "aged"],
         &["age"],
     ),
+    (
+        &[
+            "deep",
+            "deeper",
+            "deepest",
+            "shallow",
+            "shallower",
+            "shallowest",
+        ],
+        &["depth"],
+    ),
+    (&["populous", "populated"], &["population", "pop"]),
     (&["tall", "taller", "tallest"], &["height"]),
     (
         &["longer", "longest"],
@@ -542,6 +556,8 @@ pub const SYNONYMS: &[&[&str]] = &[
     &["goal", "score"],
     &["age", "year old", "old"],
     &["profit", "margin", "earnings"],
+    &["female", "girl", "woman", "women"],
+    &["male", "boy", "man", "men"],
 ];
 
 /// Words of a measure's name that make it a rate or a level: averaged,
@@ -872,6 +888,8 @@ pub const COMPARISONS: &[(&str, Bound)] = &[
     ("lighter than", Bound::Below),
     ("slower than", Bound::Below),
     ("cheaper than", Bound::Below),
+    ("deeper than", Bound::Above),
+    ("shallower than", Bound::Below),
     ("poorer than", Bound::Below),
     ("at least", Bound::AtLeast),
     ("no less", Bound::AtLeast),
@@ -906,7 +924,7 @@ pub const RANGE_JOINS: &[&str] = &["and", "to", "through"];
 
 /// Comparison words that compare only years ("in 2005", "since 1990").
 pub const YEAR_COMPARISONS: &[&str] = &[
-    "in", "during", "of", "since", "after", "before", "until", "till", "through",
+    "in", "during", "of", "since", "after", "before", "until", "till", "through", "from", "between",
 ];
 
 /// Comparison words whose number is the very next word ("in the 2000s" is

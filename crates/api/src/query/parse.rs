@@ -350,7 +350,7 @@ impl<'a> Schema<'a> {
                 let rest: String = name.chars().skip(1).collect();
                 let before_total = TOTALS
                     .iter()
-                    .find_map(|t| name.strip_suffix(t).filter(|n| n.chars().count() >= 4));
+                    .find_map(|t| name.strip_suffix(t).filter(|n| n.chars().count() >= 3));
                 (name.chars().count() <= 6
                     && rest.chars().count() >= 2
                     && abbreviates(&[word], &rest))
@@ -455,8 +455,12 @@ pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
         let head = (short.len() >= 4 || (short.len() == 3 && word.len() >= 6))
             && word.len() >= short.len()
             && word.starts_with(&short);
+        // An agent noun ("workers", "players") names the rows, never a
+        // header's consonants.
+        let agent = text(word).ends_with("ers") || text(word).ends_with("ors");
         let consonants = short.iter().skip(1).all(|c| !VOWELS.contains(c))
             && word.len() >= short.len() + 2
+            && !agent
             && pieces(&words, &short);
         return head || consonants || head_then_consonants(word, &short);
     }
