@@ -53,7 +53,14 @@ pub(super) fn inferred(plan: &Plan, table: &Table, keep: &[bool]) -> Option<Card
     });
     let m = plan.measures.len();
     let dims = plan.dimensions.len();
-    Some(if asks_one_number(plan) {
+    // The filters keep one row ("mortality in 1665"): its value.
+    let one_row = !plan.filters.is_empty()
+        && m == 1
+        && dims == 0
+        && plan.split.is_none()
+        && plan.grain.is_none()
+        && keep.iter().filter(|k| **k).take(2).count() == 1;
+    Some(if asks_one_number(plan) || one_row {
         CardKind::TopLevelMetric
     } else if plan.cumulative && time.is_some() && dims == 0 {
         CardKind::AreaTimeseries

@@ -52,6 +52,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     ranking(&mut q);
     comparisons(&mut q);
     numbers_before_bounds(&mut q);
+    split_comparisons(&mut q);
     counted_values(&mut q);
     months(&mut q);
     years_and_decades(&mut q);
@@ -204,8 +205,13 @@ fn counted_noun(q: &mut Reading, table: &Table) {
             q.taken.push(i);
             false
         }
-        // "How many states …" where each row is a state: rows are counted.
-        Some(Kind::Category | Kind::Place) => other_group || unique_column(table) == Some(c),
+        // "How many states …" where each row is a state, "how many
+        // counties" where counties are what the rows list: rows counted.
+        Some(Kind::Category | Kind::Place) => {
+            other_group
+                || unique_column(table) == Some(c)
+                || super::measure::things_column(table) == Some(c)
+        }
         Some(Kind::Time) | None => false,
     };
     if counted {
@@ -526,7 +532,16 @@ fn comparisons(q: &mut Reading) {
         } else {
             (a, first)
         };
-        let year_only = YEAR_COMPARISONS.contains(&w.as_str());
+        // "A magnitude of 5 or more": the words after the number bound it.
+        let trailing = TRAILING_BOUNDS
+            .iter()
+            .find(|(phrase, _)| q.r.stands_at(last + 1, phrase))
+            .filter(|_| bound == Bound::Equal);
+        let (bound, last) = match trailing {
+            Some((_, b)) => (*b, last + 2),
+            None => (bound, last),
+        };
+        let year_only = YEAR_COMPARISONS.contains(&w.as_str()) && trailing.is_none();
         let Some((column, mention)) =
             compared_column(q, (at, skip, first, last), (a, b), year_only)
         else {
@@ -539,6 +554,36 @@ fn comparisons(q: &mut Reading) {
         }
         for i in at..=last {
             q.mark_read(i);
+        }
+    }
+}
+
+/// "More girls than 5000", "fewer stations than 20": the column between
+/// the comparison's words.
+fn split_comparisons(q: &mut Reading) {
+    for at in 0..q.r.toks.len() {
+        let bound = match q.r.word(at) {
+            "more" | "greater" | "higher" => Bound::Above,
+            "fewer" | "less" | "lower" => Bound::Below,
+            _ => continue,
+        };
+        let Some(i) = q.r.mentions.iter().position(|m| {
+            m.start == at + 1
+                && q.r.word(m.end) == "than"
+                && matches!(m.meaning, Meaning::Column(c) if q.kind(c) == Some(Kind::Number))
+        }) else {
+            continue;
+        };
+        let Some(m) = q.r.mentions.get(i).cloned() else {
+            continue;
+        };
+        let Some(n) = q.r.toks.get(m.end + 1).and_then(|t| t.number) else {
+            continue;
+        };
+        if let Meaning::Column(c) = m.meaning {
+            q.add_filter(Filter::new(c, test_of(bound, n, n)), at);
+            q.taken.push(i);
+            (at..=m.end + 1).for_each(|k| q.mark_read(k));
         }
     }
 }
