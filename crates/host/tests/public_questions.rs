@@ -506,6 +506,25 @@ async fn the_second_held_aside_set_is_as_sealed_and_holds_its_first_run() {
     .await;
 }
 
+/// The third held-aside set as sealed: `cat held-aside-3/*.txt | sha256sum`.
+const HELD_ASIDE_3_SHA256: &str =
+    "89786d671495575db312add258a15870ac55cd00d927a50dcb658fd2fc4c3519";
+
+/// The third held-aside set's first run, the rules frozen at baceb4b (no
+/// rule changed after the set was written): its floor.
+const HELD_ASIDE_3_FIRST_RUN: [usize; 10] = [110, 127, 121, 120, 137, 117, 127, 131, 138, 138];
+const HELD_ASIDE_3_FIRST_RUN_ORDER: usize = 17;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_third_held_aside_set_is_as_sealed_and_holds_its_first_run() {
+    holds_its_first_run(
+        "held-aside-3",
+        HELD_ASIDE_3_SHA256,
+        (HELD_ASIDE_3_FIRST_RUN, HELD_ASIDE_3_FIRST_RUN_ORDER),
+    )
+    .await;
+}
+
 /// `set`'s files checked against their seal, scored, and held to `floor`.
 async fn holds_its_first_run(set: &str, sha256: &str, floor: ([usize; 10], usize)) {
     use sha2::{Digest, Sha256};
