@@ -371,9 +371,12 @@ pub const ADJECTIVES: &[(&[&str], &[&str])] = &[
         &["depth"],
     ),
     (&["populous", "populated"], &["population", "pop"]),
-    (&["tall", "taller", "tallest"], &["height"]),
     (
-        &["longer", "longest"],
+        &["tall", "taller", "tallest", "short", "shorter", "shortest"],
+        &["height"],
+    ),
+    (
+        &["longer", "longest", "short", "shorter", "shortest"],
         &["length", "duration", "running time", "runtime"],
     ),
     (

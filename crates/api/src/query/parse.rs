@@ -363,13 +363,14 @@ impl<'a> Schema<'a> {
     /// `percbelowpoverty`, "college" of `percollege`), the one so ended.
     fn ending(&self, words: &[&str]) -> Option<Meaning> {
         let [word] = words else { return None };
-        let word = singular(word);
-        if word.chars().count() < 5 || is_rule_word(&word) {
+        let one = singular(word);
+        if one.chars().count() < 5 || is_rule_word(&one) {
             return None;
         }
         let mut found = self.names.iter().enumerate().filter(|(_, n)| {
             let name = n.concat();
-            n.len() == 1 && name.len() > word.len() + 1 && name.ends_with(&word)
+            let ends = |w: &str| name.len() > w.len() && name.ends_with(w);
+            n.len() == 1 && (ends(&one) || ends(word))
         });
         match (found.next(), found.next()) {
             (Some((c, _)), None) => Some(Meaning::Column(c)),
@@ -436,7 +437,7 @@ pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
     if words.iter().any(|w| w.is_empty()) || words.iter().all(|w| grammar(w)) {
         return false;
     }
-    let linking = |w: &[char]| is_stopword(&text(w));
+    let linking = |w: &[char]| linking_word(&text(w));
     // A linking word leads only a name of initials ("ab" of "at bats").
     let initials = words.len() > 1 && words.iter().map(|w| w[0]).eq(short.iter().copied());
     if words.last().is_some_and(|w| linking(w)) {
@@ -469,6 +470,13 @@ pub(super) fn abbreviates(words: &[&str], short: &str) -> bool {
 
 const VOWELS: [char; 5] = ['a', 'e', 'i', 'o', 'u'];
 
+/// A short word of the question's grammar ("of", "per", "the") that a
+/// shortened header skips; "group" or "since" give their letters
+/// ("agegp" of "age group").
+fn linking_word(word: &str) -> bool {
+    is_stopword(word) && word.chars().count() <= 4
+}
+
 /// A long word's head, then consonants of its rest in order ("bathrms" of
 /// "bathrooms"): five letters or more, two consonants at least.
 fn head_then_consonants(word: &[char], short: &[char]) -> bool {
@@ -498,7 +506,7 @@ fn head_then_consonants(word: &[char], short: &[char]) -> bool {
 /// word's first letter and then letters of the word in order (a linking
 /// word may give none).
 fn pieces(words: &[Vec<char>], short: &[char]) -> bool {
-    let is_linking = |w: &Vec<char>| is_stopword(&w.iter().collect::<String>());
+    let is_linking = |w: &Vec<char>| linking_word(&w.iter().collect::<String>());
     // Across a linking word each word gives two letters or more
     // ("expnstu" of "expenditure per student"; "passengers per class" is
     // no `pclass`).

@@ -53,6 +53,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     comparisons(&mut q);
     numbers_before_bounds(&mut q);
     split_comparisons(&mut q);
+    column_values(&mut q);
     counted_values(&mut q);
     months(&mut q);
     years_and_decades(&mut q);
@@ -284,6 +285,12 @@ fn counted_mention(r: &Reader) -> Option<(usize, usize)> {
         .filter(|(at, _)| !groups_by_count(r, *at))
         .map(|(at, len)| at + len)
         .min()?;
+    // "How many chicks weigh more than 300": the plural the count names
+    // first is what is counted, rows, not the column after it.
+    let noun = |k: usize| {
+        let w = r.word(k);
+        singular(w) != w && !is_rule_word(w) && !is_stopword(w)
+    };
     let i = r.mentions.iter().position(|m| {
         m.start >= after
             && m.start <= after + COUNTED_REACH
@@ -291,6 +298,7 @@ fn counted_mention(r: &Reader) -> Option<(usize, usize)> {
                 r.used.get(k) == Some(&false)
                     && !GROUPINGS.contains(&r.word(k))
                     && !DISTINCTS.contains(&r.word(k))
+                    && !noun(k)
             })
     })?;
     match r.mentions.get(i)?.meaning {
@@ -555,6 +563,37 @@ fn comparisons(q: &mut Reading) {
         for i in at..=last {
             q.mark_read(i);
         }
+    }
+}
+
+/// "Experiment 1", "shelf 3", "district 4": a number column of few
+/// values named just before one of its values keeps that value.
+fn column_values(q: &mut Reading) {
+    for i in 0..q.r.mentions.len() {
+        let Some(m) = q.r.mentions.get(i).cloned() else {
+            continue;
+        };
+        let Meaning::Column(c) = m.meaning else {
+            continue;
+        };
+        if q.kind(c) != Some(Kind::Number) || !q.few_numbers(c) || q.taken.contains(&i) {
+            continue;
+        }
+        let at = m.end;
+        let Some(n) = q.r.toks.get(at).and_then(|t| t.number) else {
+            continue;
+        };
+        let holds = q.r.schema.table.columns.get(c).is_some_and(|col| {
+            col.cells
+                .iter()
+                .any(|cell| matches!(cell, crate::table::Cell::Number(v) if *v == n))
+        });
+        if !holds || q.read.get(at) == Some(&true) {
+            continue;
+        }
+        q.add_filter(Filter::new(c, Test::Between(n, n)), m.start);
+        q.taken.push(i);
+        q.mark_read(at);
     }
 }
 
