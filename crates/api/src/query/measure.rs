@@ -66,9 +66,15 @@ fn numbers_rows(cells: &[Cell]) -> bool {
 /// units, visits), so that "number of goals" names it.
 pub fn names_counts(table: &Table, column: usize) -> bool {
     table.columns.get(column).is_some_and(|c| {
-        name_words(&c.name)
+        let words = name_words(&c.name);
+        // `ncases`, `num_visits`: "n" or "num" before a plural.
+        let numbered = c.name.to_lowercase();
+        let numbered = ["num", "n"]
             .iter()
-            .any(|w| COUNTS.contains(&w.as_str()))
+            .find_map(|p| numbered.strip_prefix(p))
+            .map(|rest| rest.trim_start_matches(['_', ' ', '.']))
+            .is_some_and(|rest| rest.len() >= 4 && rest.ends_with('s'));
+        numbered || words.iter().any(|w| COUNTS.contains(&w.as_str()))
     })
 }
 

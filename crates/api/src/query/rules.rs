@@ -41,6 +41,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
         counts_summed: false,
         lead_time: None,
         stacked: false,
+        one_thing: None,
         grouped: Vec::new(),
         valued: Vec::new(),
         filter_at: Vec::new(),
@@ -96,6 +97,8 @@ struct Reading<'s, 'a> {
     lead_time: Option<usize>,
     /// The colour group is "stacked by".
     stacked: bool,
+    /// Where "the <thing> with the most" names its thing: a group.
+    one_thing: Option<usize>,
     /// The counting phrase names a column of counts: it is summed.
     counts_summed: bool,
     /// Categories named after "by": groups, whatever values of them a word
@@ -397,8 +400,9 @@ fn ranking(q: &mut Reading) {
             && plural_asked(&q.r, at);
         // "The class with the most victims", "the year with the lowest
         // ratio": one thing asked for, the first.
-        let one = limit.is_none() && !assumed && the_one_with(&q.r, at);
-        let limit = if one { Some(1) } else { limit };
+        let thing = the_one_with(&q.r, at).filter(|_| limit.is_none() && !assumed);
+        q.one_thing = thing;
+        let limit = if thing.is_some() { Some(1) } else { limit };
         q.plan.rank = Some(Rank {
             limit: if assumed { Some(DEFAULT_LIMIT) } else { limit },
             descending: *descending,
@@ -466,15 +470,20 @@ fn plural_asked(r: &Reader, at: usize) -> bool {
 }
 
 /// "The <thing> with the most …" before the ranking word at `at`, the
-/// thing one word, singular.
-fn the_one_with(r: &Reader, at: usize) -> bool {
+/// thing one word, singular: where the thing stands.
+fn the_one_with(r: &Reader, at: usize) -> Option<usize> {
     let back = |k: usize| r.word(at.wrapping_sub(k));
-    let (the, thing, with) = match (back(1), back(2)) {
-        ("the", "with") => (back(4), back(3), true),
-        ("most" | "least", "the") if back(3) == "with" => (back(5), back(4), true),
-        _ => ("", "", false),
+    let k = match (back(1), back(2)) {
+        ("the", "with") => 3,
+        ("most" | "least", "the") if back(3) == "with" => 4,
+        _ => return None,
     };
-    with && the == "the" && singular(thing) == thing && !is_rule_word(thing) && !thing.is_empty()
+    let thing = back(k);
+    let one = back(k + 1) == "the"
+        && singular(thing) == thing
+        && !is_rule_word(thing)
+        && !thing.is_empty();
+    one.then(|| at - k)
 }
 
 /// The comparison word at `at`, if one stands there: how it keeps rows
@@ -528,6 +537,12 @@ fn comparisons(q: &mut Reading) {
             continue;
         };
         if q.read.get(first) == Some(&true) {
+            continue;
+        }
+        // "Maximum cases in one group": a spelled number before a noun
+        // counts things, it compares nothing.
+        let spelled = q.r.word(first).chars().all(char::is_alphabetic);
+        if spelled && bound == Bound::Equal {
             continue;
         }
         let a = q.r.toks.get(first).and_then(|t| t.number).unwrap_or(0.0);
@@ -915,11 +930,20 @@ fn aggregation(q: &mut Reading) {
         return;
     }
     // "Order by the total number": what is ordered, not an aggregation.
-    let ordering_at = |at: usize| {
-        (at.saturating_sub(3)..at).any(|k| {
-            ORDER_WORDS.contains(&q.r.word(k))
-                || DIRECTIONS.iter().any(|(d, _)| q.r.stands_at(k, d))
+    // What is ordered ("order by the total number"), unless a measure
+    // follows the word ("sorted by total cases": their sum).
+    let measure_after = |at: usize| {
+        q.r.mentions.iter().any(|m| {
+            m.start == at + 1
+                && matches!(m.meaning, Meaning::Column(c) if q.kind(c) == Some(Kind::Number))
         })
+    };
+    let ordering_at = |at: usize| {
+        !measure_after(at)
+            && (at.saturating_sub(3)..at).any(|k| {
+                ORDER_WORDS.contains(&q.r.word(k))
+                    || DIRECTIONS.iter().any(|(d, _)| q.r.stands_at(k, d))
+            })
     };
     // A total the name shortens still sums ("total enrollment" of
     // `enrltot`), where a name's whole word does not ("total bill").
@@ -1066,7 +1090,7 @@ fn roles(q: &mut Reading) {
         let Some(m) = q.r.mentions.get(i).cloned() else {
             continue;
         };
-        let by = grouped_at(&q.r, m.start);
+        let by = grouped_at(&q.r, m.start) || q.one_thing == Some(m.start);
         if let Meaning::Column(c) = m.meaning {
             let few = q.kind(c) == Some(Kind::Number) && q.few_numbers(c);
             if coloured_at(&q.r, m.start)
@@ -1151,7 +1175,8 @@ fn column_role(q: &mut Reading, c: usize, (start, end): (usize, usize), by: bool
             // 5–9) with few values: what the values stand on.
             let axis = axis_named(&q.r, start);
             let period = q.few_numbers(c) && names_period(q.r.schema.table, c) && axis.is_none();
-            let grouped = by && q.few_numbers(c) && !q.plan.has(Task::Rank);
+            let ranked_thing = q.one_thing == Some(start);
+            let grouped = by && q.few_numbers(c) && (!q.plan.has(Task::Rank) || ranked_thing);
             if axis == Some(true) || grouped || period {
                 push(&mut q.plan.dimensions, c);
             } else {
