@@ -525,6 +525,25 @@ async fn the_third_held_aside_set_is_as_sealed_and_holds_its_first_run() {
     .await;
 }
 
+/// The fourth held-aside set as sealed: `cat held-aside-4/*.txt | sha256sum`.
+const HELD_ASIDE_4_SHA256: &str =
+    "5a332bb54af20a86d48fe43e7b6907cff9ca24341a28c41744b9b3afa40217e7";
+
+/// The fourth held-aside set's first run, no rule changed after the set
+/// was written: its floor.
+const HELD_ASIDE_4_FIRST_RUN: [usize; 10] = [107, 123, 119, 119, 139, 111, 125, 130, 139, 140];
+const HELD_ASIDE_4_FIRST_RUN_ORDER: usize = 15;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fourth_held_aside_set_is_as_sealed_and_holds_its_first_run() {
+    holds_its_first_run(
+        "held-aside-4",
+        HELD_ASIDE_4_SHA256,
+        (HELD_ASIDE_4_FIRST_RUN, HELD_ASIDE_4_FIRST_RUN_ORDER),
+    )
+    .await;
+}
+
 /// `set`'s files checked against their seal, scored, and held to `floor`.
 async fn holds_its_first_run(set: &str, sha256: &str, floor: ([usize; 10], usize)) {
     use sha2::{Digest, Sha256};
