@@ -316,7 +316,8 @@ impl<'a> Schema<'a> {
             _ => self
                 .lettered(words)
                 .or_else(|| self.qualified(words))
-                .or_else(|| self.ending(words)),
+                .or_else(|| self.ending(words))
+                .or_else(|| self.derived(words)),
         }
     }
 
@@ -357,6 +358,23 @@ impl<'a> Schema<'a> {
                     || before_total.is_some_and(|n| abbreviates(&[word], n))
             })
             .map(Meaning::Column)
+    }
+
+    /// A word made of a one-word header ("smoking", "smokers" of `Smoke`).
+    fn derived(&self, words: &[&str]) -> Option<Meaning> {
+        let [word] = words else { return None };
+        let mut found = self.names.iter().enumerate().filter(|(_, n)| {
+            let [name] = n.as_slice() else { return false };
+            let stem = name.strip_suffix('e').unwrap_or(name);
+            stem.chars().count() >= 4
+                && ["ing", "er", "ers"]
+                    .iter()
+                    .any(|end| *word == format!("{stem}{end}"))
+        });
+        match (found.next(), found.next()) {
+            (Some((c, _)), None) => Some(Meaning::Column(c)),
+            _ => None,
+        }
     }
 
     /// A word that ends a header run together ("poverty" of
@@ -480,11 +498,13 @@ fn linking_word(word: &str) -> bool {
 /// A long word's head, then consonants of its rest in order ("bathrms" of
 /// "bathrooms"): five letters or more, two consonants at least.
 fn head_then_consonants(word: &[char], short: &[char]) -> bool {
-    if short.len() < 5 || word.len() < short.len() + 2 {
+    if short.len() < 4 || word.len() < short.len() + 2 {
         return false;
     }
     let head = word.iter().zip(short).take_while(|(a, b)| a == b).count();
-    (2..=head.min(short.len() - 2)).any(|k| {
+    // Four letters need a head of three ("dilg" of "diligence").
+    let least = if short.len() == 4 { 3 } else { 2 };
+    (least..=head.min(short.len() - 1)).any(|k| {
         let rest = &short[k..];
         let mut in_word = k;
         rest.iter().all(|c| {
@@ -996,7 +1016,7 @@ impl Reader<'_, '_> {
         } else {
             before
         };
-        if owner == "without" {
+        if owner == "without" || before == "non" {
             if let Some(no) = self.schema.no_value(c) {
                 return Meaning::Value(c, no);
             }

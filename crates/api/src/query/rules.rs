@@ -55,6 +55,7 @@ pub fn understand(question: &str, table: &Table, aliases: &Aliases) -> Plan {
     numbers_before_bounds(&mut q);
     split_comparisons(&mut q);
     column_values(&mut q);
+    values_of_columns(&mut q);
     counted_values(&mut q);
     months(&mut q);
     years_and_decades(&mut q);
@@ -187,13 +188,15 @@ fn counted_noun(q: &mut Reading, table: &Table) {
         Some(Kind::Number) => {
             let identifier = table.columns.get(c).is_some_and(is_identifier);
             // "The total number of passengers" of `Total_Passengers`: named
-            // whole, or in part when its values are whole numbers (counts,
-            // not amounts: "how many bills" of `total_bill` counts bills).
-            // Few values that repeat are kinds (cylinders); few that do not
-            // are a small table's amounts.
+            // whole with a total, or its values whole numbers (fractions are
+            // amounts: "how many bills" of `total_bill` counts bills, "how
+            // many eruptions" of minutes counts eruptions). Few values that
+            // repeat are kinds (cylinders); few that do not are a small
+            // table's amounts.
             let kinds =
                 q.few_numbers(c) && q.r.schema.distinct.get(c).is_some_and(|d| *d < table.rows);
-            let counts = names_counts(table, c) || (!kinds && (whole || whole_numbers(table, c)));
+            let total = whole && q.r.has("total");
+            let counts = names_counts(table, c) || (!kinds && (total || whole_numbers(table, c)));
             q.counts_summed = counts && !identifier && !period;
             !q.counts_summed
         }
@@ -609,6 +612,40 @@ fn column_values(q: &mut Reading) {
         q.add_filter(Filter::new(c, Test::Between(n, n)), m.start);
         q.taken.push(i);
         q.mark_read(at);
+    }
+}
+
+/// "32 mb of ram", "3 of shelf": a number, a unit perhaps, "of" and a
+/// number column of few values that holds it.
+fn values_of_columns(q: &mut Reading) {
+    for k in 0..q.r.toks.len() {
+        let Some(n) = q.r.toks.get(k).and_then(|t| t.number) else {
+            continue;
+        };
+        if q.read.get(k) == Some(&true) {
+            continue;
+        }
+        let unit = q.r.word(k + 1).chars().count() <= 3 && q.r.word(k + 1) != "of";
+        let of = if unit { k + 2 } else { k + 1 };
+        if q.r.word(of) != "of" {
+            continue;
+        }
+        let Some(i) = q.r.mentions.iter().position(|m| m.start == of + 1) else {
+            continue;
+        };
+        let Some(Meaning::Column(c)) = q.r.mentions.get(i).map(|m| m.meaning.clone()) else {
+            continue;
+        };
+        let holds = q.r.schema.table.columns.get(c).is_some_and(|col| {
+            col.cells
+                .iter()
+                .any(|cell| matches!(cell, crate::table::Cell::Number(v) if *v == n))
+        });
+        if q.kind(c) == Some(Kind::Number) && q.few_numbers(c) && holds {
+            q.add_filter(Filter::new(c, Test::Between(n, n)), k);
+            q.taken.push(i);
+            (k..=of).for_each(|j| q.mark_read(j));
+        }
     }
 }
 
@@ -1175,7 +1212,9 @@ fn column_role(q: &mut Reading, c: usize, (start, end): (usize, usize), by: bool
             // 5–9) with few values: what the values stand on.
             let axis = axis_named(&q.r, start);
             let period = q.few_numbers(c) && names_period(q.r.schema.table, c) && axis.is_none();
-            let ranked_thing = q.one_thing == Some(start);
+            // "Top region by revenue" ranks by the measure after "by";
+            // "median length by dose, highest first" named it before.
+            let ranked_thing = q.one_thing == Some(start) || !q.plan.measures.is_empty();
             let grouped = by && q.few_numbers(c) && (!q.plan.has(Task::Rank) || ranked_thing);
             if axis == Some(true) || grouped || period {
                 push(&mut q.plan.dimensions, c);
