@@ -544,6 +544,25 @@ async fn the_fourth_held_aside_set_is_as_sealed_and_holds_its_first_run() {
     .await;
 }
 
+/// The fifth held-aside set as sealed: `cat held-aside-5/*.txt | sha256sum`.
+const HELD_ASIDE_5_SHA256: &str =
+    "c8f92ad394dc1b1230e189337f55f38f8312e6b49c5311dc0572f6993bcfe6c5";
+
+/// The fifth held-aside set's first run, no rule changed after the set
+/// was written: its floor.
+const HELD_ASIDE_5_FIRST_RUN: [usize; 10] = [122, 128, 130, 129, 138, 117, 128, 135, 140, 140];
+const HELD_ASIDE_5_FIRST_RUN_ORDER: usize = 10;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fifth_held_aside_set_is_as_sealed_and_holds_its_first_run() {
+    holds_its_first_run(
+        "held-aside-5",
+        HELD_ASIDE_5_SHA256,
+        (HELD_ASIDE_5_FIRST_RUN, HELD_ASIDE_5_FIRST_RUN_ORDER),
+    )
+    .await;
+}
+
 /// `set`'s files checked against their seal, scored, and held to `floor`.
 async fn holds_its_first_run(set: &str, sha256: &str, floor: ([usize; 10], usize)) {
     use sha2::{Digest, Sha256};
