@@ -469,102 +469,66 @@ async fn ask_a_public_table() {
     }
 }
 
-/// The held-aside set as sealed: `cat held-aside/*.txt | sha256sum`.
-const HELD_ASIDE_SHA256: &str = "f17cacd93827b75df550f922ef3c8c87936c6d3348470f1123aebb1b122422d4";
-
-/// The held-aside set's first run, after the rules were frozen at
-/// 5735e1b (docs/service-api.md records its table): its floor.
-const HELD_ASIDE_FIRST_RUN: [usize; 10] = [110, 120, 121, 131, 129, 115, 122, 132, 137, 139];
-const HELD_ASIDE_FIRST_RUN_ORDER: usize = 26;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_held_aside_set_is_as_sealed_and_holds_its_first_run() {
-    holds_its_first_run(
-        "held-aside",
-        HELD_ASIDE_SHA256,
-        (HELD_ASIDE_FIRST_RUN, HELD_ASIDE_FIRST_RUN_ORDER),
-    )
-    .await;
+/// A held-aside set as it was sealed and as it first ran.
+struct Sealed {
+    set: &'static str,
+    /// `cat <set>/*.txt | sha256sum`.
+    sha256: &'static str,
+    /// Its first run, right answers per measure in [`MEASURES`]' order,
+    /// and the order requests followed: its floor.
+    first_run: [usize; 10],
+    first_run_order: usize,
 }
 
-/// The second held-aside set as sealed: `cat held-aside-2/*.txt | sha256sum`.
-const HELD_ASIDE_2_SHA256: &str =
-    "164364722881c71ae61b01c5dcdb10a341ee537e324dfc185c7ba69d74a80da9";
-
-/// The second held-aside set's first run, after the rules were frozen
-/// again at 52293b7 (docs/service-api.md records its table): its floor.
-const HELD_ASIDE_2_FIRST_RUN: [usize; 10] = [89, 108, 114, 107, 136, 87, 119, 128, 135, 137];
-const HELD_ASIDE_2_FIRST_RUN_ORDER: usize = 20;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_second_held_aside_set_is_as_sealed_and_holds_its_first_run() {
-    holds_its_first_run(
-        "held-aside-2",
-        HELD_ASIDE_2_SHA256,
-        (HELD_ASIDE_2_FIRST_RUN, HELD_ASIDE_2_FIRST_RUN_ORDER),
-    )
-    .await;
-}
-
-/// The third held-aside set as sealed: `cat held-aside-3/*.txt | sha256sum`.
-const HELD_ASIDE_3_SHA256: &str =
-    "89786d671495575db312add258a15870ac55cd00d927a50dcb658fd2fc4c3519";
-
-/// The third held-aside set's first run, the rules frozen at baceb4b (no
-/// rule changed after the set was written): its floor.
-const HELD_ASIDE_3_FIRST_RUN: [usize; 10] = [110, 127, 121, 120, 137, 117, 127, 131, 138, 138];
-const HELD_ASIDE_3_FIRST_RUN_ORDER: usize = 17;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_third_held_aside_set_is_as_sealed_and_holds_its_first_run() {
-    holds_its_first_run(
-        "held-aside-3",
-        HELD_ASIDE_3_SHA256,
-        (HELD_ASIDE_3_FIRST_RUN, HELD_ASIDE_3_FIRST_RUN_ORDER),
-    )
-    .await;
-}
-
-/// The fourth held-aside set as sealed: `cat held-aside-4/*.txt | sha256sum`.
-const HELD_ASIDE_4_SHA256: &str =
-    "5a332bb54af20a86d48fe43e7b6907cff9ca24341a28c41744b9b3afa40217e7";
-
-/// The fourth held-aside set's first run, no rule changed after the set
-/// was written: its floor.
-const HELD_ASIDE_4_FIRST_RUN: [usize; 10] = [107, 123, 119, 119, 139, 111, 125, 130, 139, 140];
-const HELD_ASIDE_4_FIRST_RUN_ORDER: usize = 15;
+/// The five held-aside sets, each written and sealed before the rules it
+/// first ran against were frozen (docs/service-api.md has each table):
+/// the first against the rules of 5735e1b, the second of 52293b7, the
+/// others with no rule changed after they were written.
+const HELD_ASIDE: [Sealed; 5] = [
+    Sealed {
+        set: "held-aside",
+        sha256: "f17cacd93827b75df550f922ef3c8c87936c6d3348470f1123aebb1b122422d4",
+        first_run: [110, 120, 121, 131, 129, 115, 122, 132, 137, 139],
+        first_run_order: 26,
+    },
+    Sealed {
+        set: "held-aside-2",
+        sha256: "164364722881c71ae61b01c5dcdb10a341ee537e324dfc185c7ba69d74a80da9",
+        first_run: [89, 108, 114, 107, 136, 87, 119, 128, 135, 137],
+        first_run_order: 20,
+    },
+    Sealed {
+        set: "held-aside-3",
+        sha256: "89786d671495575db312add258a15870ac55cd00d927a50dcb658fd2fc4c3519",
+        first_run: [110, 127, 121, 120, 137, 117, 127, 131, 138, 138],
+        first_run_order: 17,
+    },
+    Sealed {
+        set: "held-aside-4",
+        sha256: "5a332bb54af20a86d48fe43e7b6907cff9ca24341a28c41744b9b3afa40217e7",
+        first_run: [107, 123, 119, 119, 139, 111, 125, 130, 139, 140],
+        first_run_order: 15,
+    },
+    Sealed {
+        set: "held-aside-5",
+        sha256: "c8f92ad394dc1b1230e189337f55f38f8312e6b49c5311dc0572f6993bcfe6c5",
+        first_run: [122, 128, 130, 129, 138, 117, 128, 135, 140, 140],
+        first_run_order: 10,
+    },
+];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_fourth_held_aside_set_is_as_sealed_and_holds_its_first_run() {
-    holds_its_first_run(
-        "held-aside-4",
-        HELD_ASIDE_4_SHA256,
-        (HELD_ASIDE_4_FIRST_RUN, HELD_ASIDE_4_FIRST_RUN_ORDER),
-    )
-    .await;
+async fn the_held_aside_sets_are_as_sealed_and_hold_their_first_runs() {
+    for sealed in &HELD_ASIDE {
+        holds_its_first_run(sealed).await;
+    }
 }
 
-/// The fifth held-aside set as sealed: `cat held-aside-5/*.txt | sha256sum`.
-const HELD_ASIDE_5_SHA256: &str =
-    "c8f92ad394dc1b1230e189337f55f38f8312e6b49c5311dc0572f6993bcfe6c5";
-
-/// The fifth held-aside set's first run, no rule changed after the set
-/// was written: its floor.
-const HELD_ASIDE_5_FIRST_RUN: [usize; 10] = [122, 128, 130, 129, 138, 117, 128, 135, 140, 140];
-const HELD_ASIDE_5_FIRST_RUN_ORDER: usize = 10;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_fifth_held_aside_set_is_as_sealed_and_holds_its_first_run() {
-    holds_its_first_run(
-        "held-aside-5",
-        HELD_ASIDE_5_SHA256,
-        (HELD_ASIDE_5_FIRST_RUN, HELD_ASIDE_5_FIRST_RUN_ORDER),
-    )
-    .await;
-}
-
-/// `set`'s files checked against their seal, scored, and held to `floor`.
-async fn holds_its_first_run(set: &str, sha256: &str, floor: ([usize; 10], usize)) {
+/// A set's files checked against their seal, scored, and held to their
+/// first run.
+async fn holds_its_first_run(sealed: &Sealed) {
+    let (set, sha256) = (sealed.set, sealed.sha256);
+    let floor = (sealed.first_run, sealed.first_run_order);
     use sha2::{Digest, Sha256};
     let mut sealed = Sha256::new();
     for file in files_of(set) {
