@@ -104,6 +104,42 @@ async fn xls_xlsx_and_parquet_files_are_read_into_the_same_clean_table() {
     }
 }
 
+/// A CSV as a spreadsheet in most of Europe exports it: a byte-order
+/// mark, semicolons, decimal commas, a quoted header.
+const EUROPEAN: &str = "\u{feff}\"month\";region;sales\n2024-01-01;North;120\n2024-02-01;North;135,5\n2024-01-01;South;98\n";
+
+#[tokio::test]
+async fn a_csv_with_semicolons_and_decimal_commas_is_read_into_its_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let router = host(dir.path(), false);
+    // Uploaded: cleaned into the same table as the other formats.
+    let (status, id, answer) = upload(&router, KEY_A, "sales-eu.csv", EUROPEAN.as_bytes()).await;
+    assert_eq!(status, StatusCode::NO_CONTENT, "{answer}");
+    let (_, cleaned) = get(&router, &format!("/api/v1/beta/files/{id}/cleaned/")).await;
+    assert_eq!(cleaned, CLEANED);
+    // Inline: drawn with the right sums, and the answer says how it was read.
+    let (status, answer) = common::call(
+        &router,
+        KEY_A,
+        "POST",
+        "/api/v1/beta/visualize",
+        Some(serde_json::json!({"csv": [EUROPEAN], "query": "total sales by region"})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let said = answer["outputs"]["answer"].as_str().unwrap();
+    assert!(
+        said.starts_with("CSV 1: read as semicolon-separated, with decimal commas. CSV 1: Shown: total sales by region"),
+        "{said}"
+    );
+    let data = &answer["outputs"]["knowledge_cards"][0]["visualization_data"]["data"];
+    assert_eq!(
+        data[0],
+        serde_json::json!({"x": "North", "y": 255.5}),
+        "{answer}"
+    );
+}
+
 /// 66 values of 1 MiB each, gzipped to about 70 KB: small to send, large
 /// to unpack.
 fn parquet_bomb() -> Vec<u8> {

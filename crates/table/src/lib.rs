@@ -67,6 +67,10 @@ pub struct Column {
 pub struct Table {
     pub columns: Vec<Column>,
     pub rows: usize,
+    /// How a CSV was read where it was not the common way (comma-separated,
+    /// decimal points), or where it could be read two ways: said in the
+    /// answer ("semicolon-separated, with decimal commas").
+    pub read_as: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -333,6 +337,7 @@ impl<'s> Builder<'s> {
         Ok(Table {
             columns,
             rows: self.rows,
+            read_as: None,
         })
     }
 }
@@ -570,6 +575,51 @@ mod tests {
         let many: Vec<String> = (0..400).map(|i| format!("Germany{i}")).collect();
         let many: Vec<&str> = many.iter().map(String::as_str).collect();
         assert_eq!(kind(&many), Kind::Category);
+    }
+
+    fn numbers(table: &Table, column: usize) -> Vec<f64> {
+        table.columns[column]
+            .cells
+            .iter()
+            .filter_map(|c| match c {
+                Cell::Number(n) => Some(*n),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn csv_as_spreadsheets_export_it_is_read_into_its_columns() {
+        // Semicolons and decimal commas, as most of Europe exports.
+        let table = csv("\u{feff}month;region;sales\n2024-01;Nord;1.234,5\n2024-02;Süd;980,25\n2024-03;\"Nord; Ost\";-12,5\n").unwrap();
+        let names: Vec<&str> = table.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["month", "region", "sales"]);
+        assert_eq!(numbers(&table, 2), [1234.5, 980.25, -12.5]);
+        assert_eq!(
+            table.read_as.as_deref(),
+            Some("read as semicolon-separated, with decimal commas")
+        );
+        // Tabs and pipes; quoted headers holding the delimiter.
+        let tabs = csv("\"name\tfull\"\tvalue\na\t1.5\nb\t2\n").unwrap();
+        assert_eq!(tabs.columns[0].name, "name\tfull");
+        assert_eq!(numbers(&tabs, 1), [1.5, 2.0]);
+        assert_eq!(tabs.read_as.as_deref(), Some("read as tab-separated"));
+        let pipes = csv("a|b\n1|2\n3|4\n").unwrap();
+        assert_eq!(numbers(&pipes, 1), [2.0, 4.0]);
+        // Semicolons with decimal points stay points.
+        let points = csv("a;b\nx;1.5\ny;2.25\n").unwrap();
+        assert_eq!(numbers(&points, 1), [1.5, 2.25]);
+        // The common way is said nothing of; a file two delimiters read
+        // alike is read with commas, and the answer says so.
+        assert_eq!(csv("a,b\n1,2\n").unwrap().read_as, None);
+        let both = csv("a,b;c\n1,2;3\n").unwrap();
+        assert_eq!(both.columns.len(), 2);
+        assert_eq!(
+            both.read_as.as_deref(),
+            Some("read as comma-separated (it reads as semicolon-separated too)")
+        );
+        // One column is one column.
+        assert_eq!(csv("a\n1\n2\n").unwrap().columns.len(), 1);
     }
 
     #[test]

@@ -227,6 +227,7 @@ mod tests {
         Table {
             columns: order.iter().map(|i| table.columns[*i].clone()).collect(),
             rows: table.rows,
+            read_as: None,
         }
     }
 

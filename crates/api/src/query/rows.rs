@@ -109,6 +109,7 @@ pub(crate) fn kept(table: &Table, keep: &[bool]) -> Table {
     Table {
         columns,
         rows: keep.iter().filter(|k| **k).count(),
+        read_as: None,
     }
 }
 

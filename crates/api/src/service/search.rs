@@ -466,6 +466,7 @@ fn to_country(table: Table, country: &str) -> Table {
     Table {
         rows: keep.iter().filter(|k| **k).count(),
         columns,
+        read_as: None,
     }
 }
 

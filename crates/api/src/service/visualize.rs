@@ -46,6 +46,8 @@ struct Made {
     names: Vec<String>,
     /// What each query was understood as, per table.
     answers: Vec<String>,
+    /// How each CSV read otherwise than the common way was read.
+    read_as: Vec<String>,
 }
 
 /// 4.5: the cards of a request, and the thread a call with a query is kept
@@ -182,6 +184,7 @@ pub async fn cards(
         debug,
         names,
         answers,
+        read_as,
     } = made;
     keep(api, stored).await?;
     let answer = if answers.is_empty() {
@@ -189,6 +192,12 @@ pub async fn cards(
     } else {
         answers.join(" ")
     };
+    // "CSV 1: read as semicolon-separated, with decimal commas."
+    let answer = read_as
+        .into_iter()
+        .chain([answer])
+        .collect::<Vec<_>>()
+        .join(" ");
     Ok(Results {
         outputs: Outputs {
             knowledge_cards: cards,
@@ -265,6 +274,9 @@ fn cards_of(
     made: &mut Made,
 ) -> Result<(), ApiError> {
     made.names.push(source.name.clone());
+    if let Some(read_as) = &source.table.read_as {
+        made.read_as.push(format!("{}: {read_as}.", source.name));
+    }
     let drawing = Drawing {
         row: "rows",
         dark: request.dark,
