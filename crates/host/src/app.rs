@@ -48,11 +48,25 @@ async fn not_found() -> AppError {
 /// The whole service: embeds, the postMessage shell, health, the demo
 /// pages and the package.
 pub fn app(config: Config) -> Router {
-    build(config).0
+    build(config).router
 }
 
-/// [`app`], and the service API it serves (to open its store at start).
-pub fn build(config: Config) -> (Router, Arc<api::Api>) {
+/// The public service and the operator's metrics, as a host serves them
+/// on two addresses.
+pub fn app_and_metrics(config: Config) -> (Router, Router) {
+    let built = build(config);
+    (built.router, built.metrics)
+}
+
+/// What a host serves: the public router, the service API it serves (to
+/// open its store at start), and `/metrics` for an address of its own.
+pub struct Built {
+    pub router: Router,
+    pub api: Arc<api::Api>,
+    pub metrics: Router,
+}
+
+pub fn build(config: Config) -> Built {
     let lanes = Arc::new(Lanes::new(&config.admission.admission()));
     let listen = format!("{}:{}", config.server.bind, config.server.port);
     let api = Arc::new(api::Api::new(Arc::new(config.api), lanes.clone(), listen));
@@ -71,8 +85,12 @@ pub fn build(config: Config) -> (Router, Arc<api::Api>) {
         .route("/embed/{card_id}", embed_route)
         .route(shell::SCRIPT_PATH, get(shell::script))
         .route("/healthz", get(healthz))
-        .route("/readyz", get(readyz).with_state(api.clone()))
-        .route("/metrics", get(metrics::page).with_state(metrics.clone()));
+        .route("/readyz", get(readyz).with_state(api.clone()));
+    // Request counts and latencies by route are the operator's: served
+    // on an address of their own, never beside the cards.
+    let metrics_router = Router::new()
+        .route("/metrics", get(metrics::page).with_state(metrics.clone()))
+        .fallback(not_found);
 
     // The package as `npm install zdr-embed` lays it out: package.json and
     // the built pkg/ folder, nothing else of the repository.
@@ -110,7 +128,11 @@ pub fn build(config: Config) -> (Router, Arc<api::Api>) {
         .layer(middleware::from_fn_with_state(metrics, metrics::record))
         .layer(middleware::from_fn(request_log::log))
         .with_state(embed);
-    (router, api)
+    Built {
+        router,
+        api,
+        metrics: metrics_router,
+    }
 }
 
 /// `//api/v1/…` is `/api/v1/…`: the service's earlier SDK (0.1.41) joins

@@ -3,7 +3,7 @@
 //! embed and the API, then the embed's and the API's, flattened into one
 //! command line (`zdr-host --help`); each flag has an environment variable.
 
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -70,6 +70,33 @@ pub struct ServerConfig {
     #[arg(long, env = "ZDR_MAX_CONNECTIONS", default_value_t = 512,
           value_parser = clap::value_parser!(u32).range(1..))]
     pub max_connections: u32,
+    /// Where `/metrics` answers, an address of its own (never the public
+    /// listener's): `host:port`, or `off`. Unset, 127.0.0.1:9464 where that
+    /// port is free (a warning where it is not); set, an address that
+    /// cannot be bound stops the host at start.
+    #[arg(long, env = "ZDR_METRICS_BIND", value_parser = parse_metrics_bind)]
+    pub metrics_bind: Option<MetricsBind>,
+}
+
+/// Where metrics are served, as `--metrics-bind` says.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MetricsBind {
+    Off,
+    At(SocketAddr),
+}
+
+/// The metrics address when none is set: loopback, Prometheus's exporter
+/// range.
+pub const DEFAULT_METRICS: SocketAddr =
+    SocketAddr::new(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 9464);
+
+fn parse_metrics_bind(value: &str) -> Result<MetricsBind, String> {
+    if value.eq_ignore_ascii_case("off") {
+        return Ok(MetricsBind::Off);
+    }
+    value.parse().map(MetricsBind::At).map_err(|_| {
+        format!("--metrics-bind takes host:port (127.0.0.1:9464) or off, not {value:?}")
+    })
 }
 
 impl Default for ServerConfig {
@@ -83,6 +110,7 @@ impl Default for ServerConfig {
             idle_timeout: Duration::from_secs(60),
             write_timeout: Duration::from_secs(30),
             max_connections: 512,
+            metrics_bind: None,
         }
     }
 }

@@ -120,8 +120,9 @@ fn serve(config: Config) -> ExitCode {
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .with_target(false)
-        // The log goes to stderr: stdout carries only the listening line, so
-        // a script that reads the port need not keep draining stdout.
+        // The log goes to stderr: stdout carries only the two lines of where
+        // the host listens, so a script that reads the port need not keep
+        // draining stdout.
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();

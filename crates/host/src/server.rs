@@ -15,7 +15,7 @@ use tokio::sync::Semaphore;
 use tokio_io_timeout::TimeoutStream;
 
 use crate::app::build;
-use crate::config::Config;
+use crate::config::{Config, MetricsBind, DEFAULT_METRICS};
 
 /// The most hyper buffers of a connection's incoming bytes.
 const READ_AHEAD: usize = 64 * 1024;
@@ -26,7 +26,11 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 /// Binds, prints the address, and serves until SIGINT or SIGTERM; requests
 /// in flight are finished first.
 pub async fn serve(config: Config) -> std::io::Result<()> {
-    let (router, api) = build(config.clone());
+    let crate::app::Built {
+        router,
+        api,
+        metrics,
+    } = build(config.clone());
     let shared = zdr_api::store::Location::of(&config.api)
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     if shared.is_shared() {
@@ -43,6 +47,7 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
     let bound = listener.local_addr()?;
     // Printed on stdout so scripts and tests can find a port chosen by the OS.
     println!("zdr-host listening on http://{bound}/");
+    serve_metrics(config.server.metrics_bind, metrics).await?;
     // Beyond the cap, connections wait in the kernel's listen backlog.
     let connections = Arc::new(Semaphore::new(config.server.max_connections as usize));
     let graceful = GracefulShutdown::new();
@@ -103,6 +108,50 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
         }
     }
     tracing::info!("zdr-host stopped");
+    Ok(())
+}
+
+/// `/metrics` on its own address, as `--metrics-bind` says; the second
+/// line on stdout says where ("zdr-host metrics off" when off or taken).
+async fn serve_metrics(bind: Option<MetricsBind>, metrics: axum::Router) -> std::io::Result<()> {
+    let address = match bind {
+        Some(MetricsBind::Off) => None,
+        Some(MetricsBind::At(address)) => Some(address),
+        None => Some(DEFAULT_METRICS),
+    };
+    let listener = match address {
+        None => None,
+        Some(address) => match TcpListener::bind(address).await {
+            Ok(listener) => Some(listener),
+            // The default is best effort (another host on this machine may
+            // hold it); an address asked for must be had.
+            Err(error) if bind.is_none() => {
+                tracing::warn!(
+                    "metrics not served: {address} is taken ({error}); set --metrics-bind"
+                );
+                None
+            }
+            Err(error) => {
+                return Err(std::io::Error::other(format!(
+                    "--metrics-bind {address}: {error}"
+                )))
+            }
+        },
+    };
+    match listener {
+        Some(listener) => {
+            println!(
+                "zdr-host metrics on http://{}/metrics",
+                listener.local_addr()?
+            );
+            tokio::spawn(async move {
+                if let Err(error) = axum::serve(listener, metrics).await {
+                    tracing::warn!("metrics listener stopped: {error}");
+                }
+            });
+        }
+        None => println!("zdr-host metrics off"),
+    }
     Ok(())
 }
 

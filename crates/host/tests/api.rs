@@ -418,7 +418,8 @@ async fn post_files_answers_the_cards_of_an_uploaded_or_posted_file() {
 #[tokio::test]
 async fn readyz_says_whether_the_store_answers_and_metrics_name_no_key() {
     let dir = tempfile::tempdir().unwrap();
-    let router = host(dir.path(), false);
+    let (router, metrics_router) =
+        zdr_host::app::app_and_metrics(common::config(dir.path(), false));
     let (status, body) = get(&router, "/readyz", None).await;
     assert_eq!((status, body.as_str()), (StatusCode::OK, "ready\n"));
     let (status, _) = get(
@@ -428,7 +429,11 @@ async fn readyz_says_whether_the_store_answers_and_metrics_name_no_key() {
     )
     .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
-    let (status, metrics) = get(&router, "/metrics", None).await;
+    // Metrics are the operator's, on their own address: none on the
+    // public one.
+    let (status, _) = get(&router, "/metrics", None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, metrics) = get(&metrics_router, "/metrics", None).await;
     assert_eq!(status, StatusCode::OK);
     assert!(
         metrics.contains(

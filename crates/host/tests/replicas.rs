@@ -37,6 +37,7 @@ fn replica(data: &Path, database: &str, objects: &str) -> Replica {
     let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
     command
         .args(["--port", "0", "--api-key", KEY_A, "--api-key", KEY_B])
+        .args(["--metrics-bind", "127.0.0.1:0"])
         .args(["--database-url", database, "--object-store", objects])
         .arg("--data-dir")
         .arg(data)
@@ -349,9 +350,16 @@ async fn two_replicas_share_one_database_and_one_bucket() {
         .unwrap();
     assert_eq!(ready.status(), 200);
 
-    // B's metrics: routes by their template, never a key, an id or data.
-    let metrics = client
+    // B's metrics, on its own address (404 on the public one): routes by
+    // their template, never a key, an id or data.
+    let public = client
         .get(format!("{}/metrics", b.origin))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(public.status(), 404);
+    let metrics = client
+        .get(b.metrics.clone().expect("B serves metrics"))
         .send()
         .await
         .unwrap()

@@ -68,6 +68,9 @@ pub struct Spawned {
     pub child: std::process::Child,
     /// `http://127.0.0.1:PORT`, as its first line says.
     pub origin: String,
+    /// `http://127.0.0.1:PORT/metrics`, as its second line says, where
+    /// metrics are served.
+    pub metrics: Option<String>,
 }
 
 impl Spawned {
@@ -90,6 +93,8 @@ impl Spawned {
         let mut out = BufReader::new(child.stdout.take().expect("its stdout"));
         let mut line = String::new();
         out.read_line(&mut line).expect("its first line");
+        let mut second = String::new();
+        out.read_line(&mut second).expect("its second line");
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
         let origin = line
             .trim_end()
@@ -97,7 +102,15 @@ impl Spawned {
             .and_then(|rest| rest.strip_suffix('/'))
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
             .to_owned();
-        Spawned { child, origin }
+        let metrics = second
+            .trim_end()
+            .strip_prefix("zdr-host metrics on ")
+            .map(str::to_owned);
+        Spawned {
+            child,
+            origin,
+            metrics,
+        }
     }
 }
 
