@@ -16,6 +16,7 @@ pub mod bucket;
 pub mod folder;
 mod open;
 pub mod postgres;
+mod postgres_tls;
 pub mod schema;
 pub mod sqlite;
 

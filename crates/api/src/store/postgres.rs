@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio::runtime::Handle;
-use tokio_postgres::{NoTls, Row};
+use tokio_postgres::Row;
 
 use super::schema::{self, Dialect, MIGRATIONS};
 use super::{
@@ -49,14 +49,16 @@ impl Postgres {
             path: label.clone(),
             message,
         };
-        let config: tokio_postgres::Config = url.parse().map_err(|e| {
+        let (url, tls) = super::postgres_tls::split(url).map_err(&fail)?;
+        let mut config: tokio_postgres::Config = url.parse().map_err(|e| {
             fail(format!(
                 "{e} (expected postgres://user:password@host:port/database)"
             ))
         })?;
+        config.ssl_mode(tls.ssl_mode());
         let manager = Manager::from_config(
             config,
-            NoTls,
+            tls.connector().map_err(&fail)?,
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
@@ -74,7 +76,7 @@ impl Postgres {
             runtime,
             label: label.clone(),
         };
-        store.run(migrate(&store.pool))?;
+        store.run(migrate(&store.pool)).map_err(hinted)?;
         Ok(store)
     }
 
@@ -149,6 +151,26 @@ fn message(error: &(dyn std::error::Error + 'static)) -> String {
         cause = inner.source();
     }
     text
+}
+
+/// A failure to connect, with what to do about its commonest causes.
+fn hinted(error: StoreError) -> StoreError {
+    let StoreError::Db { path, message } = error else {
+        return error;
+    };
+    let hint = if message.contains("UnknownIssuer") {
+        "; the server's certificate is not signed by a CA of sslrootcert (or of the system's roots without it)"
+    } else if message.contains("NotValidForName") {
+        "; the server's certificate does not name this host: connect by a name it gives, or ask sslmode=verify-ca"
+    } else if message.contains("no encryption") {
+        "; the server takes TLS only: add sslmode=verify-full (or require) to the URL"
+    } else {
+        ""
+    };
+    StoreError::Db {
+        path,
+        message: format!("{message}{hint}"),
+    }
 }
 
 fn without_password(url: &str) -> String {
