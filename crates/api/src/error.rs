@@ -38,6 +38,9 @@ pub enum ApiError {
     /// The whole message: what is missing and why.
     #[error("{0}")]
     CardNotFound(String),
+    /// A card drawn from data the service does not keep: the whole message.
+    #[error("{0}")]
+    CardNotKept(String),
     #[error("there is nothing at this address of the API; see the service's documentation for its paths")]
     NotFound,
     #[error("this address of the API does not answer this method")]
@@ -91,6 +94,7 @@ impl ApiError {
             | ApiError::ThreadNotFound(_)
             | ApiError::CardNotFound(_)
             | ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::CardNotKept(_) => StatusCode::GONE,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::UploadRefused(_) => StatusCode::FORBIDDEN,
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
@@ -116,6 +120,7 @@ impl ApiError {
             }
             ApiError::ThreadNotFound(_) => "thread_not_found",
             ApiError::CardNotFound(_) => "card_not_found",
+            ApiError::CardNotKept(_) => "card_not_kept",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::UploadRefused(_) => "upload_refused",

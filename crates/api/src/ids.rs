@@ -18,6 +18,31 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", hex(&bytes))
 }
 
+/// A card id that says its card is kept nowhere (drawn from CSV sent
+/// inline, or from a search's table): 20 random hex digits and 4 that
+/// check them, so that any replica, keeping nothing, tells such a card
+/// (410 Gone) from one it never made (404).
+pub fn new_unkept_card_id() -> String {
+    let id = new_id("card");
+    let head: String = id.chars().take(id.len() - 4).collect();
+    format!("{head}{}", unkept_mark(&head))
+}
+
+/// Whether `id` is a card id [`new_unkept_card_id`] made.
+pub fn is_unkept_card(id: &str) -> bool {
+    id.len() == "card_".len() + 24
+        && id.starts_with("card_")
+        && id
+            .get(..id.len() - 4)
+            .is_some_and(|head| id.ends_with(&unkept_mark(head)))
+}
+
+fn unkept_mark(head: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("zdr unkept card {head}").as_bytes());
+    hex(digest.get(..2).unwrap_or_default())
+}
+
 /// Ids this host makes and accepts: 1 to 64 letters, digits, `_` or `-`
 /// (the embed's rule, `zdr_embed_page::ids`, at the API's length). Anything
 /// else is no file or card here, and never reaches a query or a path.
@@ -38,4 +63,20 @@ pub fn rfc3339(at: OffsetDateTime) -> String {
     let at = at.replace_nanosecond(0).unwrap_or(at);
     at.format(&Rfc3339)
         .unwrap_or_else(|_| at.unix_timestamp().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_kept_nowhere_is_told_by_its_id() {
+        for _ in 0..100 {
+            let id = new_unkept_card_id();
+            assert!(is_unkept_card(&id) && is_id(&id), "{id}");
+        }
+        let kept = (0..100).filter(|_| is_unkept_card(&new_id("card"))).count();
+        assert!(kept <= 1, "{kept} random ids looked unkept");
+        assert!(!is_unkept_card("card_1") && !is_unkept_card("file_0123456789abcdef01234567"));
+    }
 }

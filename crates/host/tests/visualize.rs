@@ -102,23 +102,31 @@ async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
         line["data"]["series"][1],
         json!({"name": "South", "points": [{"x": "2024-01", "y": 2.0}]})
     );
-    // Its cards were never stored, and their addresses say so.
+    // Its cards were never stored, and their addresses say so: 410 Gone,
+    // and why (a made-up card id stays 404).
     let card_id = answer["outputs"]["knowledge_cards"][0]["card_id"]
         .as_str()
         .unwrap()
         .to_owned();
     let (status, page, _) = raw(&router, &format!("/card/{card_id}/"), None).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(status, StatusCode::GONE);
     assert!(
-        page.contains("never stored") && page.contains(&format!("/embed/{card_id}/")),
+        page.contains("does not keep") && page.contains(&format!("/embed/{card_id}/")),
         "{page}"
     );
     let (status, body, _) = raw(&router, &format!("/api/v1/image/{card_id}/"), Some(KEY_A)).await;
-    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(status, StatusCode::GONE);
     assert!(
-        body.contains("card_not_found") && body.contains("never stored"),
+        body.contains("card_not_kept") && body.contains("zero data retention"),
         "{body}"
     );
+    let (status, body, _) = raw(
+        &router,
+        "/api/v1/image/card_0123456789abcdef01234567/",
+        None,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     // Nothing of it was written.
     let objects = common::shared::objects_dir(dir.path());
     assert!(std::fs::read_dir(&objects).map(|d| d.count()).unwrap_or(0) == 0);

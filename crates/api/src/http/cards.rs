@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::extract::{Path, Query};
-use crate::service::cards::{self, never_stored, Picture};
+use crate::service::cards::{self, Picture};
 use crate::{Api, ApiError};
 use zdr_embed_page::html::{escape, style_hash, Page};
 
@@ -62,9 +62,9 @@ pub async fn image(
     Query(query): Query<PictureQuery>,
 ) -> Result<Response, ApiError> {
     let picture = picture(query.format.as_deref(), &headers)?;
-    let card = cards::lookup(&api, &card_id).await?.ok_or_else(|| {
-        ApiError::CardNotFound(never_stored(&card_id.chars().take(64).collect::<String>()))
-    })?;
+    let card = cards::lookup(&api, &card_id)
+        .await?
+        .ok_or_else(|| cards::missing(&card_id))?;
     let side = |v: Option<u32>, default: u32| v.unwrap_or(default);
     let size = (side(query.width, 880), side(query.height, 540));
     let bytes = cards::image(&api, card, picture, size, query.dark_mode).await?;
@@ -85,14 +85,16 @@ pub async fn page(State(api): State<Arc<Api>>, Path(card_id): Path<String>) -> R
     let card = match cards::lookup(&api, &card_id).await {
         Ok(Some(card)) => card,
         Ok(None) => {
+            let missing = cards::missing(&card_id);
+            let title = match missing {
+                ApiError::CardNotKept(_) => "A card kept nowhere",
+                _ => "No stored card",
+            };
             return html(
-                StatusCode::NOT_FOUND,
-                "No stored card",
-                &format!(
-                    "<p>{}</p>",
-                    escape(&never_stored(&card_id.chars().take(64).collect::<String>()))
-                ),
-            )
+                missing.status(),
+                title,
+                &format!("<p>{}</p>", escape(&missing.to_string())),
+            );
         }
         Err(error) => return failed(error),
     };

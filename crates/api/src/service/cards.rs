@@ -33,9 +33,14 @@ pub struct Source {
     pub context: Option<String>,
 }
 
-/// The card of `suggestion`, drawn from `source`.
-pub fn card(base: &str, source: &Source, suggestion: Suggestion) -> KnowledgeCard {
-    let id = new_id("card");
+/// The card of `suggestion`, drawn from `source`. A card `kept` nowhere
+/// (drawn from CSV sent inline) has an id that says so.
+pub fn card(base: &str, source: &Source, suggestion: Suggestion, kept: bool) -> KnowledgeCard {
+    let id = if kept {
+        new_id("card")
+    } else {
+        crate::ids::new_unkept_card_id()
+    };
     let origin = match (&source.origin, &source.file_id) {
         (Some(origin), _) => origin.clone(),
         (None, Some(file_id)) => format!("From the file {} ({file_id}).", source.name),
@@ -119,6 +124,25 @@ pub fn never_stored(card_id: &str) -> String {
     format!(
         "There is no stored card {card_id} on this host. Cards made from CSV sent inline to visualize are never stored (zero data retention), and a card whose file was deleted is gone with it: show one by posting its visualization_data to /embed/{card_id}/, as the widget does."
     )
+}
+
+/// Why a card drawn from data the service does not keep has no image or
+/// page: 410 Gone.
+pub fn not_kept(card_id: &str) -> String {
+    format!(
+        "Card {card_id} was drawn from data this service does not keep (CSV sent inline, or a search's table): zero data retention keeps nothing of it, its picture included, so it has no image or page here. Show it by posting its visualization_data to /embed/{card_id}/, as the widget does, or upload the file and visualize it by file_ids for a card that is kept."
+    )
+}
+
+/// The error for a card id with no stored card: 410 for a card kept
+/// nowhere, 404 for any other.
+pub fn missing(card_id: &str) -> ApiError {
+    let id: String = card_id.chars().take(64).collect();
+    if crate::ids::is_unkept_card(&id) {
+        ApiError::CardNotKept(not_kept(&id))
+    } else {
+        ApiError::CardNotFound(never_stored(&id))
+    }
 }
 
 /// A stored card by its id alone (the id is its authority, as a shared

@@ -808,7 +808,7 @@ fn written(
     let mut stored = Vec::new();
     for mut suggestion in suggestions {
         adapt(&mut suggestion.chart, &source.table, locale);
-        let card = card(base, source, suggestion);
+        let card = card(base, source, suggestion, true);
         stored.push(card_row(&card, tenant, kept_as)?);
         cards.push(card);
     }

@@ -313,7 +313,7 @@ fn cards_of(
             not_drawn: None,
             plan: plan.take(),
         });
-        let card = card(base, source, suggestion);
+        let card = card(base, source, suggestion, source.file_id.is_some());
         // Cards of stored files are kept, so their pages and images can
         // be shown; cards of inline CSV never are.
         if let Some(file_id) = &source.file_id {
