@@ -9,7 +9,7 @@ use axum::http::HeaderMap;
 use zdr_limits::admission::Lanes;
 
 use crate::error::ApiError;
-use crate::keys::Keys;
+use crate::keys::{Keys, Tenant};
 use crate::store::{self, Store};
 use crate::{fetch, rate};
 
@@ -39,6 +39,32 @@ impl Api {
             store: tokio::sync::OnceCell::new(),
             fetcher: OnceLock::new(),
         }
+    }
+
+    /// Takes a token of `tenant`'s rate: from the bucket every replica
+    /// sees where the rows are shared (PostgreSQL), else this process's.
+    /// A shared bucket that does not answer fails safe: this replica
+    /// limits the key alone, and says so in the log.
+    pub(crate) async fn take_token(&self, tenant: &Tenant) -> Result<(), u64> {
+        let rate = self.config.api_rate;
+        if rate.is_nan() || rate <= 0.0 {
+            return Ok(());
+        }
+        let burst = f64::from(self.config.api_burst.max(1));
+        if let Ok(store) = self.store().await {
+            let key = tenant.clone();
+            let shared =
+                tokio::task::spawn_blocking(move || store.rows.take_token(&key, rate, burst)).await;
+            match shared {
+                Ok(Some(Ok(outcome))) => return outcome,
+                Ok(Some(Err(error))) => tracing::warn!(
+                    "the shared rate limit does not answer ({error}); this replica limits the key alone"
+                ),
+                Ok(None) => {}
+                Err(error) => tracing::warn!("the shared rate limit failed ({error})"),
+            }
+        }
+        self.rate.take(&tenant.0, std::time::Instant::now())
     }
 
     pub(crate) fn keys(&self) -> Result<&Keys, ApiError> {

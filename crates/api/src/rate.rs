@@ -1,8 +1,10 @@
 //! A per-key rate limit: a token bucket for each API key, refilled at
 //! `--api-rate` requests a second up to `--api-burst`; a request that finds
 //! its bucket empty is answered 429 with the seconds until a token is
-//! there. `--api-rate 0` turns it off. The buckets are this process's: with
-//! several replicas, each holds its own.
+//! there. `--api-rate 0` turns it off. These buckets are this process's, a
+//! single host's; replicas on PostgreSQL share one bucket a key in the
+//! database (`Rows::take_token`), and fall back to these when it does not
+//! answer.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

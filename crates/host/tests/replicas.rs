@@ -34,7 +34,12 @@ const CSV: &str = "month,region,sales\n2024-01,North,120\n2024-02,North,135\n202
 type Replica = shared::Spawned;
 
 fn replica(data: &Path, database: &str, objects: &str) -> Replica {
+    replica_with(data, database, objects, &[])
+}
+
+fn replica_with(data: &Path, database: &str, objects: &str, flags: &[&str]) -> Replica {
     let mut command = Command::new(env!("CARGO_BIN_EXE_zdr-host"));
+    command.args(flags);
     command
         .args(["--port", "0", "--api-key", KEY_A, "--api-key", KEY_B])
         .args(["--metrics-bind", "127.0.0.1:0"])
@@ -380,4 +385,60 @@ async fn two_replicas_share_one_database_and_one_bucket() {
 
     // The replicas kept nothing on their own disks.
     assert!(!data_a.exists() && !data_b.exists());
+}
+
+/// Two replicas, one database: a key with a burst of 10 gets about 10
+/// answers of a quick burst of 40 spread over both, not 20, the rest 429
+/// with `Retry-After`; another key has a bucket of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and an S3 server: scripts/test.sh starts them (scripts/shared-stores.sh) and runs it"]
+async fn a_keys_rate_is_one_across_replicas() {
+    let dir = tempfile::tempdir().unwrap();
+    let (database, objects) = shared::stores(dir.path())
+        .expect("the shared stores: run scripts/shared-stores.sh start DIR and source DIR/env");
+    let client = reqwest::Client::new();
+    let flags = ["--api-rate", "1", "--api-burst", "10"];
+    let (data_a, data_b) = (dir.path().join("a"), dir.path().join("b"));
+    let a = replica_with(&data_a, &database, &objects, &flags);
+    let b = replica_with(&data_b, &database, &objects, &flags);
+    let asks = (0..40).map(|i| {
+        let (client, replica) = (client.clone(), if i % 2 == 0 { &a } else { &b });
+        let url = format!(
+            "{}/api/v1/beta/files/file_0123456789abcdef01234567/",
+            replica.origin
+        );
+        async move {
+            let answer = client
+                .get(url)
+                .header("x-api-key", KEY_A)
+                .send()
+                .await
+                .unwrap();
+            let retry = answer.headers().get("retry-after").cloned();
+            (answer.status().as_u16(), retry)
+        }
+    });
+    let answers = futures_util::future::join_all(asks).await;
+    let served = answers.iter().filter(|(status, _)| *status != 429).count();
+    let limited: Vec<_> = answers
+        .iter()
+        .filter(|(status, _)| *status == 429)
+        .collect();
+    // 10 at once, and one a second while the burst lasts.
+    assert!(
+        (10..=12).contains(&served),
+        "{served} of 40 served: {answers:?}"
+    );
+    assert!(
+        limited.iter().all(|(_, retry)| retry.is_some()),
+        "{limited:?}"
+    );
+    let (status, _) = get(
+        &client,
+        &b,
+        KEY_B,
+        "/api/v1/beta/files/file_0123456789abcdef01234567/",
+    )
+    .await;
+    assert_ne!(status, 429, "key B has a bucket of its own");
 }

@@ -40,17 +40,15 @@ async fn authenticate(
         .filter(|k| !k.is_empty())
         .ok_or(ApiError::NoKey)?;
     let tenant = keys.tenant(key).cloned().ok_or(ApiError::UnknownKey)?;
-    api.rate
-        .take(&tenant.0, std::time::Instant::now())
-        .map_err(|seconds| {
-            ApiError::RateLimited(
-                format!(
-                    "{} a second, {} at once",
-                    api.config.api_rate, api.config.api_burst
-                ),
-                seconds,
-            )
-        })?;
+    api.take_token(&tenant).await.map_err(|seconds| {
+        ApiError::RateLimited(
+            format!(
+                "{} a second, {} at once",
+                api.config.api_rate, api.config.api_burst
+            ),
+            seconds,
+        )
+    })?;
     request.extensions_mut().insert(tenant);
     Ok(next.run(request).await)
 }

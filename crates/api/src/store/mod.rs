@@ -217,6 +217,19 @@ pub trait Rows: Send + Sync {
     /// The database answers.
     fn ready(&self) -> Result<(), StoreError>;
 
+    /// Takes a token of `tenant`'s bucket where every replica sees it
+    /// (`per_second` refilled, `burst` at most): `Ok(())`, or the whole
+    /// seconds until one is there. `None` where the rows are this host's
+    /// alone (its buckets are kept in process).
+    fn take_token(
+        &self,
+        _tenant: &Tenant,
+        _per_second: f64,
+        _burst: f64,
+    ) -> Option<Result<Result<(), u64>, StoreError>> {
+        None
+    }
+
     /// Inserts or replaces a file's row.
     fn put_file(&self, tenant: &Tenant, row: &FileRow) -> Result<(), StoreError>;
 

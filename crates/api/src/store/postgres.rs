@@ -352,12 +352,48 @@ impl Postgres {
     }
 }
 
+/// One key's token bucket, taken in one statement: the row is locked by
+/// the upsert, so replicas taking at once are served one after the other;
+/// the tokens are refilled for the seconds since, up to the burst, and one
+/// taken when there is one.
+const TAKE_TOKEN: &str = "
+INSERT INTO rate_buckets AS b (tenant, tokens, at, granted)
+VALUES ($1, $3::float8 - 1, EXTRACT(EPOCH FROM clock_timestamp()), true)
+ON CONFLICT (tenant) DO UPDATE SET
+    tokens = LEAST($3::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp()) - b.at) * $2::float8)
+        - CASE WHEN LEAST($3::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp()) - b.at) * $2::float8) >= 1
+          THEN 1 ELSE 0 END,
+    granted = LEAST($3::float8, b.tokens + GREATEST(0, EXTRACT(EPOCH FROM clock_timestamp()) - b.at) * $2::float8) >= 1,
+    at = EXTRACT(EPOCH FROM clock_timestamp())
+RETURNING tokens, granted";
+
 impl Rows for Postgres {
     fn ready(&self) -> Result<(), StoreError> {
         self.run(async {
             self.client().await?.query_one("SELECT 1", &[]).await?;
             Ok(())
         })
+    }
+
+    fn take_token(
+        &self,
+        tenant: &Tenant,
+        per_second: f64,
+        burst: f64,
+    ) -> Option<Result<Result<(), u64>, StoreError>> {
+        Some(self.run(async {
+            let row = self
+                .client()
+                .await?
+                .query_one(TAKE_TOKEN, &[&tenant.0, &per_second, &burst])
+                .await?;
+            let (tokens, granted): (f64, bool) = (row.try_get(0)?, row.try_get(1)?);
+            Ok(if granted {
+                Ok(())
+            } else {
+                Err(((1.0 - tokens) / per_second).ceil().max(1.0) as u64)
+            })
+        }))
     }
 
     fn files(&self, tenant: &Tenant, limit: u32) -> Result<Vec<FileRow>, StoreError> {

@@ -16,7 +16,7 @@ pub enum Dialect {
 }
 
 /// The versions, oldest first. Never edit one that has shipped: add one.
-pub const MIGRATIONS: [&str; 4] = [TABLES, OBJECT_NAMES, DISPLAY_NAMES, UPLOADS];
+pub const MIGRATIONS: [&str; 5] = [TABLES, OBJECT_NAMES, DISPLAY_NAMES, UPLOADS, RATES];
 
 /// The first version; it also describes the database of a host from before
 /// versions were counted (hence `IF NOT EXISTS`).
@@ -124,6 +124,18 @@ CREATE TABLE IF NOT EXISTS uploads (
     source TEXT,
     expires_at TEXT NOT NULL,
     PRIMARY KEY (tenant, file_id)
+);
+";
+
+/// Each key's token bucket where every replica sees it (PostgreSQL's; a
+/// single host keeps its buckets in process): the tokens left at `at`,
+/// seconds since the Unix epoch, and whether the last request had one.
+const RATES: &str = "
+CREATE TABLE IF NOT EXISTS rate_buckets (
+    tenant TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    granted BOOLEAN NOT NULL
 );
 ";
 
