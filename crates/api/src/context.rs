@@ -67,6 +67,19 @@ impl Api {
         self.rate.take(&tenant.0, std::time::Instant::now())
     }
 
+    /// Sweeps the upload forms expired `ahead` from now (0 for now): a
+    /// file posted with one is taken in, a form never posted forgotten
+    /// with any upload it left. How many were forgotten.
+    pub async fn sweep_uploads(
+        self: &Arc<Self>,
+        ahead: std::time::Duration,
+    ) -> Result<usize, String> {
+        let at = time::OffsetDateTime::now_utc() + ahead;
+        crate::service::files::sweep_uploads(self, at)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     pub(crate) fn keys(&self) -> Result<&Keys, ApiError> {
         self.keys
             .as_ref()

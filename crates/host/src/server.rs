@@ -20,6 +20,9 @@ use crate::config::{Config, MetricsBind, DEFAULT_METRICS};
 /// The most hyper buffers of a connection's incoming bytes.
 const READ_AHEAD: usize = 64 * 1024;
 
+/// How often a replica sweeps the upload forms past their expiry.
+const SWEEP_EVERY: Duration = Duration::from_secs(300);
+
 /// How long requests in flight may take to finish after SIGINT or SIGTERM.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
 
@@ -41,6 +44,19 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
             .await
             .map_err(|e| std::io::Error::other(format!("the shared stores do not answer: {e}")))?;
         tracing::info!("the service API keeps its data in {}", shared.describe());
+        // Forms past their expiry, swept by every replica in turn (a
+        // sweep is idempotent: two replicas sweeping at once forget a form
+        // once).
+        let sweeper = api.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                if let Err(error) = sweeper.sweep_uploads(Duration::ZERO).await {
+                    tracing::warn!("sweeping expired upload forms failed: {error}");
+                }
+            }
+        });
     }
     let address = SocketAddr::new(config.server.bind, config.server.port);
     let listener = TcpListener::bind(address).await?;

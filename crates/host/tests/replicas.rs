@@ -442,3 +442,67 @@ async fn a_keys_rate_is_one_across_replicas() {
     .await;
     assert_ne!(status, 429, "key B has a bucket of its own");
 }
+
+/// Two hosts on one database and one bucket, in process: a file posted
+/// straight to the bucket with A's form is listed by B before anything
+/// used it; a form never posted is forgotten once past its expiry and a
+/// sweep, so a post made with it later is never taken in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and an S3 server: scripts/test.sh starts them (scripts/shared-stores.sh) and runs it"]
+async fn posted_files_are_listed_everywhere_and_expired_forms_are_swept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (database, objects) = shared::stores(dir.path())
+        .expect("the shared stores: run scripts/shared-stores.sh start DIR and source DIR/env");
+    let built = |name: &str| {
+        let mut config = common::config(&dir.path().join(name), false);
+        config.api.database_url = Some(database.clone());
+        config.api.object_store = Some(objects.clone());
+        zdr_host::app::build(config)
+    };
+    let (a, b) = (built("a"), built("b"));
+    let form = |router: axum::Router, name: &'static str| async move {
+        let path = format!("/api/v1/beta/file_upload_url?file_name={name}");
+        let (status, form) = common::call(&router, KEY_A_IN_PROCESS, "GET", &path, None).await;
+        assert_eq!(status, axum::http::StatusCode::OK, "{form}");
+        form
+    };
+
+    let posted = form(a.router.clone(), "posted.csv").await;
+    let url = posted["url"].as_str().unwrap().to_owned();
+    let (status, answer) = post(&url, &fields(&posted), CSV.as_bytes()).await;
+    assert!((200..300).contains(&status), "{answer}");
+    let posted_id = posted["file_id"].as_str().unwrap();
+    let (status, listed) = common::call(
+        &b.router,
+        KEY_A_IN_PROCESS,
+        "GET",
+        "/api/v1/beta/file_connector",
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    assert!(listed.to_string().contains(posted_id), "{listed}");
+
+    let never = form(a.router.clone(), "never.csv").await;
+    let never_id = never["file_id"].as_str().unwrap().to_owned();
+    // Not yet expired: nothing to sweep.
+    assert_eq!(b.api.sweep_uploads(std::time::Duration::ZERO).await, Ok(0));
+    // Two hours on, past its hour: forgotten.
+    let swept = b
+        .api
+        .sweep_uploads(std::time::Duration::from_secs(7200))
+        .await;
+    assert_eq!(swept, Ok(1));
+    let (status, _) = post(&url, &fields(&never), CSV.as_bytes()).await;
+    assert!((200..300).contains(&status));
+    let path = format!("/api/v1/beta/files/{never_id}/");
+    let (status, _) = common::call(&a.router, KEY_A_IN_PROCESS, "GET", &path, None).await;
+    assert_eq!(
+        status,
+        axum::http::StatusCode::NOT_FOUND,
+        "the swept form's post is never taken in"
+    );
+}
+
+/// The key [`common::config`] gives an in-process host.
+const KEY_A_IN_PROCESS: &str = common::KEY_A;

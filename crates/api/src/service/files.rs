@@ -443,6 +443,71 @@ async fn take_in(
     Ok(Some(stored))
 }
 
+/// A key's forms looked at when its files are listed, at most: a file
+/// posted straight to the bucket is listed on any replica.
+const MAX_PENDING: u32 = 20;
+
+/// Expired forms swept at once, at most (the next sweep takes the rest).
+const SWEEP_BATCH: u32 = 200;
+
+/// Takes in the files the key posted to the bucket and no host has taken
+/// in yet, so that a listing shows them on any replica; a form not posted
+/// is left for its expiry.
+async fn take_in_pending(api: &Arc<Api>, tenant: &Tenant) {
+    let t = tenant.clone();
+    let pending = match blocking(api, move |store| {
+        store.rows.pending_uploads(&t, MAX_PENDING)
+    })
+    .await
+    {
+        Ok(pending) => pending,
+        Err(error) => {
+            return tracing::warn!("api: the forms handed out could not be read: {error}")
+        }
+    };
+    for upload in pending {
+        if let Err(error) = take_in(api, tenant, &upload.file_id).await {
+            tracing::info!(
+                file_id = upload.file_id,
+                "api: an upload not taken in: {error}"
+            );
+        }
+    }
+}
+
+/// Sweeps the forms that expired before `before`: a file posted with one
+/// is taken in (it is the key's), a form never posted is forgotten, any
+/// upload it left removed. How many were forgotten.
+pub async fn sweep_uploads(
+    api: &Arc<Api>,
+    before: time::OffsetDateTime,
+) -> Result<usize, ApiError> {
+    let cut = crate::ids::rfc3339(before);
+    let expired = blocking(api, move |store| {
+        store.rows.expired_uploads(&cut, SWEEP_BATCH)
+    })
+    .await?;
+    let mut forgotten = 0;
+    for (tenant, upload) in expired {
+        match take_in(api, &tenant, &upload.file_id).await {
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                forget_upload(api, &tenant, upload).await?;
+                forgotten += 1;
+            }
+            // Refused for what it is: take_in forgot it already.
+            Err(error) => tracing::info!(
+                file_id = upload.file_id,
+                "api: an expired upload refused: {error}"
+            ),
+        }
+    }
+    if forgotten > 0 {
+        tracing::info!(forgotten, "api: forms past their expiry swept");
+    }
+    Ok(forgotten)
+}
+
 /// Removes an upload from the bucket, then its form's row.
 async fn forget_upload(api: &Arc<Api>, tenant: &Tenant, upload: UploadRow) -> Result<(), ApiError> {
     let t = tenant.clone();
@@ -584,6 +649,7 @@ pub async fn list(
     let rows = match file_id {
         Some(id) => vec![row(api, tenant, id).await?],
         None => {
+            take_in_pending(api, tenant).await;
             let t = tenant.clone();
             blocking(api, move |store| store.rows.files(&t, MAX_LISTED)).await?
         }

@@ -351,4 +351,15 @@ pub trait Rows: Send + Sync {
 
     /// Forgets a form whose file was taken in.
     fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError>;
+
+    /// The key's forms not yet taken in, newest first, at most `limit`.
+    fn pending_uploads(&self, tenant: &Tenant, limit: u32) -> Result<Vec<UploadRow>, StoreError>;
+
+    /// Forms of any key that expired before `before` (RFC 3339), oldest
+    /// first, at most `limit`.
+    fn expired_uploads(
+        &self,
+        before: &str,
+        limit: u32,
+    ) -> Result<Vec<(Tenant, UploadRow)>, StoreError>;
 }

@@ -901,6 +901,46 @@ impl Rows for Postgres {
         })
     }
 
+    fn pending_uploads(&self, tenant: &Tenant, limit: u32) -> Result<Vec<UploadRow>, StoreError> {
+        self.run(async {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    &format!(
+                        "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE tenant = $1
+                         ORDER BY expires_at DESC LIMIT $2"
+                    ),
+                    &[&tenant.0, &i64::from(limit)],
+                )
+                .await?;
+            rows.iter().map(|r| upload_of(r, 0)).collect()
+        })
+    }
+
+    fn expired_uploads(
+        &self,
+        before: &str,
+        limit: u32,
+    ) -> Result<Vec<(Tenant, UploadRow)>, StoreError> {
+        self.run(async {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    &format!(
+                        "SELECT tenant, {UPLOAD_COLUMNS} FROM uploads WHERE expires_at < $1
+                         ORDER BY expires_at LIMIT $2"
+                    ),
+                    &[&before, &i64::from(limit)],
+                )
+                .await?;
+            rows.iter()
+                .map(|r| Ok((Tenant(r.try_get(0)?), upload_of(r, 1)?)))
+                .collect()
+        })
+    }
+
     fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError> {
         self.run(async {
             self.client()
@@ -913,4 +953,21 @@ impl Rows for Postgres {
             Ok(())
         })
     }
+}
+/// The columns of an upload's row, in [`UploadRow`]'s order.
+const UPLOAD_COLUMNS: &str =
+    "file_id, file_name, bucket_key, content_type, display_name, file_context, source, expires_at";
+
+/// An upload's row from its columns, the first at `at`.
+fn upload_of(r: &Row, at: usize) -> Result<UploadRow, Failure> {
+    Ok(UploadRow {
+        file_id: r.try_get(at)?,
+        file_name: r.try_get(at + 1)?,
+        bucket_key: r.try_get(at + 2)?,
+        content_type: r.try_get(at + 3)?,
+        display_name: r.try_get(at + 4)?,
+        file_context: r.try_get(at + 5)?,
+        source: r.try_get(at + 6)?,
+        expires_at: r.try_get(at + 7)?,
+    })
 }

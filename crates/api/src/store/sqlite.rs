@@ -637,6 +637,40 @@ impl Rows for Sqlite {
             .map_err(|e| self.db_error(e))
     }
 
+    fn pending_uploads(&self, tenant: &Tenant, limit: u32) -> Result<Vec<UploadRow>, StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(&format!(
+                "SELECT {UPLOAD_COLUMNS} FROM uploads WHERE tenant = ?1
+                 ORDER BY expires_at DESC, rowid DESC LIMIT ?2"
+            ))
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![tenant.0, limit], |r| upload_of(r, 0))
+            .map_err(|e| self.db_error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+    }
+
+    fn expired_uploads(
+        &self,
+        before: &str,
+        limit: u32,
+    ) -> Result<Vec<(Tenant, UploadRow)>, StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(&format!(
+                "SELECT tenant, {UPLOAD_COLUMNS} FROM uploads WHERE expires_at < ?1
+                 ORDER BY expires_at LIMIT ?2"
+            ))
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![before, limit], |r| {
+                Ok((Tenant(r.get(0)?), upload_of(r, 1)?))
+            })
+            .map_err(|e| self.db_error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+    }
+
     fn drop_upload(&self, tenant: &Tenant, file_id: &str) -> Result<(), StoreError> {
         self.db()
             .execute(
@@ -684,6 +718,24 @@ fn migrate(db: &Connection) -> rusqlite::Result<()> {
         ))?;
     }
     Ok(())
+}
+
+/// The columns of an upload's row, in [`UploadRow`]'s order.
+const UPLOAD_COLUMNS: &str =
+    "file_id, file_name, bucket_key, content_type, display_name, file_context, source, expires_at";
+
+/// An upload's row from its columns, the first at `at`.
+fn upload_of(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<UploadRow> {
+    Ok(UploadRow {
+        file_id: r.get(at)?,
+        file_name: r.get(at + 1)?,
+        bucket_key: r.get(at + 2)?,
+        content_type: r.get(at + 3)?,
+        display_name: r.get(at + 4)?,
+        file_context: r.get(at + 5)?,
+        source: r.get(at + 6)?,
+        expires_at: r.get(at + 7)?,
+    })
 }
 
 #[cfg(test)]
