@@ -291,6 +291,223 @@ impl<'a> Schema<'a> {
             .position(|bits| month < 16 && bits & (1 << month) != 0)
     }
 
+    /// A word of letters and digits inside a column's name ("200m" of
+    /// `run200m`, "800 m" of `run800m`), the one column that holds it.
+    fn holding(&self, span: &[Token]) -> Option<Meaning> {
+        let word = match span {
+            [one] => one.word.clone(),
+            [n, unit]
+                if n.word.chars().all(|c| c.is_ascii_digit())
+                    && unit.word.chars().count() <= 2
+                    && unit.word.chars().all(char::is_alphabetic) =>
+            {
+                format!("{}{}", n.word, unit.word)
+            }
+            _ => return None,
+        };
+        let mixed = word.chars().count() >= 3
+            && word.chars().any(|c| c.is_ascii_digit())
+            && word.chars().any(char::is_alphabetic);
+        let mut holding = self
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| mixed && n.concat().contains(&word));
+        match (holding.next(), holding.next()) {
+            (Some((c, _)), None) => Some(Meaning::Column(c)),
+            _ => None,
+        }
+    }
+
+    /// What the table's own aliases (its `file_context`) say `words` are.
+    fn aliased(&self, aliases: &Aliases, words: &[String]) -> Option<Meaning> {
+        let (_, target) = aliases.entries.iter().find(|(alias, target)| {
+            *alias == words
+                && match target {
+                    Target::Column(name) | Target::Value(name, _) => {
+                        self.column_named(name).is_some()
+                    }
+                }
+        })?;
+        match target {
+            Target::Column(name) => self.column_named(name).map(Meaning::Column),
+            Target::Value(column, value) => {
+                let c = self.column_named(column)?;
+                let written = self
+                    .values
+                    .get(&key_of(value))
+                    .filter(|(at, _)| *at == c)
+                    .map_or(value.clone(), |(_, v)| v.clone());
+                Some(Meaning::Value(c, written))
+            }
+        }
+    }
+
+    /// A column's name as the table writes it ("yrs.service"), or its
+    /// whole name, its words in any order ("total cost" of `Cost Total
+    /// $`): `Some` when the words are decided, a column or nothing ("vs"
+    /// compares, even of a table with a column `vs`; a grain of a table
+    /// with dates names no column of month names).
+    fn named_whole(&self, span: &[Token], words: &[String], key: &str) -> Option<Option<Meaning>> {
+        let column = |c: usize| (!self.is_period_of_dates(c, key)).then_some(Meaning::Column(c));
+        if let [one] = span {
+            let written = self
+                .table
+                .columns
+                .iter()
+                .position(|c| c.name.len() > 2 && c.name.eq_ignore_ascii_case(&one.word));
+            if let Some(c) = written {
+                return Some(column(c));
+            }
+        }
+        if words.len() == 1 && VERSUS.contains(&key) {
+            return Some(None);
+        }
+        if let Some(c) = self.names.iter().position(|n| n == words) {
+            return Some(column(c));
+        }
+        if words.len() >= 2 {
+            let mut sorted = words.to_vec();
+            sorted.sort();
+            let mut found = self.names.iter().enumerate().filter(|(_, n)| {
+                let mut n = (*n).clone();
+                n.sort();
+                n == sorted
+            });
+            if let (Some((c, _)), None) = (found.next(), found.next()) {
+                return Some(Some(Meaning::Column(c)));
+            }
+        }
+        None
+    }
+
+    /// A place as the question writes it ("Ohio", "Britain") of the
+    /// column of places that holds it, as `atlas` knows it.
+    fn place(&self, span: &[Token], atlas: Atlas) -> Option<Meaning> {
+        let written: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
+        let region = geo::lookup(atlas, &written.join(" "))?;
+        let key = match atlas {
+            Atlas::UsStates => format!("us:{}", region.code2),
+            Atlas::World => region.code2.clone(),
+        };
+        let (c, value) = self.places.get(&key)?;
+        Some(Meaning::Value(*c, value.clone()))
+    }
+
+    /// A value one word names in words of its own: a category's shortening
+    /// ("herbivores" of `herbi`, the one value so begun), an ordinal
+    /// ("first" of `1st`), a sex ("female" of `F`), a month's name of a
+    /// column of month numbers ("July" of `Month` 5–9 is 7; "may" only as
+    /// "May").
+    fn word_value(&self, one: &Token) -> Option<Meaning> {
+        let word = one.word.as_str();
+        let mut begun = self.values.iter().filter(|(key, (c, _))| {
+            let n = key.chars().count();
+            n >= 4
+                && word.chars().count() >= n + 2
+                && word.starts_with(key.as_str())
+                && self.distinct.get(*c).is_some_and(|d| *d <= NAMES_FROM)
+        });
+        if let (Some((_, (c, value))), None) = (begun.next(), begun.next()) {
+            if !is_rule_word(word) {
+                return Some(Meaning::Value(*c, value.clone()));
+            }
+        }
+        let ordinal = ORDINALS
+            .iter()
+            .find(|(w, _)| *w == word)
+            .and_then(|(_, short)| self.values.get(*short));
+        let sex = || {
+            SEXES
+                .iter()
+                .find(|(words, _)| words.contains(&word))
+                .and_then(|(_, codes)| codes.iter().find_map(|code| self.values.get(*code)))
+        };
+        if let Some((c, value)) = ordinal.or_else(sex) {
+            return Some(Meaning::Value(*c, value.clone()));
+        }
+        let month = MONTHS
+            .iter()
+            .position(|names| names.contains(&word))
+            .filter(|_| word != "may" || one.capital)?;
+        let c = self.month_numbers(month + 1)?;
+        Some(Meaning::Value(c, (month + 1).to_string()))
+    }
+
+    /// A measure named by a word of it: an adjective ("heavier", "oldest")
+    /// or "share" of a table with a column of percentages.
+    fn measure_word(&self, span: &[Token], words: &[String]) -> Option<Meaning> {
+        let ([one], [word]) = (span, words) else {
+            return None;
+        };
+        let adjective = ADJECTIVES.iter().find_map(|(adjectives, columns)| {
+            let said =
+                adjectives.contains(&one.word.as_str()) || adjectives.contains(&word.as_str());
+            said.then(|| columns.iter().find_map(|w| self.column_for(w)))
+                .flatten()
+        });
+        let share = || {
+            PERCENTAGES
+                .contains(&one.word.as_str())
+                .then(|| {
+                    PERCENTAGES
+                        .iter()
+                        .find_map(|w| self.column_containing(&name_words(w)))
+                })
+                .flatten()
+        };
+        adjective.or_else(share).map(Meaning::Column)
+    }
+
+    /// Words that name a value or a column in part: part of a value
+    /// ("Premier League"; two words or more need no capital, "waiters and
+    /// waitresses" of `Waiter / Waitress`), part of a column's name
+    /// ("gross"; no unit like "g"), a kind of place of the one column of
+    /// places ("states" of `name` holding Alabama … Wyoming), a synonym
+    /// ("hp", "miles per gallon"), and last a name the words abbreviate
+    /// ("home runs" → `hr`, "test score" → `testscr`).
+    fn named_in_part(
+        &self,
+        span: &[Token],
+        words: &[String],
+        key: &str,
+        first_capital: bool,
+    ) -> Option<Meaning> {
+        let several = words.iter().filter(|w| !is_stopword(w)).count() >= 2;
+        if let Some((c, value)) = self.parts.get(key).filter(|_| first_capital || several) {
+            return Some(Meaning::Value(*c, value.clone()));
+        }
+        let short = words.len() == 1 && key.chars().count() < 3;
+        if let Some(c) = self.column_containing(words).filter(|_| !short) {
+            return Some(Meaning::Column(c));
+        }
+        if let [one] = span {
+            if PLACE_NOUNS.contains(&singular(&one.word).as_str()) {
+                let mut places = self
+                    .table
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| c.kind == Kind::Place);
+                if let (Some((c, _)), None) = (places.next(), places.next()) {
+                    return Some(Meaning::Column(c));
+                }
+            }
+        }
+        for group in SYNONYMS {
+            if group.iter().any(|m| name_words(m) == words) {
+                if let Some(c) = group
+                    .iter()
+                    .find_map(|m| self.column_containing(&name_words(m)))
+                {
+                    return Some(Meaning::Column(c));
+                }
+            }
+        }
+        let whole: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
+        self.abbreviated(&whole)
+    }
+
     /// The one column whose name `words` abbreviate ([`abbreviates`]).
     fn abbreviated(&self, words: &[&str]) -> Option<Meaning> {
         // Two words are shortened in either order ("enrltot" of "total
@@ -626,127 +843,32 @@ impl Reader<'_, '_> {
     /// The meaning of the words `start..end`, if they name something.
     fn meaning(&self, start: usize, end: usize, aliases: &Aliases) -> Option<Meaning> {
         let span = self.toks.get(start..end)?;
-        // A word of letters and digits inside a column's name ("200m" of
-        // `run200m`, "800 m" of `run800m`), the one column that holds it.
-        let written = match span {
-            [one] => Some(one.word.clone()),
-            [n, unit]
-                if n.word.chars().all(|c| c.is_ascii_digit())
-                    && unit.word.chars().count() <= 2
-                    && unit.word.chars().all(char::is_alphabetic) =>
-            {
-                Some(format!("{}{}", n.word, unit.word))
-            }
-            _ => None,
-        };
-        if let Some(word) = written {
-            let mixed = word.chars().count() >= 3
-                && word.chars().any(|c| c.is_ascii_digit())
-                && word.chars().any(char::is_alphabetic);
-            let mut holding = self
-                .schema
-                .names
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| mixed && n.concat().contains(&word));
-            if let (Some((c, _)), None) = (holding.next(), holding.next()) {
-                return Some(Meaning::Column(c));
-            }
+        let schema = self.schema;
+        if let Some(column) = schema.holding(span) {
+            return Some(column);
         }
-        if span.iter().all(|t| t.number.is_some()) {
+        if span.iter().all(|t| t.number.is_some()) || self.grammar(span, start, end) {
             return None;
         }
         let words: Vec<String> = span.iter().map(|t| singular(&t.word)).collect();
         let key = words.join(" ");
-        let schema = self.schema;
-        // "Order by name": the words of an order, even of a table with a
-        // column `order` ("sleep by order" still names it).
-        let next = self.toks.get(end).map(|t| t.word.as_str());
-        if let ([one], Some("by")) = (span, next) {
-            if ORDER_WORDS.contains(&one.word.as_str()) || one.word == "group" {
-                return None;
-            }
-        }
-        // "Color for each clarity", "colored by league": how marks are
-        // coloured, even of a table with a column `color`.
-        if let ([one], Some("by" | "for")) = (span, next) {
-            // The noun only after a word that makes it a mark's colour
-            // ("a different color for each", not "color by cut").
-            let noun = matches!(one.word.as_str(), "color" | "colour");
-            let marks = matches!(
-                self.word(start.wrapping_sub(1)),
-                "a" | "different" | "one" | "own" | "separate" | "its"
-            );
-            if COLOUR_BY.contains(&one.word.as_str()) && (!noun || marks) {
-                return None;
-            }
-        }
         let first_capital = span.first().is_some_and(|t| t.capital);
         let single_rule = words.len() == 1
             && (is_rule_word(&span[0].word)
                 || aliases.row.as_deref().is_some_and(|r| singular(r) == key));
         // 1. The table's own aliases.
-        for (alias, target) in &aliases.entries {
-            if *alias == words {
-                match target {
-                    Target::Column(name) => {
-                        if let Some(c) = schema.column_named(name) {
-                            return Some(Meaning::Column(c));
-                        }
-                    }
-                    Target::Value(column, value) => {
-                        if let Some(c) = schema.column_named(column) {
-                            let written = schema
-                                .values
-                                .get(&key_of(value))
-                                .filter(|(at, _)| *at == c)
-                                .map_or(value.clone(), |(_, v)| v.clone());
-                            return Some(Meaning::Value(c, written));
-                        }
-                    }
-                }
-            }
+        if let Some(meaning) = schema.aliased(aliases, &words) {
+            return Some(meaning);
         }
-        // 2. A column's name as the table writes it ("yrs.service"), or
-        // its whole name, its words in any order ("total cost" of `Cost
-        // Total $`).
-        if let [one] = span {
-            let written = schema
-                .table
-                .columns
-                .iter()
-                .position(|c| c.name.len() > 2 && c.name.eq_ignore_ascii_case(&one.word));
-            if let Some(c) = written {
-                return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
-            }
-        }
-        // "vs" compares, even of a table with a column `vs`.
-        if words.len() == 1 && VERSUS.contains(&key.as_str()) {
-            return None;
-        }
-        if let Some(c) = schema.names.iter().position(|n| *n == words) {
-            return (!schema.is_period_of_dates(c, &key)).then_some(Meaning::Column(c));
-        }
-        if words.len() >= 2 {
-            let mut sorted = words.clone();
-            sorted.sort();
-            let mut found = schema.names.iter().enumerate().filter(|(_, n)| {
-                let mut n = (*n).clone();
-                n.sort();
-                n == sorted
-            });
-            if let (Some((c, _)), None) = (found.next(), found.next()) {
-                return Some(Meaning::Column(c));
-            }
+        // 2. A column's name as the table writes it, or its whole name.
+        if let Some(decided) = schema.named_whole(span, &words, &key) {
+            return decided;
         }
         // 2a. A US state by its name where the table writes its code or
         // name ("Ohio" of `OH`), before a county of the same name.
         if first_capital && words.len() <= 2 && key.chars().count() >= 4 {
-            let written: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
-            if let Some(region) = geo::lookup(Atlas::UsStates, &written.join(" ")) {
-                if let Some((c, value)) = schema.places.get(&format!("us:{}", region.code2)) {
-                    return Some(Meaning::Value(*c, value.clone()));
-                }
+            if let Some(state) = schema.place(span, Atlas::UsStates) {
+                return Some(state);
             }
         }
         // 3. A value (names only with a capital; never a bare rule word).
@@ -757,136 +879,45 @@ impl Reader<'_, '_> {
                 return Some(Meaning::Value(*c, value.clone()));
             }
         }
-        // 3c. A value the word begins with, a category's shortening
-        // ("herbivores" of `herbi`), the one value so begun.
-        if let [one] = span {
-            let word = one.word.as_str();
-            let mut begun = schema.values.iter().filter(|(key, (c, _))| {
-                let n = key.chars().count();
-                n >= 4
-                    && word.chars().count() >= n + 2
-                    && word.starts_with(key.as_str())
-                    && schema.distinct.get(*c).is_some_and(|d| *d <= NAMES_FROM)
-            });
-            if let (Some((_, (c, value))), None) = (begun.next(), begun.next()) {
-                if !is_rule_word(word) {
-                    return Some(Meaning::Value(*c, value.clone()));
-                }
-            }
-        }
-        // 3d. An ordinal as the table writes it ("first" of `1st`).
-        if let [one] = span {
-            let written = ORDINALS
-                .iter()
-                .find(|(word, _)| *word == one.word)
-                .and_then(|(_, short)| schema.values.get(*short));
-            if let Some((c, value)) = written {
-                return Some(Meaning::Value(*c, value.clone()));
-            }
-        }
-        // 3a. A sex as the table writes it ("female" of F).
-        if let [one] = span {
-            let codes = SEXES
-                .iter()
-                .find(|(words, _)| words.contains(&one.word.as_str()));
-            if let Some((_, codes)) = codes {
-                for code in codes.iter() {
-                    if let Some((c, value)) = schema.values.get(*code) {
-                        return Some(Meaning::Value(*c, value.clone()));
-                    }
-                }
-            }
-        }
-        // 3b. A month's name of a column of month numbers ("July" of
-        // `Month` 5–9 is 7).
-        if let [one] = span {
-            // "may" is a month only with its capital.
-            let month = MONTHS
-                .iter()
-                .position(|names| names.contains(&one.word.as_str()))
-                .filter(|_| one.word != "may" || one.capital);
-            if let Some(m) = month {
-                if let Some(c) = schema.month_numbers(m + 1) {
-                    return Some(Meaning::Value(c, (m + 1).to_string()));
-                }
-            }
+        if let Some(value) = span
+            .first()
+            .filter(|_| span.len() == 1)
+            .and_then(|one| schema.word_value(one))
+        {
+            return Some(value);
         }
         // 4. A country as the question writes it ("US", "Britain").
         if first_capital && words.len() <= 3 {
-            let written: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
-            if let Some(region) = geo::lookup(Atlas::World, &written.join(" ")) {
-                if let Some((c, value)) = schema.places.get(&region.code2) {
-                    return Some(Meaning::Value(*c, value.clone()));
-                }
+            if let Some(country) = schema.place(span, Atlas::World) {
+                return Some(country);
             }
         }
-        // 4a. An adjective of a measure ("heavier", "oldest", "paid").
-        if let [word] = words.as_slice() {
-            for (adjectives, columns) in ADJECTIVES {
-                if adjectives.contains(&span[0].word.as_str())
-                    || adjectives.contains(&word.as_str())
-                {
-                    if let Some(c) = columns.iter().find_map(|w| schema.column_for(w)) {
-                        return Some(Meaning::Column(c));
-                    }
-                }
-            }
-        }
-        // 4c. "Share" of a table that has a column of percentages.
-        if let [one] = span {
-            if PERCENTAGES.contains(&one.word.as_str()) {
-                let found = PERCENTAGES
-                    .iter()
-                    .find_map(|w| schema.column_containing(&name_words(w)));
-                if let Some(c) = found {
-                    return Some(Meaning::Column(c));
-                }
-            }
+        if let Some(measure) = schema.measure_word(span, &words) {
+            return Some(measure);
         }
         if words.iter().all(|w| is_stopword(w)) || single_rule {
             return None;
         }
-        // 4b. Part of a value ("Premier League", "Bundesliga").
-        // Two words or more of it need no capital ("waiters and
-        // waitresses" of `Waiter / Waitress`).
-        let several = words.iter().filter(|w| !is_stopword(w)).count() >= 2;
-        if let Some((c, value)) = schema.parts.get(&key).filter(|_| first_capital || several) {
-            return Some(Meaning::Value(*c, value.clone()));
-        }
-        // 5. Part of a column's name ("gross", "budget"; no unit like "g").
-        let short = words.len() == 1 && key.chars().count() < 3;
-        if let Some(c) = schema.column_containing(&words).filter(|_| !short) {
-            return Some(Meaning::Column(c));
-        }
-        // 5a. A kind of place, of the one column of places ("states" of
-        // `name` holding Alabama … Wyoming).
-        if let [one] = span {
-            if PLACE_NOUNS.contains(&singular(&one.word).as_str()) {
-                let mut places = schema
-                    .table
-                    .columns
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| c.kind == Kind::Place);
-                if let (Some((c, _)), None) = (places.next(), places.next()) {
-                    return Some(Meaning::Column(c));
-                }
-            }
-        }
-        // 6. A synonym of a column's name ("hp", "miles per gallon").
-        for group in SYNONYMS {
-            if group.iter().any(|m| name_words(m) == words) {
-                for member in group.iter() {
-                    if let Some(c) = schema.column_containing(&name_words(member)) {
-                        return Some(Meaning::Column(c));
-                    }
-                }
-            }
-        }
-        // 7. A name the words abbreviate ("home runs" → `hr`, "test score"
-        // → `testscr`, "urban population" → `UrbanPop`).
-        let whole: Vec<&str> = span.iter().map(|t| t.word.as_str()).collect();
-        schema.abbreviated(&whole)
+        schema.named_in_part(span, &words, &key, first_capital)
+    }
+
+    /// Words of the question's grammar, even where a column is so named:
+    /// "order by", "group by" ("sleep by order" still names `order`), and
+    /// how marks are coloured ("colored by league", "a different color
+    /// for each clarity"; not "color by cut").
+    fn grammar(&self, span: &[Token], start: usize, end: usize) -> bool {
+        let next = self.toks.get(end).map(|t| t.word.as_str());
+        let [one] = span else { return false };
+        let word = one.word.as_str();
+        let ordering = next == Some("by") && (ORDER_WORDS.contains(&word) || word == "group");
+        let noun = matches!(word, "color" | "colour");
+        let marks = matches!(
+            self.word(start.wrapping_sub(1)),
+            "a" | "different" | "one" | "own" | "separate" | "its"
+        );
+        let colouring =
+            matches!(next, Some("by" | "for")) && COLOUR_BY.contains(&word) && (!noun || marks);
+        ordering || colouring
     }
 
     /// Every name in the question, longest spans first, then the
