@@ -472,6 +472,17 @@ async fn posted_files_are_listed_everywhere_and_expired_forms_are_swept() {
     let (status, answer) = post(&url, &fields(&posted), CSV.as_bytes()).await;
     assert!((200..300).contains(&status), "{answer}");
     let posted_id = posted["file_id"].as_str().unwrap();
+    // Another key's listing neither shows nor takes in A's upload.
+    let (status, theirs) = common::call(
+        &b.router,
+        common::KEY_B,
+        "GET",
+        "/api/v1/beta/file_connector",
+        None,
+    )
+    .await;
+    assert_eq!(status, axum::http::StatusCode::OK);
+    assert!(!theirs.to_string().contains(posted_id), "{theirs}");
     let (status, listed) = common::call(
         &b.router,
         KEY_A_IN_PROCESS,
@@ -482,6 +493,13 @@ async fn posted_files_are_listed_everywhere_and_expired_forms_are_swept() {
     .await;
     assert_eq!(status, axum::http::StatusCode::OK);
     assert!(listed.to_string().contains(posted_id), "{listed}");
+    let path = format!("/api/v1/beta/files/{posted_id}/");
+    let (status, _) = common::call(&b.router, common::KEY_B, "GET", &path, None).await;
+    assert_eq!(
+        status,
+        axum::http::StatusCode::NOT_FOUND,
+        "key B never sees A's file"
+    );
 
     let never = form(a.router.clone(), "never.csv").await;
     let never_id = never["file_id"].as_str().unwrap().to_owned();

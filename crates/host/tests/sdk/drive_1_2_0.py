@@ -134,6 +134,19 @@ check("images.retrieve", picture.read()[:8] == b"\x89PNG\r\n\x1a\n", picture.hea
 check("image_url without a key", httpx.get(cards[0].image_url).status_code == 200)
 check("webpage_url without a key", httpx.get(cards[0].webpage_url).status_code == 200)
 
+# An inline card is kept nowhere, its picture included: the SDK's image
+# call gets 410 Gone, and the body says why.
+try:
+    client.images.retrieve(first.card_id)
+    check("an inline card's image is gone", False, "no error")
+except tako.APIStatusError as error:
+    check(
+        "an inline card's image is gone (410, card_not_kept)",
+        error.status_code == 410 and "card_not_kept" in error.response.text,
+        error,
+    )
+check("an inline card's webpage_url is gone", httpx.get(first.webpage_url).status_code == 410)
+
 # beta.file_connector.create and .list
 connected = strict(
     FileConnectorCreateResponse,
