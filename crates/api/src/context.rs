@@ -21,6 +21,9 @@ pub struct Api {
     /// The host's one admission, shared with the embed.
     pub(crate) lanes: Arc<Lanes>,
     pub(crate) rate: rate::RateLimit,
+    /// The rows are shared with other hosts (PostgreSQL): a key's rate is
+    /// taken from the bucket they share.
+    shared_rates: bool,
     /// `host:port` the host listens at: the address handed out when
     /// neither --public-url nor a request's Host says one.
     listen: String,
@@ -33,6 +36,8 @@ impl Api {
         Api {
             keys: Keys::load(&config.api_keys, config.api_keys_file.as_deref()),
             rate: rate::RateLimit::new(config.api_rate, config.api_burst),
+            shared_rates: store::Location::of(&config)
+                .is_ok_and(|l| matches!(l.database, store::Database::Postgres(_))),
             config,
             lanes,
             listen,
@@ -51,6 +56,9 @@ impl Api {
             return Ok(());
         }
         let burst = f64::from(self.config.api_burst.max(1));
+        if !self.shared_rates {
+            return self.rate.take(&tenant.0, std::time::Instant::now());
+        }
         if let Ok(store) = self.store().await {
             let key = tenant.clone();
             let shared =

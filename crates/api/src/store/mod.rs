@@ -22,7 +22,7 @@ pub mod sqlite;
 
 use crate::keys::Tenant;
 
-pub use open::{open, Location};
+pub use open::{open, Database, Location};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
