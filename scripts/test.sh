@@ -64,7 +64,7 @@ node scripts/doc-paths.mjs README.md docs/*.md CHANGELOG.md
 step "cargo test --workspace" "cargo test --workspace (widget units; zdr-chart; zdr-host's router, API, SDK and hostile files; every fuzz corpus replayed)"
 cargo test --workspace --quiet
 
-step "service API on PostgreSQL + S3" "the service API on PostgreSQL and an S3 server (scripts/shared-stores.sh): its router and SDK tests again, two replicas, and TLS to a PostgreSQL that takes TLS only"
+step "service API on PostgreSQL + S3" "the service API on PostgreSQL and an S3 server (scripts/shared-stores.sh): its router and SDK tests again, two replicas, the bucket's rotating credentials, and TLS to a PostgreSQL that takes TLS only"
 SHARED="$(mktemp -d)"
 bash scripts/shared-stores.sh start "$SHARED"
 (
@@ -74,11 +74,11 @@ bash scripts/shared-stores.sh start "$SHARED"
   # The binaries the workspace run built: `cargo test -p zdr-host` resolves
   # features for one package and would build every dependency again (gigabytes).
   bins="$(workspace_tests zdr-host api files formats hardening indexes saved_views \
-    search threads visualize connector questions sdk replicas postgres_tls)"
+    search threads visualize connector questions sdk replicas postgres_tls bucket_credentials)"
   cd crates/host
   for bin in $bins; do
     case "$bin" in
-      */replicas-*|*/postgres_tls-*) "$bin" --quiet --ignored ;;
+      */replicas-*|*/postgres_tls-*|*/bucket_credentials-*) "$bin" --quiet --ignored ;;
       *) "$bin" --quiet ;;
     esac
   done

@@ -44,8 +44,9 @@ pub struct ApiConfig {
     pub database_pool: usize,
     /// Where the service API keeps its files: a folder (unset: --data-dir)
     /// or s3://bucket/prefix, an S3-compatible bucket any number of hosts
-    /// can share, reached with AWS_ENDPOINT_URL, AWS_REGION,
-    /// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY. Upload forms are then
+    /// can share, reached with AWS_ENDPOINT_URL, AWS_REGION and the
+    /// credentials AWS's tools find (keys in the environment, a profile,
+    /// web identity, container or instance role). Upload forms are then
     /// posted straight to the bucket.
     #[arg(long, env = "ZDR_OBJECT_STORE")]
     pub object_store: Option<String>,

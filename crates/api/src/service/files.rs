@@ -115,7 +115,10 @@ pub async fn upload_form(
         }
         Intake::Bucket(bucket) => {
             let bucket_key = bucket.upload_key(tenant, &file_id, &name);
-            let form = bucket.form(&bucket_key, content_type, MAX_FILE, &meta, now);
+            let form = bucket
+                .form(&bucket_key, content_type, MAX_FILE, &meta, now)
+                .await
+                .map_err(ApiError::internal)?;
             let pending = UploadRow {
                 file_id: file_id.clone(),
                 file_name: name.clone(),

@@ -1,8 +1,8 @@
 //! Objects in an S3-compatible bucket (`--object-store s3://bucket/prefix`),
 //! through Apache Arrow's `object_store`, configured the usual way:
-//! `AWS_ENDPOINT_URL` (unset: AWS itself), `AWS_REGION`,
-//! `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and, for temporary
-//! credentials, `AWS_SESSION_TOKEN`. AWS S3, MinIO, Ceph and R2 serve.
+//! `AWS_ENDPOINT_URL` (unset: AWS itself), `AWS_REGION`, and credentials
+//! from the chain AWS's tools follow ([`credentials`](super::credentials)).
+//! AWS S3, MinIO, Ceph and R2 serve.
 //!
 //! Under the prefix: `objects/<tenant>/obj_…`, the host's own immutable
 //! copies, named by the host; and `uploads/<tenant>/<file id>/<name>`, where
@@ -18,12 +18,14 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use object_store::aws::AmazonS3Builder;
+use object_store::aws::{AmazonS3Builder, AwsCredentialProvider};
 use object_store::path::Path;
+use object_store::StaticCredentialProvider;
 use object_store::{GetOptions, GetRange, ObjectStore};
 use time::OffsetDateTime;
 use tokio::runtime::Handle;
 
+use super::credentials::Source;
 use super::folder::is_object_name;
 use super::{Intake, Objects, StoreError};
 use crate::ids::new_id;
@@ -36,10 +38,9 @@ pub struct Bucket {
     name: String,
     /// The folder of the bucket this host keeps to: empty, or ending in `/`.
     prefix: String,
-    access_key: String,
-    secret: String,
+    /// Asked for the credentials current at each form it signs.
+    credentials: AwsCredentialProvider,
     region: String,
-    token: Option<String>,
     /// Where forms are posted: the bucket's own address.
     form_url: String,
 }
@@ -57,29 +58,24 @@ pub enum Upload {
 pub struct Settings {
     pub endpoint: Option<String>,
     pub region: String,
-    pub access_key: String,
-    pub secret: String,
-    pub token: Option<String>,
+    pub credentials: Source,
 }
 
 impl Settings {
     pub fn from_env() -> Result<Settings, StoreError> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let (Some(access_key), Some(secret)) =
-            (var("AWS_ACCESS_KEY_ID"), var("AWS_SECRET_ACCESS_KEY"))
-        else {
-            return Err(StoreError::Settings(
-                "--object-store s3://… needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: the host signs the upload forms with them".into(),
-            ));
+        let credentials = Source::choose(&var)?;
+        let profile_region = match &credentials {
+            Source::Profile(profile) => profile.region.clone(),
+            _ => None,
         };
         Ok(Settings {
             endpoint: var("AWS_ENDPOINT_URL").or_else(|| var("AWS_ENDPOINT")),
             region: var("AWS_REGION")
                 .or_else(|| var("AWS_DEFAULT_REGION"))
+                .or(profile_region)
                 .unwrap_or_else(|| "us-east-1".into()),
-            access_key,
-            secret,
-            token: var("AWS_SESSION_TOKEN"),
+            credentials,
         })
     }
 }
@@ -121,14 +117,24 @@ impl Bucket {
                 "--object-store {url}: expected s3://bucket or s3://bucket/prefix (a bucket name of 3 to 63 lowercase letters, digits, '.' and '-')"
             ))
         })?;
+        tracing::info!(
+            "bucket {name}: credentials from {}",
+            settings.credentials.describe()
+        );
         let mut builder = AmazonS3Builder::new()
             .with_bucket_name(&name)
-            .with_region(&settings.region)
-            .with_access_key_id(&settings.access_key)
-            .with_secret_access_key(&settings.secret);
-        if let Some(token) = &settings.token {
-            builder = builder.with_token(token);
-        }
+            .with_region(&settings.region);
+        builder = match settings.credentials {
+            Source::Environment(credential) => {
+                builder.with_credentials(Arc::new(StaticCredentialProvider::new(credential)))
+            }
+            Source::Profile(profile) => builder.with_credentials(profile),
+            Source::Cloud { settings, .. } => {
+                settings.into_iter().fold(builder, |builder, (key, value)| {
+                    builder.with_config(key, value)
+                })
+            }
+        };
         let form_url = match &settings.endpoint {
             Some(endpoint) => {
                 let endpoint = endpoint.trim_end_matches('/');
@@ -145,14 +151,12 @@ impl Bucket {
             message: e.to_string(),
         })?;
         Ok(Bucket {
+            credentials: Arc::clone(store.credentials()),
             store: Arc::new(store),
             runtime,
             name,
             prefix,
-            access_key: settings.access_key,
-            secret: settings.secret,
             region: settings.region,
-            token: settings.token,
             form_url,
         })
     }
@@ -196,23 +200,36 @@ impl Bucket {
     }
 
     /// A form the bucket itself checks: the key fixed, the content type,
-    /// the size from 1 byte to `max_size`, the metadata, one hour.
-    pub fn form(
+    /// the size from 1 byte to `max_size`, the metadata, one hour; signed
+    /// with the credentials current now, their session token included.
+    pub async fn form(
         &self,
         key: &str,
         content_type: &str,
         max_size: usize,
         meta: &[(&'static str, String)],
         now: OffsetDateTime,
-    ) -> sign::Form {
+    ) -> Result<sign::Form, StoreError> {
+        let credential = self
+            .credentials
+            .get_credential()
+            .await
+            .map_err(|e| self.error(&e))?;
         let signer = Signer {
-            access_key: &self.access_key,
-            secret: &self.secret,
+            access_key: &credential.key_id,
+            secret: &credential.secret_key,
             region: &self.region,
             bucket: &self.name,
-            token: self.token.as_deref(),
+            token: credential.token.as_deref(),
         };
-        sign::signed_form(&signer, key, content_type, max_size, meta, now)
+        Ok(sign::signed_form(
+            &signer,
+            key,
+            content_type,
+            max_size,
+            meta,
+            now,
+        ))
     }
 
     /// The file posted to an upload's key, read no further than `max`

@@ -13,6 +13,7 @@
 //! replace what another row points to.
 
 pub mod bucket;
+mod credentials;
 pub mod folder;
 mod open;
 pub mod postgres;
