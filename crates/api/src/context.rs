@@ -88,6 +88,22 @@ impl Api {
             .map_err(|e| e.to_string())
     }
 
+    /// Removes the previews expired `ahead` from now (0 for now), pictures
+    /// and rows. How many.
+    pub async fn sweep_previews(
+        self: &Arc<Self>,
+        ahead: std::time::Duration,
+    ) -> Result<usize, String> {
+        // A host whose API has no keys keeps nothing, and never opens its store.
+        if self.keys.as_ref().is_ok_and(Keys::is_empty) {
+            return Ok(0);
+        }
+        let at = time::OffsetDateTime::now_utc() + ahead;
+        crate::service::previews::sweep(self, at)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     pub(crate) fn keys(&self) -> Result<&Keys, ApiError> {
         self.keys
             .as_ref()

@@ -19,7 +19,7 @@ pub fn new_id(prefix: &str) -> String {
 }
 
 /// A card id that says its card is kept nowhere (drawn from CSV sent
-/// inline, or from a search's table): 20 random hex digits and 4 that
+/// inline): 20 random hex digits and 4 that
 /// check them, so that any replica, keeping nothing, tells such a card
 /// (410 Gone) from one it never made (404).
 pub fn new_unkept_card_id() -> String {

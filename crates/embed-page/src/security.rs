@@ -22,6 +22,9 @@ use crate::html::Page;
 pub enum Csp {
     /// A chart or error page: no script, its one hashed stylesheet.
     Page { style_hash: String },
+    /// A page that shows a picture of this host's (a card's kept
+    /// preview): a page's policy, and images from this origin.
+    PageWithPicture { style_hash: String },
     /// The postMessage shell, framed only by these sources.
     Shell {
         style_hash: String,
@@ -64,8 +67,12 @@ pub fn demo<B>(mut response: axum::http::Response<B>) -> axum::http::Response<B>
 /// The embed and error pages: no script of any kind, no loads, only their
 /// own hashed stylesheet.
 pub fn page_policy(style_hash: &str, frame_ancestors: &str) -> String {
+    picture_page_policy(style_hash, frame_ancestors, "'none'")
+}
+
+fn picture_page_policy(style_hash: &str, frame_ancestors: &str, images: &str) -> String {
     format!(
-        "default-src 'none'; script-src 'none'; style-src {style_hash}; img-src 'none'; \
+        "default-src 'none'; script-src 'none'; style-src {style_hash}; img-src {images}; \
          base-uri 'none'; form-action 'none'; frame-ancestors {frame_ancestors}"
     )
 }
@@ -184,6 +191,9 @@ pub async fn headers(
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     let policy = match response.extensions().get::<Csp>() {
         Some(Csp::Page { style_hash }) => page_policy(style_hash, &config.frame_ancestors),
+        Some(Csp::PageWithPicture { style_hash }) => {
+            picture_page_policy(style_hash, &config.frame_ancestors, "'self'")
+        }
         Some(Csp::Shell {
             style_hash,
             frame_ancestors,

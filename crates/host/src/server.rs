@@ -20,11 +20,32 @@ use crate::config::{Config, MetricsBind, DEFAULT_METRICS};
 /// The most hyper buffers of a connection's incoming bytes.
 const READ_AHEAD: usize = 64 * 1024;
 
-/// How often a replica sweeps the upload forms past their expiry.
+/// How often a host sweeps the previews and upload forms past their expiry.
 const SWEEP_EVERY: Duration = Duration::from_secs(300);
 
 /// How long requests in flight may take to finish after SIGINT or SIGTERM.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(15);
+
+/// Sweeps, every few minutes, the previews past their expiry and, where
+/// forms go to a bucket, the upload forms past theirs. Each sweep is
+/// idempotent: two replicas sweeping at once remove a thing once.
+fn spawn_sweeper(api: Arc<zdr_api::Api>, uploads: bool) {
+    tokio::spawn(async move {
+        let first = tokio::time::Instant::now() + SWEEP_EVERY;
+        let mut every = tokio::time::interval_at(first, SWEEP_EVERY);
+        loop {
+            every.tick().await;
+            if let Err(error) = api.sweep_previews(Duration::ZERO).await {
+                tracing::warn!("sweeping expired previews failed: {error}");
+            }
+            if uploads {
+                if let Err(error) = api.sweep_uploads(Duration::ZERO).await {
+                    tracing::warn!("sweeping expired upload forms failed: {error}");
+                }
+            }
+        }
+    });
+}
 
 /// Binds, prints the address, and serves until SIGINT or SIGTERM; requests
 /// in flight are finished first.
@@ -44,20 +65,8 @@ pub async fn serve(config: Config) -> std::io::Result<()> {
             .await
             .map_err(|e| std::io::Error::other(format!("the shared stores do not answer: {e}")))?;
         tracing::info!("the service API keeps its data in {}", shared.describe());
-        // Forms past their expiry, swept by every replica in turn (a
-        // sweep is idempotent: two replicas sweeping at once forget a form
-        // once).
-        let sweeper = api.clone();
-        tokio::spawn(async move {
-            let mut every = tokio::time::interval(SWEEP_EVERY);
-            loop {
-                every.tick().await;
-                if let Err(error) = sweeper.sweep_uploads(Duration::ZERO).await {
-                    tracing::warn!("sweeping expired upload forms failed: {error}");
-                }
-            }
-        });
     }
+    spawn_sweeper(api.clone(), shared.is_shared());
     let address = SocketAddr::new(config.server.bind, config.server.port);
     let listener = TcpListener::bind(address).await?;
     let bound = listener.local_addr()?;

@@ -320,6 +320,14 @@ async fn every_field_is_checked_and_named() {
             json!({"inputs": {"text": "stocks"}, "source_indexes": vec!["markets"; 101]}),
             "source_indexes",
         ),
+        (
+            json!({"inputs": {"text": "stocks"}, "image_ttl_minutes": 0}),
+            "image_ttl_minutes",
+        ),
+        (
+            json!({"inputs": {"text": "stocks"}, "image_ttl_minutes": 1441}),
+            "image_ttl_minutes",
+        ),
     ] {
         let (status, answer) = call(
             &router,

@@ -132,6 +132,104 @@ async fn inline_csv_gives_cards_with_every_field_the_embed_draws() {
     assert!(std::fs::read_dir(&objects).map(|d| d.count()).unwrap_or(0) == 0);
 }
 
+/// Previews on request: `image_ttl_minutes` keeps the picture of an inline
+/// card (never its data) for that long, answered by another host on the
+/// same stores, until a sweep past its expiry removes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_inline_cards_preview_is_kept_as_long_as_asked_then_swept() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (
+        zdr_host::app::build(common::config(dir.path(), false)),
+        zdr_host::app::build(common::config(dir.path(), false)),
+    );
+    const PLACES: &str = "region,sales\nZanzibar,120\nQuetzaltenango,80\n";
+    for wrong in [json!(0), json!(1441), json!("5"), json!(2.5), json!(-1)] {
+        let body = json!({"csv": [PLACES], "image_ttl_minutes": wrong});
+        let (status, answer) = visualize(&a.router, KEY_A, body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{wrong}: {answer}");
+        assert_eq!(answer["error"]["param"], "image_ttl_minutes", "{answer}");
+    }
+    let body = json!({"csv": [PLACES], "image_ttl_minutes": 5});
+    let (status, answer) = visualize(&a.router, KEY_A, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let card = &answer["outputs"]["knowledge_cards"][0];
+    let id = card["card_id"].as_str().unwrap();
+
+    // Another host on the same stores answers it, with no key.
+    let image = card["image_url"].as_str().unwrap();
+    let path = &image[image.find("/api/").unwrap()..];
+    let (status, png, headers) = raw(&b.router, path, None).await;
+    assert_eq!(status, StatusCode::OK, "{png}");
+    assert_eq!(headers["content-type"], "image/png");
+    assert_eq!(headers["cache-control"], "private");
+    assert!(png.len() > 1000 && png.starts_with("\u{FFFD}PNG"));
+    let (status, refused, _) = raw(&b.router, &format!("{path}?format=svg"), None).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    let (status, page, headers) = raw(&b.router, &format!("/card/{id}/"), None).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert!(
+        page.contains(&format!("<img src=\"/api/v1/image/{id}/\"")),
+        "{page}"
+    );
+    let policy = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        policy.contains("img-src 'self'") && policy.contains("script-src 'none'"),
+        "{policy}"
+    );
+
+    // Its picture, not its data: no file the hosts wrote holds a value.
+    let mut written = Vec::new();
+    for root in [
+        dir.path().to_path_buf(),
+        common::shared::objects_dir(dir.path()),
+    ] {
+        let mut folders = vec![root];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else {
+                    written.push(path);
+                }
+            }
+        }
+    }
+    assert!(!written.is_empty());
+    for path in &written {
+        let bytes = std::fs::read(path).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(
+            !text.contains("Zanzibar") && !text.contains("Quetzaltenango"),
+            "{} holds the card's data",
+            path.display()
+        );
+    }
+
+    // Not expired: nothing to sweep. Ten minutes on, past its five: gone,
+    // its picture with it.
+    assert_eq!(b.api.sweep_previews(std::time::Duration::ZERO).await, Ok(0));
+    let later = std::time::Duration::from_secs(600);
+    let made = answer["outputs"]["knowledge_cards"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(a.api.sweep_previews(later).await, Ok(made), "one per card");
+    let (status, body, _) = raw(&b.router, path, None).await;
+    assert_eq!(status, StatusCode::GONE, "{body}");
+    assert!(
+        body.contains("image_ttl_minutes"),
+        "the 410 says how to ask for one: {body}"
+    );
+    let (status, _, _) = raw(&a.router, &format!("/card/{id}/"), None).await;
+    assert_eq!(status, StatusCode::GONE);
+    let pngs = written
+        .iter()
+        .filter(|p| std::fs::read(p).is_ok_and(|b| b.starts_with(b"\x89PNG")))
+        .count();
+    assert_eq!(pngs, 0, "the sweep removed the picture");
+}
+
 #[tokio::test]
 async fn the_query_steers_the_rules() {
     let dir = tempfile::tempdir().unwrap();

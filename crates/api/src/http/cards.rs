@@ -2,7 +2,8 @@
 //! `webpage_url` (`/card/{card_id}/`, a page that runs no script). Neither
 //! needs a key, as the service's do not: the card's id (96 random bits) is
 //! its authority, as a shared link's is; both are `Cache-Control: private`,
-//! and both answer 404 once the card's file is deleted.
+//! and both answer 404 once the card's file is deleted. A card kept nowhere
+//! answers 410, or its preview while one is kept (`service::previews`).
 
 use std::sync::Arc;
 
@@ -13,8 +14,11 @@ use serde::Deserialize;
 
 use super::extract::{Path, Query};
 use crate::service::cards::{self, Picture};
+use crate::service::previews;
+use crate::store::PreviewRow;
 use crate::{Api, ApiError};
 use zdr_embed_page::html::{escape, style_hash, Page};
+use zdr_embed_page::security::Csp;
 
 #[derive(Deserialize)]
 pub struct PictureQuery {
@@ -62,12 +66,14 @@ pub async fn image(
     Query(query): Query<PictureQuery>,
 ) -> Result<Response, ApiError> {
     let picture = picture(query.format.as_deref(), &headers)?;
-    let card = cards::lookup(&api, &card_id)
-        .await?
-        .ok_or_else(|| cards::missing(&card_id))?;
-    let side = |v: Option<u32>, default: u32| v.unwrap_or(default);
-    let size = (side(query.width, 880), side(query.height, 540));
-    let bytes = cards::image(&api, card, picture, size, query.dark_mode).await?;
+    let bytes = match cards::lookup(&api, &card_id).await? {
+        Some(card) => {
+            let side = |v: Option<u32>, default: u32| v.unwrap_or(default);
+            let size = (side(query.width, 880), side(query.height, 540));
+            cards::image(&api, card, picture, size, query.dark_mode).await?
+        }
+        None => preview_picture(&api, &card_id, &query).await?,
+    };
     let mut response = bytes.into_response();
     let kind = match picture {
         Picture::Png => "image/png",
@@ -79,23 +85,39 @@ pub async fn image(
     Ok(private(response))
 }
 
+/// The PNG a preview keeps, as it was drawn: a preview is one picture,
+/// not a card to draw again at another size or in SVG.
+async fn preview_picture(
+    api: &Arc<Api>,
+    card_id: &str,
+    query: &PictureQuery,
+) -> Result<Vec<u8>, ApiError> {
+    let preview = previews::find(api, card_id)
+        .await?
+        .ok_or_else(|| cards::missing(card_id))?;
+    let (width, height) = previews::SIZE;
+    if query.format.as_deref() == Some("svg")
+        || query.width.is_some_and(|w| w != width)
+        || query.height.is_some_and(|h| h != height)
+    {
+        return Err(ApiError::invalid(
+            "format",
+            format!("card {card_id} is kept only as the PNG of its preview, {width}x{height}: ask for it without format, width and height"),
+        ));
+    }
+    previews::picture(api, preview).await
+}
+
 /// `GET /card/{card_id}/`: the card's title, description, chart and
 /// source.
 pub async fn page(State(api): State<Arc<Api>>, Path(card_id): Path<String>) -> Response {
     let card = match cards::lookup(&api, &card_id).await {
         Ok(Some(card)) => card,
-        Ok(None) => {
-            let missing = cards::missing(&card_id);
-            let title = match missing {
-                ApiError::CardNotKept(_) => "A card kept nowhere",
-                _ => "No stored card",
-            };
-            return html(
-                missing.status(),
-                title,
-                &format!("<p>{}</p>", escape(&missing.to_string())),
-            );
-        }
+        Ok(None) => match previews::find(&api, &card_id).await {
+            Ok(Some(preview)) => return preview_page(&preview),
+            Ok(None) => return gone(&card_id),
+            Err(error) => return failed(error),
+        },
         Err(error) => return failed(error),
     };
     let svg = match cards::page_svg(&api, &card).await {
@@ -114,6 +136,38 @@ pub async fn page(State(api): State<Arc<Api>>, Path(card_id): Path<String>) -> R
     html(StatusCode::OK, &card.title, &body)
 }
 
+/// The page of a card with neither a row nor a preview: 410 for a card
+/// kept nowhere, 404 for any other id.
+fn gone(card_id: &str) -> Response {
+    let missing = cards::missing(card_id);
+    let title = match missing {
+        ApiError::CardNotKept(_) => "A card kept nowhere",
+        _ => "No stored card",
+    };
+    html(
+        missing.status(),
+        title,
+        &format!("<p>{}</p>", escape(&missing.to_string())),
+    )
+}
+
+/// The page of a card kept nowhere whose preview is kept: its title and
+/// picture, and until when.
+fn preview_page(preview: &PreviewRow) -> Response {
+    let (width, height) = previews::SIZE;
+    let body = format!(
+        "<h1>{title}</h1>\n<div class=\"chart\"><img src=\"/api/v1/image/{id}/\" width=\"{width}\" height=\"{height}\" alt=\"{title}\"></div>\n<p class=\"meta\">A preview of a card drawn from data this service does not keep: its picture alone is kept, until {until}. Embed the card: post its visualization_data to <code>/embed/{id}/</code>.</p>",
+        title = escape(&preview.title),
+        id = escape(&preview.card_id),
+        until = escape(&preview.expires_at),
+    );
+    let mut response = html(StatusCode::OK, &preview.title, &body);
+    response.extensions_mut().insert(Csp::PageWithPicture {
+        style_hash: style_hash(STYLE),
+    });
+    response
+}
+
 fn failed(error: ApiError) -> Response {
     html(
         error.status(),
@@ -124,7 +178,7 @@ fn failed(error: ApiError) -> Response {
 
 /// The stylesheet of card pages, allowed by its hash (no inline style
 /// else, no script).
-const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:920px;padding:0 1rem;color:#1f2328}h1{font-size:1.5rem}.chart svg{max-width:100%;height:auto}.meta{color:#59636e;font-size:.875rem}";
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:920px;padding:0 1rem;color:#1f2328}h1{font-size:1.5rem}.chart svg,.chart img{max-width:100%;height:auto}.meta{color:#59636e;font-size:.875rem}";
 
 fn html(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(

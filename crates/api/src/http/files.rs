@@ -274,6 +274,7 @@ pub async fn post_files(
         debug: false,
         thread_id: None,
         index: None,
+        image_ttl_minutes: None,
     };
     Ok(Json(
         visualize::cards(&api, &tenant, &base, request, None).await?,

@@ -83,6 +83,26 @@ pub fn image_dark_mode(body: &Map<String, Value>) -> Result<bool, ApiError> {
     }
 }
 
+/// `image_ttl_minutes`: how long the picture of a card kept nowhere else
+/// is kept, 1 to 1,440 minutes; `None` (the default) keeps none.
+pub fn image_ttl_minutes(body: &Map<String, Value>) -> Result<Option<u32>, ApiError> {
+    use crate::service::previews::MAX_TTL_MINUTES;
+    match optional(body, "image_ttl_minutes") {
+        None => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .filter(|m| (1..=u64::from(MAX_TTL_MINUTES)).contains(m))
+            .and_then(|m| u32::try_from(m).ok())
+            .map(Some)
+            .ok_or_else(|| {
+                ApiError::invalid(
+                    "image_ttl_minutes",
+                    format!("image_ttl_minutes must be a whole number of minutes from 1 to {MAX_TTL_MINUTES} (a day): how long the picture of a card drawn from data the service does not keep is kept"),
+                )
+            }),
+    }
+}
+
 /// A name or title: trimmed, not blank, at most `max` characters; `None`
 /// when absent and not `required`.
 pub fn name(

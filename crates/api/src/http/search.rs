@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use zdr_chart::geo::Atlas;
 
 use super::extract::JsonBody;
-use super::read::{flag, image_dark_mode, optional, text};
+use super::read::{flag, image_dark_mode, image_ttl_minutes, optional, text};
 use crate::model::card::Results;
 use crate::model::search::{SearchEffort, SearchRequest, SourceIndex};
 use crate::service::search::{self, builtin_indexes, MAX_INDEXES, MAX_QUERY};
@@ -190,6 +190,7 @@ fn parse(body: &Map<String, Value>) -> Result<SearchRequest, ApiError> {
         effort,
         thread_id: text(body, "thread_id")?,
         debug: flag(body, "debug", "debug", false)?,
+        image_ttl_minutes: image_ttl_minutes(body)?,
     })
 }
 

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use zdr_chart::model::CardKind;
 
 use super::extract::JsonBody;
-use super::read::{flag, image_dark_mode, optional, string_list, text};
+use super::read::{flag, image_dark_mode, image_ttl_minutes, optional, string_list, text};
 use crate::ids::is_id;
 use crate::model::card::Results;
 use crate::model::view::{NewSavedView, SavedView};
@@ -149,6 +149,7 @@ fn parse(body: &Map<String, Value>) -> Result<VisualizeRequest, ApiError> {
         debug: flag(body, "debug", "debug", false)?,
         thread_id: text(body, "thread_id")?,
         index,
+        image_ttl_minutes: image_ttl_minutes(body)?,
     })
 }
 

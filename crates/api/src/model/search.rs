@@ -62,4 +62,6 @@ pub struct SearchRequest {
     /// This host's `debug`: how the question was read, as `visualize`
     /// answers it.
     pub debug: bool,
+    /// `image_ttl_minutes`, as `visualize` takes it.
+    pub image_ttl_minutes: Option<u32>,
 }

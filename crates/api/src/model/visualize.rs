@@ -25,6 +25,9 @@ pub struct VisualizeRequest {
     /// `connected_private_index_id`: an index of this key, or the call is
     /// refused as if it did not exist.
     pub index: Option<String>,
+    /// `image_ttl_minutes`: keep the pictures of cards kept nowhere else
+    /// this long (`service::previews`).
+    pub image_ttl_minutes: Option<u32>,
 }
 
 #[derive(Debug, Clone)]

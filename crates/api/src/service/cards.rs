@@ -3,7 +3,8 @@
 //! image (`image_url`) or a page (`webpage_url`). A card's image and page
 //! answer whoever has its address, as the service's do: card ids are 96
 //! random bits, and both stop answering once the card's file is deleted.
-//! Cards of CSV sent inline are never stored, and both say so.
+//! Cards of CSV sent inline are never stored, and both say so, unless the
+//! caller asked for a preview (`service::previews`).
 
 use std::sync::Arc;
 
@@ -130,7 +131,7 @@ pub fn never_stored(card_id: &str) -> String {
 /// page: 410 Gone.
 pub fn not_kept(card_id: &str) -> String {
     format!(
-        "Card {card_id} was drawn from data this service does not keep (CSV sent inline, or a search's table): zero data retention keeps nothing of it, its picture included, so it has no image or page here. Show it by posting its visualization_data to /embed/{card_id}/, as the widget does, or upload the file and visualize it by file_ids for a card that is kept."
+        "Card {card_id} was drawn from data this service does not keep (CSV sent inline): zero data retention keeps nothing of it, its picture included, so it has no image or page here. Show it by posting its visualization_data to /embed/{card_id}/, as the widget does; or send image_ttl_minutes (1 to 1440) with visualize to keep the picture of its cards (not their data) for that long; or upload the file and visualize it by file_ids for a card that is kept."
     )
 }
 
@@ -170,6 +171,18 @@ pub async fn image(
     api: &Arc<Api>,
     card: CardRow,
     picture: Picture,
+    size: (u32, u32),
+    dark: Option<bool>,
+) -> Result<Vec<u8>, ApiError> {
+    draw(api, card.visualization_data, picture, size, dark).await
+}
+
+/// A card's `visualization_data` (JSON) drawn as an image, through the
+/// host's admission.
+pub async fn draw(
+    api: &Arc<Api>,
+    visualization_data: String,
+    picture: Picture,
     (width, height): (u32, u32),
     dark: Option<bool>,
 ) -> Result<Vec<u8>, ApiError> {
@@ -177,9 +190,9 @@ pub async fn image(
         width.clamp(MIN_SIDE, MAX_SIDE),
         height.clamp(MIN_SIDE, MAX_SIDE),
     );
-    let memory = draw_memory(card.visualization_data.len());
+    let memory = draw_memory(visualization_data.len());
     heavy(api, memory, move |stop| {
-        let chart = Chart::from_json(&card.visualization_data).map_err(ApiError::internal)?;
+        let chart = Chart::from_json(&visualization_data).map_err(ApiError::internal)?;
         stop.check().map_err(|_| ApiError::Deadline(0))?;
         let theme = chart.theme(dark);
         let scene = chart.scene(f64::from(width), f64::from(height), &theme, false);

@@ -7,6 +7,7 @@ pub mod cards;
 pub mod files;
 pub mod indexes;
 pub mod ontology;
+pub mod previews;
 pub mod search;
 pub mod threads;
 pub mod views;

@@ -943,6 +943,7 @@ pub async fn search(
     };
     let (t, b) = (tenant.clone(), base.to_owned());
     let asked = request.query.clone();
+    let preview = request.image_ttl_minutes.map(|m| (m, request.dark));
     let (drawn, searched) = heavy(api, memory, move |stop| {
         let mut found = find(store.as_ref(), &t, &order, &request.query, stop)?;
         let drawn = match found.best.take() {
@@ -961,6 +962,9 @@ pub async fn search(
     .await?;
     let (drawn, debug) = drawn;
     keep(api, drawn.stored).await?;
+    if let Some((minutes, dark)) = preview {
+        super::previews::keep(api, tenant, &drawn.cards, minutes, dark).await?;
+    }
     let outputs = Outputs {
         knowledge_cards: drawn.cards,
         answer: Some(drawn.answer),

@@ -63,7 +63,12 @@ pub async fn visualize(
         Some(id) => Some(super::threads::find(api, tenant, id).await?),
         None => None,
     };
+    let preview = request.image_ttl_minutes.map(|m| (m, request.dark));
     let mut results = cards(api, tenant, base, request, None).await?;
+    if let Some((minutes, dark)) = preview {
+        let made = &results.outputs.knowledge_cards;
+        super::previews::keep(api, tenant, made, minutes, dark).await?;
+    }
     if let Some(query) = query {
         let id = super::threads::record(api, tenant, thread, "visualize", &query, &results.outputs)
             .await?;
@@ -99,6 +104,7 @@ pub async fn of_views(
         debug,
         thread_id: None,
         index: None,
+        image_ttl_minutes: None,
     };
     cards(api, tenant, base, request, Some(views)).await
 }

@@ -129,6 +129,18 @@ pub struct CardRow {
     pub created_at: String,
 }
 
+/// The picture of a card drawn from data the service does not keep, kept
+/// until `expires_at` (RFC 3339) because its caller asked for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviewRow {
+    pub card_id: String,
+    pub tenant: String,
+    /// The object (of `tenant`) that holds the PNG.
+    pub object: String,
+    pub title: String,
+    pub expires_at: String,
+}
+
 /// How storing a saved view went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ViewOutcome {
@@ -363,4 +375,15 @@ pub trait Rows: Send + Sync {
         before: &str,
         limit: u32,
     ) -> Result<Vec<(Tenant, UploadRow)>, StoreError>;
+
+    fn put_preview(&self, row: &PreviewRow) -> Result<(), StoreError>;
+
+    /// A preview by its card's id alone, as a card is found.
+    fn preview(&self, card_id: &str) -> Result<Option<PreviewRow>, StoreError>;
+
+    /// Previews that expired before `before` (RFC 3339), oldest first, at
+    /// most `limit`.
+    fn expired_previews(&self, before: &str, limit: u32) -> Result<Vec<PreviewRow>, StoreError>;
+
+    fn drop_preview(&self, card_id: &str) -> Result<(), StoreError>;
 }

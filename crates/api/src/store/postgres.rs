@@ -18,8 +18,8 @@ use tokio_postgres::Row;
 
 use super::schema::{self, Dialect, MIGRATIONS};
 use super::{
-    one_page, CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow,
-    ViewOutcome, ViewRow, FILE_COLUMNS, INDEX_COLUMNS, VIEW_COLUMNS,
+    one_page, CardRow, FileRow, IndexRow, MessageRow, PreviewRow, Rows, StoreError, ThreadRow,
+    UploadRow, ViewOutcome, ViewRow, FILE_COLUMNS, INDEX_COLUMNS, VIEW_COLUMNS,
 };
 use crate::ids::{new_id, now_rfc3339};
 use crate::keys::Tenant;
@@ -953,7 +953,69 @@ impl Rows for Postgres {
             Ok(())
         })
     }
+
+    fn put_preview(&self, row: &PreviewRow) -> Result<(), StoreError> {
+        self.run(async {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO previews (card_id, tenant, object, title, expires_at)
+                     VALUES ($1, $2, $3, $4, $5)",
+                    &[
+                        &row.card_id,
+                        &row.tenant,
+                        &row.object,
+                        &row.title,
+                        &row.expires_at,
+                    ],
+                )
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn preview(&self, card_id: &str) -> Result<Option<PreviewRow>, StoreError> {
+        self.run(async {
+            let row = self
+                .client()
+                .await?
+                .query_opt(
+                    &format!("SELECT {PREVIEW_COLUMNS} FROM previews WHERE card_id = $1"),
+                    &[&card_id],
+                )
+                .await?;
+            row.map(|r| preview_of(&r)).transpose()
+        })
+    }
+
+    fn expired_previews(&self, before: &str, limit: u32) -> Result<Vec<PreviewRow>, StoreError> {
+        self.run(async {
+            let rows = self
+                .client()
+                .await?
+                .query(
+                    &format!(
+                        "SELECT {PREVIEW_COLUMNS} FROM previews WHERE expires_at < $1
+                         ORDER BY expires_at LIMIT $2"
+                    ),
+                    &[&before, &i64::from(limit)],
+                )
+                .await?;
+            rows.iter().map(preview_of).collect()
+        })
+    }
+
+    fn drop_preview(&self, card_id: &str) -> Result<(), StoreError> {
+        self.run(async {
+            self.client()
+                .await?
+                .execute("DELETE FROM previews WHERE card_id = $1", &[&card_id])
+                .await?;
+            Ok(())
+        })
+    }
 }
+
 /// The columns of an upload's row, in [`UploadRow`]'s order.
 const UPLOAD_COLUMNS: &str =
     "file_id, file_name, bucket_key, content_type, display_name, file_context, source, expires_at";
@@ -969,5 +1031,18 @@ fn upload_of(r: &Row, at: usize) -> Result<UploadRow, Failure> {
         file_context: r.try_get(at + 5)?,
         source: r.try_get(at + 6)?,
         expires_at: r.try_get(at + 7)?,
+    })
+}
+
+/// The columns of a preview's row, in [`PreviewRow`]'s order.
+const PREVIEW_COLUMNS: &str = "card_id, tenant, object, title, expires_at";
+
+fn preview_of(r: &Row) -> Result<PreviewRow, Failure> {
+    Ok(PreviewRow {
+        card_id: r.try_get(0)?,
+        tenant: r.try_get(1)?,
+        object: r.try_get(2)?,
+        title: r.try_get(3)?,
+        expires_at: r.try_get(4)?,
     })
 }

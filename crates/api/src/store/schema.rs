@@ -16,7 +16,14 @@ pub enum Dialect {
 }
 
 /// The versions, oldest first. Never edit one that has shipped: add one.
-pub const MIGRATIONS: [&str; 5] = [TABLES, OBJECT_NAMES, DISPLAY_NAMES, UPLOADS, RATES];
+pub const MIGRATIONS: [&str; 6] = [
+    TABLES,
+    OBJECT_NAMES,
+    DISPLAY_NAMES,
+    UPLOADS,
+    RATES,
+    PREVIEWS,
+];
 
 /// The first version; it also describes the database of a host from before
 /// versions were counted (hence `IF NOT EXISTS`).
@@ -137,6 +144,20 @@ CREATE TABLE IF NOT EXISTS rate_buckets (
     at DOUBLE PRECISION NOT NULL,
     granted BOOLEAN NOT NULL
 );
+";
+
+/// The pictures of cards drawn from data the service does not keep,
+/// asked for with `image_ttl_minutes`: the object that holds the PNG,
+/// the card's title for its page, and when both go.
+const PREVIEWS: &str = "
+CREATE TABLE IF NOT EXISTS previews (
+    card_id TEXT PRIMARY KEY,
+    tenant TEXT NOT NULL,
+    object TEXT NOT NULL,
+    title TEXT NOT NULL,
+    expires_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS previews_by_expiry ON previews (expires_at);
 ";
 
 /// A version's statements for `dialect`.

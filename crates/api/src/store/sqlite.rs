@@ -10,8 +10,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::schema::{self, Dialect, MIGRATIONS};
 use super::{
-    one_page, CardRow, FileRow, IndexRow, MessageRow, Rows, StoreError, ThreadRow, UploadRow,
-    ViewOutcome, ViewRow, FILE_COLUMNS, INDEX_COLUMNS, VIEW_COLUMNS,
+    one_page, CardRow, FileRow, IndexRow, MessageRow, PreviewRow, Rows, StoreError, ThreadRow,
+    UploadRow, ViewOutcome, ViewRow, FILE_COLUMNS, INDEX_COLUMNS, VIEW_COLUMNS,
 };
 use crate::ids::new_id;
 use crate::keys::Tenant;
@@ -681,6 +681,55 @@ impl Rows for Sqlite {
         Ok(())
     }
 
+    fn put_preview(&self, row: &PreviewRow) -> Result<(), StoreError> {
+        self.db()
+            .execute(
+                "INSERT INTO previews (card_id, tenant, object, title, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![
+                    row.card_id,
+                    row.tenant,
+                    row.object,
+                    row.title,
+                    row.expires_at
+                ],
+            )
+            .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
+    fn preview(&self, card_id: &str) -> Result<Option<PreviewRow>, StoreError> {
+        self.db()
+            .query_row(
+                &format!("SELECT {PREVIEW_COLUMNS} FROM previews WHERE card_id = ?1"),
+                params![card_id],
+                preview_of,
+            )
+            .optional()
+            .map_err(|e| self.db_error(e))
+    }
+
+    fn expired_previews(&self, before: &str, limit: u32) -> Result<Vec<PreviewRow>, StoreError> {
+        let db = self.db();
+        let mut statement = db
+            .prepare(&format!(
+                "SELECT {PREVIEW_COLUMNS} FROM previews WHERE expires_at < ?1
+                 ORDER BY expires_at LIMIT ?2"
+            ))
+            .map_err(|e| self.db_error(e))?;
+        let rows = statement
+            .query_map(params![before, limit], preview_of)
+            .map_err(|e| self.db_error(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.db_error(e))
+    }
+
+    fn drop_preview(&self, card_id: &str) -> Result<(), StoreError> {
+        self.db()
+            .execute("DELETE FROM previews WHERE card_id = ?1", params![card_id])
+            .map_err(|e| self.db_error(e))?;
+        Ok(())
+    }
+
     fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError> {
         let db = self.db();
         db.query_row(
@@ -735,6 +784,19 @@ fn upload_of(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<UploadRow> {
         file_context: r.get(at + 5)?,
         source: r.get(at + 6)?,
         expires_at: r.get(at + 7)?,
+    })
+}
+
+/// The columns of a preview's row, in [`PreviewRow`]'s order.
+const PREVIEW_COLUMNS: &str = "card_id, tenant, object, title, expires_at";
+
+fn preview_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<PreviewRow> {
+    Ok(PreviewRow {
+        card_id: r.get(0)?,
+        tenant: r.get(1)?,
+        object: r.get(2)?,
+        title: r.get(3)?,
+        expires_at: r.get(4)?,
     })
 }
 

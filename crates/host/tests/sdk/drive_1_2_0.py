@@ -147,6 +147,25 @@ except tako.APIStatusError as error:
     )
 check("an inline card's webpage_url is gone", httpx.get(first.webpage_url).status_code == 410)
 
+# With image_ttl_minutes, the SDK unchanged (extra_body), the inline card's
+# picture (not its data) is kept for that long: images.retrieve gets it.
+previewed = strict(
+    Results,
+    client.beta.visualize.with_raw_response.create(
+        csv=["region,sales\nNorth,120\nSouth,98\nEast,77\n"],
+        extra_body={"image_ttl_minutes": 5},
+    ),
+)
+preview = previewed.outputs.knowledge_cards[0]
+picture = client.images.retrieve(preview.card_id)
+check("images.retrieve of a preview (image_ttl_minutes)", picture.read()[:8] == b"\x89PNG\r\n\x1a\n", picture.headers)
+check("a preview's webpage_url", httpx.get(preview.webpage_url).status_code == 200)
+try:
+    client.beta.visualize.create(csv=["region,sales\nNorth,1\n"], extra_body={"image_ttl_minutes": 2000})
+    check("image_ttl_minutes past a day is refused", False, "no error")
+except tako.BadRequestError as error:
+    check("image_ttl_minutes past a day is refused (400)", "image_ttl_minutes" in error.response.text, error)
+
 # beta.file_connector.create and .list
 connected = strict(
     FileConnectorCreateResponse,
