@@ -382,10 +382,11 @@ impl Rows for Postgres {
         burst: f64,
     ) -> Option<Result<Result<(), u64>, StoreError>> {
         Some(self.run(async {
-            let row = self
-                .client()
-                .await?
-                .query_one(TAKE_TOKEN, &[&tenant.0, &per_second, &burst])
+            let client = self.client().await?;
+            // Prepared once per connection: one round trip per request.
+            let statement = client.prepare_cached(TAKE_TOKEN).await?;
+            let row = client
+                .query_one(&statement, &[&tenant.0, &per_second, &burst])
                 .await?;
             let (tokens, granted): (f64, bool) = (row.try_get(0)?, row.try_get(1)?);
             Ok(if granted {
