@@ -620,6 +620,25 @@ mod tests {
         );
         // One column is one column.
         assert_eq!(csv("a\n1\n2\n").unwrap().columns.len(), 1);
+        // The delimiter is told from the first 50 records: what comes
+        // after them does not change it.
+        let mut late = String::from("a;b\n");
+        late.push_str(&"x;1\n".repeat(49));
+        late.push_str(&"p,q,r;2\n".repeat(1000));
+        let late = csv(&late).unwrap();
+        assert_eq!(late.columns.len(), 2);
+        assert_eq!(late.rows, 1049);
+        // and from 64 KiB at most: records past it, within the first 50,
+        // do not change it either.
+        let cell = "y,".repeat(10_000);
+        let mut long = String::from("a;b\n");
+        for i in 0..4 {
+            long.push_str(&format!("\"{cell}\";{i}\n"));
+        }
+        long.push_str(&"p,q,r\n".repeat(40));
+        let long = csv(&long).unwrap();
+        assert_eq!(long.columns.len(), 2);
+        assert_eq!(long.rows, 44);
     }
 
     #[test]
