@@ -5,6 +5,7 @@
 #   pkg/zdr_embed.js, pkg/zdr_embed.d.ts               the entry (js/, with the service
 #                                                      module's glue inlined)
 #   pkg/zdr_embed_widget.js                            the drop-in script (service only)
+#   pkg/react.js, pkg/vue.js, pkg/svelte/              the framework components (js/)
 # then prints their sizes. A page that only posts to the service loads the
 # entry and the service's .wasm; the engine is fetched the first time a card
 # is drawn in the page.
@@ -92,6 +93,11 @@ fi
 
 say "the package's entry (js/), the service module's glue inlined"
 cp js/zdr_embed.js js/zdr_embed.d.ts js/zdr_embed_element.js js/zdr_embed_element.d.ts js/zdr_embed_widget.d.ts js/element.js pkg/
+# The framework components (zdr-embed/react, /vue, /svelte), as they are:
+# an app's bundler compiles and minifies them with the app.
+cp js/components.js js/react.js js/react.d.ts js/vue.js js/vue.d.ts pkg/
+mkdir -p pkg/svelte
+cp js/svelte/index.js js/svelte/index.d.ts js/svelte/action.js js/svelte/ZdrChart.svelte pkg/svelte/
 # One module before the service's .wasm, not two in a row (scripts/bundle-entry.mjs).
 node scripts/bundle-entry.mjs pkg/zdr_embed.js
 # Every page loads the entry: its comments stay in js/ (673 -> 241 B gzip).

@@ -1,9 +1,12 @@
 // End to end: the recipes of docs/widget.md (docs/recipes/), each an app that
 // installs the packed package: Vite with React 19 in StrictMode, Vite with
-// Vue, webpack 5, and a plain HTML page that loads the package's files from
-// a static folder as a CDN would. Built here, served by the real zdr-host,
-// driven in headless Chromium. docs/widget.md shows these files verbatim,
-// and the README's three ways of loading run here as written.
+// Vue 3 and Vite with Svelte 5 (each with the package's component for it:
+// zdr-embed/react, /vue, /svelte), webpack 5, and a plain HTML page that
+// loads the package's files from a static folder as a CDN would. Built
+// here, served by the real zdr-host, driven in headless Chromium; React's
+// component is also rendered on the server, in Node. docs/widget.md shows
+// these files verbatim, and the README's three ways of loading run here as
+// written.
 //
 // It builds nothing of the project: scripts/test.sh builds the package
 // (scripts/build.sh) and zdr-host first. The frameworks are devDependencies.
@@ -14,6 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import { execFileSync } from 'node:child_process';
+
+import { svelte } from '@sveltejs/vite-plugin-svelte';
 import react from '@vitejs/plugin-react';
 import vue from '@vitejs/plugin-vue';
 import { build } from 'vite';
@@ -31,11 +37,15 @@ const PAGE = (script) => `<!doctype html><html lang="en"><head><meta charset="ut
 
 let work, packageDir, site, host, browser;
 
-/** An app folder: the recipe's files, the packed package and the frameworks it names in node_modules. */
+/**
+ * An app folder: the recipe's files, and in node_modules the packed package
+ * (copied, as an install lays it out: its imports of a framework resolve to
+ * the app's) and the frameworks it names.
+ */
 function app(name, files, modules) {
   const dir = join(work, name);
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  symlinkSync(packageDir, join(dir, 'node_modules', 'zdr-embed'), 'dir');
+  cpSync(packageDir, join(dir, 'node_modules', 'zdr-embed'), { recursive: true });
   for (const module of modules) symlinkSync(join(ROOT, 'node_modules', module), join(dir, 'node_modules', module), 'dir');
   writeFileSync(join(dir, 'package.json'), `{ "name": "${name}", "private": true, "type": "module" }\n`);
   for (const file of files) cpSync(join(RECIPES, name, file), join(dir, file));
@@ -51,7 +61,7 @@ before(async () => {
 
   // React 19, StrictMode, a development build (StrictMode mounts, unmounts
   // and mounts again only there).
-  const reactApp = app('react', ['Chart.jsx', 'main.jsx'], ['react', 'react-dom']);
+  const reactApp = app('react', ['main.jsx'], ['react', 'react-dom']);
   writeFileSync(join(reactApp, 'index.html'), PAGE('/main.jsx'));
   await build({
     root: reactApp, base: '/react/', configFile: false, logLevel: 'silent', mode: 'development', plugins: [react()],
@@ -59,11 +69,18 @@ before(async () => {
     build: { outDir: join(site, 'react'), emptyOutDir: true, minify: false },
   });
 
-  const vueApp = app('vue', ['ZdrChart.vue', 'main.js'], ['vue']);
+  const vueApp = app('vue', ['App.vue', 'main.js'], ['vue']);
   writeFileSync(join(vueApp, 'index.html'), PAGE('/main.js'));
   await build({
     root: vueApp, base: '/vue/', configFile: false, logLevel: 'silent', plugins: [vue()],
     build: { outDir: join(site, 'vue'), emptyOutDir: true },
+  });
+
+  const svelteApp = app('svelte', ['App.svelte', 'main.js'], ['svelte']);
+  writeFileSync(join(svelteApp, 'index.html'), PAGE('/main.js'));
+  await build({
+    root: svelteApp, base: '/svelte/', configFile: false, logLevel: 'silent', plugins: [svelte()],
+    build: { outDir: join(site, 'svelte'), emptyOutDir: true },
   });
 
   const webpackApp = app('webpack', ['index.js', 'webpack.config.js'], []);
@@ -136,13 +153,21 @@ const shows = (page, pattern) => page.waitForFunction((source) => {
 /** What the page holds on to: live listeners, observers, pending frames. */
 const held = (page) => page.evaluate(() => ({ listeners: window.__t.listeners.length, observing: window.__t.observing.size, frames: window.__t.frames.size }));
 
+const draws = (page) => page.evaluate(() => Number(document.querySelector('#draws').textContent.match(/\d+/)[0]));
+
 async function mountUpdateUnmount(path, screenshot) {
   const { context, page, problems } = await open(path);
   await shows(page, /^Sales, Q4 180\. Bar chart/);
+  await page.waitForFunction(() => /Drawn [1-9]/.test(document.querySelector('#draws').textContent), null, WAIT);
   const first = await page.evaluateHandle(() => document.querySelector('canvas'));
+  const before = await draws(page);
   await page.click('#more');
   await shows(page, /^Sales, Q4 220\. Bar chart/);
   assert.ok(await page.evaluate((canvas) => canvas === document.querySelector('canvas'), first), 'the same canvas, updated');
+  // Its load callback or event, once for the new data; the handle (a ref) gives its CSV.
+  await page.waitForFunction((n) => Number(document.querySelector('#draws').textContent.match(/\d+/)[0]) > n, before, WAIT);
+  await page.click('#csv');
+  await page.waitForFunction(() => document.querySelector('#table').textContent.includes('Q4,220'), null, WAIT);
   await page.screenshot({ path: join(ROOT, 'test-results', screenshot) });
   const shown = await held(page);
   // Unmounted: nothing of the card is left, nor anything it listened with.
@@ -171,6 +196,22 @@ test('Vite + React 19 in StrictMode: one card after mount, unmount and mount; up
 
 test('Vite + Vue 3: the card mounts, updates when its data change, and leaves nothing when unmounted', async () => {
   await mountUpdateUnmount('/vue/index.html', 'recipe-vue.png');
+});
+
+test('Vite + Svelte 5: the card mounts, updates when its data change, and leaves nothing when unmounted', async () => {
+  await mountUpdateUnmount('/svelte/index.html', 'recipe-svelte.png');
+});
+
+test("React's server render of the component, in Node from the installed package: an empty box, no error", () => {
+  const dir = app('ssr', [], ['react', 'react-dom']);
+  writeFileSync(join(dir, 'render.mjs'), `import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { ZdrChart } from 'zdr-embed/react';
+const data = { viz_config: { title: 'Sales', viz_component_type: 'bar' }, data: [{ x: 'Q1', y: 1 }] };
+process.stdout.write(renderToString(createElement(ZdrChart, { mode: 'local', visualizationData: data, className: 'chart' })));
+`);
+  const html = execFileSync(process.execPath, ['render.mjs'], { cwd: dir, encoding: 'utf8' });
+  assert.equal(html, '<div class="chart"></div>');
 });
 
 test("webpack 5: the engine in a chunk of its own, every .wasm (the service module, the engine's core, its twelve chunks of card kinds, its interaction and its shell) as assets, and the card drawn", async () => {
@@ -218,7 +259,7 @@ test("the README's three ways of loading run as written", async () => {
 
 test('docs/widget.md shows each recipe as it is tested', () => {
   const readme = readFileSync(join(ROOT, 'docs/widget.md'), 'utf8');
-  for (const [dir, file] of [['react', 'Chart.jsx'], ['react', 'main.jsx'], ['vue', 'ZdrChart.vue'], ['webpack', 'index.js'], ['webpack', 'webpack.config.js'], ['static', 'index.html']]) {
+  for (const [dir, file] of [['react', 'main.jsx'], ['vue', 'App.vue'], ['vue', 'main.js'], ['svelte', 'App.svelte'], ['svelte', 'main.js'], ['webpack', 'index.js'], ['webpack', 'webpack.config.js'], ['static', 'index.html']]) {
     const text = readFileSync(join(RECIPES, dir, file), 'utf8').trimEnd();
     assert.ok(readme.includes(text), `docs/widget.md does not show docs/recipes/${dir}/${file} as it is`);
   }
