@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 
 mod common;
 use common::{fields, post_to_bucket, shared};
+use shared::free_port;
 
 const KEY: &str = "credentials-key-0123456789";
 const CSV: &str = "region,sales\nNorth,120\nSouth,80\n";
@@ -57,14 +58,6 @@ impl Drop for S3Server {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A host on the bucket, with `credentials` the only AWS settings it has

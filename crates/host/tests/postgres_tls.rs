@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::shared::Spawned;
+use common::shared::{free_port, Spawned};
 
 const KEY: &str = "tls-key-0123456789abcdef";
 
@@ -41,14 +41,6 @@ fn as_postgres(program: &Path) -> Command {
     } else {
         Command::new(program)
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A CA (`name`.pem, `name`.key) in `dir`.

@@ -12,6 +12,7 @@
 
 #[path = "shared/mod.rs"]
 mod shared;
+use shared::free_port;
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
@@ -167,14 +168,6 @@ fn walkthrough_block(marker: &str, language: &str) -> String {
     let start = after.find(&fence).unwrap() + fence.len();
     let end = start + after[start..].find("\n```").unwrap();
     after[start..end].to_owned()
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// The curl walk-through and the SDK walk-through of docs/service-api.md, as written,

@@ -9,6 +9,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A loopback port free now, for a server a test starts.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("a free loopback port")
+        .local_addr()
+        .expect("its address")
+        .port()
+}
+
 /// The database and bucket folder of the host whose data folder is `data`:
 /// named after it, so that a host started again on it finds its data.
 fn name(data: &Path) -> String {
