@@ -16,6 +16,8 @@ const EXPECTED = [
   'LICENSE-APACHE',
   'LICENSE-MIT',
   'README.md',
+  'bin/audit.mjs',
+  'bin/zdr-embed.mjs',
   'package.json',
   'pkg/components.js',
   'pkg/element.js',
