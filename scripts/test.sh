@@ -74,7 +74,7 @@ bash scripts/shared-stores.sh start "$SHARED"
   # The binaries the workspace run built: `cargo test -p zdr-host` resolves
   # features for one package and would build every dependency again (gigabytes).
   bins="$(workspace_tests zdr-host api files formats hardening indexes saved_views \
-    search threads visualize connector questions sdk replicas postgres_tls bucket_credentials)"
+    search threads visualize connector questions sdk openapi replicas postgres_tls bucket_credentials)"
   cd crates/host
   for bin in $bins; do
     case "$bin" in

@@ -189,18 +189,26 @@ pub fn error_type(status: StatusCode) -> &'static str {
 }
 
 /// The body every error answers with.
-#[derive(Serialize)]
-struct Body<'a> {
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = Error)]
+pub(crate) struct Body<'a> {
     error: Inner<'a>,
+    /// The service's kind of error: BAD_REQUEST, AUTHENTICATION_ERROR, FORBIDDEN, NOT_FOUND, RATE_LIMIT_EXCEEDED, INTERNAL_SERVER_ERROR, SERVICE_UNAVAILABLE.
     error_type: &'static str,
+    /// `error.message`, where the service's SDK reads it.
     error_message: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = ErrorDetail)]
 struct Inner<'a> {
+    /// The HTTP status, again.
     status: u16,
+    /// What went wrong, for a program: `invalid_request`, `missing_api_key`, `unknown_api_key`, `file_not_found`, `private_index_not_found`, `thread_not_found`, `card_not_found`, `card_not_kept`, `not_found`, `method_not_allowed`, `upload_refused`, `too_large`, `unreadable_file`, `unavailable`, `conflict`, `unsupported_media_type`, `rate_limited`, `busy`, `deadline`, `internal_error`.
     code: &'a str,
+    /// What went wrong and what to do, for a person.
     message: &'a str,
+    /// The request's member or parameter at fault, when there is one.
     param: Option<&'a str>,
 }
 

@@ -8,7 +8,9 @@
 //! kept under the build's temporary folder, and made again when the pins
 //! change). The drivers (tests/sdk/drive_*.py) call every method that names
 //! an endpoint of the spec and check the SDK's own parsed models; 1.2.0's
-//! answers are also validated strictly against its pydantic models.
+//! answers are also validated strictly against its pydantic models. And a
+//! client generated from the host's own OpenAPI document runs the spec's
+//! three flows.
 
 #[path = "shared/mod.rs"]
 mod shared;
@@ -152,6 +154,31 @@ fn the_services_own_sdks_work_unchanged() {
     let files = files();
     drive(&venv("1.2.0"), "drive_1_2_0.py", &host, &files);
     drive(&venv("0.1.41"), "drive_0_1_41.py", &host, &files);
+}
+
+/// The spec's three flows (4.17) through a client generated from the host's
+/// own /api/openapi.json by openapi-python-client, after
+/// openapi-spec-validator has found the document valid
+/// (tests/sdk/drive_openapi.py).
+#[test]
+fn a_client_generated_from_the_openapi_document_runs_the_three_flows() {
+    let data = tempfile::tempdir().unwrap();
+    let host = host(data.path());
+    let files = files();
+    let work = tempfile::tempdir().unwrap();
+    let output = Command::new(venv("openapi"))
+        .arg(here().join("drive_openapi.py"))
+        .args([&host.origin, KEY, &files])
+        .arg(work.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(
+        output.status.success(),
+        "drive_openapi.py:\n{stdout}\n{stderr}"
+    );
 }
 
 /// The fenced block of `language` that comes first after `marker` in

@@ -20,16 +20,35 @@ use crate::{Api, ApiError};
 use zdr_embed_page::html::{escape, style_hash, Page};
 use zdr_embed_page::security::Csp;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PictureQuery {
+    /// `png` (the default) or `svg`.
     format: Option<String>,
+    /// CSS px, 200 to 2,400; 880 unless given.
     width: Option<u32>,
+    /// CSS px, 200 to 2,400; 540 unless given.
     height: Option<u32>,
     dark_mode: Option<bool>,
     /// The SDK's; there is no footer here to hide.
     #[allow(dead_code)]
     hide_footer: Option<bool>,
 }
+
+/// A card drawn: PNG or SVG bytes, in the document.
+pub(crate) struct ImageBytes;
+
+impl utoipa::PartialSchema for ImageBytes {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Binary)))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for ImageBytes {}
 
 /// PNG unless `format=svg`, or a client that takes SVG and not PNG.
 fn picture(format: Option<&str>, headers: &HeaderMap) -> Result<Picture, ApiError> {
@@ -59,6 +78,10 @@ fn private(mut response: Response) -> Response {
 }
 
 /// `GET /api/v1/image/{card_id}/`.
+#[utoipa::path(get, path = "/api/v1/image/{card_id}/", operation_id = "get_card_image", tag = "cards", security(()), params(("card_id" = String, Path, description = "A card's id: its authority, as a shared link's is"), PictureQuery),
+    description = "A card's image (its `image_url`); no key. A card of inline CSV answers 410 unless its preview is kept (`image_ttl_minutes`).",
+    responses((status = 200, description = "The card drawn", content((ImageBytes = "image/png"), (ImageBytes = "image/svg+xml"))), (status = 400, body = crate::error::Body),
+        (status = 404, body = crate::error::Body), (status = 410, description = "A card drawn from data the service does not keep", body = crate::error::Body)))]
 pub async fn image(
     State(api): State<Arc<Api>>,
     headers: HeaderMap,
@@ -110,6 +133,10 @@ async fn preview_picture(
 
 /// `GET /card/{card_id}/`: the card's title, description, chart and
 /// source.
+#[utoipa::path(get, path = "/card/{card_id}/", operation_id = "get_card_page", tag = "cards", security(()), params(("card_id" = String, Path, description = "A card's id: its authority, as a shared link's is")),
+    description = "A card's page (its `webpage_url`), HTML that runs no script; no key.",
+    responses((status = 200, description = "The page", content_type = "text/html", body = String), (status = 404, description = "No such card", content_type = "text/html", body = String),
+        (status = 410, description = "A card drawn from data the service does not keep, or whose preview has expired", content_type = "text/html", body = String)))]
 pub async fn page(State(api): State<Arc<Api>>, Path(card_id): Path<String>) -> Response {
     let card = match cards::lookup(&api, &card_id).await {
         Ok(Some(card)) => card,

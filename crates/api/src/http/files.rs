@@ -25,11 +25,17 @@ use crate::{Api, ApiError, Tenant, MAX_FILE};
 /// Room for the form's fields around the file.
 const MAX_FORM_OVERHEAD: usize = 16 * 1024;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct UploadQuery {
+    /// The file's name, its format by its extension: .csv, .xls, .xlsx or .parquet.
+    #[param(required = true)]
     file_name: Option<String>,
+    /// A name to show for it.
     display_name: Option<String>,
+    /// What it holds, in words ("amt means revenue" names a column too).
     file_context: Option<String>,
+    /// Where it comes from.
     source: Option<String>,
 }
 
@@ -46,6 +52,9 @@ fn fact(value: Option<String>, param: &'static str) -> Result<Option<String>, Ap
 }
 
 /// 4.1 `GET file_upload_url`.
+#[utoipa::path(get, path = "/api/v1/beta/file_upload_url", operation_id = "get_file_upload_url", tag = "files", params(UploadQuery),
+    description = "A form signed for one new file: post the file with `fields` to `url` (this host's `/upload/`, or the bucket itself).",
+    responses((status = 200, body = FileUploadUrl), (status = 400, description = "No file_name, or not a format the host reads", body = crate::error::Body)))]
 pub async fn upload_url(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -100,12 +109,19 @@ async fn parts(api: &Api, request: Request, limit: usize) -> Result<Parts, ApiEr
     let malformed = |e: multer::Error| {
         ApiError::invalid("file", format!("the multipart body is malformed: {e}"))
     };
+    // Fields after the file are read too (S3 ignores them): clients made
+    // from the OpenAPI document send the optional fields last.
     while let Some(field) = multipart.next_field().await.map_err(malformed)? {
         let name = field.name().unwrap_or("").to_owned();
         if name == "file" {
+            if file.is_some() {
+                return Err(ApiError::invalid(
+                    "file",
+                    "the form has two parts named file",
+                ));
+            }
             file = Some(field.bytes().await.map_err(malformed)?.to_vec());
-            // As S3: fields after the file are ignored.
-            break;
+            continue;
         }
         let value = field.text().await.map_err(malformed)?;
         fields.push((name, value));
@@ -113,7 +129,44 @@ async fn parts(api: &Api, request: Request, limit: usize) -> Result<Parts, ApiEr
     Ok((fields, file, held))
 }
 
+/// The form `file_upload_url` signs, as posted (multipart/form-data): its
+/// `fields` unchanged, and the file (last, for a form that may go to a
+/// bucket: S3 reads no field after the file; this host reads them all).
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)] // documents the form `receive` reads field by field
+pub(crate) struct UploadForm {
+    key: String,
+    #[serde(rename = "Content-Type")]
+    content_type: String,
+    policy: String,
+    #[serde(rename = "x-amz-algorithm")]
+    algorithm: String,
+    #[serde(rename = "x-amz-credential")]
+    credential: String,
+    #[serde(rename = "x-amz-date")]
+    date: String,
+    #[serde(rename = "x-amz-signature")]
+    signature: String,
+    /// When the form has it.
+    #[serde(rename = "x-amz-meta-display-name")]
+    display_name: Option<String>,
+    /// When the form has it.
+    #[serde(rename = "x-amz-meta-file-context")]
+    file_context: Option<String>,
+    /// When the form has it.
+    #[serde(rename = "x-amz-meta-source")]
+    source: Option<String>,
+    /// The file, last.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
 /// 4.1 step 2: `POST /upload/`, as S3 takes a browser upload: 204.
+#[utoipa::path(post, path = "/upload/", operation_id = "post_upload", tag = "files", security(()),
+    description = "The presigned upload: the form of `file_upload_url` and the file. Its signed fields are its authority; no key.",
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses((status = 204, description = "Stored"), (status = 400, body = crate::error::Body), (status = 403, description = "The form is not one this host signed, is changed or expired, or the file breaks its policy", body = crate::error::Body),
+        (status = 413, body = crate::error::Body), (status = 415, body = crate::error::Body), (status = 422, description = "The file could not be read as its format", body = crate::error::Body)))]
 pub async fn receive(State(api): State<Arc<Api>>, request: Request) -> Result<Response, ApiError> {
     let (fields, file, _held) = parts(&api, request, MAX_FILE + MAX_FORM_OVERHEAD).await?;
     files::receive(&api, &fields, file).await?;
@@ -121,6 +174,8 @@ pub async fn receive(State(api): State<Arc<Api>>, request: Request) -> Result<Re
 }
 
 /// 4.12 `GET files/{file_id}/`.
+#[utoipa::path(get, path = "/api/v1/beta/files/{file_id}/", operation_id = "get_file", tag = "files", params(("file_id" = String, Path, description = "A file of this key")),
+    responses((status = 200, body = DatasetFile), (status = 404, description = "No file of this key has this id", body = crate::error::Body)))]
 pub async fn get(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -142,8 +197,19 @@ fn clearable(
     Ok(Some(fact(text(body, name)?, name)?))
 }
 
+/// What `PATCH files/{file_id}/` changes: each member sent, a string or null to clear it.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `update` reads by name
+pub(crate) struct FileChanges {
+    display_name: Option<String>,
+    file_context: Option<String>,
+    source: Option<String>,
+}
+
 /// `PATCH files/{file_id}/` (the SDK's `files.update`): `display_name`,
 /// `file_context` and `source`, each when sent; the file as it is now.
+#[utoipa::path(patch, path = "/api/v1/beta/files/{file_id}/", operation_id = "update_file", tag = "files", params(("file_id" = String, Path, description = "A file of this key")), request_body = FileChanges,
+    responses((status = 200, body = DatasetFile), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body)))]
 pub async fn update(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -172,6 +238,8 @@ pub async fn update(
 
 /// `DELETE files/{file_id}/` (the SDK's `files.delete`): 204, and the file,
 /// its cleaned table, its cards and their images are gone.
+#[utoipa::path(delete, path = "/api/v1/beta/files/{file_id}/", operation_id = "delete_file", tag = "files", params(("file_id" = String, Path, description = "A file of this key")),
+    responses((status = 204, description = "Deleted, with its cleaned table, its cards and their images"), (status = 404, body = crate::error::Body)))]
 pub async fn delete(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -182,6 +250,8 @@ pub async fn delete(
 }
 
 /// The cleaned table (`cleaned_files[].file_url`), as CSV.
+#[utoipa::path(get, path = "/api/v1/beta/files/{file_id}/cleaned/", operation_id = "get_cleaned_file", tag = "files", params(("file_id" = String, Path, description = "A file of this key")),
+    responses((status = 200, description = "The cleaned table", content_type = "text/csv", body = String), (status = 404, body = crate::error::Body)))]
 pub async fn cleaned(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -205,6 +275,13 @@ pub async fn cleaned(
 ///   file first, as an upload is stored.
 ///
 /// Either way the file may hold at most 100 KB (spec section 8).
+#[utoipa::path(post, path = "/api/v1/beta/files", operation_id = "visualize_file", tag = "files",
+    description = "4.2: the cards of a file, named by `file_name` (JSON: the key or the name of an upload), or sent with it (multipart: `file_name` and a part `file`). At most 100 KB.",
+    request_body(content(
+        (FileNamed = "application/json"),
+        (FileSent = "multipart/form-data"),
+    )),
+    responses((status = 200, body = Results), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body), (status = 413, body = crate::error::Body), (status = 415, body = crate::error::Body), (status = 422, body = crate::error::Body)))]
 pub async fn post_files(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -281,7 +358,46 @@ pub async fn post_files(
     ))
 }
 
+/// `POST files` naming a file uploaded before.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the member `post_files` reads
+pub(crate) struct FileNamed {
+    /// The key (`<file_id>/<name>`) or the name of a file uploaded through `file_upload_url`.
+    file_name: String,
+}
+
+/// `POST files` sending the file.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the parts `post_files` reads
+pub(crate) struct FileSent {
+    file_name: String,
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+/// 4.4's body, as `connect` reads it.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `connect` reads by name
+pub(crate) struct ConnectBody {
+    /// The http(s) URL of a .csv, .xls, .xlsx or .parquet file, at most 5 MB.
+    file_url: String,
+    /// A file of this key to replace.
+    file_id: Option<String>,
+    display_name: Option<String>,
+    file_context: Option<String>,
+    source: Option<String>,
+    segment_id: Option<String>,
+    /// A private index of this key to add the file to.
+    connected_private_index_id: Option<String>,
+    prepend_schema_context: Option<bool>,
+    generate_ontology: Option<bool>,
+    link_world_ontology: Option<bool>,
+    extra_params: Option<String>,
+}
+
 /// 4.4 `POST file_connector`.
+#[utoipa::path(post, path = "/api/v1/beta/file_connector", operation_id = "connect_file", tag = "files", request_body = ConnectBody,
+    responses((status = 200, body = FileConnectorCreated), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body), (status = 413, body = crate::error::Body), (status = 422, body = crate::error::Body)))]
 pub async fn connect(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -323,13 +439,17 @@ pub async fn connect(
     Ok(Json(files::connected_answer(&row, replaced, state)))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
+    /// Only this file.
     file_id: Option<String>,
 }
 
 /// `GET file_connector` (the SDK's `file_connector.list`): the key's files,
 /// or the one of `file_id`.
+#[utoipa::path(get, path = "/api/v1/beta/file_connector", operation_id = "list_connected_files", tag = "files", params(ListQuery),
+    responses((status = 200, body = FileConnectorList), (status = 404, body = crate::error::Body)))]
 pub async fn connector_list(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,

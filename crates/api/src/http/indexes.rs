@@ -47,7 +47,18 @@ fn only_name_and_description(body: &Map<String, Value>) -> Result<(), ApiError> 
     }
 }
 
+/// A private index's name and description (4.8–4.10).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `create`, `put` and `patch` read by name
+pub(crate) struct IndexBody {
+    name: Option<String>,
+    description: Option<String>,
+}
+
 /// 4.10.
+#[utoipa::path(post, path = "/api/v1/beta/private_indexes/", operation_id = "create_private_index", tag = "private indexes", request_body = IndexBody,
+    description = "A new private index; `name` is required.",
+    responses((status = 200, body = PrivateIndex), (status = 400, body = crate::error::Body), (status = 409, body = crate::error::Body)))]
 pub async fn create(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -61,9 +72,14 @@ pub async fn create(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Page {
+    /// From 1.
+    #[param(value_type = Option<u64>)]
     page: Option<String>,
+    /// 1 to 100, 20 unless given.
+    #[param(value_type = Option<u64>)]
     page_size: Option<String>,
 }
 
@@ -86,6 +102,8 @@ fn number(
 }
 
 /// 4.11 `GET private_indexes/?page=1&page_size=20`.
+#[utoipa::path(get, path = "/api/v1/beta/private_indexes/", operation_id = "list_private_indexes", tag = "private indexes", params(Page),
+    responses((status = 200, body = PrivateIndexList), (status = 400, body = crate::error::Body), (status = 404, description = "A page past the last", body = crate::error::Body)))]
 pub async fn list(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -106,6 +124,8 @@ pub async fn list(
 
 /// 4.9 `PUT private_indexes/{id}/`: name and description both replaced
 /// (an absent description becomes null).
+#[utoipa::path(put, path = "/api/v1/beta/private_indexes/{id}/", operation_id = "replace_private_index", tag = "private indexes", params(("id" = String, Path, description = "A private index of this key")), request_body = IndexBody,
+    responses((status = 200, body = PrivateIndex), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body), (status = 409, body = crate::error::Body)))]
 pub async fn put(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -122,6 +142,8 @@ pub async fn put(
 }
 
 /// 4.8 `PATCH private_indexes/{id}/`: only the members sent.
+#[utoipa::path(patch, path = "/api/v1/beta/private_indexes/{id}/", operation_id = "update_private_index", tag = "private indexes", params(("id" = String, Path, description = "A private index of this key")), request_body = IndexBody,
+    responses((status = 200, body = PrivateIndex), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body), (status = 409, body = crate::error::Body)))]
 pub async fn patch(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -176,7 +198,29 @@ fn entry(at: usize, value: &Value) -> Result<ConnectFile, Box<Failure>> {
     })
 }
 
+/// 4.7's body.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `add_files` reads by name
+pub(crate) struct AddFilesBody {
+    /// 1 to 20 files: each a `file_url` to connect or a `file_id` of this key.
+    files: Vec<IndexFileEntry>,
+    generate_ontology: Option<bool>,
+    link_world_ontology: Option<bool>,
+}
+
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents what `entry` reads
+pub(crate) struct IndexFileEntry {
+    file_url: Option<String>,
+    file_id: Option<String>,
+    file_context: Option<String>,
+    source: Option<String>,
+}
+
 /// 4.7 `POST private_indexes/{id}/files/`.
+#[utoipa::path(post, path = "/api/v1/beta/private_indexes/{id}/files/", operation_id = "add_private_index_files", tag = "private indexes", params(("id" = String, Path, description = "A private index of this key")), request_body = AddFilesBody,
+    description = "Adds files to the index; an entry that fails is in `failures`, the others are added.",
+    responses((status = 200, body = FilesAdded), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body)))]
 pub async fn add_files(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,

@@ -6,6 +6,7 @@ mod cards;
 mod extract;
 mod files;
 mod indexes;
+pub(crate) mod openapi;
 pub(crate) mod read;
 mod search;
 mod threads;
@@ -16,8 +17,12 @@ use std::sync::Arc;
 use axum::extract::{Request, State};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use axum::routing::{get, post, MethodRouter};
+use std::collections::BTreeMap;
+
+use axum::routing::{MethodFilter, MethodRouter};
 use axum::Router;
+use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::OpenApi;
 
 pub use extract::rules;
 
@@ -126,67 +131,131 @@ fn both(router: Router<Arc<Api>>, path: &str, method: MethodRouter<Arc<Api>>) ->
     router.route(&bare, method.clone()).route(&slashed, method)
 }
 
-/// `/api/...` (keys required, but for a card's image, whose id is its
-/// authority), the upload form's target `/upload/` (its signed fields are
-/// its authority), and a card's page `/card/{card_id}/`.
-pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<Api>) -> Router<S> {
-    let mut keyed = Router::new();
-    for (path, method) in [
-        ("/api/v1/beta/file_upload_url", get(files::upload_url)),
-        ("/api/v1/beta/files", post(files::post_files)),
-        (
-            "/api/v1/beta/files/{file_id}/",
-            get(files::get).patch(files::update).delete(files::delete),
-        ),
-        ("/api/v1/beta/files/{file_id}/cleaned/", get(files::cleaned)),
-        (
-            "/api/v1/beta/file_connector",
-            get(files::connector_list).post(files::connect),
-        ),
-        ("/api/v1/beta/visualize", post(visualize::visualize)),
-        (
-            "/api/v1/beta/visualize_saved_view",
-            post(visualize::apply_views),
-        ),
-        (
-            "/api/v1/beta/saved_views",
-            get(visualize::views).post(visualize::create_view),
-        ),
-        (
-            "/api/v1/beta/private_indexes/",
-            get(indexes::list).post(indexes::create),
-        ),
-        (
-            "/api/v1/beta/private_indexes/{id}/",
-            axum::routing::put(indexes::put).patch(indexes::patch),
-        ),
-        (
-            "/api/v1/beta/private_indexes/{id}/files/",
-            post(indexes::add_files),
-        ),
-        ("/api/v1/knowledge_search", post(search::search)),
-        ("/api/v1/threads", get(threads::threads)),
-        ("/api/v1/threads/{thread_id}", get(threads::thread)),
-        (
-            "/api/v1/threads/{thread_id}/messages",
-            get(threads::messages),
-        ),
-    ] {
-        keyed = both(keyed, path, method);
+/// The handler of the document's operation `id`, on `method`; `None` for
+/// an operation another crate serves (the embed).
+fn handler(id: &str, method: MethodFilter) -> Option<MethodRouter<Arc<Api>>> {
+    let on = MethodRouter::new();
+    Some(match id {
+        "get_file_upload_url" => on.on(method, files::upload_url),
+        "post_upload" => on.on(method, files::receive),
+        "visualize_file" => on.on(method, files::post_files),
+        "get_file" => on.on(method, files::get),
+        "update_file" => on.on(method, files::update),
+        "delete_file" => on.on(method, files::delete),
+        "get_cleaned_file" => on.on(method, files::cleaned),
+        "connect_file" => on.on(method, files::connect),
+        "list_connected_files" => on.on(method, files::connector_list),
+        "visualize" => on.on(method, visualize::visualize),
+        "visualize_saved_view" => on.on(method, visualize::apply_views),
+        "list_saved_views" => on.on(method, visualize::views),
+        "create_saved_view" => on.on(method, visualize::create_view),
+        "list_private_indexes" => on.on(method, indexes::list),
+        "create_private_index" => on.on(method, indexes::create),
+        "replace_private_index" => on.on(method, indexes::put),
+        "update_private_index" => on.on(method, indexes::patch),
+        "add_private_index_files" => on.on(method, indexes::add_files),
+        "knowledge_search" => on.on(method, search::search),
+        "list_threads" => on.on(method, threads::threads),
+        "get_thread" => on.on(method, threads::thread),
+        "list_thread_messages" => on.on(method, threads::messages),
+        "get_card_image" => on.on(method, cards::image),
+        "get_card_page" => on.on(method, cards::page),
+        "get_openapi_document" => on.on(method, openapi::document),
+        _ => return None,
+    })
+}
+
+/// The operations of a path of the document, with their methods.
+fn operations(item: &PathItem) -> impl Iterator<Item = (MethodFilter, &Operation)> {
+    [
+        (MethodFilter::GET, &item.get),
+        (MethodFilter::POST, &item.post),
+        (MethodFilter::PUT, &item.put),
+        (MethodFilter::PATCH, &item.patch),
+        (MethodFilter::DELETE, &item.delete),
+    ]
+    .into_iter()
+    .filter_map(|(method, operation)| operation.as_ref().map(|o| (method, o)))
+}
+
+/// Routes with a key (an operation of the document with no `security` of
+/// its own), routes without (a card's image and page, whose id is their
+/// authority; the upload form's target, whose signed fields are; this
+/// document), each path with its methods.
+type Routes = BTreeMap<String, MethodRouter<Arc<Api>>>;
+
+/// The routes of the document's operations, as [`Routes`] with a key and
+/// without. Made from the document, so that the API serves what it
+/// describes and nothing else.
+fn documented() -> (Routes, Routes) {
+    let (mut keyed, mut open) = (Routes::new(), Routes::new());
+    for (path, item) in openapi::ApiDoc::openapi().paths.paths {
+        for (method, operation) in operations(&item) {
+            let id = operation.operation_id.as_deref().unwrap_or_default();
+            let Some(route) = handler(id, method) else {
+                continue;
+            };
+            let routes = if operation.security.is_some() {
+                &mut open
+            } else {
+                &mut keyed
+            };
+            let merged = match routes.remove(&path) {
+                Some(before) => before.merge(route),
+                None => route,
+            };
+            routes.insert(path.clone(), merged);
+        }
     }
+    (keyed, open)
+}
+
+/// The API's routes, as its OpenAPI document describes them: `/api/...`
+/// (keys required, but where an operation says it needs none), the upload
+/// form's target `/upload/`, and a card's page `/card/{card_id}/`.
+pub fn routes<S: Clone + Send + Sync + 'static>(api: Arc<Api>) -> Router<S> {
+    let (keyed, open) = documented();
     let keyed = keyed
+        .into_iter()
+        .fold(Router::new(), |router, (path, method)| {
+            both(router, &path, method)
+        })
         .route("/api/{*rest}", axum::routing::any(not_found))
         .route_layer(middleware::from_fn_with_state(api.clone(), authenticate));
-    let open = both(Router::new(), "/api/v1/image/{card_id}/", get(cards::image)).route(
-        UPLOAD_PATH,
-        post(files::receive).fallback(method_not_allowed),
-    );
-    let api_paths = open
+    let (api_open, pages): (Vec<_>, Vec<_>) = open
+        .into_iter()
+        .partition(|(path, _)| path.starts_with("/api/") || path == UPLOAD_PATH);
+    let api_paths = api_open
+        .into_iter()
+        .fold(Router::new(), |router, (path, method)| {
+            both(router, &path, method)
+        })
         .merge(keyed)
         .layer(middleware::from_fn(json_errors))
         .layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked));
-    Router::new()
-        .merge(api_paths)
-        .route("/card/{card_id}/", get(cards::page))
+    pages
+        .into_iter()
+        .fold(Router::new().merge(api_paths), |router, (path, method)| {
+            router.route(&path, method)
+        })
         .with_state(api)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_operation_of_the_document_has_its_handler_but_the_embed() {
+        let mut served = 0;
+        for (path, item) in openapi::ApiDoc::openapi().paths.paths {
+            for (method, operation) in operations(&item) {
+                let id = operation.operation_id.clone().unwrap_or_default();
+                let handled = handler(&id, method).is_some();
+                assert!(handled || id == "embed_card", "{path}: {id} has no handler");
+                served += usize::from(handled);
+            }
+        }
+        assert_eq!(served, 25);
+    }
 }

@@ -194,7 +194,47 @@ fn parse(body: &Map<String, Value>) -> Result<SearchRequest, ApiError> {
     })
 }
 
+/// 4.3's body, as `parse` reads it.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `parse` reads by name
+pub(crate) struct SearchBody {
+    inputs: SearchInputs,
+    /// In priority order: `tako` (the built-in datasets), a built-in segment, `connected_data`, a private index's id, the web's names (none here), or the objects `{index_type, segment_id}` and `{index_type, private_index_id}`.
+    #[schema(value_type = Option<Vec<Object>>)]
+    source_indexes: Option<Vec<serde_json::Value>>,
+    /// `fast`, `medium`, `deep` or `auto`.
+    search_effort: Option<String>,
+    /// ISO 3166-1 alpha-2, `US` unless given.
+    country_code: Option<String>,
+    /// The cards' language, `en-US` unless given.
+    locale: Option<String>,
+    output_settings: Option<crate::http::openapi::OutputSettings>,
+    thread_id: Option<String>,
+    debug: Option<bool>,
+    /// Read and checked as visualize reads it; the cards of a search are kept already.
+    #[schema(minimum = 1, maximum = 1440)]
+    image_ttl_minutes: Option<u32>,
+    extra_params: Option<String>,
+}
+
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `parse` reads by name
+pub(crate) struct SearchInputs {
+    /// The question, at most 2,000 characters.
+    text: String,
+    /// Cards at most.
+    #[schema(minimum = 1)]
+    count: Option<u64>,
+    current_view: Option<String>,
+    /// This key's files to search first: `{file_id}` objects.
+    #[schema(value_type = Option<Vec<Object>>)]
+    x_file_source_ids: Option<Vec<serde_json::Value>>,
+}
+
 /// 4.3 `POST knowledge_search`.
+#[utoipa::path(post, path = "/api/v1/knowledge_search", operation_id = "knowledge_search", tag = "search", request_body = SearchBody,
+    description = "Cards of the best dataset for a question; no cards (not an error) when nothing is relevant.",
+    responses((status = 200, body = Results), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body)))]
 pub async fn search(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,

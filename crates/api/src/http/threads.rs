@@ -11,9 +11,13 @@ use crate::model::List;
 use crate::service::threads::{self, Page};
 use crate::{Api, ApiError, Tenant};
 
-#[derive(serde::Deserialize)]
+#[derive(serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
+    /// How many, 1 to 100.
+    #[param(value_type = Option<u64>)]
     limit: Option<String>,
+    /// The id after which the page starts.
     after: Option<String>,
 }
 
@@ -24,6 +28,8 @@ impl PageQuery {
 }
 
 /// 4.13.
+#[utoipa::path(get, path = "/api/v1/threads", operation_id = "list_threads", tag = "threads", params(PageQuery),
+    responses((status = 200, body = List<Thread>), (status = 400, body = crate::error::Body)))]
 pub async fn threads(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -33,6 +39,8 @@ pub async fn threads(
 }
 
 /// 4.14.
+#[utoipa::path(get, path = "/api/v1/threads/{thread_id}", operation_id = "get_thread", tag = "threads", params(("thread_id" = String, Path, description = "A thread of this key")),
+    responses((status = 200, body = Thread), (status = 404, body = crate::error::Body)))]
 pub async fn thread(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -42,6 +50,8 @@ pub async fn thread(
 }
 
 /// 4.15.
+#[utoipa::path(get, path = "/api/v1/threads/{thread_id}/messages", operation_id = "list_thread_messages", tag = "threads", params(("thread_id" = String, Path, description = "A thread of this key"), PageQuery),
+    responses((status = 200, body = List<ThreadMessage>), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body)))]
 pub async fn messages(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,

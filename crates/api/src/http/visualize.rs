@@ -153,7 +153,60 @@ fn parse(body: &Map<String, Value>) -> Result<VisualizeRequest, ApiError> {
     })
 }
 
+/// 4.5's body, as `parse` reads it.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `parse` reads by name
+pub(crate) struct VisualizeBody {
+    /// CSV texts, each at most 100 KB, read in memory and never stored.
+    csv: Option<Vec<String>>,
+    /// Files uploaded or connected before; with `csv`, at most 10 tables.
+    file_ids: Option<Vec<FileIdEntry>>,
+    /// Deprecated: one more entry of `file_ids`.
+    #[schema(deprecated)]
+    file_id: Option<String>,
+    /// A question, at most 2,000 characters.
+    query: Option<String>,
+    /// Only this card type: one of the 19 (`bar`, `timeseries`, `pie`, …).
+    viz_component_type: Option<String>,
+    /// One of the service's models; checked, none runs here.
+    model: Option<String>,
+    output_settings: Option<crate::http::openapi::OutputSettings>,
+    /// Adds `outputs.debug`: how the question was read.
+    debug: Option<bool>,
+    /// A thread of this key to continue.
+    thread_id: Option<String>,
+    /// A private index of this key.
+    connected_private_index_id: Option<String>,
+    /// Keep the picture (PNG, never the data) of each card of inline CSV this many minutes, so its image_url and webpage_url answer.
+    #[schema(minimum = 1, maximum = 1440)]
+    image_ttl_minutes: Option<u32>,
+    segment_id: Option<String>,
+    extra_params: Option<String>,
+}
+
+/// An entry of `file_ids`: a file id, or the SDK's object.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)] // documents what `file_ref` reads
+pub(crate) enum FileIdEntry {
+    Id(String),
+    Object(FileIdObject),
+}
+
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[allow(dead_code)] // documents what `file_ref` reads
+pub(crate) struct FileIdObject {
+    file_id: String,
+    file_context: Option<String>,
+    ontology_context: Option<String>,
+    private_index_id: Option<String>,
+    segment_id: Option<String>,
+}
+
 /// 4.5 `POST visualize`.
+#[utoipa::path(post, path = "/api/v1/beta/visualize", operation_id = "visualize", tag = "visualize", request_body = VisualizeBody,
+    responses((status = 200, body = Results), (status = 400, body = crate::error::Body), (status = 404, description = "A file, index or thread of another key, or none", body = crate::error::Body),
+        (status = 413, body = crate::error::Body), (status = 422, body = crate::error::Body)))]
 pub async fn visualize(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -176,10 +229,28 @@ fn checked_id(body: &Map<String, Value>, name: &'static str) -> Result<Option<St
     }
 }
 
+/// `POST saved_views`'s body.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `create_view` reads by name
+pub(crate) struct NewViewBody {
+    name: String,
+    /// The card type the view draws.
+    viz_component_type: String,
+    /// The schema it applies to; or `file_id`, for that file's schema.
+    schema_id: Option<String>,
+    file_id: Option<String>,
+    /// The columns to draw, the values first; at most 10.
+    columns: Option<Vec<String>>,
+    /// Unique per key.
+    saved_view_reference_id: Option<String>,
+}
+
 /// `POST saved_views`: `name`, `viz_component_type`, the schema
 /// (`schema_id`, or `file_id` for the schema of that file), `columns`
 /// (optional, the columns to draw, first the values) and
 /// `saved_view_reference_id` (optional, unique per key).
+#[utoipa::path(post, path = "/api/v1/beta/saved_views", operation_id = "create_saved_view", tag = "saved views", request_body = NewViewBody,
+    responses((status = 200, body = SavedView), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body), (status = 409, description = "The reference id is taken", body = crate::error::Body)))]
 pub async fn create_view(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -214,6 +285,7 @@ pub async fn create_view(
 }
 
 /// `GET saved_views`: the key's views, oldest first.
+#[utoipa::path(get, path = "/api/v1/beta/saved_views", operation_id = "list_saved_views", tag = "saved views", responses((status = 200, body = List<SavedView>)))]
 pub async fn views(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,
@@ -221,7 +293,22 @@ pub async fn views(
     Ok(Json(views::list(&api, &tenant).await?))
 }
 
+/// 4.6's body.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents the members `apply_views` reads by name
+pub(crate) struct ApplyViewsBody {
+    file_ids: Option<Vec<String>>,
+    file_id: Option<String>,
+    file_source: Option<FileIdObject>,
+    saved_view_id: Option<String>,
+    saved_view_reference_id: Option<String>,
+    segment_id: Option<String>,
+    debug: Option<bool>,
+}
+
 /// 4.6 `POST visualize_saved_view`.
+#[utoipa::path(post, path = "/api/v1/beta/visualize_saved_view", operation_id = "visualize_saved_view", tag = "saved views", request_body = ApplyViewsBody,
+    responses((status = 200, body = Results), (status = 400, body = crate::error::Body), (status = 404, body = crate::error::Body)))]
 pub async fn apply_views(
     State(api): State<Arc<Api>>,
     Extension(tenant): Extension<Tenant>,

@@ -12,7 +12,7 @@ use zdr_chart::Chart;
 /// read means "yours".
 pub const BUILT_IN: &str = "tako";
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Source {
     pub source_name: String,
     pub source_description: String,
@@ -20,7 +20,7 @@ pub struct Source {
     pub url: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Methodology {
     pub methodology_name: String,
     pub methodology_description: String,
@@ -28,7 +28,7 @@ pub struct Methodology {
 
 /// A card as `knowledge_search`, `visualize` and `visualize_saved_view`
 /// answer it: every field of 2.1, and the SDK's `relevance`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct KnowledgeCard {
     pub card_id: String,
     pub title: String,
@@ -46,11 +46,13 @@ pub struct KnowledgeCard {
     /// The same as the SDK spells it: `High`, `Medium` or `Low`.
     pub relevance: &'static str,
     /// Written once, as the reader reads it (`zdr_chart`'s writer).
+    /// What the embed draws (spec 4.16): `viz_config` and `data`, as the JSON Schema schema/visualization_data.schema.json describes them.
+    #[schema(value_type = Object)]
     pub visualization_data: Chart,
 }
 
 /// `outputs` of 2.4. `debug` is this host's, on `debug: true`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Outputs {
     pub knowledge_cards: Vec<KnowledgeCard>,
     pub answer: Option<String>,
@@ -59,14 +61,14 @@ pub struct Outputs {
 }
 
 /// What `debug: true` adds: where the rules are, and each table's cards.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Debug {
     pub rules: &'static str,
     pub model: &'static str,
     pub cards: Vec<DebugEntry>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct DebugEntry {
     pub source: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -84,7 +86,7 @@ pub struct DebugEntry {
 
 /// A question's plan: the columns it reads, the rows it keeps, how it
 /// summarises and orders them, and the card it became.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 pub struct PlanView {
     pub attributes: Vec<String>,
     pub measures: Vec<String>,
@@ -118,7 +120,7 @@ pub struct PlanView {
 /// The envelope of 2.4 (the SDK's `Results`), and this host's members
 /// beside it: the thread a call with a query was kept in, and the indexes
 /// a search looked in.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Results {
     pub outputs: Outputs,
     pub request_id: String,

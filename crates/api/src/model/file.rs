@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// `GET file_upload_url` (the SDK's `BetaGetFileUploadURLResponse`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct FileUploadUrl {
     pub url: String,
     pub fields: BTreeMap<String, String>,
@@ -16,13 +16,13 @@ pub struct FileUploadUrl {
     pub file_id: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct SchemaRef {
     pub schema_id: String,
     pub display_name: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct CleanedFile {
     pub key: String,
     pub cleaned_file_id: String,
@@ -34,7 +34,7 @@ pub struct CleanedFile {
 }
 
 /// 2.6, as GET and PATCH of a file answer it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct DatasetFile {
     pub file_id: String,
     pub cleaned_files: Vec<CleanedFile>,
@@ -50,7 +50,7 @@ pub struct DatasetFile {
 }
 
 /// 2.5: every member a string but `prepend_schema_context`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct FileConnectorMetadata {
     pub id: String,
     pub created_at: String,
@@ -64,7 +64,7 @@ pub struct FileConnectorMetadata {
 }
 
 /// 4.4's answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct FileConnectorCreated {
     pub message: String,
     pub id: String,
@@ -72,7 +72,7 @@ pub struct FileConnectorCreated {
 }
 
 /// `GET file_connector` (the SDK's `FileConnectorListResponse`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct FileConnectorList {
     pub files: Vec<FileConnectorMetadata>,
 }

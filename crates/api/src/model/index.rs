@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::file::FileConnectorMetadata;
 
 /// 2.7. The PUT and PATCH answers add the two bucket keys.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PrivateIndex {
     pub id: String,
     pub name: String,
@@ -22,7 +22,7 @@ pub struct PrivateIndex {
 }
 
 /// The private index list of 2.10.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct PrivateIndexList {
     pub results: Vec<PrivateIndex>,
     pub count: u64,
@@ -31,14 +31,14 @@ pub struct PrivateIndexList {
 }
 
 /// 4.7's answer: the files added, and this host's list of the others.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct FilesAdded {
     pub message: String,
     pub files: Vec<FileConnectorMetadata>,
     pub failures: Vec<Failure>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Failure {
     pub index: usize,
     pub file_id: Option<Value>,
@@ -46,7 +46,7 @@ pub struct Failure {
     pub error: FailureError,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct FailureError {
     pub status: u16,
     pub code: &'static str,

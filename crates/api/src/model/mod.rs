@@ -16,7 +16,7 @@ pub mod visualize;
 use serde::Serialize;
 
 /// The list envelope of threads, messages and saved views (spec 2.10).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct List<T> {
     pub object: &'static str,
     pub data: Vec<T>,

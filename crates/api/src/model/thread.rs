@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Thread {
     pub thread_id: String,
     pub created: i64,
@@ -14,13 +14,13 @@ pub struct Thread {
 }
 
 /// Which endpoint started the thread (the spec shows no metadata keys).
-#[derive(Debug, Clone, Serialize, serde::Deserialize, Default)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, Default, utoipa::ToSchema)]
 pub struct ThreadMetadata {
     #[serde(default)]
     pub endpoint: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ThreadMessage {
     pub thread_id: String,
     pub message_id: String,
@@ -31,7 +31,7 @@ pub struct ThreadMessage {
 }
 
 /// A block of a message: the user's query, the answer's text, or a card.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, utoipa::ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ContentBlock {
     UserQuery {
