@@ -202,16 +202,41 @@ test('Vite + Svelte 5: the card mounts, updates when its data change, and leaves
   await mountUpdateUnmount('/svelte/index.html', 'recipe-svelte.png');
 });
 
+/** Runs `script` with Node in a new app folder that has the package and `modules` installed: its stdout. */
+function serverRender(name, modules, script) {
+  const dir = app(name, [], modules);
+  writeFileSync(join(dir, 'render.mjs'), script);
+  return execFileSync(process.execPath, ['render.mjs'], { cwd: dir, encoding: 'utf8' });
+}
+
+const SSR_DATA = "{ viz_config: { title: 'Sales', viz_component_type: 'bar' }, data: [{ x: 'Q1', y: 1 }] }";
+
 test("React's server render of the component, in Node from the installed package: an empty box, no error", () => {
-  const dir = app('ssr', [], ['react', 'react-dom']);
-  writeFileSync(join(dir, 'render.mjs'), `import { createElement } from 'react';
+  const html = serverRender('ssr-react', ['react', 'react-dom'], `import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ZdrChart } from 'zdr-embed/react';
-const data = { viz_config: { title: 'Sales', viz_component_type: 'bar' }, data: [{ x: 'Q1', y: 1 }] };
-process.stdout.write(renderToString(createElement(ZdrChart, { mode: 'local', visualizationData: data, className: 'chart' })));
+process.stdout.write(renderToString(createElement(ZdrChart, { mode: 'local', visualizationData: ${SSR_DATA}, className: 'chart' })));
 `);
-  const html = execFileSync(process.execPath, ['render.mjs'], { cwd: dir, encoding: 'utf8' });
   assert.equal(html, '<div class="chart"></div>');
+});
+
+test("Vue's and Svelte's server renders of their components: an empty box, no error", () => {
+  const vue = serverRender('ssr-vue', ['vue'], `import { createSSRApp, h } from 'vue';
+import { renderToString } from 'vue/server-renderer';
+import { ZdrChart } from 'zdr-embed/vue';
+process.stdout.write(await renderToString(createSSRApp({ render: () => h(ZdrChart, { mode: 'local', visualizationData: ${SSR_DATA} }) })));
+`);
+  assert.equal(vue, '<div></div>');
+  // As SvelteKit does: the component compiled for the server, then rendered.
+  const svelte = serverRender('ssr-svelte', ['svelte'], `import { readFileSync, writeFileSync } from 'node:fs';
+import { compile } from 'svelte/compiler';
+import { render } from 'svelte/server';
+const source = 'node_modules/zdr-embed/pkg/svelte/ZdrChart.svelte';
+writeFileSync(source + '.server.js', compile(readFileSync(source, 'utf8'), { generate: 'server' }).js.code);
+const { default: ZdrChart } = await import('./' + source + '.server.js');
+process.stdout.write(render(ZdrChart, { props: { mode: 'local', visualizationData: ${SSR_DATA}, class: 'chart' } }).body);
+`);
+  assert.match(svelte, /^(<!--[^>]*-->)*<div class="chart"><\/div>(<!--[^>]*-->)*$/);
 });
 
 test("webpack 5: the engine in a chunk of its own, every .wasm (the service module, the engine's core, its twelve chunks of card kinds, its interaction and its shell) as assets, and the card drawn", async () => {
