@@ -69,6 +69,32 @@ before(async () => {
     build: { outDir: join(site, 'react'), emptyOutDir: true, minify: false },
   });
 
+  // The React component in service mode, postMessage: the data go to the
+  // service's shell in the same frame on every update, never a new one.
+  const serviceApp = app('react-service', [], ['react', 'react-dom']);
+  writeFileSync(join(serviceApp, 'main.jsx'), `import { useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ZdrChart } from 'zdr-embed/react';
+
+function App() {
+  const [q4, setQ4] = useState(180);
+  const sales = { viz_config: { title: 'Sales, Q4 ' + q4, viz_component_type: 'bar' }, data: [{ x: 'Q1', y: 120 }, { x: 'Q4', y: q4 }] };
+  return (
+    <>
+      <button id="more" onClick={() => setQ4(q4 + 40)}>More in Q4</button>
+      <ZdrChart serviceUrl={location.origin} cardId="sales" embedMode="postmessage" height="360px" visualizationData={sales} />
+    </>
+  );
+}
+
+createRoot(document.getElementById('root')).render(<App />);
+`);
+  writeFileSync(join(serviceApp, 'index.html'), PAGE('/main.jsx'));
+  await build({
+    root: serviceApp, base: '/react-service/', configFile: false, logLevel: 'silent', plugins: [react()],
+    build: { outDir: join(site, 'react-service'), emptyOutDir: true },
+  });
+
   const vueApp = app('vue', ['App.vue', 'main.js'], ['vue']);
   writeFileSync(join(vueApp, 'index.html'), PAGE('/main.js'));
   await build({
@@ -193,6 +219,32 @@ test('Vite + React 19 in StrictMode: one card after mount, unmount and mount; up
   mkdirSync(join(ROOT, 'test-results'), { recursive: true });
   await mountUpdateUnmount('/react/index.html', 'recipe-react.png');
 });
+
+test('the React component in service mode (postMessage): new data go to the same frame, which is not loaded again', async () => {
+  const { context, page, problems } = await open('/react-service/index.html');
+  const shell = () => page.frames().find((frame) => frame.url().includes('embed_mode=postmessage'));
+  await page.waitForFunction(() => document.querySelector('iframe'), null, WAIT);
+  await expectText(shell, 'Sales, Q4 180');
+  const frame = await page.evaluateHandle(() => document.querySelector('iframe'));
+  await shell().evaluate(() => (window.__before = 'the same document'));
+  await page.click('#more');
+  await expectText(shell, 'Sales, Q4 220');
+  assert.ok(await page.evaluate((iframe) => iframe === document.querySelector('iframe') && document.querySelectorAll('iframe').length === 1, frame), 'the same iframe');
+  assert.equal(await shell().evaluate(() => window.__before), 'the same document', 'the frame was not loaded again');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** Waits until the shell frame shows `text` (its canvas's accessible name). */
+async function expectText(shell, text) {
+  const deadline = Date.now() + WAIT.timeout;
+  for (;;) {
+    const label = await shell()?.evaluate(() => document.querySelector('canvas')?.getAttribute('aria-label') ?? '').catch(() => '');
+    if (label?.startsWith(text)) return;
+    if (Date.now() > deadline) throw new Error(`the shell never showed ${text}: ${label}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+}
 
 test('Vite + Vue 3: the card mounts, updates when its data change, and leaves nothing when unmounted', async () => {
   await mountUpdateUnmount('/vue/index.html', 'recipe-vue.png');
