@@ -4,7 +4,8 @@
 //! The OpenAPI document against the router that serves it: `GET
 //! /api/openapi.json` answers without a key and may be cached; every
 //! operation it lists is served (a request to it reaches its handler: no
-//! 404 for the route, no 405), every other method of its paths answers 405,
+//! 404 for the route, no 405), answers 401 without a key unless it says it
+//! needs none, every other method of its paths answers 405,
 //! and an error it documents has the body it documents. The service's three
 //! flows through a client generated from it are in tests/sdk.rs.
 
@@ -58,6 +59,15 @@ async fn the_document_lists_what_the_router_serves_and_no_more() {
             .await;
             if documented {
                 operations += 1;
+                // An operation that does not say it needs no key needs one.
+                let open = item[method.to_ascii_lowercase()]["security"] == json!([{}]);
+                let (unkeyed, _, _) =
+                    send(&router, request(method, &filled(path), None, Some(&body))).await;
+                assert_eq!(
+                    unkeyed == StatusCode::UNAUTHORIZED,
+                    !open,
+                    "{method} {path} without a key: {unkeyed}"
+                );
                 let route_missing = status == StatusCode::NOT_FOUND
                     && serde_json::from_str::<Value>(&answer)
                         .is_ok_and(|a| a["error"]["code"] == "not_found");

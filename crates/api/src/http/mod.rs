@@ -195,7 +195,7 @@ fn documented() -> (Routes, Routes) {
             let Some(route) = handler(id, method) else {
                 continue;
             };
-            let routes = if operation.security.is_some() {
+            let routes = if openapi::needs_no_key(operation) {
                 &mut open
             } else {
                 &mut keyed

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE};
 use axum::http::HeaderValue;
 use axum::response::{IntoResponse, Response};
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{RefOr, Response as Answer, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
@@ -102,6 +102,12 @@ pub async fn document() -> Response {
     response
 }
 
+/// Whether an operation says it needs no key (`security: [{}]`); any other
+/// (none of its own: the document's `api_key`) needs one.
+pub(crate) fn needs_no_key(operation: &utoipa::openapi::path::Operation) -> bool {
+    operation.security.as_deref() == Some(&[SecurityRequirement::default()][..])
+}
+
 /// The key's scheme, and the answers any keyed operation may give.
 struct Keyed;
 
@@ -126,7 +132,7 @@ impl Modify for Keyed {
             .into_iter()
             .flatten()
             {
-                let keyed = operation.security.is_none();
+                let keyed = !needs_no_key(operation);
                 let common: &[(&str, &str)] = if keyed {
                     &[
                         ("401", "No key, or not one of this host's"),
