@@ -45,20 +45,6 @@ use super::{cards, files, indexes, search, threads, visualize};
 )]
 pub struct ApiDoc;
 
-/// `output_settings` of `visualize` and `knowledge_search`.
-#[derive(ToSchema)]
-#[allow(dead_code)] // documents what `read::image_dark_mode` reads
-pub(crate) struct OutputSettings {
-    knowledge_card_settings: Option<CardSettings>,
-}
-
-#[derive(ToSchema)]
-#[allow(dead_code)] // documents what `read::image_dark_mode` reads
-pub(crate) struct CardSettings {
-    /// The cards' `viz_config.dark_mode`, and their previews' theme.
-    image_dark_mode: Option<bool>,
-}
-
 /// The form the widget posts into the card's frame (4.16).
 #[derive(ToSchema)]
 #[allow(dead_code)] // documents the form the embed reads (crates/embed-page)

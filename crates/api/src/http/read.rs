@@ -63,6 +63,20 @@ pub fn string_list(body: &Map<String, Value>, name: &'static str) -> Result<Vec<
     }
 }
 
+/// `output_settings` of `visualize` and `knowledge_search`.
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents what `image_dark_mode` reads
+pub(crate) struct OutputSettings {
+    knowledge_card_settings: Option<CardSettings>,
+}
+
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // documents what `image_dark_mode` reads
+pub(crate) struct CardSettings {
+    /// The cards' `viz_config.dark_mode`, and their previews' theme.
+    image_dark_mode: Option<bool>,
+}
+
 /// `output_settings.knowledge_card_settings.image_dark_mode` (4.3, 4.5):
 /// false when any level is absent or null.
 pub fn image_dark_mode(body: &Map<String, Value>) -> Result<bool, ApiError> {

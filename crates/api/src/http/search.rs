@@ -208,7 +208,7 @@ pub(crate) struct SearchBody {
     country_code: Option<String>,
     /// The cards' language, `en-US` unless given.
     locale: Option<String>,
-    output_settings: Option<crate::http::openapi::OutputSettings>,
+    output_settings: Option<super::read::OutputSettings>,
     thread_id: Option<String>,
     debug: Option<bool>,
     /// Read and checked as visualize reads it; the cards of a search are kept already.

@@ -170,7 +170,7 @@ pub(crate) struct VisualizeBody {
     viz_component_type: Option<String>,
     /// One of the service's models; checked, none runs here.
     model: Option<String>,
-    output_settings: Option<crate::http::openapi::OutputSettings>,
+    output_settings: Option<super::read::OutputSettings>,
     /// Adds `outputs.debug`: how the question was read.
     debug: Option<bool>,
     /// A thread of this key to continue.
