@@ -1,7 +1,8 @@
 //! The API's OpenAPI 3.1 description, made from its types (`model`, the
 //! request bodies beside each parser) and its handlers' annotations, and
 //! served at `GET /api/openapi.json` (no key, cacheable). The errors every
-//! keyed operation may answer (401, 429, 500, 503) are added here to each.
+//! keyed operation may answer (401, 429, 500, 503), and every operation
+//! with a body (413, 415), are added here to each.
 
 use std::sync::OnceLock;
 
@@ -107,7 +108,11 @@ impl Modify for Keyed {
                 "An API key of this host (--api-key, --api-keys-file)",
             ))),
         );
-        for item in doc.paths.paths.values_mut() {
+        for (path, item) in doc.paths.paths.iter_mut() {
+            // The embed's errors are pages, as it documents them.
+            if path.starts_with("/embed/") {
+                continue;
+            }
             for operation in [
                 &mut item.get,
                 &mut item.post,
@@ -132,7 +137,16 @@ impl Modify for Keyed {
                         "The request could not be completed (the host's log has its id)",
                     )]
                 };
-                for (status, description) in common {
+                // Any body is read under the host's limit and as its type.
+                let bodied: &[(&str, &str)] = if operation.request_body.is_some() {
+                    &[
+                        ("413", "The body is larger than the host takes"),
+                        ("415", "The body is not of the type the operation reads"),
+                    ]
+                } else {
+                    &[]
+                };
+                for (status, description) in common.iter().chain(bodied) {
                     operation
                         .responses
                         .responses
