@@ -11,6 +11,8 @@ use clap::Args;
 /// about forty calls at once).
 pub const DEFAULT_API_RATE: f64 = 50.0;
 pub const DEFAULT_API_BURST: u32 = 500;
+/// Previews a key may have kept at once (about 100 KB each).
+pub const DEFAULT_MAX_PREVIEWS: u32 = 1000;
 
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Service API")]
@@ -64,6 +66,10 @@ pub struct ApiConfig {
     /// bucket's size).
     #[arg(long, env = "ZDR_API_BURST", default_value_t = DEFAULT_API_BURST)]
     pub api_burst: u32,
+    /// Previews (image_ttl_minutes) an API key may have kept at once; a
+    /// request that would keep more is refused with 409 until some expire.
+    #[arg(long, env = "ZDR_MAX_PREVIEWS", default_value_t = DEFAULT_MAX_PREVIEWS)]
+    pub max_previews: u32,
     /// Let the file connector fetch from loopback, private and link-local
     /// addresses (for tests and a trusted network only: a caller could
     /// otherwise reach services behind this host).
@@ -83,6 +89,7 @@ impl Default for ApiConfig {
             public_url: None,
             api_rate: DEFAULT_API_RATE,
             api_burst: DEFAULT_API_BURST,
+            max_previews: DEFAULT_MAX_PREVIEWS,
             allow_private_fetch: false,
         }
     }

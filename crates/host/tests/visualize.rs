@@ -230,6 +230,50 @@ async fn an_inline_cards_preview_is_kept_as_long_as_asked_then_swept() {
     assert_eq!(pngs, 0, "the sweep removed the picture");
 }
 
+/// A key may keep at most --max-previews previews at once; past it a
+/// request asking for more is refused (409) before anything is drawn, the
+/// other key is not held back, and a sweep past their expiry makes room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_key_keeps_at_most_max_previews_previews() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = common::config(dir.path(), false);
+    config.api.max_previews = 4;
+    let host = zdr_host::app::build(config);
+    let body = json!({"csv": ["region,sales\nNorth,120\nSouth,80\n"], "image_ttl_minutes": 5, "viz_component_type": "bar"});
+    for _ in 0..4 {
+        let (status, answer) = visualize(&host.router, KEY_A, body.clone()).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+    }
+    let (status, answer) = visualize(&host.router, KEY_A, body.clone()).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--max-previews"),
+        "{answer}"
+    );
+    let (status, answer) = visualize(&host.router, KEY_B, body.clone()).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "another key keeps its own: {answer}"
+    );
+    let plain = json!({"csv": ["region,sales\nNorth,120\n"]});
+    assert_eq!(
+        visualize(&host.router, KEY_A, plain).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        host.api
+            .sweep_previews(std::time::Duration::from_secs(600))
+            .await,
+        Ok(5)
+    );
+    let (status, answer) = visualize(&host.router, KEY_A, body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+}
+
 #[tokio::test]
 async fn the_query_steers_the_rules() {
     let dir = tempfile::tempdir().unwrap();

@@ -37,7 +37,12 @@ pub async fn keep(
     dark: bool,
 ) -> Result<(), ApiError> {
     let expires_at = rfc3339(OffsetDateTime::now_utc() + Duration::minutes(i64::from(minutes)));
-    for card in cards.iter().filter(|c| is_unkept_card(&c.card_id)) {
+    let unkept: Vec<&KnowledgeCard> = cards
+        .iter()
+        .filter(|c| is_unkept_card(&c.card_id))
+        .collect();
+    room_for(api, tenant, unkept.len()).await?;
+    for card in unkept {
         let data = serde_json::to_string(&card.visualization_data).map_err(ApiError::internal)?;
         let png = cards::draw(api, data, Picture::Png, SIZE, Some(dark)).await?;
         let (t, row) = (
@@ -59,6 +64,20 @@ pub async fn keep(
             })
         })
         .await?;
+    }
+    Ok(())
+}
+
+/// Refuses previews past what a key may keep at once (`--max-previews`),
+/// counted on the rows the store has, before anything is drawn.
+async fn room_for(api: &Arc<Api>, tenant: &Tenant, more: usize) -> Result<(), ApiError> {
+    let max = u64::from(api.config.max_previews);
+    let t = tenant.clone();
+    let kept = blocking(api, move |store| store.rows.preview_count(&t)).await?;
+    if kept.saturating_add(more as u64) > max {
+        return Err(ApiError::Conflict(format!(
+            "this key keeps {kept} previews and may keep {max} at once (--max-previews): ask again without image_ttl_minutes, or when some have expired"
+        )));
     }
     Ok(())
 }

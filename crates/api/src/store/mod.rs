@@ -386,4 +386,7 @@ pub trait Rows: Send + Sync {
     fn expired_previews(&self, before: &str, limit: u32) -> Result<Vec<PreviewRow>, StoreError>;
 
     fn drop_preview(&self, card_id: &str) -> Result<(), StoreError>;
+
+    /// How many previews `tenant` has kept, expired or not (until swept).
+    fn preview_count(&self, tenant: &Tenant) -> Result<u64, StoreError>;
 }

@@ -1015,6 +1015,21 @@ impl Rows for Postgres {
             Ok(())
         })
     }
+
+    fn preview_count(&self, tenant: &Tenant) -> Result<u64, StoreError> {
+        self.run(async {
+            let row = self
+                .client()
+                .await?
+                .query_one(
+                    "SELECT COUNT(*) FROM previews WHERE tenant = $1",
+                    &[&tenant.0],
+                )
+                .await?;
+            let count: i64 = row.try_get(0)?;
+            Ok(count.max(0).unsigned_abs())
+        })
+    }
 }
 
 /// The columns of an upload's row, in [`UploadRow`]'s order.

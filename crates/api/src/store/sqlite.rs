@@ -730,6 +730,18 @@ impl Rows for Sqlite {
         Ok(())
     }
 
+    fn preview_count(&self, tenant: &Tenant) -> Result<u64, StoreError> {
+        let count: i64 = self
+            .db()
+            .query_row(
+                "SELECT COUNT(*) FROM previews WHERE tenant = ?1",
+                params![tenant.0],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.db_error(e))?;
+        Ok(count.max(0).unsigned_abs())
+    }
+
     fn card(&self, card_id: &str) -> Result<Option<CardRow>, StoreError> {
         let db = self.db();
         db.query_row(
